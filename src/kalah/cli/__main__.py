@@ -1,0 +1,5 @@
+import sys
+
+from kalah.cli import main
+
+sys.exit(main())

@@ -1,0 +1,43 @@
+# Declarations of csrc/board.h for Cython modules of the core (cimport kalah.core.board).
+from libc.stdint cimport uint8_t, uint64_t
+
+cdef extern from "csrc/board.h" nogil:
+    enum:
+        KALAH_MAX_PITS
+        KALAH_MAX_CELLS
+        KALAH_MAX_MOVES
+        KALAH_SWAP
+        KALAH_FIRST_MOVE
+        KALAH_SWAP_AVAILABLE
+
+    ctypedef struct kalah_rules:
+        int pits
+        int seeds
+        int empty_capture
+        int pie_rule
+        int ring_len
+
+    ctypedef struct kalah_state:
+        uint8_t cell[KALAH_MAX_CELLS]
+        uint8_t to_move
+        uint8_t flags
+
+    ctypedef struct kalah_rng:
+        uint64_t state
+
+    void kalah_rules_init(kalah_rules *r, int pits, int seeds, int empty_capture, int pie_rule)
+    void kalah_start(const kalah_rules *r, kalah_state *s)
+    int kalah_legal_moves(const kalah_rules *r, const kalah_state *s, uint8_t *moves)
+    int kalah_play(const kalah_rules *r, kalah_state *s, int move)
+    int kalah_is_over(const kalah_rules *r, const kalah_state *s)
+    int kalah_final_margin(const kalah_rules *r, const kalah_state *s)
+    int kalah_side_seeds(const kalah_rules *r, const kalah_state *s, int player)
+    void kalah_derive_flags(const kalah_rules *r, kalah_state *s)
+    uint64_t kalah_rng_next(kalah_rng *g)
+    int kalah_rng_below(kalah_rng *g, int n)
+    int kalah_random_playout(const kalah_rules *r, kalah_state *s, kalah_rng *g)
+
+
+cdef void rules_from_variant(kalah_rules *r, object variant)
+cdef void state_from_position(const kalah_rules *r, kalah_state *s, object position)
+cdef object position_from_state(const kalah_rules *r, const kalah_state *s, object variant)

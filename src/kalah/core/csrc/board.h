@@ -1,0 +1,259 @@
+/* The rules of Kalah on a flat byte board: the compiled twin of kalah/rules/position.py.
+ *
+ * Everything here is static inline so that search and solver code compiled in
+ * other translation units gets the move generator inlined into its loops.
+ *
+ * Layout of kalah_state.cell: side 0's pits 0..m-1, side 0's store (index m),
+ * side 1's pits (m+1 .. 2m), side 1's store (2m+1); the rest stays zero so
+ * that whole states can be compared and hashed as bytes.
+ *
+ * The pie rule's swap exchanges the two rows and gives the move to player 0,
+ * exactly as the reference does: player numbers always name the same person.
+ */
+#ifndef KALAH_BOARD_H
+#define KALAH_BOARD_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define KALAH_MAX_PITS 8
+#define KALAH_MAX_CELLS (2 * (KALAH_MAX_PITS + 1))
+#define KALAH_MAX_MOVES (KALAH_MAX_PITS + 1) /* every pit, plus the swap */
+#define KALAH_SWAP 255                       /* the move code of the pie rule's swap */
+
+/* kalah_state.flags: facts of the pie rule that the board alone does not make cheap to see. */
+enum {
+    KALAH_FIRST_MOVE = 1,     /* the game's first move: it earns no extra turn */
+    KALAH_SWAP_AVAILABLE = 2  /* player 1 may answer the first move with a swap */
+};
+
+typedef struct {
+    int pits;          /* m */
+    int seeds;         /* seeds per pit at the start */
+    int empty_capture; /* capture even when the opposite pit is empty */
+    int pie_rule;
+    int ring_len;      /* 2m + 1: the places a sowing visits (the opponent's store is skipped) */
+    /* Those places as cell indices, for each mover, written out twice so that a
+     * sowing of less than a lap never needs to wrap around. */
+    uint8_t ring[2][2 * (2 * KALAH_MAX_PITS + 1)];
+    uint64_t side_mask; /* the bytes of one side's pits in a 64-bit load */
+} kalah_rules;
+
+typedef struct {
+    uint8_t cell[KALAH_MAX_CELLS];
+    uint8_t to_move;
+    uint8_t flags;
+} kalah_state;
+
+static inline int kalah_base(const kalah_rules *r, int player) { return player * (r->pits + 1); }
+static inline int kalah_store_index(const kalah_rules *r, int player) { return player * (r->pits + 1) + r->pits; }
+
+static inline void kalah_rules_init(kalah_rules *r, int pits, int seeds, int empty_capture, int pie_rule)
+{
+    memset(r, 0, sizeof *r);
+    r->pits = pits;
+    r->seeds = seeds;
+    r->empty_capture = empty_capture != 0;
+    r->pie_rule = pie_rule != 0;
+    r->ring_len = 2 * pits + 1;
+    for (int me = 0; me < 2; me++) {
+        int own = me * (pits + 1), opp = (1 - me) * (pits + 1);
+        for (int i = 0; i <= pits; i++) r->ring[me][i] = (uint8_t)(own + i);
+        for (int i = 0; i < pits; i++) r->ring[me][pits + 1 + i] = (uint8_t)(opp + i);
+        memcpy(r->ring[me] + r->ring_len, r->ring[me], r->ring_len);
+    }
+    r->side_mask = pits == 8 ? ~0ull : (1ull << (8 * pits)) - 1;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* One side's pits as the low bytes of a 64-bit word (a side has at most 8 pits,
+ * and cell[] is long enough that the load stays inside the state). */
+static inline uint64_t kalah_side_word(const kalah_rules *r, const kalah_state *s, int player)
+{
+    uint64_t word;
+    memcpy(&word, s->cell + kalah_base(r, player), sizeof word);
+    return word & r->side_mask;
+}
+
+/* The byte sum by one multiplication: exact because a board never holds 256 seeds. */
+static inline int kalah_side_seeds(const kalah_rules *r, const kalah_state *s, int player)
+{
+    return (int)((kalah_side_word(r, s, player) * 0x0101010101010101ull) >> 56);
+}
+#else
+static inline uint64_t kalah_side_word(const kalah_rules *r, const kalah_state *s, int player)
+{
+    const uint8_t *p = s->cell + kalah_base(r, player);
+    uint64_t any = 0;
+    for (int i = 0; i < r->pits; i++) any |= p[i];
+    return any;
+}
+
+static inline int kalah_side_seeds(const kalah_rules *r, const kalah_state *s, int player)
+{
+    const uint8_t *p = s->cell + kalah_base(r, player);
+    int sum = 0;
+    for (int i = 0; i < r->pits; i++) sum += p[i];
+    return sum;
+}
+#endif
+
+static inline int kalah_is_over(const kalah_rules *r, const kalah_state *s)
+{
+    return kalah_side_word(r, s, 0) == 0 || kalah_side_word(r, s, 1) == 0;
+}
+
+/* Player 0's final total minus player 1's; only meaningful once the game is over
+ * (before the sweep the seeds on each side count for their owner, as the sweep would). */
+static inline int kalah_final_margin(const kalah_rules *r, const kalah_state *s)
+{
+    return s->cell[kalah_store_index(r, 0)] + kalah_side_seeds(r, s, 0)
+         - s->cell[kalah_store_index(r, 1)] - kalah_side_seeds(r, s, 1);
+}
+
+static inline void kalah_start(const kalah_rules *r, kalah_state *s)
+{
+    memset(s, 0, sizeof *s);
+    for (int player = 0; player < 2; player++)
+        for (int i = 0; i < r->pits; i++) s->cell[kalah_base(r, player) + i] = (uint8_t)r->seeds;
+    s->flags = r->pie_rule ? KALAH_FIRST_MOVE : 0;
+}
+
+/* Legal moves in ascending pit order, the swap last. Returns their number (0 once over). */
+static inline int kalah_legal_moves(const kalah_rules *r, const kalah_state *s, uint8_t *moves)
+{
+    if (kalah_is_over(r, s)) return 0;
+    const uint8_t *p = s->cell + kalah_base(r, s->to_move);
+    int n = 0;
+    for (int i = 0; i < r->pits; i++)
+        if (p[i]) moves[n++] = (uint8_t)i;
+    if (s->flags & KALAH_SWAP_AVAILABLE) moves[n++] = KALAH_SWAP;
+    return n;
+}
+
+static inline void kalah_swap_sides(const kalah_rules *r, kalah_state *s)
+{
+    uint8_t row[KALAH_MAX_PITS + 1];
+    int half = r->pits + 1;
+    memcpy(row, s->cell, half);
+    memmove(s->cell, s->cell + half, half);
+    memcpy(s->cell + half, row, half);
+    s->to_move = 0;
+    s->flags = 0;
+}
+
+/* Play a legal move in place. Returns 1 when the mover earned an extra turn. */
+static inline int kalah_play(const kalah_rules *r, kalah_state *s, int move)
+{
+    if (move == KALAH_SWAP) {
+        kalah_swap_sides(r, s);
+        return 0;
+    }
+    const int m = r->pits, me = s->to_move, len = r->ring_len;
+    const uint8_t *ring = r->ring[me];
+    uint8_t *c = s->cell;
+    const int own = me * (m + 1), store = own + m, opp = (1 - me) * (m + 1);
+
+    int seeds = c[own + move];
+    c[own + move] = 0;
+    if (seeds >= len) {  /* whole laps put a seed everywhere, the emptied pit included */
+        int laps = seeds / len;
+        for (int i = 0; i < len; i++) c[ring[i]] += (uint8_t)laps;
+        seeds -= laps * len;
+    }
+    for (int k = 1; k <= seeds; k++) c[ring[move + k]]++;
+    int place = move + seeds;
+    if (place >= len) place -= len;
+
+    int extra = place == m && !(s->flags & KALAH_FIRST_MOVE);
+    if (place < m && c[own + place] == 1) {
+        int facing = opp + (m - 1 - place);
+        if (c[facing] || r->empty_capture) {
+            c[store] += (uint8_t)(c[facing] + 1);
+            c[own + place] = 0;
+            c[facing] = 0;
+        }
+    }
+    s->flags = (s->flags & KALAH_FIRST_MOVE) ? KALAH_SWAP_AVAILABLE : 0;
+    if (!extra) s->to_move = (uint8_t)(1 - me);
+
+    if (kalah_is_over(r, s)) {
+        c[m] += (uint8_t)kalah_side_seeds(r, s, 0);
+        c[2 * m + 1] += (uint8_t)kalah_side_seeds(r, s, 1);
+        memset(c, 0, m);
+        memset(c + m + 1, 0, m);
+    }
+    return extra;
+}
+
+/* Recompute the pie-rule flags of a state that came from outside (see rules/position.py). */
+static inline void kalah_derive_flags(const kalah_rules *r, kalah_state *s)
+{
+    s->flags = 0;
+    if (!r->pie_rule) return;
+    kalah_state start;
+    kalah_start(r, &start);
+    if (s->to_move == 0) {
+        if (memcmp(start.cell, s->cell, KALAH_MAX_CELLS) == 0) s->flags = KALAH_FIRST_MOVE;
+        return;
+    }
+    for (int i = 0; i < r->pits; i++) {
+        kalah_state after = start;
+        kalah_play(r, &after, i);
+        if (memcmp(after.cell, s->cell, KALAH_MAX_CELLS) == 0) {
+            s->flags = KALAH_SWAP_AVAILABLE;
+            return;
+        }
+    }
+}
+
+/* An exact oracle for positions with few seeds left in the pits (the endgame
+ * databases of kalah.endgame). Search code consults it when it is set and the
+ * position has at most max_seeds seeds in its pits. */
+typedef struct {
+    const void *db;
+    int max_seeds;
+    /* On success: *value = the best final margin the side to move can still get
+     * from the seeds in the pits (stores excluded), and the result is 1. */
+    int (*probe)(const void *db, const kalah_rules *r, const kalah_state *s, int *value);
+} kalah_oracle;
+
+/* A small, fast generator (splitmix64) so that playouts never touch global state. */
+typedef struct { uint64_t state; } kalah_rng;
+
+static inline uint64_t kalah_rng_next(kalah_rng *g)
+{
+    uint64_t z = (g->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A uniform integer in [0, n) (Lemire's multiply-shift; the bias is below 2^-32 for n <= 9). */
+static inline int kalah_rng_below(kalah_rng *g, int n)
+{
+    return (int)(((kalah_rng_next(g) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Play uniformly random legal moves to the end; returns the final margin (player 0 minus 1).
+ * kalah_play sweeps the board when a game ends, so once past the first check
+ * "the mover has no seeds" is the same as "the game is over". */
+static inline int kalah_random_playout(const kalah_rules *r, kalah_state *s, kalah_rng *g)
+{
+    uint8_t moves[KALAH_MAX_MOVES];
+    if (kalah_is_over(r, s)) return kalah_final_margin(r, s);
+    for (;;) {
+        const uint8_t *p = s->cell + kalah_base(r, s->to_move);
+        int n = 0;
+        for (int i = 0; i < r->pits; i++) {  /* branch-free: the pits' emptiness is unpredictable */
+            moves[n] = (uint8_t)i;
+            n += p[i] != 0;
+        }
+        if (n == 0) break;
+        if (s->flags & KALAH_SWAP_AVAILABLE) moves[n++] = KALAH_SWAP;
+        kalah_play(r, s, moves[kalah_rng_below(g, n)]);
+    }
+    return kalah_final_margin(r, s);
+}
+
+#endif

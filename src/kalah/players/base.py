@@ -1,0 +1,39 @@
+"""The player protocol: anything that chooses a move for a position."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from kalah.rules import Move, Position
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Chooses moves. ``name`` is shown to people; ``spec`` recreates the player."""
+
+    name: str
+    spec: str
+
+    def choose_move(self, position: Position) -> Move: ...
+
+
+class ComputerPlayer:
+    """Base for players that need no person: records can re-run them (``replay --recompute``).
+
+    ``last_info`` holds what the player may want to say about its last
+    decision (e.g. a search's value), for displays and records; it is empty by
+    default.
+    """
+
+    is_computer = True
+    name = "computer"
+    spec = "computer"
+
+    def __init__(self) -> None:
+        self.last_info: dict[str, object] = {}
+
+    def choose_move(self, position: Position) -> Move:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        """Forget anything learned in a previous game (tables, caches)."""

@@ -1,0 +1,40 @@
+"""Pit letters as in the seed documents: player 0 plays ``A``.., player 1 ``a``.."""
+
+from __future__ import annotations
+
+from .errors import IllegalMoveError
+from .position import SWAP, Move, Position
+
+
+def pit_letter(player: int, pit: int) -> str:
+    return chr((ord("A") if player == 0 else ord("a")) + pit)
+
+
+def store_letter(player: int) -> str:
+    return "O" if player == 0 else "o"
+
+
+def move_name(player: int, move: Move) -> str:
+    """``C`` for player 0's pit 2, ``c`` for player 1's, ``swap`` for the swap."""
+    return "swap" if move == SWAP else pit_letter(player, move)
+
+
+def parse_move(text: str, position: Position) -> Move:
+    """Read a move typed by a person: a pit letter (either case), a pit number 1..m, or ``swap``.
+
+    Raises :class:`IllegalMoveError` naming the legal choices when the text is
+    not a legal move in ``position``.
+    """
+    word = text.strip()
+    legal = position.legal_moves()
+    choices = ", ".join(move_name(position.to_move, move) for move in legal) or "none: the game is over"
+    move: Move | None = None
+    if word.lower() == SWAP:
+        move = SWAP
+    elif len(word) == 1 and word.isalpha():
+        move = ord(word.lower()) - ord("a")
+    elif word.isdigit():
+        move = int(word) - 1
+    if move is None or move not in legal:
+        raise IllegalMoveError(f"{word!r} is not a legal move; legal: {choices}")
+    return move

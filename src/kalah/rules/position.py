@@ -1,0 +1,327 @@
+"""The reference rules of Kalah: an immutable, hashable position and its moves.
+
+This module is written to be read next to ``RULES.md``; speed lives in
+``kalah.core``, which is tested to agree with this file move for move.
+
+The flat board (``Position.cells``) lists player 0's pits, player 0's store,
+player 1's pits, player 1's store. Pit ``i`` of one side faces pit ``m-1-i``
+of the other.
+
+The pie rule's swap is represented by exchanging the two rows of the board:
+player numbers always name the same person (player 0 moved first), and after a
+swap player 0, who did not swap, owns the side player 1 had and moves next.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable, Literal, Union
+
+from .errors import IllegalMoveError, InvalidPositionError, KalahError
+from .variant import MAX_TOTAL_SEEDS, STANDARD, Variant
+
+SWAP: Literal["swap"] = "swap"
+Move = Union[int, Literal["swap"]]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEffect:
+    """What a move did, for displays and animations (never needed to play)."""
+
+    player: int
+    move: Move
+    sown: tuple[int, ...]  # flat cell indices that received a seed, in order
+    extra_turn: bool
+    captured: int  # seeds moved to the store by a capture, the capturing seed included
+    capture_pit: int | None  # flat index of the pit whose opposite was captured
+    game_over: bool
+
+
+class Position:
+    """A Kalah position: board, side to move and variant. Immutable and hashable."""
+
+    __slots__ = ("_variant", "_cells", "_to_move", "_hash")
+
+    def __init__(self, board: Iterable[Iterable[int]], to_move: int = 0, variant: Variant | None = None):
+        rows = _rows(board)
+        if variant is None:
+            variant = Variant(pits=len(rows[0]) - 1) if 2 <= len(rows[0]) <= 9 else STANDARD
+        if not isinstance(variant, Variant):
+            raise InvalidPositionError(f"variant must be a kalah.Variant, got {type(variant).__name__}")
+        m = variant.pits
+        for player, row in enumerate(rows):
+            if len(row) != m + 1:
+                raise InvalidPositionError(
+                    f"player {player}'s row has {len(row)} entries; {variant.name} needs {m} pits and a store"
+                )
+        cells = tuple(rows[0]) + tuple(rows[1])
+        if sum(cells) > MAX_TOTAL_SEEDS:
+            raise InvalidPositionError(f"the board holds {sum(cells)} seeds; at most {MAX_TOTAL_SEEDS} are supported")
+        if isinstance(to_move, bool) or to_move not in (0, 1):
+            raise InvalidPositionError(f"to_move must be 0 or 1, got {to_move!r}")
+        self._variant = variant
+        self._cells = cells
+        self._to_move = to_move
+        self._hash = hash((variant, cells, to_move))
+
+    # --- construction -------------------------------------------------------
+
+    @classmethod
+    def start(cls, variant: Variant | None = None) -> Position:
+        variant = variant or STANDARD
+        row = [variant.seeds] * variant.pits + [0]
+        return cls([row, row], 0, variant)
+
+    @classmethod
+    def from_cells(cls, cells: Iterable[int], to_move: int, variant: Variant) -> Position:
+        """Build from the flat layout (``2 * (pits + 1)`` numbers)."""
+        cells = list(cells)
+        if len(cells) != 2 * (variant.pits + 1):
+            raise InvalidPositionError(f"a flat {variant.name} board has {2 * (variant.pits + 1)} cells, got {len(cells)}")
+        half = variant.pits + 1
+        return cls([cells[:half], cells[half:]], to_move, variant)
+
+    # --- the board ----------------------------------------------------------
+
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    @property
+    def to_move(self) -> int:
+        return self._to_move
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        """The flat board: player 0's pits and store, then player 1's."""
+        return self._cells
+
+    @property
+    def board(self) -> list[list[int]]:
+        """The nested layout ``[[pits..., store], [pits..., store]]`` (a fresh copy)."""
+        half = self._variant.pits + 1
+        return [list(self._cells[:half]), list(self._cells[half:])]
+
+    def pits(self, player: int) -> tuple[int, ...]:
+        start = player * (self._variant.pits + 1)
+        return self._cells[start : start + self._variant.pits]
+
+    def store(self, player: int) -> int:
+        return self._cells[player * (self._variant.pits + 1) + self._variant.pits]
+
+    @property
+    def seeds_in_pits(self) -> int:
+        return sum(self.pits(0)) + sum(self.pits(1))
+
+    # --- game state ---------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return sum(self.pits(0)) == 0 or sum(self.pits(1)) == 0
+
+    @property
+    def scores(self) -> tuple[int, int] | None:
+        """Final totals (store plus the seeds left on one's own side) once over, else ``None``."""
+        if not self.is_over:
+            return None
+        return (self.store(0) + sum(self.pits(0)), self.store(1) + sum(self.pits(1)))
+
+    @property
+    def margin(self) -> int | None:
+        """Player 0's final total minus player 1's, once over."""
+        scores = self.scores
+        return None if scores is None else scores[0] - scores[1]
+
+    @property
+    def winner(self) -> int | None:
+        """0 or 1 once a player has won; ``None`` while playing or after a draw."""
+        margin = self.margin
+        if not margin:
+            return None
+        return 0 if margin > 0 else 1
+
+    @property
+    def is_first_move(self) -> bool:
+        """True at the start of the game, where the pie rule denies the extra turn."""
+        return self._to_move == 0 and self._cells == Position.start(self._variant)._cells
+
+    @property
+    def swap_available(self) -> bool:
+        """True right after player 0's first move in a pie-rule game.
+
+        Stores only grow and a move that touches no store sows forward, so no
+        later position can show the board that the first move left.
+        """
+        if not self._variant.pie_rule or self._to_move != 1:
+            return False
+        start = Position.start(self._variant)
+        return any(start._sow(pit)[0]._cells == self._cells for pit in start.legal_moves())
+
+    def legal_moves(self) -> list[Move]:
+        """The mover's non-empty pits in ascending order, then ``SWAP`` where allowed."""
+        if self.is_over:
+            return []
+        moves: list[Move] = [i for i, seeds in enumerate(self.pits(self._to_move)) if seeds > 0]
+        if self.swap_available:
+            moves.append(SWAP)
+        return moves
+
+    # --- playing --------------------------------------------------------------
+
+    def play(self, move: Move) -> Position:
+        """The position after ``move``; raises :class:`IllegalMoveError` if it is not legal."""
+        return self.play_explained(move)[0]
+
+    def play_explained(self, move: Move) -> tuple[Position, MoveEffect]:
+        """Like :meth:`play`, also returning what the move did."""
+        self._check_legal(move)
+        if move == SWAP:
+            half = self._variant.pits + 1
+            swapped = Position.from_cells(self._cells[half:] + self._cells[:half], 0, self._variant)
+            return swapped, MoveEffect(self._to_move, SWAP, (), False, 0, None, False)
+        return self._sow(move)
+
+    def _check_legal(self, move: Any) -> None:
+        if self.is_over:
+            raise IllegalMoveError(f"the game is over; no move {move!r} can be played")
+        if move == SWAP:
+            if not self.swap_available:
+                reason = "the pie rule is off" if not self._variant.pie_rule else "only player 1's first action may be a swap"
+                raise IllegalMoveError(f"swap is not allowed here: {reason}")
+            return
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise IllegalMoveError(f"a move is a pit index 0..{self._variant.pits - 1} or 'swap', got {move!r}")
+        if not 0 <= move < self._variant.pits:
+            raise IllegalMoveError(
+                f"pit {move} does not exist: player {self._to_move} owns pits 0..{self._variant.pits - 1}"
+            )
+        if self.pits(self._to_move)[move] == 0:
+            raise IllegalMoveError(f"pit {move} of player {self._to_move} is empty")
+
+    def _sow(self, pit: int) -> tuple[Position, MoveEffect]:
+        m = self._variant.pits
+        me = self._to_move
+        own_base, opp_base = me * (m + 1), (1 - me) * (m + 1)
+        own_store = own_base + m
+        # The places a seed can go from the mover's side, in sowing order; the
+        # opponent's store is not among them.
+        ring = [own_base + i for i in range(m + 1)] + [opp_base + i for i in range(m)]
+        cells = list(self._cells)
+        seeds, cells[own_base + pit] = cells[own_base + pit], 0
+        place = pit
+        sown = []
+        for _ in range(seeds):
+            place = (place + 1) % len(ring)
+            cells[ring[place]] += 1
+            sown.append(ring[place])
+        last = ring[place]
+
+        extra_turn = last == own_store and not (self._variant.pie_rule and self.is_first_move)
+        captured, capture_pit = 0, None
+        if own_base <= last < own_store and cells[last] == 1:
+            opposite = opp_base + (m - 1 - (last - own_base))
+            if cells[opposite] > 0 or self._variant.empty_capture:
+                captured = cells[opposite] + 1
+                cells[own_store] += captured
+                cells[last] = cells[opposite] = 0
+                capture_pit = last
+        next_to_move = me if extra_turn else 1 - me
+
+        game_over = sum(cells[0:m]) == 0 or sum(cells[m + 1 : 2 * m + 1]) == 0
+        if game_over:
+            for base in (0, m + 1):
+                cells[base + m] += sum(cells[base : base + m])
+                cells[base : base + m] = [0] * m
+        after = Position.from_cells(cells, next_to_move, self._variant)
+        return after, MoveEffect(me, pit, tuple(sown), extra_turn, captured, capture_pit, game_over)
+
+    # --- JSON -----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"board": self.board, "to_move": self._to_move, "variant": self._variant.to_dict()}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Position:
+        if not isinstance(data, dict):
+            raise InvalidPositionError(f"a position must be a JSON object, got {type(data).__name__}")
+        unknown = set(data) - {"board", "to_move", "variant"}
+        if unknown:
+            raise InvalidPositionError(f"unknown position field(s): {', '.join(sorted(unknown))}")
+        if "board" not in data:
+            raise InvalidPositionError("a position needs a 'board'")
+        board = _rows(data["board"])
+        if "variant" in data and data["variant"] is not None:
+            try:
+                fields = dict(data["variant"]) if isinstance(data["variant"], dict) else data["variant"]
+                if isinstance(fields, dict):
+                    fields.setdefault("pits", len(board[0]) - 1)
+                variant = Variant.from_dict(fields)
+            except KalahError as error:
+                raise InvalidPositionError(f"bad variant: {error}") from None
+        else:
+            try:
+                variant = Variant(pits=len(board[0]) - 1)
+            except KalahError:
+                raise InvalidPositionError(
+                    f"a row has {len(board[0])} entries; rows need 2 to 9 (1 to 8 pits and a store)"
+                ) from None
+        return cls(board, data.get("to_move", 0), variant)
+
+    @classmethod
+    def from_json(cls, text: str | bytes | dict[str, Any]) -> Position:
+        """Parse the JSON form; also accepts an already-decoded ``dict``."""
+        if isinstance(text, dict):
+            return cls.from_dict(text)
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as error:
+            raise InvalidPositionError(f"not valid JSON: {error}") from None
+        return cls.from_dict(data)
+
+    # --- identity -------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (self._cells, self._to_move, self._variant) == (other._cells, other._to_move, other._variant)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Position({self.board!r}, to_move={self._to_move}, variant={self._variant!r})"
+
+    def _repr_svg_(self) -> str:
+        # Imported here because rendering is a face of the package, not part of the rules.
+        from kalah.notebook import position_svg
+
+        return position_svg(self)
+
+
+def _rows(board: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Validate the nested layout and return it as two tuples of ints."""
+    if isinstance(board, (str, bytes)) or not hasattr(board, "__iter__"):
+        raise InvalidPositionError(f"a board is two rows of counts, got {type(board).__name__}")
+    rows = [row for row in board]
+    if len(rows) != 2:
+        raise InvalidPositionError(f"a board has 2 rows (one per player), got {len(rows)}")
+    result = []
+    for player, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
+            raise InvalidPositionError(f"player {player}'s row must be a list of counts, got {type(row).__name__}")
+        row = list(row)
+        for index, count in enumerate(row):
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise InvalidPositionError(f"board[{player}][{index}] must be an integer, got {count!r}")
+            if count < 0:
+                raise InvalidPositionError(f"board[{player}][{index}] is negative ({count})")
+        if len(row) < 2:
+            raise InvalidPositionError(f"player {player}'s row has {len(row)} entries; it needs pits and a store")
+        result.append(tuple(row))
+    if len(result[0]) != len(result[1]):
+        raise InvalidPositionError(f"the rows have different lengths ({len(result[0])} and {len(result[1])})")
+    return result[0], result[1]

@@ -1,0 +1,69 @@
+"""Variants of Kalah: the board size, the seeds per pit and the optional rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import InvalidVariantError
+
+MIN_PITS, MAX_PITS = 1, 8
+MIN_SEEDS, MAX_SEEDS = 1, 15
+#: The flat board stores counts in bytes; 8 pits x 15 seeds x 2 sides = 240 fits.
+MAX_TOTAL_SEEDS = 255
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """``Kalah(pits, seeds)`` with the optional empty-capture and pie rules."""
+
+    pits: int = 6
+    seeds: int = 4
+    empty_capture: bool = False
+    pie_rule: bool = False
+
+    def __post_init__(self) -> None:
+        for name, value, low, high in (
+            ("pits", self.pits, MIN_PITS, MAX_PITS),
+            ("seeds", self.seeds, MIN_SEEDS, MAX_SEEDS),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidVariantError(f"{name} must be an integer, got {value!r}")
+            if not low <= value <= high:
+                raise InvalidVariantError(f"{name} must be between {low} and {high}, got {value}")
+        for name in ("empty_capture", "pie_rule"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidVariantError(f"{name} must be true or false, got {getattr(self, name)!r}")
+
+    @property
+    def total_seeds(self) -> int:
+        return 2 * self.pits * self.seeds
+
+    @property
+    def name(self) -> str:
+        """A short human name, e.g. ``Kalah(6,4)`` or ``Kalah(7,7) pie``."""
+        extras = [flag for flag, on in (("empty-capture", self.empty_capture), ("pie", self.pie_rule)) if on]
+        return " ".join([f"Kalah({self.pits},{self.seeds})", *extras])
+
+    def __str__(self) -> str:
+        return self.name
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "pits": self.pits,
+            "seeds": self.seeds,
+            "empty_capture": self.empty_capture,
+            "pie_rule": self.pie_rule,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Variant:
+        if not isinstance(data, dict):
+            raise InvalidVariantError(f"a variant must be a JSON object, got {type(data).__name__}")
+        unknown = set(data) - {"pits", "seeds", "empty_capture", "pie_rule"}
+        if unknown:
+            raise InvalidVariantError(f"unknown variant field(s): {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+
+STANDARD = Variant()
