@@ -1,0 +1,114 @@
+"""The game loop: two players, a start position, and observers told of every move.
+
+Neither the rules nor the players print; displays, record writers and the
+game library follow a game by observing it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from kalah.players.base import Player
+from kalah.rules import IllegalMoveError, Move, MoveEffect, Position
+
+
+@dataclass(frozen=True)
+class MoveEvent:
+    """One move of a game, as observers see it."""
+
+    number: int  # 1 for the game's first move
+    player: int
+    move: Move
+    before: Position
+    after: Position
+    effect: MoveEffect
+    seconds: float
+    info: dict = field(default_factory=dict)  # what the player said about its choice
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a game ended: ``finished`` is False when it was stopped early."""
+
+    final: Position
+    moves: int
+    finished: bool
+    stop_reason: str | None = None
+
+    @property
+    def scores(self) -> tuple[int, int] | None:
+        return self.final.scores
+
+    @property
+    def winner(self) -> int | None:
+        return self.final.winner
+
+    @property
+    def margin(self) -> int | None:
+        return self.final.margin
+
+
+class Observer:
+    """Follows a game. Override what you need; every method does nothing by default."""
+
+    def game_started(self, start: Position, players: Sequence[Player]) -> None:
+        pass
+
+    def move_played(self, event: MoveEvent) -> None:
+        pass
+
+    def game_ended(self, result: GameResult) -> None:
+        pass
+
+
+class PlayerMoveError(IllegalMoveError):
+    """A player chose a move the rules do not allow."""
+
+
+def play_game(
+    players: Sequence[Player],
+    start: Position | None = None,
+    observers: Sequence[Observer] = (),
+    max_moves: int | None = None,
+) -> GameResult:
+    """Play from ``start`` until the game is over, a player stops it, or ``max_moves``.
+
+    A player stops the game by raising ``EOFError`` or ``KeyboardInterrupt``
+    (a person closing the input or pressing Ctrl-C): observers still hear
+    ``game_ended`` with ``finished=False``, so a record asked for is written.
+    """
+    if len(players) != 2:
+        raise ValueError(f"a game needs two players, got {len(players)}")
+    position = start or Position.start()
+    for observer in observers:
+        observer.game_started(position, players)
+    number = 0
+    stop_reason = None
+    try:
+        while not position.is_over and (max_moves is None or number < max_moves):
+            player = players[position.to_move]
+            began = time.perf_counter()
+            move = player.choose_move(position)
+            seconds = time.perf_counter() - began
+            try:
+                after, effect = position.play_explained(move)
+            except IllegalMoveError as error:
+                raise PlayerMoveError(f"{player.name} ({player.spec}) chose an illegal move: {error}") from None
+            number += 1
+            event = MoveEvent(number, position.to_move, move, position, after, effect, seconds,
+                              dict(getattr(player, "last_info", {}) or {}))
+            position = after
+            for observer in observers:
+                observer.move_played(event)
+    except EOFError:
+        stop_reason = "end of input"
+    except KeyboardInterrupt:
+        stop_reason = "interrupted"
+    if stop_reason is None and not position.is_over:
+        stop_reason = f"stopped after {number} moves"
+    result = GameResult(position, number, position.is_over, stop_reason)
+    for observer in observers:
+        observer.game_ended(result)
+    return result

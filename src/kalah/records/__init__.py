@@ -1,0 +1,23 @@
+"""Game records (JSON files) and the game library (SQLite)."""
+
+from .atomic import write_atomic
+from .library import GameLibrary, GameSummary, LibraryError, LibraryWriter, default_library_path
+from .record import GameRecord, PlayerInfo, RecordedMove, RecordError, load_record
+from .writer import RecordBuilder, RecordFileWriter, player_info
+
+__all__ = [
+    "GameLibrary",
+    "GameRecord",
+    "GameSummary",
+    "LibraryError",
+    "LibraryWriter",
+    "PlayerInfo",
+    "RecordBuilder",
+    "RecordError",
+    "RecordFileWriter",
+    "RecordedMove",
+    "default_library_path",
+    "load_record",
+    "player_info",
+    "write_atomic",
+]

@@ -1,0 +1,208 @@
+"""Game records: one JSON document per game, checked move by move when read.
+
+Format (version 1)::
+
+    {"format": "kalah-game", "version": 1, "program": "kalah 0.1.0",
+     "started_at": "2026-11-22T10:00:00+00:00",
+     "variant": {...}, "players": [{"name": ..., "spec": ...}, {...}],
+     "start": {position JSON},
+     "moves": [{"number": 1, "player": 0, "move": 2, "board": [[...], [...]],
+                "seconds": 0.01, "info": {...}}, ...],
+     "result": {"finished": true, "scores": [25, 23], "winner": 0, "margin": 2}}
+
+``move`` is a pit index of the mover's side or ``"swap"``; ``board`` is the
+board after the move; ``info`` (optional) is what the player said about it.
+``winner`` is null for a draw and for an unfinished game.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from kalah.rules import SWAP, KalahError, Move, Position, Variant
+
+FORMAT = "kalah-game"
+VERSION = 1
+
+
+class RecordError(KalahError, ValueError):
+    """A game record that cannot be read or does not follow the rules."""
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    name: str
+    spec: str
+
+
+@dataclass(frozen=True)
+class RecordedMove:
+    player: int
+    move: Move
+    board: list[list[int]]
+    seconds: float = 0.0
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GameRecord:
+    """A game: who played, from where, every move, and how it ended."""
+
+    start: Position
+    players: list[PlayerInfo]
+    moves: list[RecordedMove] = field(default_factory=list)
+    started_at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    program: str = ""
+    finished: bool = False
+    stop_reason: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.program:
+            from kalah import __version__
+
+            self.program = f"kalah {__version__}"
+
+    @property
+    def variant(self) -> Variant:
+        return self.start.variant
+
+    def positions(self) -> Iterator[Position]:
+        """The start and the position after each move."""
+        position = self.start
+        yield position
+        for recorded in self.moves:
+            position = position.play(recorded.move)
+            yield position
+
+    @property
+    def final(self) -> Position:
+        position = self.start
+        for position in self.positions():
+            pass
+        return position
+
+    def add_move(self, player: int, move: Move, after: Position, seconds: float = 0.0, info: dict | None = None) -> None:
+        self.moves.append(RecordedMove(player, move, after.board, round(seconds, 6), dict(info or {})))
+
+    def result(self) -> dict[str, Any]:
+        final = self.final
+        scores = final.scores if final.is_over else None
+        result: dict[str, Any] = {
+            "finished": final.is_over,
+            "scores": list(scores) if scores else [final.store(0), final.store(1)],
+            "winner": final.winner if final.is_over else None,
+            "margin": final.margin if final.is_over else None,
+        }
+        if not final.is_over and self.stop_reason:
+            result["stop_reason"] = self.stop_reason
+        return result
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "program": self.program,
+            "started_at": self.started_at,
+            "variant": self.variant.to_dict(),
+            "players": [{"name": p.name, "spec": p.spec} for p in self.players],
+            "start": self.start.to_dict(),
+            "moves": [
+                {"number": number, "player": m.player, "move": m.move, "board": m.board, "seconds": m.seconds,
+                 **({"info": m.info} if m.info else {})}
+                for number, m in enumerate(self.moves, 1)
+            ],
+            "result": self.result(),
+        }
+
+    def to_json(self, indent: int | None = 1) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        """Read and check a record: every move must be legal and give the recorded board."""
+        if not isinstance(data, dict):
+            raise RecordError(f"a game record is a JSON object, got {type(data).__name__}")
+        if data.get("format") != FORMAT:
+            raise RecordError(f"not a kalah game record (format is {data.get('format')!r}, expected {FORMAT!r})")
+        if data.get("version") != VERSION:
+            raise RecordError(f"unsupported record version {data.get('version')!r} (this program reads {VERSION})")
+        for key in ("variant", "players", "start", "moves"):
+            if key not in data:
+                raise RecordError(f"the record has no {key!r}")
+        try:
+            variant = Variant.from_dict(data["variant"])
+            start_data = dict(data["start"]) if isinstance(data["start"], dict) else data["start"]
+            if isinstance(start_data, dict):
+                start_data.setdefault("variant", variant.to_dict())
+            start = Position.from_dict(start_data)
+        except KalahError as error:
+            raise RecordError(f"bad start position: {error}") from None
+        if start.variant != variant:
+            raise RecordError("the start position's variant differs from the record's variant")
+        players = data["players"]
+        if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, dict) for p in players):
+            raise RecordError("'players' must list two players, each with a name and a spec")
+        infos = [PlayerInfo(str(p.get("name", f"player {i}")), str(p.get("spec", ""))) for i, p in enumerate(players)]
+        if not isinstance(data["moves"], list):
+            raise RecordError("'moves' must be a list")
+        record = cls(start, infos, started_at=str(data.get("started_at", "")), program=str(data.get("program", "")) or "")
+        position = start
+        for number, entry in enumerate(data["moves"], 1):
+            position = record._check_move(number, entry, position)
+        result = data.get("result")
+        if isinstance(result, dict):
+            record.stop_reason = result.get("stop_reason")
+            if result.get("finished") and not position.is_over:
+                raise RecordError(f"the record says the game finished, but after move {len(record.moves)} it is not over")
+        record.finished = position.is_over
+        return record
+
+    def _check_move(self, number: int, entry: Any, position: Position) -> Position:
+        if not isinstance(entry, dict) or "move" not in entry:
+            raise RecordError(f"move {number}: expected an object with a 'move'")
+        move = entry["move"]
+        if move != SWAP and (isinstance(move, bool) or not isinstance(move, int)):
+            raise RecordError(f"move {number}: {move!r} is not a pit index or 'swap'")
+        if "player" in entry and entry["player"] != position.to_move:
+            raise RecordError(f"move {number}: the record says player {entry['player']} moved, but player {position.to_move} was to move")
+        try:
+            after = position.play(move)
+        except KalahError as error:
+            raise RecordError(f"move {number}: illegal: {error}") from None
+        if "board" in entry and entry["board"] != after.board:
+            raise RecordError(f"move {number}: the recorded board {entry['board']} does not follow from the moves (expected {after.board})")
+        seconds = entry.get("seconds", 0.0)
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+            raise RecordError(f"move {number}: 'seconds' must be a non-negative number, got {seconds!r}")
+        info = entry.get("info") or {}
+        if not isinstance(info, dict):
+            raise RecordError(f"move {number}: 'info' must be an object")
+        self.moves.append(RecordedMove(position.to_move, move, after.board, float(seconds), info))
+        return after
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            raise RecordError(f"not valid JSON: {error}") from None
+        return cls.from_dict(data)
+
+
+def load_record(path: str | Path) -> GameRecord:
+    """Read a record file, with errors that name the file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file") from None
+    try:
+        return GameRecord.from_json(text)
+    except RecordError as error:
+        raise RecordError(f"{path}: {error}") from None

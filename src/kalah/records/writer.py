@@ -1,0 +1,61 @@
+"""Observers that keep a game: as a JSON record file, or in the game library."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from kalah.match import GameResult, MoveEvent, Observer
+from kalah.players.base import Player
+from kalah.rules import Position
+
+from .atomic import write_atomic
+from .record import GameRecord, PlayerInfo
+
+
+def player_info(player: Player) -> PlayerInfo:
+    return PlayerInfo(getattr(player, "name", "player"), getattr(player, "spec", ""))
+
+
+class RecordBuilder(Observer):
+    """Builds a :class:`GameRecord` as the game goes."""
+
+    def __init__(self) -> None:
+        self.record: GameRecord | None = None
+
+    def game_started(self, start: Position, players: Sequence[Player]) -> None:
+        self.record = GameRecord(start, [player_info(p) for p in players])
+
+    def move_played(self, event: MoveEvent) -> None:
+        assert self.record is not None
+        self.record.add_move(event.player, event.move, event.after, event.seconds, event.info)
+
+    def game_ended(self, result: GameResult) -> None:
+        assert self.record is not None
+        self.record.finished = result.finished
+        self.record.stop_reason = result.stop_reason
+
+
+class RecordFileWriter(RecordBuilder):
+    """Writes the record to a file after every move, atomically, so a crash
+    or Ctrl-C loses at most the move being thought about."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__()
+        self.path = Path(path)
+
+    def _write(self) -> None:
+        assert self.record is not None
+        write_atomic(self.path, self.record.to_json() + "\n")
+
+    def game_started(self, start: Position, players: Sequence[Player]) -> None:
+        super().game_started(start, players)
+        self._write()
+
+    def move_played(self, event: MoveEvent) -> None:
+        super().move_played(event)
+        self._write()
+
+    def game_ended(self, result: GameResult) -> None:
+        super().game_ended(result)
+        self._write()
