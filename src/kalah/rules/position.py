@@ -295,12 +295,6 @@ class Position:
     def __repr__(self) -> str:
         return f"Position({self.board!r}, to_move={self._to_move}, variant={self._variant!r})"
 
-    def _repr_svg_(self) -> str:
-        # Imported here because rendering is a face of the package, not part of the rules.
-        from kalah.notebook import position_svg
-
-        return position_svg(self)
-
 
 def _rows(board: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Validate the nested layout and return it as two tuples of ints."""
