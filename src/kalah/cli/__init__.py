@@ -17,6 +17,8 @@ from kalah.rules import KalahError
 COMMAND_MODULES = [
     "play",
     "replay",
+    "arena",
+    "mankalah",
 ]
 
 app = typer.Typer(

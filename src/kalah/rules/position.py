@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterable, Literal, Union
 
 from .errors import IllegalMoveError, InvalidPositionError, KalahError
@@ -144,7 +145,7 @@ class Position:
     @property
     def is_first_move(self) -> bool:
         """True at the start of the game, where the pie rule denies the extra turn."""
-        return self._to_move == 0 and self._cells == Position.start(self._variant)._cells
+        return self._to_move == 0 and self._cells == _start_cells(self._variant)
 
     @property
     def swap_available(self) -> bool:
@@ -155,8 +156,7 @@ class Position:
         """
         if not self._variant.pie_rule or self._to_move != 1:
             return False
-        start = Position.start(self._variant)
-        return any(start._sow(pit)[0]._cells == self._cells for pit in start.legal_moves())
+        return self._cells in _first_move_boards(self._variant)
 
     def legal_moves(self) -> list[Move]:
         """The mover's non-empty pits in ascending order, then ``SWAP`` where allowed."""
@@ -294,6 +294,18 @@ class Position:
 
     def __repr__(self) -> str:
         return f"Position({self.board!r}, to_move={self._to_move}, variant={self._variant!r})"
+
+
+@lru_cache(maxsize=64)
+def _start_cells(variant: Variant) -> tuple[int, ...]:
+    return Position.start(variant)._cells
+
+
+@lru_cache(maxsize=64)
+def _first_move_boards(variant: Variant) -> frozenset[tuple[int, ...]]:
+    """The boards that player 0's first move can leave (where a swap may follow)."""
+    start = Position.start(variant)
+    return frozenset(start._sow(pit)[0]._cells for pit in start.legal_moves())
 
 
 def _rows(board: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:

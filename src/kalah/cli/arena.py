@@ -1,0 +1,98 @@
+"""``kalah arena``: a round robin between players, stored in the game library, with Elo ratings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from kalah.cli import fail
+
+
+def register(app: typer.Typer) -> None:
+    app.command("arena")(arena)
+
+
+def arena(
+    player: List[str] = typer.Option(..., "--player", "-p", help="A player spec, e.g. random or pvs:time=0.1 (give two or more)."),
+    games: int = typer.Option(100, "--games", "-n", help="Games per pairing (even: each opening is played from both sides)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Local worker processes (default: all cores)."),
+    cluster: Optional[str] = typer.Option(None, "--cluster", help="Address of a Dask scheduler, e.g. tcp://host:8786, to play the games there."),
+    openings: Optional[Path] = typer.Option(None, "--openings", help="JSON file: a list of positions or move lists from the start."),
+    random_plies: Optional[int] = typer.Option(None, "--random-plies", help="Openings of K random plies from the start (seeded)."),
+    pits: int = typer.Option(6, "--pits", help="Pits per side (1-8)."),
+    seeds: int = typer.Option(4, "--seeds", help="Seeds per pit at the start (1-15)."),
+    empty_capture: bool = typer.Option(False, "--empty-capture", help="Capture even when the opposite pit is empty."),
+    pie_rule: bool = typer.Option(False, "--pie-rule", help="Player 1 may swap sides after the first move."),
+    db: Optional[Path] = typer.Option(None, "--db", help="Game library (SQLite) to store the games and resume from."),
+) -> None:
+    """Play a round robin, store every game, and print scores and Elo ratings with 95% intervals.
+
+    Run the same command again with the same --db to resume an interrupted match.
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from kalah.arena import Arena, builtin_openings, load_openings, random_openings, run_arena
+    from kalah.records import GameLibrary
+    from kalah.rules import Variant
+
+    if openings is not None and random_plies is not None:
+        fail("give --openings or --random-plies, not both")
+    if games < 2 or games % 2:
+        fail(f"--games must be a positive even number (each opening is played from both sides), got {games}")
+    if jobs is not None and jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    variant = Variant(pits=pits, seeds=seeds, empty_capture=empty_capture, pie_rule=pie_rule)
+    if len(player) < 2:
+        fail(f"an arena needs at least two --player options, got {len(player)}")
+    count = games // 2
+    if openings is not None:
+        positions = load_openings(openings, variant)
+        positions = [positions[i % len(positions)] for i in range(count)]
+    elif random_plies is not None:
+        positions = random_openings(variant, count, random_plies)
+    else:
+        positions = builtin_openings(variant, count)
+    match = Arena(list(player), variant, games, positions)
+    library = GameLibrary(db)
+    console = Console(stderr=True)
+    already = match.total_games - len(match.missing_tasks(library))
+    typer.echo(f"arena {match.key}: {len(match.players)} players, {variant.name}, {games} games per pairing, "
+                  f"{match.total_games} games; library {library.path}" + (f" ({already} already played)" if already else ""), err=True)
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=console, transient=False)
+    try:
+        with progress:
+            bar = progress.add_task("games", total=match.total_games, completed=already)
+            run_arena(match, library, jobs=jobs, cluster=cluster,
+                      progress=lambda done, total, task, result: progress.update(bar, completed=already + done))
+    except KeyboardInterrupt:
+        stored = match.total_games - len(match.missing_tasks(library))
+        typer.echo(f"kalah: interrupted: {stored} of {match.total_games} games are in {library.path}; "
+                   "run the same command again to resume", err=True)
+        raise typer.Exit(130)
+    show_results(match.results(library))
+
+
+def show_results(results) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title=f"Arena: {results.games_played} of {results.games_planned} games")
+    for column in ("player", "games", "wins", "draws", "losses", "score", "Elo", "95% interval"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for row in results.players:
+        table.add_row(row.spec, str(row.games), str(row.wins), str(row.draws), str(row.losses),
+                      f"{100 * row.score:.1f}%", f"{row.rating.elo:+.0f}",
+                      f"{row.rating.low:+.0f} .. {row.rating.high:+.0f}")
+    console.print(table)
+    pairs = Table(title="Pairings (wins, draws, losses of the first)")
+    for column in ("first", "second", "games", "wins", "draws", "losses", "score"):
+        pairs.add_column(column, justify="left" if column in ("first", "second") else "right")
+    for pair in results.pairs:
+        pairs.add_row(pair.first, pair.second, str(pair.games), str(pair.wins), str(pair.draws), str(pair.losses),
+                      f"{100 * pair.score:.1f}%")
+    console.print(pairs)

@@ -1,0 +1,78 @@
+"""``kalah arena`` from the command line: tables, bad input, Ctrl-C and resume."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+
+def kalah(*args, timeout=120):
+    return subprocess.run([sys.executable, "-m", "kalah.cli", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def arena_games(db) -> list[tuple]:
+    with sqlite3.connect(db) as connection:
+        return connection.execute("SELECT status, json_extract(tags, '$.pairing'), json_extract(tags, '$.opening'),"
+                                  " json_extract(tags, '$.colour') FROM games").fetchall()
+
+
+def test_arena_prints_the_tables_and_stores_the_games(tmp_path):
+    db = tmp_path / "games.sqlite"
+    run = kalah("arena", "-p", "random:seed=1", "-p", "random:seed=2", "--games", "4", "--jobs", "1",
+                "--pits", "4", "--seeds", "3", "--db", str(db))
+    assert run.returncode == 0, run.stderr
+    for word in ("games", "wins", "draws", "losses", "score", "Elo", "95% interval", "random:seed=1", "Pairings"):
+        assert word in run.stdout
+    assert len(arena_games(db)) == 4
+    again = kalah("arena", "-p", "random:seed=2", "-p", "random:seed=1", "--games", "4", "--jobs", "1",
+                  "--pits", "4", "--seeds", "3", "--db", str(db))
+    assert again.returncode == 0 and "4 already played" in again.stderr
+    assert len(arena_games(db)) == 4
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-p", "random", "-p", "nosuch"], "unknown player 'nosuch'"),
+    (["-p", "random"], "at least two"),
+    (["-p", "random", "-p", "random:seed=1", "--games", "3"], "even"),
+    (["-p", "random", "-p", "random:seed=1", "--openings", "/nonexistent.json"], "cannot read openings file"),
+    (["-p", "random", "-p", "random:seed=1", "--cluster", "tcp://127.0.0.1:9"], "cannot reach the Dask cluster"),
+])
+def test_bad_input_gives_one_line_and_exit_2(tmp_path, args, message):
+    db = tmp_path / "games.sqlite"
+    run = kalah("arena", *args, "--games" if "--games" not in args else "--jobs", "2" if "--games" not in args else "1",
+                "--db", str(db))
+    assert run.returncode == 2, run.stderr
+    errors = [line for line in run.stderr.splitlines() if line.startswith("kalah: error:")]
+    assert len(errors) == 1 and message in errors[0], run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
+    db = tmp_path / "games.sqlite"
+    args = [sys.executable, "-m", "kalah.cli", "arena", "-p", "random:seed=1", "-p", "random:seed=2",
+            "--games", "300", "--jobs", "2", "--db", str(db)]
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        time.sleep(0.2)
+        try:
+            if len(arena_games(db)) >= 3:
+                break
+        except sqlite3.Error:
+            pass
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "run the same command again to resume" in err
+    stopped = arena_games(db)
+    assert 3 <= len(stopped) < 300 and all(status == "finished" for status, *_ in stopped)
+    resumed = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    games = arena_games(db)
+    assert len(games) == 300 and len({slot for _, *slot in games}) == 300
+    assert "300 of 300 games" in resumed.stdout

@@ -1,0 +1,102 @@
+"""``kalah play`` and ``kalah replay`` as a person or a script uses them."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def kalah(*args, input=None):
+    return subprocess.run([sys.executable, "-m", "kalah.cli", *args], input=input, capture_output=True, text=True, timeout=120)
+
+
+def test_quiet_game_prints_only_the_result():
+    run = kalah("play", "--player0", "random:seed=1", "--player1", "random:seed=2", "--quiet")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    assert len(lines) == 1 and ("wins" in lines[0] or "Draw" in lines[0])
+
+
+def test_watching_two_computers_shows_every_move(tmp_path):
+    record = tmp_path / "game.json"
+    run = kalah("play", "-0", "random:seed=1", "-1", "random:seed=2", "--pits", "4", "--seeds", "3",
+                "--empty-capture", "--record", str(record))
+    assert run.returncode == 0, run.stderr
+    data = json.loads(record.read_text())
+    assert data["variant"] == {"pits": 4, "seeds": 3, "empty_capture": True, "pie_rule": False}
+    assert run.stdout.count("plays") == len(data["moves"])
+    assert "A   B   C   D" in run.stdout and "d   c   b   a" in run.stdout
+
+
+def test_human_types_letters_and_bad_input_is_asked_again(tmp_path):
+    record = tmp_path / "game.json"
+    run = kalah("play", "-1", "random:seed=1", "--record", str(record), input="c\nzz\nq\nd\n")
+    assert run.returncode == 0, run.stderr
+    assert "'zz' is not a legal move; legal:" in run.stdout
+    assert "Game stopped (end of input)" in run.stdout
+    data = json.loads(record.read_text())
+    assert data["moves"][0]["move"] == 2 and data["moves"][1]["move"] == 3  # C, then (extra turn) D
+    assert data["result"]["finished"] is False and data["result"]["stop_reason"] == "end of input"
+
+
+def test_two_humans_on_one_terminal():
+    run = kalah("play", "-0", "human", "-1", "human", input="a\nf\n")
+    assert run.returncode == 0
+    assert "1. human (0) plays A" in run.stdout and "2. human (1) plays f" in run.stdout
+
+
+def test_pie_rule_swap_typed_by_a_person():
+    run = kalah("play", "-0", "random:seed=1", "-1", "human", "--pits", "7", "--seeds", "7", "--pie-rule", input="swap\n")
+    assert "plays swap" in run.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["play", "-0", "nobody"], "unknown player 'nobody'"),
+        (["play", "--pits", "12", "-0", "random", "-1", "random"], "pits must be between 1 and 8"),
+        (["play", "-0", "human", "-1", "random", "--quiet"], "--quiet needs two computer players"),
+        (["play", "-0", "random:seed=x", "-1", "random"], "seed must be an integer"),
+        (["replay", "/nonexistent/game.json"], "cannot read"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_code_2(args, message):
+    run = kalah(*args)
+    assert run.returncode == 2
+    assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in run.stderr
+
+
+def test_replay_shows_the_game(tmp_path):
+    record = tmp_path / "game.json"
+    kalah("play", "-0", "random:seed=3", "-1", "random:seed=4", "--quiet", "--record", str(record))
+    run = kalah("replay", str(record))
+    assert run.returncode == 0, run.stderr
+    data = json.loads(record.read_text())
+    assert run.stdout.count("plays") == len(data["moves"])
+    assert "wins" in run.stdout or "Draw" in run.stdout
+
+
+def test_replay_recompute(tmp_path):
+    record = tmp_path / "game.json"
+    kalah("play", "-0", "random:seed=3", "-1", "random:seed=4", "--quiet", "--record", str(record))
+    same = kalah("replay", str(record), "--recompute")
+    assert same.returncode == 0 and "0 of" in same.stdout
+    data = json.loads(record.read_text())
+    data["players"][1]["spec"] = "random:seed=5"  # a different engine now plays player 1's moves
+    record.write_text(json.dumps(data))
+    changed = kalah("replay", str(record), "--recompute")
+    assert changed.returncode == 1
+    assert "(player 1, random:seed=5): recorded" in changed.stdout
+    assert "(player 0" not in changed.stdout
+
+
+def test_replay_of_a_damaged_record_names_the_move(tmp_path):
+    record = tmp_path / "game.json"
+    kalah("play", "-0", "random:seed=3", "-1", "random:seed=4", "--quiet", "--record", str(record))
+    data = json.loads(record.read_text())
+    data["moves"][6]["board"][1][6] += 3
+    record.write_text(json.dumps(data))
+    run = kalah("replay", str(record))
+    assert run.returncode == 2 and "move 7" in run.stderr

@@ -1,0 +1,124 @@
+"""Game records: writing, reading, and refusing damaged ones with the move number."""
+
+import json
+
+import pytest
+
+from kalah import Position, Variant
+from kalah.match import play_game
+from kalah.players import HumanPlayer, RandomPlayer
+from kalah.records import GameLibrary, PlayerInfo, LibraryWriter, RecordError, RecordFileWriter, load_record
+
+
+@pytest.fixture
+def game_file(tmp_path):
+    path = tmp_path / "game.json"
+    play_game([RandomPlayer(1), RandomPlayer(2)], Position.start(Variant(6, 4, pie_rule=True)), [RecordFileWriter(path)])
+    return path
+
+
+def test_record_has_everything(game_file):
+    data = json.loads(game_file.read_text())
+    assert data["format"] == "kalah-game" and data["version"] == 1
+    assert data["program"].startswith("kalah ")
+    assert data["variant"]["pie_rule"] is True
+    assert data["players"] == [{"name": "random (seed 1)", "spec": "random:seed=1"},
+                               {"name": "random (seed 2)", "spec": "random:seed=2"}]
+    assert data["start"]["board"] == Position.start().board
+    assert data["started_at"]
+    first = data["moves"][0]
+    assert set(first) >= {"number", "player", "move", "board", "seconds"}
+    result = data["result"]
+    assert result["finished"] is True and sum(result["scores"]) == 48
+    assert result["margin"] == result["scores"][0] - result["scores"][1]
+
+
+def test_record_round_trips(game_file):
+    record = load_record(game_file)
+    assert json.loads(record.to_json()) == json.loads(game_file.read_text())
+    assert record.final.is_over
+
+
+def damage(path, change):
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+def test_illegal_move_is_named_with_its_number(game_file):
+    damage(game_file, lambda d: d["moves"][4].update(move=17))
+    with pytest.raises(RecordError, match="move 5: illegal"):
+        load_record(game_file)
+
+
+def test_board_that_does_not_follow_is_named(game_file):
+    def change(data):
+        data["moves"][2]["board"][0][0] += 1
+
+    damage(game_file, change)
+    with pytest.raises(RecordError, match="move 3: the recorded board"):
+        load_record(game_file)
+
+
+def test_wrong_player_is_named(game_file):
+    damage(game_file, lambda d: d["moves"][0].update(player=1))
+    with pytest.raises(RecordError, match="move 1: the record says player 1"):
+        load_record(game_file)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [("{not json", "not valid JSON"), ("[]", "JSON object"), ('{"format": "chess"}', "not a kalah game record"),
+     ('{"format": "kalah-game", "version": 9}', "unsupported record version")],
+)
+def test_bad_files(tmp_path, text, message):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=message):
+        load_record(path)
+
+
+def test_missing_file_is_named(tmp_path):
+    with pytest.raises(RecordError, match="cannot read"):
+        load_record(tmp_path / "nope.json")
+
+
+def test_unfinished_game_is_written_and_marked(tmp_path):
+    path = tmp_path / "stopped.json"
+    calls = []
+
+    def ask(position):
+        calls.append(position)
+        if len(calls) > 2:
+            raise KeyboardInterrupt
+        return position.legal_moves()[0]
+
+    play_game([HumanPlayer(ask=ask), RandomPlayer(3)], observers=[RecordFileWriter(path)])
+    data = json.loads(path.read_text())
+    assert data["result"]["finished"] is False and data["result"]["stop_reason"] == "interrupted"
+    assert load_record(path).moves
+
+
+def test_library_keeps_games_and_moves(tmp_path):
+    library = GameLibrary(tmp_path / "games.sqlite")
+    writer = LibraryWriter(library, tags={"suite": "test"})
+    result = play_game([RandomPlayer(1), RandomPlayer(2)], observers=[writer])
+    summary = library.list_games(tags={"suite": "test"})[0]
+    assert summary.status == "finished" and summary.moves == result.moves and summary.scores == result.scores
+    record = library.record(writer.game_id)
+    assert record.final == result.final
+    assert library.list_games(tags={"suite": "other"}) == []
+    copy_id = library.import_record(record)
+    assert library.record(copy_id).final == result.final
+
+
+def test_library_refuses_illegal_moves_without_damage(tmp_path):
+    from kalah import IllegalMoveError
+
+    library = GameLibrary(tmp_path / "games.sqlite")
+    game = library.create_game(Position.start(), [PlayerInfo("a", "random"), PlayerInfo("b", "random")])
+    library.add_move(game, 2)
+    with pytest.raises(IllegalMoveError):
+        library.add_move(game, 2)
+    assert library.position(game) == Position.start().play(2)
+    assert library.take_back(game) == Position.start()
