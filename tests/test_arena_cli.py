@@ -74,5 +74,5 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
     resumed = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     games = arena_games(db)
-    assert len(games) == 300 and len({slot for _, *slot in games}) == 300
+    assert len(games) == 300 and len({tuple(slot) for _, *slot in games}) == 300
     assert "300 of 300 games" in resumed.stdout

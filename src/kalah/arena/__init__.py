@@ -1,0 +1,24 @@
+"""Round robins between players: openings, scheduling and resuming through the
+game library, local and Dask parallelism, ratings with 95% intervals."""
+
+from .elo import Rating, fit_ratings
+from .openings import OpeningsError, builtin_openings, load_openings, random_openings
+from .runner import play_task, run_arena
+from .schedule import Arena, ArenaError, ArenaResults, GameTask, PairRow, PlayerRow
+
+__all__ = [
+    "Arena",
+    "ArenaError",
+    "ArenaResults",
+    "GameTask",
+    "OpeningsError",
+    "PairRow",
+    "PlayerRow",
+    "Rating",
+    "builtin_openings",
+    "fit_ratings",
+    "load_openings",
+    "play_task",
+    "random_openings",
+    "run_arena",
+]

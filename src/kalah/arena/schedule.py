@@ -1,0 +1,234 @@
+"""Which games a round robin plays, which of them the library already holds,
+and the results of those it holds.
+
+A match is identified by its key: a hash of the sorted player specs, the
+variant, the games per pairing and the openings. Every game is stored in the
+game library, once, when it is over, with tags::
+
+    {"arena": KEY, "pairing": "0-2", "opening": 7, "colour": 1,
+     "seats": [2, 0], "forfeit": 1}          # forfeit only if a player failed
+
+``pairing`` names two players by their index in the sorted spec list,
+``colour`` 0 means the first of them sits at seat 0 (moves first from the
+opening), 1 the other way round, and ``seats`` lists who sat at seat 0 and 1.
+A slot ``(pairing, opening, colour)`` is done when the library holds a
+finished (or forfeited) game for it; running the match again plays only the
+slots that are not done, and the results read one game per slot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Sequence
+
+from kalah.players import make_player
+from kalah.records import GameLibrary, GameSummary
+from kalah.rules import KalahError, Position, Variant
+
+from .elo import Rating, fit_ratings
+
+
+class ArenaError(KalahError):
+    """A match that cannot be set up as asked."""
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game to play: everything a worker process needs, and nothing else."""
+
+    key: str
+    pairing: tuple[int, int]
+    opening: int
+    colour: int
+    seats: tuple[int, int]  # player indices at seat 0 and seat 1
+    specs: tuple[str, str]  # their specs
+    start: str  # position JSON
+
+    @property
+    def slot(self) -> tuple[str, int, int]:
+        return (f"{self.pairing[0]}-{self.pairing[1]}", self.opening, self.colour)
+
+    @property
+    def tags(self) -> dict[str, Any]:
+        return {"arena": self.key, "pairing": f"{self.pairing[0]}-{self.pairing[1]}", "opening": self.opening,
+                "colour": self.colour, "seats": list(self.seats)}
+
+
+@dataclass
+class Arena:
+    """A round robin: every pair of players plays ``games`` games, each opening twice."""
+
+    players: list[str]
+    variant: Variant
+    games: int
+    openings: list[Position]
+    key: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        if len(self.players) < 2:
+            raise ArenaError(f"an arena needs at least two players, got {len(self.players)}")
+        specs = [spec.strip() for spec in self.players]
+        duplicates = sorted({spec for spec in specs if specs.count(spec) > 1})
+        if duplicates:
+            raise ArenaError(f"player {duplicates[0]!r} is listed twice; give each player once "
+                             "(to rate two copies, tell them apart by an option such as seed=)")
+        for spec in specs:
+            player = make_player(spec)  # fails early, with the spec module's message, on unknown players
+            if not getattr(player, "is_computer", False):
+                raise ArenaError(f"player {spec!r} needs a person at a board; the arena plays computer players only")
+        self.players = sorted(specs)
+        if self.games < 2 or self.games % 2:
+            raise ArenaError(f"games per pairing must be a positive even number (each opening is played "
+                             f"from both sides), got {self.games}")
+        if len(self.openings) < self.games // 2:
+            raise ArenaError(f"{self.games} games per pairing need {self.games // 2} openings, got {len(self.openings)}")
+        self.openings = list(self.openings[: self.games // 2])
+        for index, opening in enumerate(self.openings):
+            if opening.variant != self.variant:
+                raise ArenaError(f"opening {index} is for {opening.variant.name}, the match plays {self.variant.name}")
+        identity = {
+            "players": self.players,
+            "variant": self.variant.to_dict(),
+            "games": self.games,
+            "openings": [opening.to_dict() for opening in self.openings],
+        }
+        self.key = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
+
+    @property
+    def pairings(self) -> list[tuple[int, int]]:
+        return list(combinations(range(len(self.players)), 2))
+
+    @property
+    def total_games(self) -> int:
+        return len(self.pairings) * self.games
+
+    def tasks(self) -> list[GameTask]:
+        """Every game of the match, interleaved so that an interrupted match has
+        played all pairings about equally."""
+        tasks = []
+        for opening_index, opening in enumerate(self.openings):
+            start = opening.to_json()
+            for colour in (0, 1):
+                for a, b in self.pairings:
+                    seats = (a, b) if colour == 0 else (b, a)
+                    tasks.append(GameTask(self.key, (a, b), opening_index, colour, seats,
+                                          (self.players[seats[0]], self.players[seats[1]]), start))
+        return tasks
+
+    # --- what the library holds ---------------------------------------------------
+
+    def stored_games(self, library: GameLibrary) -> dict[tuple[str, int, int], GameSummary]:
+        """One completed game per done slot (the first stored), keyed by slot."""
+        done: dict[tuple[str, int, int], GameSummary] = {}
+        for game in sorted(library.list_games(tags={"arena": self.key}), key=lambda g: g.id):
+            tags = game.tags
+            completed = game.status == "finished" or "forfeit" in tags
+            slot = (tags.get("pairing"), tags.get("opening"), tags.get("colour"))
+            if completed and slot not in done:
+                done[slot] = game
+        return done
+
+    def missing_tasks(self, library: GameLibrary) -> list[GameTask]:
+        done = self.stored_games(library)
+        return [task for task in self.tasks() if task.slot not in done]
+
+    def results(self, library: GameLibrary) -> ArenaResults:
+        outcomes = []
+        for game in self.stored_games(library).values():
+            seats = game.tags["seats"]
+            if "forfeit" in game.tags:
+                loser = int(game.tags["forfeit"])
+                score0 = 0.0 if loser == 0 else 1.0
+            else:
+                winner = game.winner
+                score0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
+            outcomes.append((int(seats[0]), int(seats[1]), score0))
+        return ArenaResults.from_outcomes(self.players, outcomes, self.games)
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    spec: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    rating: Rating
+
+    @property
+    def score(self) -> float:
+        """Points (a win 1, a draw 1/2) per game."""
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class PairRow:
+    first: str
+    second: str
+    games: int
+    wins: int  # of ``first``
+    draws: int
+    losses: int
+
+    @property
+    def score(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class ArenaResults:
+    """The tables of a match, as data: one row per player (best first) and per pairing."""
+
+    players: list[PlayerRow]
+    pairs: list[PairRow]
+    games_played: int
+    games_planned: int
+
+    @classmethod
+    def from_outcomes(cls, specs: Sequence[str], outcomes: Sequence[tuple[int, int, float]],
+                      games_per_pairing: int) -> ArenaResults:
+        count = len(specs)
+        tally = [[0, 0, 0] for _ in range(count)]  # wins, draws, losses
+        pair: dict[tuple[int, int], list[int]] = {}
+        for i, j, score in outcomes:
+            a, b = min(i, j), max(i, j)
+            a_score = score if i == a else 1 - score
+            entry = pair.setdefault((a, b), [0, 0, 0])
+            column = 0 if a_score == 1 else (1 if a_score == 0.5 else 2)
+            entry[column] += 1
+            tally[a][column] += 1
+            tally[b][2 - column] += 1
+        ratings = fit_ratings(count, outcomes)
+        rows = [PlayerRow(specs[i], sum(tally[i]), *tally[i], ratings[i]) for i in range(count)]
+        rows.sort(key=lambda row: (-row.rating.elo, row.spec))
+        pairs = [PairRow(specs[a], specs[b], sum(v), *v) for (a, b), v in sorted(pair.items())]
+        pairings = count * (count - 1) // 2
+        return cls(rows, pairs, len(outcomes), pairings * games_per_pairing)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "games_played": self.games_played,
+            "games_planned": self.games_planned,
+            "players": [{"spec": r.spec, "games": r.games, "wins": r.wins, "draws": r.draws, "losses": r.losses,
+                         "score": round(r.score, 4), "elo": round(r.rating.elo, 1),
+                         "elo_low": round(r.rating.low, 1), "elo_high": round(r.rating.high, 1)}
+                        for r in self.players],
+            "pairs": [{"first": p.first, "second": p.second, "games": p.games, "wins": p.wins, "draws": p.draws,
+                       "losses": p.losses, "score": round(p.score, 4)} for p in self.pairs],
+        }
+
+    def markdown(self) -> str:
+        """The two tables in Markdown (the CLI draws its own; benchmarks write this)."""
+        lines = ["| player | games | wins | draws | losses | score | Elo | 95% interval |",
+                 "|---|---:|---:|---:|---:|---:|---:|---|"]
+        for r in self.players:
+            lines.append(f"| `{r.spec}` | {r.games} | {r.wins} | {r.draws} | {r.losses} | {100 * r.score:.1f}% "
+                         f"| {r.rating.elo:+.0f} | {r.rating.low:+.0f} .. {r.rating.high:+.0f} |")
+        lines += ["", "| pairing | games | wins | draws | losses | score of first |", "|---|---:|---:|---:|---:|---:|"]
+        for p in self.pairs:
+            lines.append(f"| `{p.first}` vs `{p.second}` | {p.games} | {p.wins} | {p.draws} | {p.losses} "
+                         f"| {100 * p.score:.1f}% |")
+        return "\n".join(lines) + "\n"
