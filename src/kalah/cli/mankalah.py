@@ -1,1 +1,53 @@
-def register(app): pass
+"""``kalah mankalah``: an agent for the ManKalah engine on standard input and output."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from kalah.cli import fail
+
+
+def register(app: typer.Typer) -> None:
+    app.command("mankalah")(mankalah)
+
+
+def mankalah(
+    player: Optional[str] = typer.Option(None, "--player", "-p",
+                                         help="Player spec to play with (default: a time-managed search)."),
+    move_time: Optional[float] = typer.Option(None, "--move-time",
+                                              help="Most seconds per move for the default player (default: 1/100 of the total, 36 s)."),
+    total_time: float = typer.Option(3600.0, "--total-time", help="The match's total time in seconds (ManKalah: one hour)."),
+    log: Optional[Path] = typer.Option(None, "--log", help="Append the messages exchanged to this file."),
+) -> None:
+    """Play Kalah(7,7) with the pie rule against the ManKalah engine (protocol on stdin/stdout).
+
+    Nothing but protocol messages is written to standard output.
+    """
+    from kalah.mankalah import ConnectionClosed, MankalahEngine, TimeBudget, run_agent
+    from kalah.players import make_player
+
+    if total_time <= 0:
+        fail(f"--total-time must be positive, got {total_time}")
+    if move_time is not None and move_time <= 0:
+        fail(f"--move-time must be positive, got {move_time}")
+    if player is None:
+        chosen = MankalahEngine(TimeBudget(total_time, move_time))
+    else:
+        chosen = make_player(player)
+        if not getattr(chosen, "is_computer", False):
+            fail(f"player {player!r} needs a person at a board; the agent plays computer players only")
+    writer = None
+    if log is not None:
+        try:
+            log_file = log.open("a", encoding="utf-8")
+        except OSError as error:
+            fail(f"cannot open the log {log}: {error.strerror or error}")
+        writer = lambda text: (log_file.write(text + "\n"), log_file.flush())  # noqa: E731
+    try:
+        run_agent(chosen, sys.stdin, sys.stdout, log=writer)
+    except ConnectionClosed as error:
+        fail(str(error))
