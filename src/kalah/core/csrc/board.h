@@ -21,6 +21,12 @@
 #define KALAH_MAX_MOVES (KALAH_MAX_PITS + 1) /* every pit, plus the swap */
 #define KALAH_SWAP 255                       /* the move code of the pie rule's swap */
 
+#if defined(__SIZEOF_INT128__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define KALAH_WIDE_SOWING 1
+#else
+#define KALAH_WIDE_SOWING 0
+#endif
+
 /* kalah_state.flags: facts of the pie rule that the board alone does not make cheap to see. */
 enum {
     KALAH_FIRST_MOVE = 1,     /* the game's first move: it earns no extra turn */
@@ -37,6 +43,16 @@ typedef struct {
      * sowing of less than a lap never needs to wrap around. */
     uint8_t ring[2][2 * (2 * KALAH_MAX_PITS + 1)];
     uint64_t side_mask; /* the bytes of one side's pits in a 64-bit load */
+#if KALAH_WIDE_SOWING
+    /* When the whole board fits in 128 bits (up to 7 pits), a sowing is one
+     * addition: sow[me][pit][k] has a 1 in each byte that k seeds from that pit
+     * reach, lap[me] a 1 in every place of a full lap. Bytes never carry into
+     * each other because a board holds fewer than 256 seeds. */
+    int wide;
+    unsigned __int128 sow[2][KALAH_MAX_PITS][2 * KALAH_MAX_PITS + 1];
+    unsigned __int128 lap[2];
+    unsigned __int128 keep[KALAH_MAX_CELLS]; /* every byte but one: empties the pit sown from */
+#endif
 } kalah_rules;
 
 typedef struct {
@@ -63,6 +79,17 @@ static inline void kalah_rules_init(kalah_rules *r, int pits, int seeds, int emp
         memcpy(r->ring[me] + r->ring_len, r->ring[me], r->ring_len);
     }
     r->side_mask = pits == 8 ? ~0ull : (1ull << (8 * pits)) - 1;
+#if KALAH_WIDE_SOWING
+    r->wide = 2 * (pits + 1) <= 16;
+    for (int cell = 0; cell < 16; cell++) r->keep[cell] = ~((unsigned __int128)0xFF << (8 * cell));
+    for (int me = 0; me < 2 && r->wide; me++) {
+        for (int place = 0; place < r->ring_len; place++)
+            r->lap[me] += (unsigned __int128)1 << (8 * r->ring[me][place]);
+        for (int pit = 0; pit < pits; pit++)
+            for (int k = 1; k < r->ring_len; k++)
+                r->sow[me][pit][k] = r->sow[me][pit][k - 1] + ((unsigned __int128)1 << (8 * r->ring[me][pit + k]));
+    }
+#endif
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -155,13 +182,25 @@ static inline int kalah_play(const kalah_rules *r, kalah_state *s, int move)
     const int own = me * (m + 1), store = own + m, opp = (1 - me) * (m + 1);
 
     int seeds = c[own + move];
-    c[own + move] = 0;
+    int laps = 0;
     if (seeds >= len) {  /* whole laps put a seed everywhere, the emptied pit included */
-        int laps = seeds / len;
-        for (int i = 0; i < len; i++) c[ring[i]] += (uint8_t)laps;
+        laps = seeds / len;
         seeds -= laps * len;
     }
-    for (int k = 1; k <= seeds; k++) c[ring[move + k]]++;
+#if KALAH_WIDE_SOWING
+    if (r->wide) {
+        unsigned __int128 board;
+        memcpy(&board, c, sizeof board);
+        board = (board & r->keep[own + move]) + r->sow[me][move][seeds];
+        if (laps) board += (unsigned __int128)laps * r->lap[me];
+        memcpy(c, &board, sizeof board);
+    } else
+#endif
+    {
+        c[own + move] = 0;
+        for (int i = 0; laps && i < len; i++) c[ring[i]] += (uint8_t)laps;
+        for (int k = 1; k <= seeds; k++) c[ring[move + k]]++;
+    }
     int place = move + seeds;
     if (place >= len) place -= len;
 
