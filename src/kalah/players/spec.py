@@ -100,6 +100,7 @@ BUILTIN_PLAYER_MODULES = [
     "kalah.players.human",
     "kalah.players.random",
     "kalah.players.replay",
+    "kalah.mankalah.external",  # exec:COMMAND, another program over the ManKalah protocol
 ]
 
 
