@@ -99,7 +99,7 @@ def _dask(tasks: list[GameTask], address: str, connect_timeout: float) -> Iterat
     except ImportError:
         raise ArenaError("--cluster needs the Dask scheduler: pip install 'kalah[cluster]'") from None
     try:
-        client = Client(address, timeout=f"{connect_timeout}s", set_as_default=False)
+        client = Client(address, timeout=f"{connect_timeout}s")
     except (OSError, TimeoutError, ValueError) as error:
         raise ArenaError(f"cannot reach the Dask cluster at {address}: {error}") from None
     futures = []
