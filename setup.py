@@ -15,6 +15,7 @@ FLAGS = ["-O3", "-std=c11", "-Wall", "-Wno-unused-function", "-pthread"]
 # name -> extra C sources (besides the .pyx of the same name)
 EXTENSIONS = {
     "board": [],
+    "search": ["search.c"],
 }
 
 only = {name for name in os.environ.get("KALAH_ONLY", "").split(",") if name}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -169,6 +170,7 @@ def test_property_same_decisions(seed, depth, pits, seeds, empty, pie):
     assert len({(r.value, r.best_move) for r in results}) == 1
 
 
+@functools.lru_cache(maxsize=None)
 def solve(position: Position) -> int:
     """The exact final margin for the side to move, by full negamax (small boards only)."""
     if position.is_over:

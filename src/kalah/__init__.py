@@ -21,6 +21,7 @@ from .rules import (
     Position,
     Variant,
 )
+from .search import SearchResult, search
 
 try:
     __version__ = version("kalah")
@@ -37,6 +38,8 @@ __all__ = [
     "Move",
     "MoveEffect",
     "Position",
+    "SearchResult",
     "Variant",
     "__version__",
+    "search",
 ]

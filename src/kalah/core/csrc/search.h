@@ -1,0 +1,107 @@
+/* The search engine: Minimax, AlphaBeta, Scout, PVS, MTD(f) and UCT on the flat board.
+ *
+ * Conventions shared by every algorithm (see search.c):
+ * - negamax values from the point of view of the side to move, in the units of
+ *   evaluate.h (KALAH_UNIT per seed); a finished game is its exact margin;
+ * - depth counts moves (sowings): a move that earns an extra turn uses one
+ *   unit of depth and keeps the same side to move, so its value is not negated;
+ * - the swap of the pie rule is a move like any other;
+ * - the root's best move is the legal move of highest value, ties going to
+ *   the lowest move code (pits ascending, the swap last), whatever order the
+ *   moves were searched in.
+ */
+#ifndef KALAH_SEARCH_H
+#define KALAH_SEARCH_H
+
+#include "board.h"
+#include "evaluate.h"
+
+#define KS_INF 1000000
+#define KS_MAX_DEPTH 120
+#define KS_NO_MOVE 254
+
+enum { KS_MINIMAX = 0, KS_ALPHABETA = 1, KS_SCOUT = 2, KS_PVS = 3, KS_MTDF = 4 };
+/* What a value is: exact, a lower bound (the seeds' '≥') or an upper bound ('≤'). */
+enum { KS_EXACT = 0, KS_LOWER = 1, KS_UPPER = 2, KS_UNKNOWN = 3 };
+
+/* One transposition-table entry (16 bytes). */
+typedef struct {
+    uint64_t key;
+    int32_t value;
+    int8_t depth;
+    uint8_t flag;   /* KS_EXACT, KS_LOWER, KS_UPPER */
+    uint8_t move;   /* best or refuting move, KS_NO_MOVE if none */
+    uint8_t proven; /* 1: no heuristic leaf contributed, the bound holds at any depth >= depth */
+} ks_entry;
+
+typedef struct {
+    uint64_t nodes;         /* every position the search entered, leaves included */
+    uint64_t leaves;        /* leaf evaluations: finished games, depth-limit heuristics, oracle probes */
+    uint64_t tt_probes;     /* transposition-table look-ups */
+    uint64_t tt_hits;       /* look-ups that found a usable entry */
+    uint64_t cutoffs;       /* beta cut-offs (TEST successes for Scout) */
+    uint64_t researches;    /* PVS re-searches, Scout EVALs after a TEST, extra MTD(f) passes */
+    uint64_t oracle_probes; /* exact values from the endgame oracle */
+} ks_stats;
+
+typedef struct {
+    kalah_rules rules;
+    int eval;                   /* KALAH_EVAL_* */
+    const kalah_oracle *oracle; /* optional exact endgame values */
+    ks_entry *table;            /* NULL: no table */
+    uint64_t mask;              /* table size - 1 (a power of two) */
+    int use_table;              /* look values up (memoization); entries are still written for move ordering and the PV */
+    int ordering;               /* order moves (table move, extra turns, captures); 0: pits in order */
+    int all_values;             /* root: the exact value of every move, not just the best */
+    ks_stats stats;
+    uint64_t heuristic;         /* heuristic leaves seen (and heuristic table values used): 0 means proven */
+    double deadline;            /* seconds on the monotonic clock; 0: none */
+    int aborted;
+    int clock_countdown;
+    /* root results of the last completed iteration */
+    int root_n;
+    uint8_t root_moves[KALAH_MAX_MOVES];  /* the legal moves, ascending codes */
+    int root_values[KALAH_MAX_MOVES];
+    uint8_t root_flags[KALAH_MAX_MOVES];  /* KS_EXACT, KS_UPPER (the move is no better than this) or KS_UNKNOWN */
+    uint8_t root_order[KALAH_MAX_MOVES];  /* the search order of the next iteration */
+    int best_move;
+    int value;
+    int depth;   /* depth of the last completed iteration */
+    int exact;   /* the value is proven */
+} ks_context;
+
+double ks_now(void);
+void ks_init(ks_context *c, const kalah_rules *r, int eval, ks_entry *table, uint64_t table_size);
+void ks_clear(ks_context *c);
+uint64_t ks_hash(const kalah_state *s);
+
+/* One iteration at a fixed depth from the root: fills the root results.
+ * Returns 1 when it completed, 0 when the deadline stopped it. */
+int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth);
+
+/* Progressive deepening from depth `first` to `last` (first == last: a single
+ * fixed-depth search); stops early once the value is proven. Returns the
+ * number of completed iterations; the root results are those of the last one. */
+int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, int last);
+
+/* The principal variation from the table: up to `max` moves, returns how many. */
+int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max);
+
+/* UCT Monte-Carlo tree search with random playouts. */
+typedef struct {
+    long playouts;      /* performed */
+    long nodes;         /* tree nodes created */
+    int n;
+    uint8_t moves[KALAH_MAX_MOVES];
+    long visits[KALAH_MAX_MOVES];
+    double wins[KALAH_MAX_MOVES];    /* wins + draws/2 for the side to move at the root */
+    double margin[KALAH_MAX_MOVES];  /* summed final margins for the side to move at the root */
+    int best_move;
+    int depth;          /* deepest tree node */
+} ks_mcts_result;
+
+/* Returns 0 on success, -1 when out of memory. max_playouts <= 0: until the deadline. */
+int ks_mcts(const kalah_rules *r, const kalah_state *s, long max_playouts, double deadline,
+            double exploration, uint64_t seed, long max_nodes, ks_mcts_result *out);
+
+#endif

@@ -1,0 +1,89 @@
+# Declarations of csrc/search.h, and the compiled engine class (cimport kalah.core.search).
+from libc.stdint cimport uint8_t, int8_t, int32_t, uint64_t
+
+from kalah.core.board cimport kalah_rules, kalah_state
+
+cdef extern from "csrc/board.h" nogil:
+    ctypedef struct kalah_oracle:
+        const void *db
+        int max_seeds
+        int (*probe)(const void *db, const kalah_rules *r, const kalah_state *s, int *value)
+
+cdef extern from "csrc/search.h" nogil:
+    enum:
+        KALAH_UNIT
+        KS_INF
+        KS_MAX_DEPTH
+        KS_NO_MOVE
+        KS_EXACT
+        KS_LOWER
+        KS_UPPER
+        KS_UNKNOWN
+
+    ctypedef struct ks_entry:
+        uint64_t key
+        int32_t value
+        int8_t depth
+        uint8_t flag
+        uint8_t move
+        uint8_t proven
+
+    ctypedef struct ks_stats:
+        uint64_t nodes
+        uint64_t leaves
+        uint64_t tt_probes
+        uint64_t tt_hits
+        uint64_t cutoffs
+        uint64_t researches
+        uint64_t oracle_probes
+
+    ctypedef struct ks_context:
+        kalah_rules rules
+        int eval
+        const kalah_oracle *oracle
+        ks_entry *table
+        uint64_t mask
+        int use_table
+        int ordering
+        int all_values
+        ks_stats stats
+        uint64_t heuristic
+        double deadline
+        int aborted
+        int root_n
+        uint8_t root_moves[9]
+        int root_values[9]
+        uint8_t root_flags[9]
+        int best_move
+        int value
+        int depth
+        int exact
+
+    ctypedef struct ks_mcts_result:
+        long playouts
+        long nodes
+        int n
+        uint8_t moves[9]
+        long visits[9]
+        double wins[9]
+        double margin[9]
+        int best_move
+        int depth
+
+    double ks_now()
+    void ks_init(ks_context *c, const kalah_rules *r, int eval, ks_entry *table, uint64_t table_size)
+    void ks_clear(ks_context *c)
+    int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
+    int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, int last)
+    int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max)
+    int ks_mcts(const kalah_rules *r, const kalah_state *s, long max_playouts, double deadline,
+                double exploration, uint64_t seed, long max_nodes, ks_mcts_result *out)
+
+
+cdef class Engine:
+    cdef ks_context ctx
+    cdef ks_entry *table
+    cdef uint64_t size
+    cdef const kalah_oracle *oracle
+    cdef object oracle_owner
+    cdef void set_oracle_pointer(self, const kalah_oracle *oracle, object owner)

@@ -1,0 +1,141 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The compiled search engine (csrc/search.c) with a small Python face.
+
+``kalah.search`` is the public API; this module only moves positions in and
+numbers out. Values are in the internal units of csrc/evaluate.h
+(``UNIT`` per seed), from the point of view of the side to move; move codes
+are pit indices and ``KALAH_SWAP`` (255) for the swap.
+
+An endgame oracle (csrc/board.h ``kalah_oracle``) is attached either from
+Cython with ``Engine.set_oracle_pointer`` or from Python with
+``Engine.set_oracle(capsule)``, a PyCapsule named ``"kalah.oracle"`` whose
+pointer is a ``kalah_oracle``; the engine keeps a reference to the owner so
+that the oracle outlives the searches that use it.
+"""
+
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+from kalah.core.board cimport rules_from_variant, state_from_position, KALAH_MAX_MOVES, kalah_legal_moves
+
+UNIT = KALAH_UNIT
+INF = KS_INF
+MAX_DEPTH = KS_MAX_DEPTH
+NO_MOVE = KS_NO_MOVE
+ALGORITHMS = {"minimax": 0, "alphabeta": 1, "scout": 2, "pvs": 3, "mtdf": 4}
+EVALUATIONS = {"store": 0, "seed": 1, "strong": 2}
+FLAGS = {KS_EXACT: "exact", KS_LOWER: "lower", KS_UPPER: "upper", KS_UNKNOWN: "unknown"}
+
+
+cdef class Engine:
+    """A search context with its own transposition table (``2**table_bits`` entries of 16 bytes)."""
+
+    def __cinit__(self, int table_bits=20):
+        if table_bits < 0 or table_bits > 30:
+            raise ValueError(f"table_bits must be between 0 and 30, got {table_bits}")
+        self.size = (<uint64_t>1) << table_bits if table_bits > 0 else 0
+        self.table = NULL
+        if self.size:
+            self.table = <ks_entry *>calloc(self.size, sizeof(ks_entry))
+            if self.table == NULL:
+                raise MemoryError("no memory for the transposition table")
+        self.oracle = NULL
+        self.oracle_owner = None
+
+    def __dealloc__(self):
+        free(self.table)
+
+    cdef void set_oracle_pointer(self, const kalah_oracle *oracle, object owner):
+        self.oracle = oracle
+        self.oracle_owner = owner
+
+    def set_oracle(self, capsule):
+        """Attach an oracle (a PyCapsule named "kalah.oracle"), or detach it with None."""
+        if capsule is None:
+            self.set_oracle_pointer(NULL, None)
+            return
+        if not PyCapsule_IsValid(capsule, b"kalah.oracle"):
+            raise TypeError("an oracle must be a PyCapsule named 'kalah.oracle'")
+        self.set_oracle_pointer(<const kalah_oracle *>PyCapsule_GetPointer(capsule, b"kalah.oracle"), capsule)
+
+    def search(self, position, int algorithm, int evaluation, int first, int last, double seconds=0.0,
+               bint all_values=False, bint memo=True, bint ordering=True, bint clear=True):
+        """Search ``position`` by progressive deepening from depth ``first`` to ``last``.
+
+        ``seconds`` > 0 sets a deadline; the answer is then the last completed
+        iteration. Returns a dict of plain numbers (see kalah.search).
+        """
+        cdef kalah_rules rules
+        cdef kalah_state state
+        cdef ks_context *c = &self.ctx
+        cdef uint8_t pv[256]
+        cdef int iterations, npv, k
+        cdef double started
+        started = ks_now()
+        rules_from_variant(&rules, position.variant)
+        state_from_position(&rules, &state, position)
+        if clear or c.rules.pits != rules.pits or c.eval != evaluation:
+            ks_init(c, &rules, evaluation, self.table, self.size)
+            ks_clear(c)
+        else:
+            memset(&c.stats, 0, sizeof(c.stats))
+            c.heuristic = 0
+        c.rules = rules
+        c.eval = evaluation
+        c.oracle = self.oracle
+        c.use_table = memo and self.table != NULL
+        c.ordering = ordering
+        c.all_values = all_values
+        c.deadline = started + seconds if seconds > 0 else 0.0
+        with nogil:
+            iterations = ks_iterate(c, algorithm, &state, first, last)
+        elapsed = ks_now() - started
+        npv = ks_pv(c, &state, c.depth, pv, 256) if iterations else 0
+        moves = [(c.root_moves[k], c.root_values[k], FLAGS[c.root_flags[k]]) for k in range(c.root_n)] if iterations else []
+        return {
+            "completed": iterations,
+            "value": c.value if iterations else None,
+            "best_move": c.best_move if iterations and c.best_move != KS_NO_MOVE else None,
+            "moves": moves,
+            "pv": [pv[k] for k in range(npv)],
+            "depth": c.depth if iterations else 0,
+            "exact": bool(c.exact) if iterations else False,
+            "aborted": bool(c.aborted),
+            "seconds": elapsed,
+            "nodes": c.stats.nodes,
+            "leaves": c.stats.leaves,
+            "tt_probes": c.stats.tt_probes,
+            "tt_hits": c.stats.tt_hits,
+            "cutoffs": c.stats.cutoffs,
+            "researches": c.stats.researches,
+            "oracle_probes": c.stats.oracle_probes,
+        }
+
+
+def mcts(position, long playouts=0, double seconds=0.0, double exploration=1.4142135623730951,
+         unsigned long long seed=0, long max_nodes=2000000):
+    """UCT from ``position``: ``playouts`` random games (or as many as ``seconds`` allow)."""
+    cdef kalah_rules rules
+    cdef kalah_state state
+    cdef ks_mcts_result out
+    cdef int status, k
+    cdef double started, deadline
+    rules_from_variant(&rules, position.variant)
+    state_from_position(&rules, &state, position)
+    started = ks_now()
+    deadline = started + seconds if seconds > 0 else 0.0
+    if playouts <= 0 and deadline == 0.0:
+        playouts = 10000
+    with nogil:
+        status = ks_mcts(&rules, &state, playouts, deadline, exploration, seed, max_nodes, &out)
+    if status != 0:
+        raise MemoryError("no memory for the search tree")
+    return {
+        "best_move": out.best_move if out.best_move != KS_NO_MOVE else None,
+        "moves": [(out.moves[k], out.visits[k], out.wins[k], out.margin[k]) for k in range(out.n)],
+        "playouts": out.playouts,
+        "nodes": out.nodes,
+        "depth": out.depth,
+        "seconds": ks_now() - started,
+    }

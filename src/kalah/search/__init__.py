@@ -1,0 +1,317 @@
+"""Game-tree search: ``kalah.search(position, algorithm="pvs", depth=None, time=None, evaluation="strong")``.
+
+The algorithms run in compiled code (``kalah.core.search``, csrc/search.c):
+
+- ``minimax``: plain negamax (``memo=True`` memoizes exact values per depth, as the seeds do);
+- ``alphabeta``: fail-soft alpha-beta with a transposition table of bound flags
+  (the seeds' ``=``, ``≥``, ``≤``), progressive deepening and move ordering;
+- ``scout``: Pearl's SCOUT (EVAL and TEST) with memoization, progressive
+  deepening and move ordering;
+- ``pvs`` (principal variation search, NegaScout) and ``mtdf`` (MTD(f));
+- ``mcts``: UCT Monte-Carlo tree search with compiled random playouts.
+
+Depth counts moves (sowings): a move that earns an extra turn uses one unit of
+depth and the same side moves again. The five exact algorithms return the same
+value and the same best move at the same depth and evaluation (the best move
+is the lowest pit index among the moves of best value, the swap counting as
+the highest); they differ in nodes and time.
+
+Values are in seeds, from the point of view of the side to move: a finished
+game counts its exact final margin (an ``int``), a position at the depth limit
+its heuristic evaluation (a ``float``; internally integers of
+``1/UNIT`` seed). ``exact`` is true when the value is proven: no heuristic
+evaluation contributed to it, only finished games (and endgame-oracle probes).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from kalah.rules import SWAP, KalahError, Move, Position
+
+__all__ = [
+    "ALGORITHMS",
+    "EVALUATIONS",
+    "EXACT_ALGORITHMS",
+    "DEFAULT_DEPTH",
+    "MoveValue",
+    "SearchError",
+    "SearchResult",
+    "SearchStats",
+    "check_algorithm",
+    "check_depth",
+    "check_evaluation",
+    "check_time",
+    "search",
+]
+
+EXACT_ALGORITHMS = ("minimax", "alphabeta", "scout", "pvs", "mtdf")
+ALGORITHMS = EXACT_ALGORITHMS + ("mcts",)
+EVALUATIONS = ("strong", "store", "seed")
+DEFAULT_DEPTH = 8
+DEFAULT_PLAYOUTS = 10000
+
+
+class SearchError(KalahError, ValueError):
+    """Bad search parameters: an unknown algorithm or evaluation, a bad depth or time."""
+
+
+def check_algorithm(name: Any) -> str:
+    if not isinstance(name, str) or name.strip().lower() not in ALGORITHMS:
+        raise SearchError(f"unknown algorithm {name!r}; accepted: {', '.join(ALGORITHMS)}")
+    return name.strip().lower()
+
+
+def check_evaluation(name: Any) -> str:
+    if not isinstance(name, str) or name.strip().lower() not in EVALUATIONS:
+        raise SearchError(f"unknown evaluation {name!r}; accepted: {', '.join(EVALUATIONS)}")
+    return name.strip().lower()
+
+
+def check_depth(depth: Any) -> int | None:
+    if depth is None:
+        return None
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise SearchError(f"depth must be a whole number of moves (1 or more), got {depth!r}")
+    if depth < 1:
+        raise SearchError(f"depth must be at least 1, got {depth}")
+    from kalah.core.search import MAX_DEPTH
+
+    return min(depth, MAX_DEPTH)
+
+
+def check_time(time: Any) -> float | None:
+    if time is None:
+        return None
+    if isinstance(time, bool) or not isinstance(time, (int, float)) or math.isnan(time):
+        raise SearchError(f"time must be a number of seconds, got {time!r}")
+    if time <= 0:
+        raise SearchError(f"time must be a positive number of seconds, got {time}")
+    return float(time)
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """What a search did. ``seconds`` is wall-clock time of the whole search."""
+
+    nodes: int = 0
+    leaves: int = 0
+    tt_probes: int = 0
+    tt_hits: int = 0
+    cutoffs: int = 0
+    researches: int = 0
+    oracle_probes: int = 0
+    depth: int = 0
+    seconds: float = 0.0
+    playouts: int = 0  # mcts only
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """A root move's value for the side to move; ``bound`` says how much is known:
+    ``exact``, ``upper`` (the move is worth at most this, so it is not better
+    than the best move) or ``unknown`` (not searched)."""
+
+    move: Move
+    value: float | int | None
+    bound: str = "exact"
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    position: Position
+    algorithm: str
+    evaluation: str
+    value: float | int | None
+    best_move: Move | None
+    pv: list[Move]
+    moves: list[MoveValue]
+    stats: SearchStats
+    exact: bool
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def depth(self) -> int:
+        return self.stats.depth
+
+    @property
+    def outcome(self) -> str | None:
+        """For a proven value: 'wins by 6', 'loses by 2' or 'draws' (for the side to move)."""
+        if not self.exact or self.value is None:
+            return None
+        value = int(self.value)
+        if value > 0:
+            return f"wins by {value}"
+        if value < 0:
+            return f"loses by {-value}"
+        return "draws"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of ``kalah analyse --json``."""
+        return {
+            "value": self.value,
+            "best_move": self.best_move,
+            "pv": list(self.pv),
+            "moves": [{"move": m.move, "value": m.value, "bound": m.bound} for m in self.moves],
+            "nodes": self.stats.nodes,
+            "seconds": round(self.stats.seconds, 6),
+            "depth": self.stats.depth,
+            "exact": self.exact,
+            "algorithm": self.algorithm,
+            "evaluation": self.evaluation,
+            "to_move": self.position.to_move,
+            "stats": self.stats.to_dict(),
+        }
+
+
+def _move(code: int) -> Move:
+    from kalah.core.search import NO_MOVE
+
+    if code == 255:
+        return SWAP
+    if code == NO_MOVE:
+        raise AssertionError("no move")
+    return int(code)
+
+
+def _seeds(units: int | None, exact: bool) -> float | int | None:
+    from kalah.core.search import UNIT
+
+    if units is None:
+        return None
+    if exact and units % UNIT == 0:
+        return units // UNIT
+    return units / UNIT
+
+
+def search(
+    position: Position,
+    algorithm: str = "pvs",
+    depth: int | None = None,
+    time: float | None = None,
+    evaluation: str = "strong",
+    *,
+    move_values: bool = True,
+    memo: bool = True,
+    ordering: bool = True,
+    iterative: bool | None = None,
+    playouts: int | None = None,
+    seed: int = 0,
+    engine: Any = None,
+    oracle: Any = None,
+    table_bits: int = 20,
+) -> SearchResult:
+    """Search ``position`` and return its value, best move, principal variation and statistics.
+
+    - ``depth``: the depth limit in moves; ``time``: seconds for the whole
+      search (progressive deepening returns the last completed iteration).
+      With neither, ``depth`` is ``DEFAULT_DEPTH``; with only ``time``, the
+      search deepens until time runs out or the value is proven.
+    - ``move_values``: give the exact value of every root move (costs extra
+      nodes; players and ``kalah compare`` turn it off, then the other moves
+      only get an upper bound).
+    - ``memo``, ``ordering``, ``iterative``: the transposition table, move
+      ordering and progressive deepening (default: on for all but minimax).
+    - ``engine``: a ``kalah.core.search.Engine`` to reuse (its table is cleared);
+      ``oracle``: a PyCapsule named ``"kalah.oracle"`` with exact endgame values.
+    - ``mcts`` takes ``playouts`` (default 10000) or ``time``, and ``seed``.
+    """
+    if not isinstance(position, Position):
+        raise SearchError(f"position must be a kalah.Position, got {type(position).__name__}")
+    algorithm = check_algorithm(algorithm)
+    evaluation = check_evaluation(evaluation)
+    depth = check_depth(depth)
+    time = check_time(time)
+    if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
+        raise SearchError(f"playouts must be a whole number of at least 1, got {playouts!r}")
+
+    from kalah.core import search as core
+
+    if algorithm == "mcts":
+        return _mcts(position, evaluation, depth, time, playouts, seed)
+
+    if engine is None:
+        engine = core.Engine(table_bits)
+    if oracle is not None:
+        engine.set_oracle(oracle)
+    if iterative is None:
+        iterative = algorithm != "minimax" or (time is not None and depth is None)
+    if depth is None:
+        last = core.MAX_DEPTH if time is not None else DEFAULT_DEPTH
+    else:
+        last = depth
+    if time is not None:
+        iterative = True
+    first = 1 if iterative else last
+    raw = engine.search(
+        position,
+        core.ALGORITHMS[algorithm],
+        core.EVALUATIONS[evaluation],
+        first,
+        last,
+        seconds=time or 0.0,
+        all_values=move_values,
+        memo=memo,
+        ordering=ordering,
+    )
+    if oracle is not None:
+        engine.set_oracle(None)
+    exact = bool(raw["exact"])
+    if raw["completed"] == 0 and not position.is_over:
+        # Not even depth 1 finished in time: fall back to the first legal move.
+        moves = position.legal_moves()
+        best, value, pv = moves[0], None, [moves[0]]
+        move_list = [MoveValue(m, None, "unknown") for m in moves]
+    else:
+        best = _move(raw["best_move"]) if raw["best_move"] is not None else None
+        value = _seeds(raw["value"], exact)
+        pv = [_move(code) for code in raw["pv"]]
+        move_list = [
+            MoveValue(_move(code), _seeds(units, exact and flag == "exact") if flag != "unknown" else None, flag)
+            for code, units, flag in raw["moves"]
+        ]
+    stats = SearchStats(
+        nodes=raw["nodes"],
+        leaves=raw["leaves"],
+        tt_probes=raw["tt_probes"],
+        tt_hits=raw["tt_hits"],
+        cutoffs=raw["cutoffs"],
+        researches=raw["researches"],
+        oracle_probes=raw["oracle_probes"],
+        depth=raw["depth"],
+        seconds=raw["seconds"],
+    )
+    return SearchResult(position, algorithm, evaluation, value, best, pv, move_list, stats, exact)
+
+
+def _mcts(position: Position, evaluation: str, depth: int | None, time: float | None, playouts: int | None, seed: int) -> SearchResult:
+    from kalah.core import search as core
+
+    if playouts is None and time is None:
+        playouts = DEFAULT_PLAYOUTS
+    raw = core.mcts(position, playouts=playouts or 0, seconds=time or 0.0, seed=seed)
+    moves = []
+    best_value = None
+    for code, visits, wins, margin in raw["moves"]:
+        mean = round(margin / visits, 2) if visits else None
+        moves.append(MoveValue(_move(code), mean, "estimate"))
+        if code == raw["best_move"]:
+            best_value = mean
+            win_rate = wins / visits if visits else None
+    best = _move(raw["best_move"]) if raw["best_move"] is not None else None
+    if best is None:
+        margin = position.margin or 0
+        best_value = margin if position.to_move == 0 else -margin
+        win_rate = None
+    stats = SearchStats(nodes=raw["nodes"], depth=raw["depth"], seconds=raw["seconds"], playouts=raw["playouts"])
+    extra = {"win_rate": win_rate, "visits": {m.move: v for m, (_, v, _, _) in zip(moves, raw["moves"])}}
+    return SearchResult(position, "mcts", evaluation, best_value, best, [best] if best is not None else [], moves, stats, best is None, extra)
