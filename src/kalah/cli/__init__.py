@@ -19,6 +19,8 @@ COMMAND_MODULES = [
     "replay",
     "arena",
     "mankalah",
+    "analyse",
+    "compare",
 ]
 
 app = typer.Typer(

@@ -43,6 +43,8 @@ cdef extern from "csrc/search.h" nogil:
         const kalah_oracle *oracle
         ks_entry *table
         uint64_t mask
+        uint64_t generation
+        uint64_t salt
         int use_table
         int ordering
         int all_values
@@ -84,6 +86,7 @@ cdef class Engine:
     cdef ks_context ctx
     cdef ks_entry *table
     cdef uint64_t size
+    cdef uint64_t generation
     cdef const kalah_oracle *oracle
     cdef object oracle_owner
     cdef void set_oracle_pointer(self, const kalah_oracle *oracle, object owner)

@@ -42,6 +42,7 @@ cdef class Engine:
                 raise MemoryError("no memory for the transposition table")
         self.oracle = NULL
         self.oracle_owner = None
+        self.generation = 0
 
     def __dealloc__(self):
         free(self.table)
@@ -76,8 +77,11 @@ cdef class Engine:
         rules_from_variant(&rules, position.variant)
         state_from_position(&rules, &state, position)
         if clear or c.rules.pits != rules.pits or c.eval != evaluation:
+            generation = self.generation
             ks_init(c, &rules, evaluation, self.table, self.size)
+            c.generation = generation
             ks_clear(c)
+            self.generation = c.generation
         else:
             memset(&c.stats, 0, sizeof(c.stats))
             c.heuristic = 0

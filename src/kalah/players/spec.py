@@ -100,6 +100,7 @@ BUILTIN_PLAYER_MODULES = [
     "kalah.players.human",
     "kalah.players.random",
     "kalah.players.replay",
+    "kalah.players.engines",  # minimax, alphabeta, scout, pvs, mtdf, mcts
     "kalah.mankalah.external",  # exec:COMMAND, another program over the ManKalah protocol
 ]
 

@@ -26,6 +26,8 @@ evaluation contributed to it, only finished games (and endgame-oracle probes).
 from __future__ import annotations
 
 import math
+import threading
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -173,6 +175,27 @@ class SearchResult:
         }
 
 
+_SHARED: dict[str, Any] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+@contextmanager
+def _engine_for(table_bits: int):
+    """A search engine: the shared one of this size if no other thread is using it, else a new one."""
+    from kalah.core.search import Engine
+
+    if _SHARED_LOCK.acquire(blocking=False):
+        try:
+            engine = _SHARED.get(table_bits)
+            if engine is None:
+                engine = _SHARED[table_bits] = Engine(table_bits)
+            yield engine
+        finally:
+            _SHARED_LOCK.release()
+    else:
+        yield Engine(table_bits)
+
+
 def _move(code: int) -> Move:
     from kalah.core.search import NO_MOVE
 
@@ -240,7 +263,9 @@ def search(
         return _mcts(position, evaluation, depth, time, playouts, seed)
 
     if engine is None:
-        engine = core.Engine(table_bits)
+        with _engine_for(table_bits) as shared:
+            return search(position, algorithm, depth, time, evaluation, move_values=move_values, memo=memo,
+                          ordering=ordering, iterative=iterative, engine=shared, oracle=oracle)
     if oracle is not None:
         engine.set_oracle(oracle)
     if iterative is None:

@@ -23,6 +23,13 @@ double ks_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+static inline uint64_t ks_mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 void ks_init(ks_context *c, const kalah_rules *r, int eval, ks_entry *table, uint64_t table_size)
 {
     memset(c, 0, sizeof *c);
@@ -37,19 +44,14 @@ void ks_init(ks_context *c, const kalah_rules *r, int eval, ks_entry *table, uin
 
 void ks_clear(ks_context *c)
 {
-    if (c->table) memset(c->table, 0, (c->mask + 1) * sizeof(ks_entry));
+    /* A new salt in every key makes the old entries unreachable: as good as
+     * zeroing the table (entries are always replaced), without the cost. */
+    c->salt = ks_mix(++c->generation * 0x9E3779B97F4A7C15ull);
     memset(&c->stats, 0, sizeof c->stats);
     c->heuristic = 0;
     c->aborted = 0;
     c->root_n = 0;
     c->depth = 0;
-}
-
-static inline uint64_t ks_mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
 }
 
 /* A hash of the whole state: the 18 cells, the side to move and the pie-rule flags. */
@@ -63,7 +65,13 @@ uint64_t ks_hash(const kalah_state *s)
     uint64_t h = ks_mix(a + 0x9E3779B97F4A7C15ull);
     h = ks_mix(h ^ b);
     h = ks_mix(h ^ ((uint64_t)d << 1 | 1));
-    return h | 1; /* 0 marks an empty slot */
+    return h;
+}
+
+/* The table key of a state in this search. */
+static inline uint64_t ks_key(const ks_context *c, const kalah_state *s)
+{
+    return (ks_hash(s) ^ c->salt) | 1; /* 0 marks an empty slot */
 }
 
 /* ---- shared pieces ------------------------------------------------------ */
@@ -205,7 +213,7 @@ static int ks_minimax(ks_context *c, const kalah_state *s, int depth)
     if (ks_leaf(c, s, depth, &value)) return value;
     uint64_t key = 0, heuristic_before = c->heuristic;
     if (c->table) {
-        key = ks_hash(s);
+        key = ks_key(c, s);
         if (c->use_table) {
             c->stats.tt_probes++;
             ks_entry *e = ks_table_find(c, key);
@@ -241,7 +249,7 @@ static int ks_alphabeta(ks_context *c, const kalah_state *s, int depth, int alph
     uint64_t key = 0, heuristic_before = c->heuristic;
     int first = KS_NO_MOVE;
     if (c->table) {
-        key = ks_hash(s);
+        key = ks_key(c, s);
         if (c->use_table) {
             c->stats.tt_probes++;
             ks_entry *e = ks_table_find(c, key);
@@ -285,7 +293,7 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
     uint64_t key = 0, heuristic_before = c->heuristic;
     int first = KS_NO_MOVE;
     if (c->table) {
-        key = ks_hash(s);
+        key = ks_key(c, s);
         if (c->use_table) {
             c->stats.tt_probes++;
             ks_entry *e = ks_table_find(c, key);
@@ -338,7 +346,7 @@ static int ks_scout_test(ks_context *c, const kalah_state *s, int depth, int v, 
     uint64_t key = 0, heuristic_before = c->heuristic;
     int first = KS_NO_MOVE;
     if (c->table) {
-        key = ks_hash(s);
+        key = ks_key(c, s);
         if (c->use_table) {
             c->stats.tt_probes++;
             ks_entry *e = ks_table_find(c, key);
@@ -385,7 +393,7 @@ static int ks_scout_eval(ks_context *c, const kalah_state *s, int depth)
     uint64_t key = 0, heuristic_before = c->heuristic;
     int first = KS_NO_MOVE;
     if (c->table) {
-        key = ks_hash(s);
+        key = ks_key(c, s);
         if (c->use_table) {
             c->stats.tt_probes++;
             ks_entry *e = ks_table_find(c, key);
@@ -631,8 +639,8 @@ int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max)
     while (c->table && len < max && depth > 0) {
         int n = kalah_legal_moves(&c->rules, &t, moves);
         if (n == 0) break;
-        ks_entry *e = ks_table_find(c, ks_hash(&t));
-        if (!e || e->move == KS_NO_MOVE || e->depth > depth) break;
+        ks_entry *e = ks_table_find(c, ks_key(c, &t));
+        if (!e || e->move == KS_NO_MOVE) break;
         int legal = 0;
         for (int k = 0; k < n; k++) legal |= moves[k] == e->move;
         if (!legal) break;

@@ -50,6 +50,7 @@ typedef struct {
     const kalah_oracle *oracle; /* optional exact endgame values */
     ks_entry *table;            /* NULL: no table */
     uint64_t mask;              /* table size - 1 (a power of two) */
+    uint64_t generation, salt;  /* ks_clear starts a new generation of keys */
     int use_table;              /* look values up (memoization); entries are still written for move ordering and the PV */
     int ordering;               /* order moves (table move, extra turns, captures); 0: pits in order */
     int all_values;             /* root: the exact value of every move, not just the best */

@@ -1,0 +1,104 @@
+"""``kalah analyse``: the value of every legal move of a position, the best move and the principal variation."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from kalah.rules import SWAP, Position, move_name
+from kalah.search import ALGORITHMS, EVALUATIONS, SearchError, check_algorithm, check_depth, check_evaluation, check_time, search
+
+from . import fail
+from .options import read_position
+
+
+def parse_depth(text: Optional[str]) -> Optional[int]:
+    if text is None:
+        return None
+    try:
+        number = int(text)
+    except ValueError:
+        raise SearchError(f"depth must be a whole number of moves, 1 or more; got {text!r}") from None
+    return check_depth(number)
+
+
+def parse_time(text: Optional[str]) -> Optional[float]:
+    if text is None:
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        raise SearchError(f"time must be a positive number of seconds, got {text!r}") from None
+    return check_time(number)
+
+
+def pv_names(position: Position, pv: list) -> list[str]:
+    names = []
+    for move in pv:
+        if position.is_over or move not in position.legal_moves():
+            break
+        names.append(move_name(position.to_move, move))
+        position = position.play(move)
+    return names
+
+
+def _value_text(value) -> str:
+    if value is None:
+        return "?"
+    if isinstance(value, int):
+        return f"{value:+d}"
+    return f"{value:+.2f}"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def analyse(
+        position_text: Optional[str] = typer.Option(None, "--position", "-p", help="The position: JSON inline or a JSON file (default: the start of Kalah(6,4))."),
+        algorithm: str = typer.Option("pvs", "--algorithm", "-a", help=f"One of: {', '.join(ALGORITHMS)}."),
+        depth: Optional[str] = typer.Option(None, "--depth", "-d", help="Depth limit in moves (sowings)."),
+        time: Optional[str] = typer.Option(None, "--time", "-t", help="Seconds to think (progressive deepening)."),
+        evaluation: str = typer.Option("strong", "--evaluation", "-e", help=f"Evaluation at the depth limit: {', '.join(EVALUATIONS)}."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    ) -> None:
+        """Search a position: the value of every legal move, best move, principal variation, statistics."""
+        try:
+            name = check_algorithm(algorithm)
+            kind = check_evaluation(evaluation)
+            limit = parse_depth(depth)
+            seconds = parse_time(time)
+        except SearchError as error:
+            fail(str(error))
+        position = read_position(position_text) if position_text is not None else Position.start()
+        result = search(position, name, depth=limit, time=seconds, evaluation=kind, move_values=True)
+        if as_json:
+            data = result.to_dict()
+            typer.echo(json.dumps(data))
+            return
+        console = Console(highlight=False)
+        me = position.to_move
+        console.print(f"[bold]{position.variant.name}[/bold], player {me} to move; {name}, evaluation {kind}")
+        if position.is_over:
+            console.print(f"The game is over: final margin {position.margin:+d} (player 0 minus player 1).")
+            return
+        table = Table(title="Moves (values for the side to move, in seeds)")
+        table.add_column("move")
+        table.add_column("pit", justify="right")
+        table.add_column("value", justify="right")
+        table.add_column("", justify="left")
+        for entry in result.moves:
+            mark = "best" if entry.move == result.best_move else ""
+            bound = "" if entry.bound in ("exact", "estimate") else entry.bound
+            table.add_row(move_name(me, entry.move), "swap" if entry.move == SWAP else str(entry.move), _value_text(entry.value), " ".join(filter(None, [mark, bound])))
+        console.print(table)
+        verdict = f" (proven: player {me} {result.outcome})" if result.outcome else ""
+        console.print(f"Best move: [bold]{move_name(me, result.best_move)}[/bold], value {_value_text(result.value)}{verdict}")
+        console.print(f"Principal variation: {' '.join(pv_names(position, result.pv)) or '-'}")
+        s = result.stats
+        console.print(
+            f"Depth {s.depth}, {s.nodes:,} nodes, {s.leaves:,} leaves, table {s.tt_hits:,}/{s.tt_probes:,} hits, "
+            f"{s.cutoffs:,} cut-offs, {s.researches:,} re-searches, {s.seconds:.3f} s ({s.nodes_per_second / 1e6:.1f} M nodes/s)"
+        )

@@ -1,0 +1,165 @@
+"""``kalah compare``: the seeds' AI comparison. Nodes and time of each algorithm against depth."""
+
+from __future__ import annotations
+
+import csv
+import random
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from kalah.rules import Position
+from kalah.search import EVALUATIONS, EXACT_ALGORITHMS, SearchError, check_algorithm, check_evaluation, search
+
+from . import fail
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
+
+MAX_COMPARE_DEPTH = 30
+
+
+def parse_depths(text: str) -> list[int]:
+    """``1-8``, ``2,4,6`` or a mix, e.g. ``1-4,6``."""
+    depths: set[int] = set()
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        low, dash, high = part.partition("-")
+        try:
+            numbers = range(int(low), int(high) + 1) if dash else [int(low)]
+        except ValueError:
+            raise SearchError(f"bad depths {text!r}: give a range such as 1-8 or a list such as 2,4,6") from None
+        depths.update(numbers)
+    if not depths:
+        raise SearchError(f"bad depths {text!r}: give a range such as 1-8 or a list such as 2,4,6")
+    if min(depths) < 1:
+        raise SearchError(f"depths must be at least 1, got {min(depths)}")
+    if max(depths) > MAX_COMPARE_DEPTH:
+        raise SearchError(f"depths must be at most {MAX_COMPARE_DEPTH}, got {max(depths)}")
+    return sorted(depths)
+
+
+def varied_positions(variant, count: int, seed: int) -> list[Position]:
+    """The start and ``count`` positions reached by 2 to 20 random moves (none finished)."""
+    rng = random.Random(seed)
+    found = [Position.start(variant)]
+    while len(found) < count + 1:
+        position = Position.start(variant)
+        for _ in range(rng.randrange(2, 21)):
+            if position.is_over:
+                break
+            position = position.play(rng.choice(position.legal_moves()))
+        if not position.is_over:
+            found.append(position)
+    return found
+
+
+def run_comparison(algorithms, depths, positions, evaluation, progress=None, task=None):
+    """Totals per (algorithm, depth) and the decisions on which the algorithms disagreed."""
+    totals = {(a, d): {"nodes": 0, "leaves": 0, "seconds": 0.0, "tt_hits": 0, "cutoffs": 0} for a in algorithms for d in depths}
+    disagreements = []
+    for depth in depths:
+        for number, position in enumerate(positions):
+            answers = {}
+            for algorithm in algorithms:
+                result = search(position, algorithm, depth=depth, evaluation=evaluation, move_values=False)
+                total = totals[(algorithm, depth)]
+                total["nodes"] += result.stats.nodes
+                total["leaves"] += result.stats.leaves
+                total["seconds"] += result.stats.seconds
+                total["tt_hits"] += result.stats.tt_hits
+                total["cutoffs"] += result.stats.cutoffs
+                answers[algorithm] = (result.value, result.best_move)
+                if progress is not None:
+                    progress.advance(task)
+            if len(set(answers.values())) > 1:
+                disagreements.append((depth, number, answers))
+    return totals, disagreements
+
+
+def write_plot(path: Path, algorithms, depths, totals, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
+    for algorithm in algorithms:
+        left.plot(depths, [max(totals[(algorithm, d)]["nodes"], 1) for d in depths], marker="o", label=algorithm)
+        right.plot(depths, [max(totals[(algorithm, d)]["seconds"], 1e-6) for d in depths], marker="o", label=algorithm)
+    for axis, label in ((left, "nodes visited"), (right, "seconds")):
+        axis.set_yscale("log")
+        axis.set_xlabel("depth (moves)")
+        axis.set_ylabel(label)
+        axis.grid(True, which="both", alpha=0.3)
+        axis.legend()
+    figure.suptitle(title)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def compare(
+        algorithms: str = typer.Option(",".join(EXACT_ALGORITHMS), "--algorithms", help="Comma-separated algorithms."),
+        depths: str = typer.Option("1-8", "--depths", help="Depths: a range such as 1-8 or a list such as 2,4,6."),
+        positions: int = typer.Option(10, "--positions", help="Varied positions besides the start."),
+        evaluation: str = typer.Option("strong", "--evaluation", "-e", help=f"Evaluation: {', '.join(EVALUATIONS)}."),
+        seed: int = typer.Option(1, "--seed", help="Seed of the varied positions."),
+        csv_file: Optional[Path] = typer.Option(None, "--csv", help="Write the table as CSV."),
+        plot_file: Optional[Path] = typer.Option(None, "--plot", help="Write a plot (PNG) of nodes and time against depth."),
+        pits: int = PITS,
+        seeds: int = SEEDS,
+        empty_capture: bool = EMPTY_CAPTURE,
+        pie_rule: bool = PIE_RULE,
+    ) -> None:
+        """Compare search algorithms: nodes and time against depth, and whether they all decided alike."""
+        try:
+            names = [check_algorithm(a) for a in algorithms.split(",") if a.strip()]
+            if not names:
+                raise SearchError(f"no algorithms given; accepted: {', '.join(EXACT_ALGORITHMS)}")
+            if "mcts" in names:
+                raise SearchError(f"mcts has no depth to compare; accepted: {', '.join(EXACT_ALGORITHMS)}")
+            kind = check_evaluation(evaluation)
+            depth_list = parse_depths(depths)
+            if positions < 0:
+                raise SearchError(f"--positions must be 0 or more, got {positions}")
+        except SearchError as error:
+            fail(str(error))
+        variant = make_variant(pits, seeds, empty_capture, pie_rule)
+        chosen = varied_positions(variant, positions, seed)
+        console = Console(highlight=False)
+        with Progress(TextColumn("comparing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as progress:
+            task = progress.add_task("compare", total=len(names) * len(depth_list) * len(chosen))
+            totals, disagreements = run_comparison(names, depth_list, chosen, kind, progress, task)
+
+        title = f"{variant.name}, {len(chosen)} positions, evaluation {kind}"
+        for metric, label, fmt in (("nodes", "Nodes visited", "{:,}"), ("seconds", "Seconds", "{:.4f}")):
+            table = Table(title=f"{label} ({title})")
+            table.add_column("depth", justify="right")
+            for name in names:
+                table.add_column(name, justify="right")
+            for depth in depth_list:
+                table.add_row(str(depth), *(fmt.format(totals[(name, depth)][metric]) for name in names))
+            console.print(table)
+        if csv_file is not None:
+            with open(csv_file, "w", newline="", encoding="utf-8") as handle:
+                writer = csv.writer(handle)
+                writer.writerow(["algorithm", "depth", "positions", "nodes", "leaves", "tt_hits", "cutoffs", "seconds"])
+                for name in names:
+                    for depth in depth_list:
+                        t = totals[(name, depth)]
+                        writer.writerow([name, depth, len(chosen), t["nodes"], t["leaves"], t["tt_hits"], t["cutoffs"], f"{t['seconds']:.6f}"])
+            console.print(f"Wrote {csv_file}")
+        if plot_file is not None:
+            write_plot(plot_file, names, depth_list, totals, title)
+            console.print(f"Wrote {plot_file}")
+        decisions = len(depth_list) * len(chosen)
+        if disagreements:
+            console.print(f"[red]The algorithms disagreed on {len(disagreements)} of {decisions} decisions.[/red]")
+            for depth, number, answers in disagreements[:5]:
+                console.print(f"  depth {depth}, position {number}: " + ", ".join(f"{a} {v}/{m}" for a, (v, m) in answers.items()))
+            raise typer.Exit(1)
+        console.print(f"All {len(names)} algorithms agreed on every decision ({decisions} decisions: same value, same best move).")

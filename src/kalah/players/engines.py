@@ -1,0 +1,153 @@
+"""Search players: ``minimax``, ``alphabeta``, ``scout``, ``pvs``, ``mtdf`` and ``mcts``.
+
+Specs, e.g. ``minimax:depth=4``, ``alphabeta:depth=12,eval=seed``,
+``scout:depth=10``, ``pvs:time=1.5``, ``mtdf:time=1``, ``mcts:playouts=20000``.
+``time=`` is seconds per move: progressive deepening that plays the move of
+the last completed iteration. ``depth=`` and ``time=`` together: deepen up to
+the depth while time allows. After each move ``last_info`` says what the search
+found: value (seeds, for the player), depth, nodes, principal variation, and
+``outcome`` such as ``"wins by 6"`` once the search has proven the result.
+"""
+
+from __future__ import annotations
+
+from kalah.rules import Move, Position
+from kalah.search import ALGORITHMS, EVALUATIONS, SearchError, check_evaluation, search
+
+from .base import ComputerPlayer
+from .spec import PlayerSpecError, float_option, int_option, register_player
+
+DEFAULT_DEPTHS = {"minimax": 6, "alphabeta": 10, "scout": 10, "pvs": 10, "mtdf": 10}
+DEFAULT_PLAYOUTS = 10000
+
+
+class SearchPlayer(ComputerPlayer):
+    """Plays the best move of a compiled search (ties: the lowest pit index)."""
+
+    def __init__(
+        self,
+        algorithm: str = "pvs",
+        depth: int | None = None,
+        time: float | None = None,
+        evaluation: str = "strong",
+        playouts: int | None = None,
+        seed: int = 0,
+        memo: bool = True,
+    ) -> None:
+        super().__init__()
+        if algorithm not in ALGORITHMS:
+            raise SearchError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
+        self.algorithm = algorithm
+        self.evaluation = check_evaluation(evaluation)
+        self.time = time
+        self.seed = seed
+        self.memo = memo
+        if algorithm == "mcts":
+            self.depth = None
+            self.playouts = playouts if playouts is not None or time is not None else DEFAULT_PLAYOUTS
+        else:
+            self.depth = depth if depth is not None or time is not None else DEFAULT_DEPTHS[algorithm]
+            self.playouts = None
+        self._engine = None
+        self._calls = 0
+        limits = []
+        if self.depth is not None:
+            limits.append(f"depth {self.depth}")
+        if self.time is not None:
+            limits.append(f"{self.time:g}s")
+        if self.playouts is not None:
+            limits.append(f"{self.playouts} playouts")
+        if algorithm != "mcts":
+            limits.append(self.evaluation)
+        self.name = f"{algorithm} ({', '.join(limits)})"
+        options = []
+        if self.depth is not None:
+            options.append(f"depth={self.depth}")
+        if self.time is not None:
+            options.append(f"time={self.time:g}")
+        if self.playouts is not None:
+            options.append(f"playouts={self.playouts}")
+        if algorithm != "mcts" and self.evaluation != "strong":
+            options.append(f"eval={self.evaluation}")
+        if algorithm == "mcts" and seed:
+            options.append(f"seed={seed}")
+        self.spec = algorithm + (":" + ",".join(options) if options else "")
+
+    def reset(self) -> None:
+        self._calls = 0
+
+    def choose_move(self, position: Position) -> Move:
+        if self.algorithm != "mcts" and self._engine is None:
+            from kalah.core.search import Engine
+
+            self._engine = Engine(20)
+        result = search(
+            position,
+            self.algorithm,
+            depth=self.depth,
+            time=self.time,
+            evaluation=self.evaluation,
+            move_values=False,
+            memo=self.memo,
+            playouts=self.playouts,
+            seed=self.seed + self._calls,
+            engine=self._engine,
+        )
+        self._calls += 1
+        info: dict[str, object] = {
+            "algorithm": self.algorithm,
+            "value": result.value,
+            "depth": result.stats.depth,
+            "nodes": result.stats.nodes,
+            "seconds": round(result.stats.seconds, 4),
+            "pv": list(result.pv),
+            "exact": result.exact,
+        }
+        if self.algorithm == "mcts":
+            info["playouts"] = result.stats.playouts
+            info["win_rate"] = result.extra.get("win_rate")
+        if result.outcome:
+            info["outcome"] = result.outcome
+        self.last_info = info
+        if result.best_move is None:
+            raise SearchError("the game is over: there is no move to choose")
+        return result.best_move
+
+
+def _factory(algorithm: str):
+    def make(depth: str | None = None, time: str | None = None, eval: str | None = None,
+             playouts: str | None = None, seed: str | None = None, memo: str | None = None) -> SearchPlayer:
+        if algorithm == "mcts":
+            if depth is not None or eval is not None:
+                raise PlayerSpecError("mcts takes playouts=N, time=SECONDS and seed=N (no depth or eval)")
+        elif playouts is not None or seed is not None:
+            raise PlayerSpecError(f"{algorithm} takes depth=N, time=SECONDS and eval=NAME (no playouts or seed)")
+        evaluation = (eval or "strong").strip().lower()
+        if evaluation not in EVALUATIONS:
+            raise PlayerSpecError(f"unknown evaluation {eval!r}; accepted: {', '.join(EVALUATIONS)}")
+        if memo is not None and memo.lower() not in ("0", "1", "true", "false", "yes", "no", "on", "off"):
+            raise PlayerSpecError(f"option memo must be true or false, got {memo!r}")
+        return SearchPlayer(
+            algorithm,
+            depth=int_option("depth", depth, minimum=1),
+            time=float_option("time", time),
+            evaluation=evaluation,
+            playouts=int_option("playouts", playouts, minimum=1),
+            seed=int_option("seed", seed, default=0, minimum=0),
+            memo=memo is None or memo.lower() in ("1", "true", "yes", "on"),
+        )
+
+    return make
+
+
+_SUMMARIES = {
+    "minimax": ("plain negamax search (memoized as in the seeds)", "depth=N, time=SECONDS, eval=strong|store|seed, memo=BOOL"),
+    "alphabeta": ("alpha-beta with bound-flag table, progressive deepening, move ordering", "depth=N, time=SECONDS, eval=strong|store|seed"),
+    "scout": ("Pearl's SCOUT (EVAL/TEST) with memoization and progressive deepening", "depth=N, time=SECONDS, eval=strong|store|seed"),
+    "pvs": ("principal variation search (NegaScout)", "depth=N, time=SECONDS, eval=strong|store|seed"),
+    "mtdf": ("MTD(f): null-window alpha-beta with memory", "depth=N, time=SECONDS, eval=strong|store|seed"),
+    "mcts": ("UCT Monte-Carlo tree search with compiled random playouts", "playouts=N, time=SECONDS, seed=N"),
+}
+
+for _name in ALGORITHMS:
+    register_player(_name, _factory(_name), *_SUMMARIES[_name])
