@@ -137,10 +137,9 @@ def test_an_illegal_choice_of_the_player_is_never_sent():
     assert result["position"].is_over
 
 
-@pytest.mark.parametrize("use_search", [None, False], ids=["search", "fallback"])
-def test_default_engine_plays_to_win_within_its_budget(use_search):
+def test_default_engine_plays_to_win_within_its_budget():
     budget = TimeBudget(total=60, move_time=0.02)
-    engine = MankalahEngine(budget, use_search=use_search)
+    engine = MankalahEngine(budget)
     agent = Agent(engine)
     result = referee(InProcess(agent), NORTH, random_opponent(6))
     final = result["position"]
@@ -148,9 +147,8 @@ def test_default_engine_plays_to_win_within_its_budget(use_search):
     assert budget.used < 0.1 * result["agent_moves"] + 1
 
 
-@pytest.mark.parametrize("use_search", [None, False], ids=["search", "fallback"])
-def test_engine_decides_the_swap_by_its_own_judgement(use_search):
-    engine = MankalahEngine(TimeBudget(move_time=0.2), use_search=use_search)
+def test_engine_decides_the_swap_by_its_own_judgement():
+    engine = MankalahEngine(TimeBudget(move_time=0.2))
     after_first = Position.start(MANKALAH).play(0)
     move = engine.choose_move(after_first)
     assert move in after_first.legal_moves()

@@ -10,7 +10,7 @@ Built-in openings (``builtin_openings``), deterministic for each variant:
   start from the start.
 - Without it, every position after exactly 2 plies from the start (3, 4, ...
   if 2 give too few), ranked by balance: the absolute value of a depth-4
-  alpha-beta on the store difference (``kalah.arena.quick``), ties broken by
+  alpha-beta on the store difference (``kalah.search``), ties broken by
   the board. The most balanced ones come first; a match takes as many as it
   needs and cycles through them if it needs more than exist.
 
@@ -28,7 +28,7 @@ from typing import Any
 
 from kalah.rules import SWAP, KalahError, Position, Variant
 
-from . import quick
+from kalah.search import search
 
 BALANCE_DEPTH = 4
 MAX_PLIES = 6
@@ -44,7 +44,7 @@ def _ranked(variant: Variant, plies: int) -> tuple[Position, ...]:
     for _ in range(plies):
         layer = {p.play(m) for p in layer for m in p.legal_moves() if m != SWAP}
     candidates = [p for p in layer if not p.is_over]
-    scored = sorted(candidates, key=lambda p: (abs(quick.value(p, BALANCE_DEPTH)), p.cells, p.to_move))
+    scored = sorted(candidates, key=lambda p: (abs(search(p, algorithm="alphabeta", depth=BALANCE_DEPTH, evaluation="store").value), p.cells, p.to_move))
     return tuple(scored)
 
 

@@ -11,8 +11,7 @@ with the swap flag, so it follows the engine even where the two would
 disagree. Whatever its player answers, only a legal move is ever sent.
 
 :class:`MankalahEngine` is the default player: a time-limited search
-(``kalah.search`` with ``pvs`` and the strong evaluation when that package is
-available, else the small alpha-beta of ``kalah.arena.quick``). Its swap
+(``kalah.search`` with ``pvs`` and the strong evaluation). Its swap
 decision is the search's own: at North's first turn the swap is one of the
 root moves, so the search compares the position after the swap (its value
 for the opponent, who then moves, with the sign turned) with every pit move.
@@ -70,22 +69,12 @@ class TimeBudget:
         self.used += seconds
 
 
-def _search_available() -> bool:
-    try:
-        from kalah.core import search as _core  # noqa: F401 - the compiled search
-        from kalah.search import search as _search  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 class MankalahEngine(ComputerPlayer):
     """A time-managed search player for protocol matches (see the module docstring)."""
 
-    def __init__(self, budget: TimeBudget | None = None, use_search: bool | None = None) -> None:
+    def __init__(self, budget: TimeBudget | None = None) -> None:
         super().__init__()
         self.budget = budget or TimeBudget()
-        self.use_search = _search_available() if use_search is None else use_search
         self.name = "kalah mankalah engine"
         self.spec = "mankalah"
 
@@ -103,24 +92,15 @@ class MankalahEngine(ComputerPlayer):
         legal = position.legal_moves()
         if len(legal) == 1:
             return legal[0], {"forced": True}
-        if self.use_search:
-            from kalah.search import search
+        from kalah.search import search
 
-            result = search(position, algorithm="pvs", time=seconds * 0.9, evaluation="strong", move_values=True)
-            values = {m.move: m.value for m in result.moves}
-            info = {"value": result.value, "depth": result.depth, "exact": result.exact}
-            if SWAP in values:
-                info["swap_value"] = values[SWAP]
-                info["best_pit_value"] = max((v for m, v in values.items() if m != SWAP and v is not None), default=None)
-            move = result.best_move if result.best_move in legal else legal[0]
-            return move, info
-        from kalah.arena import quick
-
-        move, values, depth = quick.best_move(position, seconds * 0.9)
-        info = {"value": values[move], "depth": depth}
+        result = search(position, algorithm="pvs", time=seconds * 0.9, evaluation="strong", move_values=True)
+        values = {m.move: m.value for m in result.moves}
+        info = {"value": result.value, "depth": result.depth, "exact": result.exact}
         if SWAP in values:
             info["swap_value"] = values[SWAP]
-            info["best_pit_value"] = max(v for m, v in values.items() if m != SWAP)
+            info["best_pit_value"] = max((v for m, v in values.items() if m != SWAP and v is not None), default=None)
+        move = result.best_move if result.best_move in legal else legal[0]
         return move, info
 
 
