@@ -65,7 +65,7 @@ def evaluate(position: Position, kind: str) -> int:
         return int(UNIT * diff * total / in_pits)  # truncation toward zero, as in C
     extra, capture = _chances(position, me)
     _, opp_capture = _chances(position, 1 - me)
-    value = 4 * diff + sum(position.pits(me)) - sum(position.pits(1 - me)) + 3 * extra + 3 * capture - opp_capture
+    value = 4 * diff + sum(position.pits(me)) - sum(position.pits(1 - me)) + 3 * extra + 3 * capture - 2 * opp_capture
     return value * (UNIT // 4)
 
 

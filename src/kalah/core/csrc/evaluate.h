@@ -18,7 +18,7 @@
  *             + 3/4 seed per extra-turn move available to the mover (the
  *               mover is about to play, so these are real chances),
  *             + 3/4 of the best capture the mover can make at once,
- *             - 1/4 of the best capture the opponent threatens.
+ *             - 1/2 of the best capture the opponent threatens.
  *           The weights were chosen by matches against `store`; see
  *           benchmarks/bench_eval_strength.py and benchmarks/results/.
  */
@@ -89,7 +89,7 @@ static inline int kalah_eval_strong(const kalah_rules *r, const kalah_state *s)
     int extra, capture, opp_extra, opp_capture;
     kalah_eval_chances(r, s, me, &extra, &capture);
     kalah_eval_chances(r, s, 1 - me, &opp_extra, &opp_capture);
-    value += 3 * extra + 3 * capture - opp_capture;
+    value += 3 * extra + 3 * capture - 2 * opp_capture;
     return value * (KALAH_UNIT / 4);
 }
 

@@ -1,0 +1,88 @@
+"""The search engine: nodes and time of every algorithm against depth, raw speed, depth in one second.
+
+    python benchmarks/bench_search.py [--max-depth 14] [--minimax-max-depth 11] [--repeats 5]
+
+1. Nodes and seconds of minimax, alphabeta, scout, pvs and mtdf at depths 1 to
+   14 from the start of Kalah(6,4) (evaluation strong; the seeds' versions:
+   memoized minimax, the others with table, progressive deepening and move
+   ordering). Minimax stops at --minimax-max-depth (it grows about 5x a move).
+2. Nodes per second of plain fixed-depth alpha-beta (no table, pits in
+   order, evaluation store) at depth 12: the best of --repeats runs.
+   Target: at least 35 million nodes per second on one core.
+3. How deep pvs gets from the start in 1 second (and mtdf, alphabeta).
+Results go to results/search.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from common import markdown_table, report
+
+from kalah import Position, search
+from kalah.core.search import Engine
+from kalah.search import EXACT_ALGORITHMS
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--max-depth", type=int, default=14)
+    parser.add_argument("--minimax-max-depth", type=int, default=11)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+
+    start = Position.start()
+    sections = []
+
+    # 1. nodes and time against depth
+    rows = []
+    agree = True
+    for depth in range(1, args.max_depth + 1):
+        row = [depth]
+        answers = set()
+        for algorithm in EXACT_ALGORITHMS:
+            if algorithm == "minimax" and depth > args.minimax_max_depth:
+                row.append("-")
+                continue
+            result = search(start, algorithm, depth=depth, evaluation="strong", move_values=False)
+            answers.add((result.value, result.best_move))
+            row.append(f"{result.stats.nodes:,} / {result.stats.seconds:.4f}s")
+        agree &= len(answers) == 1
+        rows.append(row)
+    sections.append(
+        "## Nodes / seconds from the start of Kalah(6,4), evaluation strong\n\n"
+        + markdown_table(["depth", *EXACT_ALGORITHMS], rows)
+        + f"\n\nAll algorithms returned the same value and best move at every depth: {'yes' if agree else 'NO'}."
+    )
+
+    # 2. raw speed of plain alpha-beta
+    engine = Engine(0)
+    best = None
+    for _ in range(args.repeats):
+        result = search(start, "alphabeta", depth=12, evaluation="store", move_values=False, memo=False,
+                        ordering=False, iterative=False, engine=engine)
+        if best is None or result.stats.seconds < best.stats.seconds:
+            best = result
+    rate = best.stats.nodes / best.stats.seconds
+    sections.append(
+        "## Plain fixed-depth alpha-beta (no table, pits in order), depth 12, evaluation store\n\n"
+        + markdown_table(["nodes", "seconds (best of %d)" % args.repeats, "nodes per second"],
+                         [[f"{best.stats.nodes:,}", f"{best.stats.seconds:.4f}", f"{rate / 1e6:.1f} M"]])
+        + "\n\nTarget: at least 35 M nodes per second on one core of the development machine."
+    )
+
+    # 3. depth in one second
+    rows = []
+    for algorithm in ("pvs", "mtdf", "alphabeta"):
+        result = search(start, algorithm, time=1.0, evaluation="strong", move_values=False)
+        rows.append([algorithm, result.stats.depth, f"{result.stats.nodes:,}", f"{result.stats.seconds:.3f}",
+                     result.best_move, result.value])
+    sections.append("## Depth reached from the start in 1 second (evaluation strong)\n\n"
+                    + markdown_table(["algorithm", "depth", "nodes", "seconds", "best move", "value"], rows))
+
+    report("Search engine", "\n\n".join(sections), None if args.no_write else "search.md")
+
+
+if __name__ == "__main__":
+    main()
