@@ -78,6 +78,7 @@ cdef extern from "csrc/search.h" nogil:
     int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
     int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, int last)
     int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max)
+    int ks_reference_alphabeta(const kalah_rules *r, const kalah_state *s, int depth, uint64_t *nodes)
     int ks_mcts(const kalah_rules *r, const kalah_state *s, long max_playouts, double deadline,
                 double exploration, uint64_t seed, long max_nodes, ks_mcts_result *out)
 

@@ -143,3 +143,18 @@ def mcts(position, long playouts=0, double seconds=0.0, double exploration=1.414
         "depth": out.depth,
         "seconds": ks_now() - started,
     }
+
+
+def reference_alphabeta(position, int depth):
+    """The plainest compiled alpha-beta (a benchmark yardstick): (value, nodes, seconds)."""
+    cdef kalah_rules rules
+    cdef kalah_state state
+    cdef uint64_t nodes = 0
+    cdef int value
+    cdef double started
+    rules_from_variant(&rules, position.variant)
+    state_from_position(&rules, &state, position)
+    started = ks_now()
+    with nogil:
+        value = ks_reference_alphabeta(&rules, &state, depth, &nodes)
+    return value, nodes, ks_now() - started

@@ -264,9 +264,17 @@ static int ks_alphabeta(ks_context *c, const kalah_state *s, int depth, int alph
     for (int k = 0; k < n; k++) {
         kalah_state child = *s;
         kalah_play(&c->rules, &child, moves[k]);
-        int v = KS_SAME(s, child) ? ks_alphabeta(c, &child, depth - 1, a, beta)
+        int v;
+        if (depth == 1 || kalah_is_over(&c->rules, &child)) {
+            /* the frontier: the child is a leaf, visited without a call */
+            if (!ks_enter(c)) return 0;
+            ks_leaf(c, &child, depth - 1, &v);
+            if (!KS_SAME(s, child)) v = -v;
+        } else {
+            v = KS_SAME(s, child) ? ks_alphabeta(c, &child, depth - 1, a, beta)
                                   : -ks_alphabeta(c, &child, depth - 1, -beta, -a);
-        if (c->aborted) return 0;
+            if (c->aborted) return 0;
+        }
         if (v > best) {
             best = v;
             best_move = moves[k];
@@ -309,7 +317,12 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
         kalah_state child = *s;
         kalah_play(&c->rules, &child, moves[k]);
         int same = KS_SAME(s, child), v;
-        if (k == 0) {
+        if (depth == 1 || kalah_is_over(&c->rules, &child)) {
+            /* the frontier: a leaf's value is exact, no window is needed */
+            if (!ks_enter(c)) return 0;
+            ks_leaf(c, &child, depth - 1, &v);
+            if (!same) v = -v;
+        } else if (k == 0) {
             v = same ? ks_pvs(c, &child, depth - 1, a, beta) : -ks_pvs(c, &child, depth - 1, -beta, -a);
         } else {
             v = same ? ks_pvs(c, &child, depth - 1, a, a + 1) : -ks_pvs(c, &child, depth - 1, -a - 1, -a);
@@ -649,6 +662,37 @@ int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max)
         depth--;
     }
     return len;
+}
+
+/* ---- a reference ------------------------------------------------------- */
+
+/* The plainest alpha-beta in C (store difference, pits in order, no table, no
+ * statistics but a node count): the yardstick of benchmarks/bench_search.py. */
+static int ks_reference(const kalah_rules *r, const kalah_state *s, int depth, int alpha, int beta, uint64_t *nodes)
+{
+    ++*nodes;
+    if (kalah_is_over(r, s)) return kalah_eval_final(r, s);
+    if (depth == 0) return kalah_eval_store(r, s);
+    uint8_t moves[KALAH_MAX_MOVES];
+    int n = kalah_legal_moves(r, s, moves), best = -KS_INF;
+    for (int k = 0; k < n; k++) {
+        kalah_state t = *s;
+        kalah_play(r, &t, moves[k]);
+        int v = t.to_move == s->to_move ? ks_reference(r, &t, depth - 1, alpha, beta, nodes)
+                                        : -ks_reference(r, &t, depth - 1, -beta, -alpha, nodes);
+        if (v > best) {
+            best = v;
+            if (v > alpha) alpha = v;
+            if (v >= beta) break;
+        }
+    }
+    return best;
+}
+
+int ks_reference_alphabeta(const kalah_rules *r, const kalah_state *s, int depth, uint64_t *nodes)
+{
+    *nodes = 0;
+    return ks_reference(r, s, depth, -KS_INF, KS_INF, nodes);
 }
 
 /* ---- UCT ---------------------------------------------------------------- */

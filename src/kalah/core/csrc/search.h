@@ -88,6 +88,9 @@ int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, in
 /* The principal variation from the table: up to `max` moves, returns how many. */
 int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max);
 
+/* The plainest alpha-beta (store difference, pits in order): a yardstick for benchmarks. */
+int ks_reference_alphabeta(const kalah_rules *r, const kalah_state *s, int depth, uint64_t *nodes);
+
 /* UCT Monte-Carlo tree search with random playouts. */
 typedef struct {
     long playouts;      /* performed */
