@@ -205,3 +205,58 @@ def test_compare_table_csv_plot(tmp_path):
 def test_compare_bad_input(args, message):
     run = kalah_cli("compare", *args)
     assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr
+
+
+# --- the endgame oracle hook ----------------------------------------------------------
+
+
+def _oracle_capsule(max_seeds, calls):
+    """A kalah_oracle whose probe solves the position in Python (through ctypes)."""
+    import ctypes
+
+    from test_search_decisions import solve
+
+    class State(ctypes.Structure):
+        _fields_ = [("cell", ctypes.c_uint8 * 18), ("to_move", ctypes.c_uint8), ("flags", ctypes.c_uint8)]
+
+    PROBE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(State), ctypes.POINTER(ctypes.c_int))
+
+    class Oracle(ctypes.Structure):
+        _fields_ = [("db", ctypes.c_void_p), ("max_seeds", ctypes.c_int), ("probe", PROBE)]
+
+    def probe(db, rules, state, value):
+        pits = rules[0]
+        cells = list(state.contents.cell[: 2 * (pits + 1)])
+        position = Position.from_cells(cells, state.contents.to_move, Variant(pits, 3))
+        me = position.to_move
+        value[0] = solve(position) - (position.store(me) - position.store(1 - me))
+        calls.append(1)
+        return 1
+
+    callback = PROBE(probe)
+    oracle = Oracle(None, max_seeds, callback)
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype = ctypes.py_object
+    new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    capsule = new(ctypes.addressof(oracle), b"kalah.oracle", None)
+    return capsule, (oracle, callback)
+
+
+def test_oracle_values_are_exact_and_used():
+    from test_search_decisions import positions, solve
+
+    calls = []
+    capsule, keep_alive = _oracle_capsule(10, calls)
+    tried = probes = 0
+    for position in positions(Variant(4, 3), 80, 11):
+        if position.seeds_in_pits > 10:
+            continue
+        tried += 1
+        for algorithm in EXACT_ALGORITHMS:
+            result = search(position, algorithm, depth=2, oracle=capsule, move_values=False)
+            assert result.exact and result.value == solve(position), (algorithm, position)
+            probes += result.stats.oracle_probes
+    assert calls and tried >= 5 and probes > 0
+    # without the oracle the shallow search is only heuristic
+    result = search(positions(Variant(4, 3), 1, 11)[0], "pvs", depth=2)
+    assert result.stats.oracle_probes == 0

@@ -98,6 +98,10 @@ def register(app: typer.Typer) -> None:
         console.print(f"Best move: [bold]{move_name(me, result.best_move)}[/bold], value {_value_text(result.value)}{verdict}")
         console.print(f"Principal variation: {' '.join(pv_names(position, result.pv)) or '-'}")
         s = result.stats
+        if name == "mcts":
+            console.print(f"{s.playouts:,} playouts, {s.nodes:,} tree nodes, deepest {s.depth}, {s.seconds:.3f} s "
+                          "(values: mean final margin of the playouts through each move)")
+            return
         console.print(
             f"Depth {s.depth}, {s.nodes:,} nodes, {s.leaves:,} leaves, table {s.tt_hits:,}/{s.tt_probes:,} hits, "
             f"{s.cutoffs:,} cut-offs, {s.researches:,} re-searches, {s.seconds:.3f} s ({s.nodes_per_second / 1e6:.1f} M nodes/s)"

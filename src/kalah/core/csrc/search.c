@@ -115,6 +115,10 @@ static inline int ks_leaf(ks_context *c, const kalah_state *s, int depth, int *v
     return 0;
 }
 
+/* Nodes just above the frontier do not use the table: their subtrees are too
+ * small to repay a probe that usually misses the cache. */
+#define KS_TABLE_MIN_DEPTH 2
+
 /* The value of a child for the parent: negated unless the mover kept the turn. */
 #define KS_SAME(parent, child) ((child).to_move == (parent)->to_move)
 
@@ -248,7 +252,8 @@ static int ks_alphabeta(ks_context *c, const kalah_state *s, int depth, int alph
     if (ks_leaf(c, s, depth, &value)) return value;
     uint64_t key = 0, heuristic_before = c->heuristic;
     int first = KS_NO_MOVE;
-    if (c->table) {
+    const int tabled = c->table && depth >= KS_TABLE_MIN_DEPTH;
+    if (tabled) {
         key = ks_key(c, s);
         if (c->use_table) {
             c->stats.tt_probes++;
@@ -282,7 +287,7 @@ static int ks_alphabeta(ks_context *c, const kalah_state *s, int depth, int alph
             if (v >= beta) { c->stats.cutoffs++; break; }
         }
     }
-    if (c->table) {
+    if (tabled) {
         int flag = best <= alpha ? KS_UPPER : best >= beta ? KS_LOWER : KS_EXACT;
         ks_table_store(c, key, depth, best, flag, best_move, heuristic_before);
     }
@@ -300,7 +305,8 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
     if (ks_leaf(c, s, depth, &value)) return value;
     uint64_t key = 0, heuristic_before = c->heuristic;
     int first = KS_NO_MOVE;
-    if (c->table) {
+    const int tabled = c->table && depth >= KS_TABLE_MIN_DEPTH;
+    if (tabled) {
         key = ks_key(c, s);
         if (c->use_table) {
             c->stats.tt_probes++;
@@ -339,7 +345,7 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
             if (v >= beta) { c->stats.cutoffs++; break; }
         }
     }
-    if (c->table) {
+    if (tabled) {
         int flag = best <= alpha ? KS_UPPER : best >= beta ? KS_LOWER : KS_EXACT;
         ks_table_store(c, key, depth, best, flag, best_move, heuristic_before);
     }
@@ -358,7 +364,8 @@ static int ks_scout_test(ks_context *c, const kalah_state *s, int depth, int v, 
     const int t = strict ? v + 1 : v; /* integer values: "> v" is ">= v + 1" */
     uint64_t key = 0, heuristic_before = c->heuristic;
     int first = KS_NO_MOVE;
-    if (c->table) {
+    const int tabled = c->table && depth >= KS_TABLE_MIN_DEPTH;
+    if (tabled) {
         key = ks_key(c, s);
         if (c->use_table) {
             c->stats.tt_probes++;
@@ -388,11 +395,11 @@ static int ks_scout_test(ks_context *c, const kalah_state *s, int depth, int v, 
         if (c->aborted) return 0;
         if (pass) {
             c->stats.cutoffs++;
-            if (c->table) ks_table_store(c, key, depth, t, KS_LOWER, moves[k], heuristic_before);
+            if (tabled) ks_table_store(c, key, depth, t, KS_LOWER, moves[k], heuristic_before);
             return 1;
         }
     }
-    if (c->table) ks_table_store(c, key, depth, t - 1, KS_UPPER, KS_NO_MOVE, heuristic_before);
+    if (tabled) ks_table_store(c, key, depth, t - 1, KS_UPPER, KS_NO_MOVE, heuristic_before);
     return 0;
 }
 
@@ -405,7 +412,8 @@ static int ks_scout_eval(ks_context *c, const kalah_state *s, int depth)
     if (ks_leaf(c, s, depth, &value)) return value;
     uint64_t key = 0, heuristic_before = c->heuristic;
     int first = KS_NO_MOVE;
-    if (c->table) {
+    const int tabled = c->table && depth >= KS_TABLE_MIN_DEPTH;
+    if (tabled) {
         key = ks_key(c, s);
         if (c->use_table) {
             c->stats.tt_probes++;
@@ -441,7 +449,7 @@ static int ks_scout_eval(ks_context *c, const kalah_state *s, int depth)
         }
         if (c->aborted) return 0;
     }
-    if (c->table) ks_table_store(c, key, depth, best, KS_EXACT, best_move, heuristic_before);
+    if (tabled) ks_table_store(c, key, depth, best, KS_EXACT, best_move, heuristic_before);
     return best;
 }
 
