@@ -265,7 +265,7 @@ function drawBoard(board, toMove, over, opts) {
       const v = values[place.index];
       const best = opts.best === place.index;
       const tag = el("g", { class: "value" + (best ? " best" : "") }, group);
-      const vx = place.x + g.R - 6, vy = place.top ? place.y + g.R - 4 : place.y - g.R + 4;
+      const vx = place.x + g.R - 6, vy = place.top ? place.y - g.R + 6 : place.y + g.R - 6;
       el("rect", { x: vx - 18, y: vy - 11, width: 36, height: 20, rx: 10 }, tag);
       el("text", { x: vx, y: vy + 4, "text-anchor": "middle" }, tag).textContent = (v > 0 ? "+" : "") + v;
     }

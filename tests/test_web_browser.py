@@ -1,0 +1,254 @@
+"""End-to-end tests of the browser board: Debian's Chromium, headless, driven by Playwright.
+
+Screenshots go to tests/artifacts/ (look at them after a change to the page).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).parent / "artifacts"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
+]
+
+READY = '#board[data-busy="false"][data-human-to-move="true"]'
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    import uvicorn
+
+    from kalah.web import create_app
+
+    db = tmp_path_factory.mktemp("web") / "games.sqlite"
+    app = create_app(db, workers=1, pool="thread")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started and time.time() < deadline:
+        time.sleep(0.05)
+    assert server.started, "the test server did not start"
+    yield {"url": f"http://127.0.0.1:{port}", "db": db}
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    outside: list[str] = []
+    page.on("request", lambda request: outside.append(request.url) if not request.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None)
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+    assert not outside, f"the page loaded from outside: {outside}"
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def board_state(page) -> dict:
+    """The board as its data attributes tell it."""
+    return page.evaluate("""() => {
+        const svg = document.querySelector('#board');
+        const pits = {}, stores = {};
+        for (const pit of svg.querySelectorAll('[data-pit]')) pits[pit.dataset.pit] = Number(pit.dataset.seeds);
+        for (const store of svg.querySelectorAll('[data-store]')) stores[store.dataset.store] = Number(store.dataset.seeds);
+        return {toMove: Number(svg.dataset.toMove), over: svg.dataset.over === 'true', pits, stores,
+                game: Number(svg.dataset.game), moves: Number(svg.dataset.moves || 0)};
+    }""")
+
+
+def api_state(server, game_id: int) -> dict:
+    import httpx
+
+    return httpx.get(f"{server['url']}/api/games/{game_id}").json()
+
+
+def matches_server(view: dict, state: dict) -> bool:
+    board = state["board"]
+    m = len(board[0]) - 1
+    return (view["toMove"] == state["to_move"] and view["over"] == state["over"]
+            and all(view["pits"][f"{p}-{i}"] == board[p][i] for p in (0, 1) for i in range(m))
+            and all(view["stores"][str(p)] == board[p][m] for p in (0, 1)))
+
+
+def start_game(page, server, players, variant=None, anim="0"):
+    """A new game through the New game dialog."""
+    page.goto(f"{server['url']}/?anim={anim}&speed=0")
+    page.wait_for_selector('#board[data-busy="false"]')
+    page.click("#btn-new")
+    if variant:
+        page.select_option("#ng-pits", str(variant.get("pits", 6)))
+        page.select_option("#ng-seeds", str(variant.get("seeds", 4)))
+    for p, player in enumerate(players):
+        if player in ("human",) or player in [o for o in page.eval_on_selector_all(f"#ng-p{p} option", "os => os.map(o => o.value)")]:
+            page.select_option(f"#ng-p{p}", player)
+        else:
+            page.select_option(f"#ng-p{p}", "custom")
+            page.fill(f"#ng-p{p}-spec", player)
+    old = page.evaluate("() => location.hash")
+    page.click("#ng-start")
+    page.wait_for_function("old => location.hash !== old && /#\\/game\\/\\d+/.test(location.hash)", arg=old)
+    game_id = int(page.evaluate("() => location.hash.match(/\\d+/)[0]"))
+    page.wait_for_selector(f'#board[data-game="{game_id}"][data-busy="false"]')
+    return game_id
+
+
+def test_fresh_page_is_a_game_against_the_computer(page, server):
+    page.goto(server["url"] + "/")
+    page.wait_for_selector(READY)
+    view = board_state(page)
+    assert view["toMove"] == 0 and not view["over"]
+    assert view["pits"] == {f"{p}-{i}": 4 for p in (0, 1) for i in range(6)}
+    assert view["stores"] == {"0": 0, "1": 0}
+    assert page.locator("#board .pit.legal").count() == 6
+    assert "computer" in page.locator("#panel-top").inner_text().lower()
+    shot(page, "board_start")
+    # keyboard: pit letter C sows into the store and gives an extra turn (animated at the default speed)
+    page.keyboard.press("c")
+    page.wait_for_selector("#board[data-busy='true']", timeout=5000)
+    page.wait_for_selector(READY, timeout=15000)
+    view = board_state(page)
+    assert view["stores"]["0"] == 1 and view["pits"]["0-2"] == 0 and view["toMove"] == 0
+    assert matches_server(view, api_state(server, view["game"]))
+
+
+def test_play_a_whole_game_against_the_computer_then_find_and_replay_it(page, server):
+    start_game(page, server, ["human", "beginner"])
+    game_id = board_state(page)["game"]
+    clicks = 0
+    while True:
+        page.wait_for_function("() => { const b = document.querySelector('#board');"
+                               " return b.dataset.busy === 'false' && (b.dataset.humanToMove === 'true' || b.dataset.over === 'true'); }",
+                               timeout=20000)
+        view = board_state(page)
+        assert matches_server(view, api_state(server, game_id))
+        if view["over"]:
+            break
+        before = view["moves"]
+        page.locator("#board .pit.legal").last.click()
+        clicks += 1
+        page.wait_for_function(f"() => Number(document.querySelector('#board').dataset.moves) > {before}")
+        if clicks == 3:
+            shot(page, "board_midgame")
+    assert clicks > 3
+    banner = page.locator("#banner")
+    assert banner.is_visible()
+    text = banner.inner_text()
+    state = api_state(server, game_id)
+    assert state["over"] and f"{max(state['scores'])} – {min(state['scores'])}" in text
+    shot(page, "board_finished")
+
+    # reload: the game is in the library
+    page.reload()
+    page.wait_for_selector('#board[data-busy="false"]')
+    page.click("#nav-library")
+    row = page.locator(f"#library tr[data-game='{game_id}']")
+    row.wait_for()
+    assert row.get_attribute("data-status") == "finished"
+    assert "Human vs Computer (beginner)" in row.inner_text()
+    shot(page, "library")
+
+    # replay it: step, jump, autoplay
+    row.locator("a.replay").click()
+    page.wait_for_selector("#board[data-replay-index='0'][data-busy='false']")
+    start = board_state(page)
+    assert start["pits"]["0-0"] == 4 and start["stores"] == {"0": 0, "1": 0}
+    page.click("#rp-next")
+    page.wait_for_selector("#board[data-replay-index='1'][data-busy='false']")
+    page.keyboard.press("End")
+    page.wait_for_selector("#board[data-busy='false'][data-over='true']")
+    final = board_state(page)
+    assert matches_server(final, state)
+    page.keyboard.press("Home")
+    page.wait_for_selector("#board[data-replay-index='0']")
+    shot(page, "replay")
+
+
+def test_computer_against_computer_with_pause(page, server):
+    start_game(page, server, ["beginner", "random:seed=7"], variant={"pits": 4, "seeds": 3})
+    page.wait_for_selector("#btn-pause:visible")
+    page.click("#btn-pause")
+    paused_at = board_state(page)["moves"]
+    time.sleep(0.5)
+    page.wait_for_selector('#board[data-busy="false"]')
+    assert board_state(page)["moves"] <= paused_at + 1
+    page.click("#btn-pause")
+    page.wait_for_selector('#board[data-over="true"][data-busy="false"]', timeout=30000)
+    view = board_state(page)
+    assert sum(view["stores"].values()) == 24 and len(view["pits"]) == 8
+    assert matches_server(view, api_state(server, view["game"]))
+    shot(page, "computer_vs_computer")
+
+
+def test_take_back_redo_and_analysis(page, server):
+    start_game(page, server, ["human", "beginner"])
+    page.wait_for_selector(READY)
+    page.locator("#board [data-pit='0-0']").click()
+    page.wait_for_function("() => Number(document.querySelector('#board').dataset.moves) >= 2")
+    page.wait_for_selector(READY)
+    page.click("#btn-takeback")
+    page.wait_for_function("() => document.querySelector('#board').dataset.moves === '0'")
+    assert board_state(page)["pits"]["0-0"] == 4
+    page.click("#btn-redo")
+    page.wait_for_function("() => Number(document.querySelector('#board').dataset.moves) >= 2")
+    page.wait_for_selector(READY)
+    page.check("#analysis-toggle")
+    page.wait_for_function("() => !/Thinking/.test(document.querySelector('#analysis').textContent)", timeout=15000)
+    text = page.locator("#analysis").inner_text()
+    assert "Value" in text or "unavailable" in text
+    if "Value" in text:
+        page.wait_for_selector("#board .value")
+        page.click("#btn-hint")
+        page.wait_for_selector("#board .pit.hint", timeout=15000)
+    shot(page, "analysis")
+
+
+def test_import_a_record_in_the_library(page, server, tmp_path):
+    import httpx
+
+    state = httpx.post(f"{server['url']}/api/games", json={"players": ["random:seed=1", "random:seed=2"]}).json()
+    while not state["over"]:
+        state = httpx.post(f"{server['url']}/api/games/{state['id']}/computer-move").json()
+    record = httpx.get(f"{server['url']}/api/games/{state['id']}/record").json()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    page.goto(f"{server['url']}/#/library")
+    page.wait_for_selector("#library tbody tr")
+    page.set_input_files("#import-file", str(path))
+    page.wait_for_function("() => /Imported as game/.test(document.querySelector('#library-message').textContent)")
