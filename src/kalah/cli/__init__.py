@@ -21,6 +21,8 @@ COMMAND_MODULES = [
     "mankalah",
     "analyse",
     "compare",
+    "serve",
+    "games",
 ]
 
 app = typer.Typer(

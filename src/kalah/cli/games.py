@@ -1,0 +1,99 @@
+"""``kalah games``: the game library from the command line (the web board's games too)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from kalah.records import GameLibrary
+from kalah.rules import KalahError, Variant
+
+
+def _library(context: typer.Context) -> GameLibrary:
+    return GameLibrary(context.obj)
+
+
+def _result(summary) -> str:
+    if summary.status == "finished" and summary.scores:
+        winner = summary.winner
+        if winner is None:
+            return f"draw {summary.scores[0]}-{summary.scores[1]}"
+        return f"{summary.players[winner].name} won {summary.scores[0]}-{summary.scores[1]}"
+    return summary.status
+
+
+def _variant_name(data) -> str:
+    try:
+        return Variant.from_dict(data).name
+    except KalahError:
+        return json.dumps(data)
+
+
+def register(app: typer.Typer) -> None:
+    games = typer.Typer(help="The game library: list games and export their records.", no_args_is_help=True)
+
+    @games.callback()
+    def _games(
+        context: typer.Context,
+        db: Path = typer.Option(None, "--db", help="The game library (SQLite); default: the one kalah serve uses."),
+    ) -> None:
+        context.obj = db
+
+    @games.command("list")
+    def list_games(
+        context: typer.Context,
+        as_json: bool = typer.Option(False, "--json", help="One JSON array instead of a table."),
+        limit: int = typer.Option(None, "--limit", min=1, help="Only the newest N games."),
+    ) -> None:
+        """The games, newest first: id, players, variant, moves so far, result."""
+        summaries = _library(context).list_games(limit=limit)
+        if as_json:
+            rows = []
+            for summary in summaries:
+                data = summary.to_dict()
+                data["variant_name"] = _variant_name(summary.variant)
+                data["result"] = _result(summary)
+                rows.append(data)
+            typer.echo(json.dumps(rows, indent=1))
+            return
+        if not summaries:
+            typer.echo("no games")
+            return
+        table = [("id", "players", "variant", "moves", "result", "started")]
+        for summary in summaries:
+            table.append((str(summary.id), f"{summary.players[0].name} vs {summary.players[1].name}",
+                          _variant_name(summary.variant), str(summary.moves), _result(summary), summary.started_at))
+        widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+        for row in table:
+            typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+
+    @games.command("export")
+    def export(
+        context: typer.Context,
+        game_id: int = typer.Argument(..., metavar="ID", help="The game's id (see kalah games list)."),
+        output: Path = typer.Option(None, "--output", "-o", help="Write the record to this file (atomically) instead of stdout."),
+    ) -> None:
+        """A game's JSON record, as kalah replay and the web board read it."""
+        record = _library(context).record(game_id)
+        text = record.to_json() + "\n"
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            from kalah.records import write_atomic
+
+            write_atomic(output, text)
+
+    @games.command("import")
+    def import_(
+        context: typer.Context,
+        file: Path = typer.Argument(..., help="A JSON game record."),
+    ) -> None:
+        """Store a JSON game record in the library; prints the new id."""
+        from kalah.records import load_record
+
+        game_id = _library(context).import_record(load_record(file), tags={"source": "import"})
+        typer.echo(str(game_id))
+
+    app.add_typer(games, name="games")

@@ -1,0 +1,80 @@
+"""``kalah serve`` (a real server process) and ``kalah games list/export``."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from kalah.cli import main
+from kalah.records import GameLibrary, GameRecord
+from kalah.rules import Position
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_serve_stores_every_acknowledged_move_even_when_killed(tmp_path):
+    db = tmp_path / "games.sqlite"
+    port = _free_port()
+    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), "--db", str(db),
+                                "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                if httpx.get(f"{url}/api/info", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert process.poll() is None, process.stderr.read().decode()
+            assert time.time() < deadline, "kalah serve did not answer"
+            time.sleep(0.2)
+        assert 'id="board"' in httpx.get(url + "/").text
+        state = httpx.post(f"{url}/api/games", json={"players": ["human", "random:seed=1"]}).json()
+        state = httpx.post(f"{url}/api/games/{state['id']}/moves", json={"move": 0}).json()
+        state = httpx.post(f"{url}/api/games/{state['id']}/computer-move").json()  # runs in a worker process
+        acknowledged = state["history"]
+    finally:
+        process.send_signal(signal.SIGKILL)  # no clean shutdown
+        process.wait(timeout=10)
+    record = GameLibrary(db).record(state["id"])
+    from kalah.rules import move_name
+
+    assert [move_name(m.player, m.move) for m in record.moves] == acknowledged
+
+
+def test_games_list_and_export(tmp_path, capsys):
+    db = tmp_path / "games.sqlite"
+    library = GameLibrary(db)
+    from kalah.records import PlayerInfo
+
+    game = library.create_game(Position.start(), [PlayerInfo("Ann", "human"), PlayerInfo("Computer (beginner)", "random")])
+    library.add_move(game, 2)
+    library.add_move(game, 5)
+    assert main(["games", "--db", str(db), "list"]) == 0
+    out = capsys.readouterr().out
+    assert "Ann vs Computer (beginner)" in out and "Kalah(6,4)" in out and "playing" in out
+    assert main(["games", "--db", str(db), "list", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[0]["id"] == game and rows[0]["moves"] == 2 and rows[0]["result"] == "playing"
+    assert main(["games", "--db", str(db), "export", str(game)]) == 0
+    record = GameRecord.from_json(capsys.readouterr().out)
+    assert [m.move for m in record.moves] == [2, 5]
+    out_file = tmp_path / "g.json"
+    assert main(["games", "--db", str(db), "export", str(game), "-o", str(out_file)]) == 0
+    assert main(["games", "--db", str(db), "import", str(out_file)]) == 0
+    assert capsys.readouterr().out.strip() == str(game + 1)
+    assert main(["games", "--db", str(db), "export", "99"]) == 2
+    assert "no game 99" in capsys.readouterr().err
