@@ -43,3 +43,8 @@ __all__ = [
     "__version__",
     "search",
 ]
+
+# Notebooks show positions and game records as boards (the rules know no face).
+from .notebook import install as _install_notebook  # noqa: E402
+
+_install_notebook()

@@ -1,0 +1,60 @@
+"""Boards in Jupyter: Position._repr_svg_ and GameRecord._repr_html_."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import kalah
+from kalah.notebook import board_svg, record_html
+from kalah.records import GameRecord, PlayerInfo
+
+
+def _cells(svg: str) -> tuple[dict[str, int], dict[str, int]]:
+    root = ET.fromstring(svg)
+    pits = {g.get("data-pit"): int(g.get("data-seeds")) for g in root.iter() if g.get("data-pit")}
+    stores = {g.get("data-store"): int(g.get("data-seeds")) for g in root.iter() if g.get("data-store")}
+    return pits, stores
+
+
+def test_position_shows_as_a_board_in_notebooks():
+    start = kalah.Position.start()
+    svg = start._repr_svg_()
+    root = ET.fromstring(svg)  # well-formed SVG
+    assert root.tag.endswith("svg") and root.get("data-to-move") == "0" and root.get("data-over") == "false"
+    pits, stores = _cells(svg)
+    assert pits == {f"{p}-{i}": 4 for p in (0, 1) for i in range(6)}
+    assert stores == {"0": 0, "1": 0}
+    assert svg.count("<ellipse") == 48  # every seed drawn as a stone
+
+
+def test_board_matches_any_position_and_marks_the_last_move():
+    position = kalah.Position([[0, 3, 1, 9, 0, 2, 12], [5, 0, 0, 2, 1, 7, 6]], 1)
+    after, effect = position.play_explained(4)
+    svg = board_svg(after, effect, names=("Ann", "Bob"))
+    pits, stores = _cells(svg)
+    board = after.board
+    assert pits == {f"{p}-{i}": board[p][i] for p in (0, 1) for i in range(6)}
+    assert stores == {"0": board[0][6], "1": board[1][6]}
+    assert "#7fd0ff" in svg  # the pit that was played
+    assert "Ann" in svg and "Bob" in svg
+    for variant in (kalah.Variant(4, 3), kalah.Variant(7, 7, pie_rule=True)):
+        ET.fromstring(board_svg(kalah.Position.start(variant)))
+
+
+def test_finished_game_shows_the_result_and_record_html():
+    start = kalah.Position.start(kalah.Variant(4, 3))
+    record = GameRecord(start, [PlayerInfo("Ann", "human"), PlayerInfo("Bot", "random")])
+    position = start
+    while not position.is_over:
+        move = position.legal_moves()[0]
+        after = position.play(move)
+        record.add_move(position.to_move, move, after)
+        position = after
+    html = record._repr_html_()
+    assert re.sub(r"kb\d+", "", html) == re.sub(r"kb\d+", "", record_html(record))
+    assert "Ann" in html and "Kalah(4,3)" in html
+    scores = position.scores
+    assert f"{scores[0]} – {scores[1]}" in html
+    svg = re.search(r"<svg.*</svg>", html, re.S).group(0)
+    assert ET.fromstring(svg).get("data-over") == "true"
