@@ -107,9 +107,9 @@ def matches_server(view: dict, state: dict) -> bool:
             and all(view["stores"][str(p)] == board[p][m] for p in (0, 1)))
 
 
-def start_game(page, server, players, variant=None, anim="0"):
+def start_game(page, server, players, variant=None, anim="0", speed=0):
     """A new game through the New game dialog."""
-    page.goto(f"{server['url']}/?anim={anim}&speed=0")
+    page.goto(f"{server['url']}/?anim={anim}&speed={speed}")
     page.wait_for_selector('#board[data-busy="false"]')
     page.click("#btn-new")
     if variant:
@@ -125,7 +125,7 @@ def start_game(page, server, players, variant=None, anim="0"):
     page.click("#ng-start")
     page.wait_for_function("old => location.hash !== old && /#\\/game\\/\\d+/.test(location.hash)", arg=old)
     game_id = int(page.evaluate("() => location.hash.match(/\\d+/)[0]"))
-    page.wait_for_selector(f'#board[data-game="{game_id}"][data-busy="false"]')
+    page.wait_for_selector(f'#board[data-game="{game_id}"]')
     return game_id
 
 
@@ -201,13 +201,15 @@ def test_play_a_whole_game_against_the_computer_then_find_and_replay_it(page, se
 
 
 def test_computer_against_computer_with_pause(page, server):
-    start_game(page, server, ["beginner", "random:seed=7"], variant={"pits": 4, "seeds": 3})
+    start_game(page, server, ["beginner", "random:seed=7"], variant={"pits": 4, "seeds": 3}, speed=1500)
     page.wait_for_selector("#btn-pause:visible")
     page.click("#btn-pause")
+    assert "Resume" in page.locator("#btn-pause").inner_text()
     paused_at = board_state(page)["moves"]
     time.sleep(0.5)
     page.wait_for_selector('#board[data-busy="false"]')
     assert board_state(page)["moves"] <= paused_at + 1
+    page.eval_on_selector("#speed", "input => { input.value = '0'; }")  # full speed to the end
     page.click("#btn-pause")
     page.wait_for_selector('#board[data-over="true"][data-busy="false"]', timeout=30000)
     view = board_state(page)
