@@ -16,6 +16,7 @@ FLAGS = ["-O3", "-std=c11", "-Wall", "-Wno-unused-function", "-pthread"]
 EXTENSIONS = {
     "board": [],
     "search": ["search.c"],
+    "solver": ["solve.c", "endgame.c"],
 }
 
 only = {name for name in os.environ.get("KALAH_ONLY", "").split(",") if name}

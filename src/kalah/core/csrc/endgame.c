@@ -1,0 +1,284 @@
+/* Endgame databases: see endgame.h for the layout.
+ *
+ * Build order. A move either sends seeds into a store (a sowing that reaches
+ * the store, a capture, the final sweep), which lowers the seeds in the pits,
+ * or moves seeds forward inside the mover's own row, which keeps them. Those
+ * same-layer moves always raise P = sum over both rows of (pit index x seeds),
+ * which the mirroring to the mover's view does not change, so the same-layer
+ * successors form a DAG. Each entry is computed from the layers below and, for
+ * a same-layer successor not done yet, by a memoised recursion into it.
+ * Two threads may compute the same entry at once; both write the same value,
+ * through relaxed atomics, so the race is harmless.
+ */
+#include "endgame.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+static inline int8_t load_value(const int8_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void store_value(int8_t *p, int8_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+
+int kalah_egdb_init(kalah_egdb *db, int pits, int empty_capture, int max_seeds)
+{
+    if (pits < 1 || pits > KALAH_MAX_PITS || max_seeds < 0 || max_seeds > KALAH_EGDB_MAX_SEEDS) return -1;
+    memset(db, 0, sizeof *db);
+    db->pits = pits;
+    db->empty_capture = empty_capture != 0;
+    db->max_seeds = max_seeds;
+    db->places = 2 * pits;
+    int rows = KALAH_EGDB_MAX_SEEDS + 2 * KALAH_MAX_PITS + 2;
+    for (int a = 0; a < rows; a++) {
+        db->binom[a][0] = 1;
+        for (int b = 1; b <= 2 * KALAH_MAX_PITS; b++)
+            db->binom[a][b] = a == 0 ? 0 : db->binom[a - 1][b - 1] + db->binom[a - 1][b];
+    }
+    int n = db->places;
+    for (int s = 0; s <= max_seeds + 1; s++) db->layer_offset[s] = db->binom[s + n - 1][n];
+    kalah_rules_init(&db->rules, pits, 1, empty_capture, 0);
+    return 0;
+}
+
+uint64_t kalah_egdb_size(const kalah_egdb *db) { return db->layer_offset[db->max_seeds + 1]; }
+
+uint64_t kalah_egdb_layer_size(const kalah_egdb *db, int seeds)
+{
+    return db->binom[seeds + db->places - 1][db->places - 1];
+}
+
+uint64_t kalah_egdb_index(const kalah_egdb *db, const uint8_t *pits, int seeds)
+{
+    (void)seeds;
+    uint64_t rank = 0;
+    int prefix = 0, n = db->places;
+    for (int k = 0; k < n - 1; k++) {
+        prefix += pits[k];
+        rank += db->binom[prefix + k][k + 1];
+    }
+    return rank;
+}
+
+/* The pits of a state from the mover's view. */
+static inline void mover_view(const kalah_rules *r, const kalah_state *s, int mover, uint8_t *pits)
+{
+    int m = r->pits;
+    memcpy(pits, s->cell + mover * (m + 1), m);
+    memcpy(pits + m, s->cell + (1 - mover) * (m + 1), m);
+}
+
+int kalah_egdb_probe(const void *opaque, const kalah_rules *r, const kalah_state *s, int *value)
+{
+    const kalah_egdb *db = opaque;
+    if (r->pits != db->pits || r->empty_capture != db->empty_capture) return 0;
+    int seeds = kalah_side_seeds(r, s, 0) + kalah_side_seeds(r, s, 1);
+    if (seeds > db->max_seeds) return 0;
+    uint8_t pits[2 * KALAH_MAX_PITS];
+    mover_view(r, s, s->to_move, pits);
+    *value = db->values[db->layer_offset[seeds] + kalah_egdb_index(db, pits, seeds)];
+    return 1;
+}
+
+/* One move of a position being computed: where its successor's value lives. */
+typedef struct {
+    int8_t *slot;     /* NULL when the move ends the game */
+    uint64_t index;   /* the successor's index in its layer */
+    int left;         /* seeds left in the pits */
+    int gain;         /* seeds the move puts into the mover's store minus the opponent's */
+    int extra;        /* the mover moves again */
+    uint8_t pits[2 * KALAH_MAX_PITS]; /* the successor from its mover's view */
+} successor;
+
+/* The successors of `pits` (mover's view), with their slots prefetched.
+ * Returns their number, or -1 when the position is over (*over_value set). */
+static int expand(kalah_egdb *db, const uint8_t *pits, successor *out, int *over_value)
+{
+    const kalah_rules *r = &db->rules;
+    const int m = db->pits;
+    kalah_state start;
+    memset(&start, 0, sizeof start);
+    memcpy(start.cell, pits, m);
+    memcpy(start.cell + m + 1, pits + m, m);
+    if (kalah_is_over(r, &start)) {
+        *over_value = kalah_final_margin(r, &start);
+        return -1;
+    }
+    int seeds = kalah_side_seeds(r, &start, 0) + kalah_side_seeds(r, &start, 1);
+    int n = 0;
+    for (int i = 0; i < m; i++) {
+        if (!pits[i]) continue;
+        kalah_state s = start;
+        successor *c = &out[n++];
+        c->extra = kalah_play(r, &s, i);
+        c->gain = s.cell[m] - s.cell[2 * m + 1];
+        if (kalah_is_over(r, &s)) {
+            c->slot = NULL;
+            continue;
+        }
+        c->left = seeds - s.cell[m] - s.cell[2 * m + 1];
+        mover_view(r, &s, c->extra ? 0 : 1, c->pits);
+        c->index = kalah_egdb_index(db, c->pits, c->left);
+        c->slot = db->values + db->layer_offset[c->left] + c->index;
+        __builtin_prefetch(c->slot);
+    }
+    return n;
+}
+
+static int compute(kalah_egdb *db, const uint8_t *pits, int seeds, uint64_t idx);
+
+/* The best value over the successors (computing same-layer ones not done yet). */
+static int combine(kalah_egdb *db, successor *kids, int n)
+{
+    int best = -1000;
+    for (int i = 0; i < n; i++) {
+        successor *c = &kids[i];
+        int value = c->gain;
+        if (c->slot) {
+            int cv = load_value(c->slot);
+            if (cv == KALAH_EGDB_UNKNOWN) cv = compute(db, c->pits, c->left, c->index); /* same layer */
+            value = c->extra ? c->gain + cv : c->gain - cv;
+        }
+        if (value > best) best = value;
+    }
+    return best;
+}
+
+/* The value of the position `pits` (mover's view, `seeds` seeds, index idx in its layer). */
+static int compute(kalah_egdb *db, const uint8_t *pits, int seeds, uint64_t idx)
+{
+    successor kids[KALAH_MAX_PITS];
+    int best;
+    int n = expand(db, pits, kids, &best);
+    if (n >= 0) best = combine(db, kids, n);
+    store_value(db->values + db->layer_offset[seeds] + idx, (int8_t)best);
+    return best;
+}
+
+/* The bar positions p[0..n-2] of the composition with colex rank `rank` in layer `seeds`. */
+static void unrank(const kalah_egdb *db, int seeds, uint64_t rank, int *bar)
+{
+    int n = db->places;
+    int top = seeds + n - 2;
+    for (int k = n - 2; k >= 0; k--) {
+        int p = top;
+        while (db->binom[p][k + 1] > rank) p--;
+        bar[k] = p;
+        rank -= db->binom[p][k + 1];
+        top = p - 1;
+    }
+}
+
+static void bars_to_pits(int n, int seeds, const int *bar, uint8_t *pits)
+{
+    int prev = -1;
+    for (int k = 0; k < n - 1; k++) {
+        pits[k] = (uint8_t)(bar[k] - prev - 1);
+        prev = bar[k];
+    }
+    pits[n - 1] = (uint8_t)(seeds + n - 2 - prev);
+}
+
+static void next_bars(int n, int seeds, int *bar)
+{
+    int limit = seeds + n - 1;
+    for (int k = 0; k < n - 1; k++) {
+        int next = k + 1 < n - 1 ? bar[k + 1] : limit;
+        if (bar[k] + 1 < next) {
+            bar[k]++;
+            for (int j = 0; j < k; j++) bar[j] = j;
+            return;
+        }
+    }
+}
+
+typedef struct {
+    kalah_egdb *db;
+    int seeds;
+    uint64_t lo, hi;
+    uint64_t next;  /* shared: the next block to take */
+    volatile int *stop;
+    int stopped;
+} build_job;
+
+#define BUILD_BLOCK 8192
+#define BUILD_BATCH 8
+
+static void *build_worker(void *arg)
+{
+    build_job *job = arg;
+    kalah_egdb *db = job->db;
+    int n = db->places, seeds = job->seeds;
+    int8_t *layer = db->values + db->layer_offset[seeds];
+    int bar[2 * KALAH_MAX_PITS];
+    uint8_t pits[2 * KALAH_MAX_PITS];
+    for (;;) {
+        if (job->stop && *job->stop) {
+            __atomic_store_n(&job->stopped, 1, __ATOMIC_RELAXED);
+            return NULL;
+        }
+        uint64_t lo = __atomic_fetch_add(&job->next, BUILD_BLOCK, __ATOMIC_RELAXED);
+        if (lo >= job->hi) return NULL;
+        uint64_t hi = lo + BUILD_BLOCK < job->hi ? lo + BUILD_BLOCK : job->hi;
+        if (n == 1) { /* not reachable: pits >= 1 gives n >= 2 */
+            return NULL;
+        }
+        unrank(db, seeds, lo, bar);
+        /* In batches, so that the successors' slots of several positions are
+         * fetched from memory at once: the build is bound by memory latency. */
+        for (uint64_t idx = lo; idx < hi; idx += BUILD_BATCH) {
+            int count = hi - idx < BUILD_BATCH ? (int)(hi - idx) : BUILD_BATCH;
+            successor kids[BUILD_BATCH][KALAH_MAX_PITS];
+            int nkids[BUILD_BATCH], value[BUILD_BATCH];
+            for (int b = 0; b < count; b++) {
+                nkids[b] = -2;
+                if (load_value(layer + idx + b) == KALAH_EGDB_UNKNOWN) {
+                    bars_to_pits(n, seeds, bar, pits);
+                    nkids[b] = expand(db, pits, kids[b], &value[b]);
+                }
+                next_bars(n, seeds, bar);
+            }
+            for (int b = 0; b < count; b++) {
+                if (nkids[b] == -2) continue;
+                int best = nkids[b] >= 0 ? combine(db, kids[b], nkids[b]) : value[b];
+                store_value(layer + idx + b, (int8_t)best);
+            }
+        }
+    }
+}
+
+int kalah_egdb_build_range(kalah_egdb *db, int seeds, uint64_t lo, uint64_t hi, int threads, volatile int *stop)
+{
+    if (seeds < 0 || seeds > db->max_seeds) return -1;
+    if (threads < 1) threads = 1;
+    if (threads > 64) threads = 64;
+    build_job job = {db, seeds, lo, hi, lo, stop, 0};
+    pthread_t tid[64];
+    int started = 0;
+    for (int t = 1; t < threads; t++)
+        if (pthread_create(&tid[started], NULL, build_worker, &job) == 0) started++;
+    build_worker(&job);
+    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    return job.stopped ? -1 : 0;
+}
+
+static inline uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t kalah_checksum64(const uint8_t *data, uint64_t size, uint64_t seed)
+{
+    const uint64_t P1 = 0x9E3779B185EBCA87ull, P2 = 0xC2B2AE3D27D4EB4Full;
+    uint64_t lane[4] = {seed + P1 + P2, seed + P2, seed, seed - P1};
+    uint64_t i = 0;
+    for (; i + 32 <= size; i += 32) {
+        for (int j = 0; j < 4; j++) {
+            uint64_t w;
+            memcpy(&w, data + i + 8 * j, 8);
+            lane[j] = rotl64(lane[j] + w * P2, 31) * P1;
+        }
+    }
+    uint64_t h = rotl64(lane[0], 1) + rotl64(lane[1], 7) + rotl64(lane[2], 12) + rotl64(lane[3], 18) + size;
+    for (; i < size; i++) h = rotl64(h ^ (data[i] * P1), 11) * P2;
+    h ^= h >> 33;
+    h *= P2;
+    h ^= h >> 29;
+    h *= P1;
+    h ^= h >> 32;
+    return h;
+}

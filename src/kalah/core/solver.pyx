@@ -1,0 +1,241 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The compiled face of the endgame databases (csrc/endgame.c) and the exact
+solver (csrc/solve.c). ``kalah.endgame`` and ``kalah.solve`` are the Python
+faces; this module only moves bytes and pointers.
+
+Other compiled modules get an oracle for their search through
+``EndgameTable.oracle_address()``: the address of a ``kalah_oracle`` (see
+csrc/board.h) that stays valid while the table object is alive, to be cast
+with ``<const kalah_oracle *><uintptr_t>address``.
+"""
+
+from libc.stdint cimport int8_t, uint8_t, uint64_t, uintptr_t
+from libc.string cimport memset
+
+from kalah.core.board cimport kalah_rules, kalah_state
+
+cdef extern from "csrc/board.h" nogil:
+    ctypedef struct kalah_oracle:
+        const void *db
+        int max_seeds
+        int (*probe)(const void *db, const kalah_rules *r, const kalah_state *s, int *value)
+
+cdef extern from "csrc/endgame.h" nogil:
+    enum:
+        KALAH_EGDB_MAX_SEEDS
+        KALAH_EGDB_UNKNOWN
+
+    ctypedef struct kalah_egdb:
+        int pits
+        int empty_capture
+        int max_seeds
+        int places
+        int8_t *values
+
+    int kalah_egdb_init(kalah_egdb *db, int pits, int empty_capture, int max_seeds)
+    uint64_t kalah_egdb_size(const kalah_egdb *db)
+    uint64_t kalah_egdb_layer_size(const kalah_egdb *db, int seeds)
+    int kalah_egdb_build_range(kalah_egdb *db, int seeds, uint64_t lo, uint64_t hi, int threads, volatile int *stop)
+    uint64_t kalah_egdb_index(const kalah_egdb *db, const uint8_t *pits, int seeds)
+    int kalah_egdb_probe(const void *db, const kalah_rules *r, const kalah_state *s, int *value)
+    uint64_t kalah_checksum64(const uint8_t *data, uint64_t size, uint64_t seed)
+
+cdef extern from "csrc/solve.h" nogil:
+    ctypedef struct kalah_solver:
+        pass
+    kalah_solver *kalah_solver_new(int pits, int empty_capture, int tt_log2)
+    void kalah_solver_free(kalah_solver *solver)
+    void kalah_solver_set_oracle(kalah_solver *solver, const kalah_oracle *oracle)
+    void kalah_solver_clear(kalah_solver *solver)
+    int kalah_solver_search(kalah_solver *solver, const uint8_t *pits, int alpha, int beta, int threads,
+                            double deadline, volatile int *stop, int *aborted, uint64_t *nodes)
+    int kalah_solver_lookup(kalah_solver *solver, const uint8_t *pits, int *lower, int *upper, int *best)
+    double kalah_solver_now()
+
+
+MAX_SEEDS = KALAH_EGDB_MAX_SEEDS
+UNKNOWN = KALAH_EGDB_UNKNOWN
+
+
+def now():
+    """Seconds on the solver's monotonic clock (deadlines are given on it)."""
+    return kalah_solver_now()
+
+
+def checksum(buffer, Py_ssize_t offset=0, Py_ssize_t size=-1, unsigned long long seed=0):
+    """A fast 64-bit checksum of ``buffer[offset:offset + size]`` (the GIL is released)."""
+    cdef const uint8_t[::1] view = buffer
+    if size < 0:
+        size = view.shape[0] - offset
+    if offset < 0 or offset + size > view.shape[0]:
+        raise ValueError("checksum range outside the buffer")
+    if size == 0:
+        return kalah_checksum64(NULL, 0, seed)
+    cdef const uint8_t *p = &view[offset]
+    cdef uint64_t result
+    with nogil:
+        result = kalah_checksum64(p, size, seed)
+    return result
+
+
+def table_size(int pits, int max_seeds):
+    """Bytes of the values of a table of layers 0..max_seeds for ``pits`` pits per side."""
+    cdef kalah_egdb db
+    if kalah_egdb_init(&db, pits, 0, max_seeds) != 0:
+        raise ValueError(f"no endgame table for {pits} pits and {max_seeds} seeds")
+    return kalah_egdb_size(&db)
+
+
+cdef class EndgameTable:
+    """The values of an endgame database over a buffer (an mmap, writable while building)."""
+
+    cdef kalah_egdb db
+    cdef kalah_oracle oracle
+    cdef object buffer
+    cdef const uint8_t[::1] view
+    cdef readonly Py_ssize_t offset
+    cdef volatile int stop
+
+    def __init__(self, int pits, bint empty_capture, int max_seeds, buffer, Py_ssize_t offset=0):
+        if kalah_egdb_init(&self.db, pits, empty_capture, max_seeds) != 0:
+            raise ValueError(f"no endgame table for {pits} pits and {max_seeds} seeds")
+        self.view = buffer
+        if self.view.shape[0] < offset + <Py_ssize_t>kalah_egdb_size(&self.db):
+            raise ValueError("the buffer is too small for the table")
+        self.buffer = buffer
+        self.offset = offset
+        self.db.values = <int8_t *>&self.view[offset] if self.view.shape[0] > offset else NULL
+        self.oracle.db = &self.db
+        self.oracle.max_seeds = max_seeds
+        self.oracle.probe = kalah_egdb_probe
+        self.stop = 0
+
+    @property
+    def pits(self):
+        return self.db.pits
+
+    @property
+    def empty_capture(self):
+        return bool(self.db.empty_capture)
+
+    @property
+    def max_seeds(self):
+        return self.db.max_seeds
+
+    @property
+    def size(self):
+        return kalah_egdb_size(&self.db)
+
+    def layer_size(self, int seeds):
+        return kalah_egdb_layer_size(&self.db, seeds)
+
+    def layer_offset(self, int seeds):
+        cdef kalah_egdb probe_db
+        kalah_egdb_init(&probe_db, self.db.pits, 0, seeds)
+        return kalah_egdb_size(&probe_db) - kalah_egdb_layer_size(&self.db, seeds)
+
+    def clear_layer(self, int seeds):
+        """Mark every entry of a layer as not computed (before building it)."""
+        cdef uint64_t start = self.layer_offset(seeds)
+        cdef uint64_t size = kalah_egdb_layer_size(&self.db, seeds)
+        with nogil:
+            memset(self.db.values + start, KALAH_EGDB_UNKNOWN, size)
+
+    def build_range(self, int seeds, uint64_t lo, uint64_t hi, int threads=2):
+        """Compute entries [lo, hi) of a layer (all lower layers done). Returns False if stopped."""
+        if not 0 <= seeds <= self.db.max_seeds or hi > kalah_egdb_layer_size(&self.db, seeds) or lo > hi:
+            raise ValueError("bad layer range")
+        cdef int rc
+        with nogil:
+            rc = kalah_egdb_build_range(&self.db, seeds, lo, hi, threads, &self.stop)
+        return rc == 0
+
+    def request_stop(self):
+        self.stop = 1
+
+    def value(self, pits):
+        """The value of a position given as its pits from the mover's view."""
+        cdef uint8_t buf[16]
+        cdef int seeds = 0, i
+        if len(pits) != self.db.places:
+            raise ValueError(f"expected {self.db.places} pits")
+        for i in range(self.db.places):
+            buf[i] = pits[i]
+            seeds += buf[i]
+        if seeds > self.db.max_seeds:
+            return None
+        return self.db.values[self.layer_offset(seeds) + kalah_egdb_index(&self.db, buf, seeds)]
+
+    def oracle_address(self):
+        """The address of this table's ``kalah_oracle`` (valid while this object lives)."""
+        return <uintptr_t>&self.oracle
+
+    cdef const kalah_oracle *get_oracle(self):
+        return &self.oracle
+
+
+cdef class Solver:
+    """A compiled solver for one pit count and capture rule, with its table."""
+
+    cdef kalah_solver *ptr
+    cdef object table
+    cdef readonly int pits
+    cdef readonly bint empty_capture
+    cdef readonly int tt_log2
+    cdef volatile int stop
+
+    def __cinit__(self, int pits, bint empty_capture, int tt_log2=24):
+        self.ptr = kalah_solver_new(pits, empty_capture, tt_log2)
+        if self.ptr == NULL:
+            raise MemoryError(f"cannot allocate a solver table of 2^{tt_log2} entries")
+        self.pits = pits
+        self.empty_capture = empty_capture
+        self.tt_log2 = tt_log2
+        self.table = None
+
+    def __dealloc__(self):
+        if self.ptr != NULL:
+            kalah_solver_free(self.ptr)
+
+    @property
+    def endgame(self):
+        return self.table
+
+    def set_endgame(self, EndgameTable table):
+        """Probe ``table`` from now on (None: no database)."""
+        if table is not None and (table.db.pits != self.pits or bool(table.db.empty_capture) != self.empty_capture):
+            raise ValueError("the endgame table is for another variant")
+        self.table = table
+        kalah_solver_set_oracle(self.ptr, table.get_oracle() if table is not None else NULL)
+
+    def clear(self):
+        kalah_solver_clear(self.ptr)
+
+    def request_stop(self):
+        self.stop = 1
+
+    def search(self, pits, int alpha, int beta, int threads=1, double deadline=0.0):
+        """Fail-soft alpha-beta over ``pits`` (mover's view). Returns (value, aborted, nodes)."""
+        cdef uint8_t buf[16]
+        cdef int i, value, aborted = 0
+        cdef uint64_t nodes = 0
+        if len(pits) != 2 * self.pits:
+            raise ValueError(f"expected {2 * self.pits} pits")
+        memset(buf, 0, 16)
+        for i in range(2 * self.pits):
+            buf[i] = pits[i]
+        self.stop = 0
+        with nogil:
+            value = kalah_solver_search(self.ptr, buf, alpha, beta, threads, deadline, &self.stop, &aborted, &nodes)
+        return value, bool(aborted), nodes
+
+    def lookup(self, pits):
+        """(lower, upper, best_move) that the table holds for ``pits``, or None."""
+        cdef uint8_t buf[16]
+        cdef int i, lower, upper, best
+        memset(buf, 0, 16)
+        for i in range(2 * self.pits):
+            buf[i] = pits[i]
+        if kalah_solver_lookup(self.ptr, buf, &lower, &upper, &best):
+            return lower, upper, (None if best < 0 else best)
+        return None

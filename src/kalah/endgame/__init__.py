@@ -1,0 +1,383 @@
+"""Endgame databases: the exact value of every position with at most K seeds in the pits.
+
+A database belongs to a pit count and a capture rule (the seeds per pit at
+the start and the pie rule do not matter: the swap exists only at the first
+move). Its value for a position is the best final margin the side to move can
+still get from the seeds in the pits; the stores only add their difference.
+
+The values are computed by compiled code on several threads
+(``kalah.core.solver``, csrc/endgame.c) and kept in files::
+
+    header (64 bytes, little-endian)
+        magic b"KALAHEDB", format version, header size, pits, empty capture,
+        K, complete layers, payload size, checksum of the payload, complete flag
+    payload: one signed byte per position, layers 0..K one after another
+
+Files are memory-mapped on load and their checksum verified; a file that is
+corrupt, foreign or for another variant is refused with
+:class:`EndgameDatabaseError` naming it. A build writes ``NAME.partial``
+(resumable layer by layer) and renames it to ``NAME`` only when complete, so
+an interrupted build never leaves a broken database behind.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from kalah.rules import KalahError, Position, Variant
+
+__all__ = [
+    "FORMAT_VERSION",
+    "EndgameDatabase",
+    "EndgameDatabaseError",
+    "build",
+    "build_in_memory",
+    "database_path",
+    "default_directory",
+    "load",
+    "locate",
+    "table_positions",
+]
+
+MAGIC = b"KALAHEDB"
+FORMAT_VERSION = 1
+HEADER = struct.Struct("<8sIIIIIIQQI12x")  # 64 bytes
+assert HEADER.size == 64
+CHUNK = 1 << 21  # positions per compiled call: the pace of progress reports and interrupts
+
+Progress = Callable[[int, int], None]
+
+
+class EndgameDatabaseError(KalahError):
+    """An endgame database file that cannot be used (corrupt, foreign, another variant)."""
+
+
+def _core():
+    from kalah.core import solver
+
+    return solver
+
+
+def default_directory() -> Path:
+    """Where databases live unless told otherwise: ``$KALAH_ENDGAME_DIR`` or the user data directory."""
+    override = os.environ.get("KALAH_ENDGAME_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("kalah")) / "endgame"
+
+
+def _rule_key(variant: Variant | tuple[int, bool]) -> tuple[int, bool]:
+    if isinstance(variant, Variant):
+        return variant.pits, variant.empty_capture
+    pits, empty_capture = variant
+    return int(pits), bool(empty_capture)
+
+
+def database_path(variant: Variant | tuple[int, bool], max_seeds: int, directory: str | os.PathLike | None = None) -> Path:
+    pits, empty_capture = _rule_key(variant)
+    rule = "empty" if empty_capture else "std"
+    return Path(directory or default_directory()) / f"kalah-m{pits}-{rule}-k{max_seeds}.egdb"
+
+
+def table_positions(pits: int, max_seeds: int) -> int:
+    """Positions (= payload bytes) of a database of ``pits`` pits per side and K = ``max_seeds``."""
+    return _core().table_size(pits, max_seeds)
+
+
+def _check_request(pits: int, max_seeds: int) -> None:
+    limit = _core().MAX_SEEDS
+    if isinstance(max_seeds, bool) or not isinstance(max_seeds, int) or not 0 <= max_seeds <= limit:
+        raise EndgameDatabaseError(f"max_seeds must be an integer from 0 to {limit}, got {max_seeds!r}")
+    if not 1 <= pits <= 8:
+        raise EndgameDatabaseError(f"pits must be from 1 to 8, got {pits}")
+
+
+@dataclass(eq=False)
+class EndgameDatabase:
+    """The values of one database, memory-mapped from its file (or built in memory)."""
+
+    pits: int
+    empty_capture: bool
+    max_seeds: int
+    path: Path | None
+    table: object  # kalah.core.solver.EndgameTable
+    _buffer: object = None
+
+    @property
+    def positions(self) -> int:
+        return self.table.size
+
+    @property
+    def nbytes(self) -> int:
+        return self.table.size + (HEADER.size if self.path else 0)
+
+    def covers(self, variant: Variant) -> bool:
+        return (variant.pits, variant.empty_capture) == (self.pits, self.empty_capture)
+
+    def _check(self, position: Position) -> None:
+        if not self.covers(position.variant):
+            raise EndgameDatabaseError(
+                f"the database {self.describe()} does not cover {position.variant.name}"
+            )
+
+    def probe(self, position: Position) -> int | None:
+        """The best margin the mover can still get from the seeds in the pits, or None above K."""
+        self._check(position)
+        me = position.to_move
+        if position.is_over:
+            return 0
+        return self.table.value(list(position.pits(me)) + list(position.pits(1 - me)))
+
+    def value(self, position: Position) -> int | None:
+        """The final margin (mover's total minus the opponent's) under perfect play, or None above K."""
+        pits_value = self.probe(position)
+        if pits_value is None:
+            return None
+        me = position.to_move
+        if position.is_over:
+            margin = position.margin
+            return margin if me == 0 else -margin
+        return position.store(me) - position.store(1 - me) + pits_value
+
+    def oracle_address(self) -> int:
+        """The address of a ``kalah_oracle`` (csrc/board.h) over this database, for compiled search code.
+
+        It stays valid while this object is alive; keep a reference to it.
+        """
+        return self.table.oracle_address()
+
+    def describe(self) -> str:
+        where = str(self.path) if self.path else "in memory"
+        rule = ", empty capture" if self.empty_capture else ""
+        return f"{where} ({self.pits} pits{rule}, K={self.max_seeds})"
+
+    def close(self) -> None:
+        """Release the mapping (the object is unusable afterwards)."""
+        buffer, self._buffer, self.table = self._buffer, None, None
+        if buffer is not None:
+            try:
+                buffer.close()
+            except BufferError:  # still referenced by a solver; it goes with it
+                pass
+
+
+# --- building -------------------------------------------------------------------
+
+
+def _anonymous(size: int) -> mmap.mmap:
+    buffer = mmap.mmap(-1, max(size, 1))
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            buffer.madvise(mmap.MADV_HUGEPAGE)
+        except OSError:
+            pass
+    return buffer
+
+
+def _build_layers(table, first: int, threads: int, progress: Progress | None, after_layer=None) -> None:
+    total = table.size
+    done = table.layer_offset(first)
+    for seeds in range(first, table.max_seeds + 1):
+        table.clear_layer(seeds)
+        size = table.layer_size(seeds)
+        for lo in range(0, size, CHUNK):
+            hi = min(size, lo + CHUNK)
+            table.build_range(seeds, lo, hi, threads)
+            done += hi - lo
+            if progress is not None:
+                progress(done, total)
+        if after_layer is not None:
+            after_layer(seeds)
+
+
+def _threads(threads: int | None) -> int:
+    if threads is None:
+        return max(1, min(os.cpu_count() or 1, 16))
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise EndgameDatabaseError(f"threads must be a positive integer, got {threads!r}")
+    return min(threads, 64)
+
+
+def build_in_memory(
+    variant: Variant | tuple[int, bool], max_seeds: int, threads: int | None = None, progress: Progress | None = None
+) -> EndgameDatabase:
+    """Compute a database in memory (nothing is written)."""
+    pits, empty_capture = _rule_key(variant)
+    _check_request(pits, max_seeds)
+    core = _core()
+    buffer = _anonymous(core.table_size(pits, max_seeds))
+    table = core.EndgameTable(pits, empty_capture, max_seeds, buffer)
+    if progress is not None:
+        progress(0, table.size)
+    _build_layers(table, 0, _threads(threads), progress)
+    return EndgameDatabase(pits, empty_capture, max_seeds, None, table, buffer)
+
+
+def _header(pits: int, empty_capture: bool, max_seeds: int, layers: int, size: int, checksum: int, complete: bool) -> bytes:
+    return HEADER.pack(MAGIC, FORMAT_VERSION, HEADER.size, pits, int(empty_capture), max_seeds, layers, size, checksum, int(complete))
+
+
+def build(
+    variant: Variant | tuple[int, bool],
+    max_seeds: int,
+    directory: str | os.PathLike | None = None,
+    *,
+    path: str | os.PathLike | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
+    resume: bool = True,
+) -> EndgameDatabase:
+    """Build the database of ``variant``'s pits and capture rule up to ``max_seeds`` seeds and write it.
+
+    The file goes to ``path``, or to its standard name in ``directory`` (default:
+    :func:`default_directory`). Layers are saved to ``NAME.partial`` as they
+    complete; with ``resume`` a partial file left by an interrupted build of the
+    same database is continued. ``progress(done, total)`` is called as positions
+    are computed. Returns the database, memory-mapped from the new file.
+    """
+    pits, empty_capture = _rule_key(variant)
+    _check_request(pits, max_seeds)
+    threads = _threads(threads)
+    core = _core()
+    target = Path(path) if path is not None else database_path((pits, empty_capture), max_seeds, directory)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    size = core.table_size(pits, max_seeds)
+    buffer = _anonymous(size)
+    table = core.EndgameTable(pits, empty_capture, max_seeds, buffer)
+
+    first = 0
+    if resume and partial.exists():
+        first = _read_partial(partial, pits, empty_capture, max_seeds, size, buffer, table)
+    if first == 0:
+        with open(partial, "wb") as file:
+            file.write(_header(pits, empty_capture, max_seeds, 0, size, 0, False))
+    if progress is not None:
+        progress(table.layer_offset(first) if first <= max_seeds else size, size)
+
+    with open(partial, "r+b") as file:
+
+        def save_layer(seeds: int) -> None:
+            start = table.layer_offset(seeds)
+            end = start + table.layer_size(seeds)
+            file.seek(HEADER.size + start)
+            file.write(memoryview(buffer)[start:end])
+            file.flush()
+            os.fsync(file.fileno())
+            file.seek(0)
+            file.write(_header(pits, empty_capture, max_seeds, seeds + 1, size, 0, False))
+            file.flush()
+
+        _build_layers(table, first, threads, progress, save_layer)
+        checksum = core.checksum(buffer, 0, size)
+        file.truncate(HEADER.size + size)
+        file.seek(0)
+        file.write(_header(pits, empty_capture, max_seeds, max_seeds + 1, size, checksum, True))
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(partial, target)
+    del table
+    buffer.close()
+    return load(target, verify=False)
+
+
+def _read_partial(partial: Path, pits, empty_capture, max_seeds, size, buffer, table) -> int:
+    """Load the complete layers of a partial file; returns the first layer still to build (0: start over)."""
+    try:
+        with open(partial, "rb") as file:
+            fields = HEADER.unpack(file.read(HEADER.size))
+            magic, version, header_size, f_pits, f_ec, f_k, layers, f_size, _, _ = fields
+            if (magic, version, header_size, f_pits, bool(f_ec), f_k, f_size) != (
+                MAGIC, FORMAT_VERSION, HEADER.size, pits, empty_capture, max_seeds, size
+            ) or not 0 <= layers <= max_seeds + 1:
+                return 0
+            end = table.layer_offset(layers) if layers <= max_seeds else size
+            data = file.read(end)
+            if len(data) != end:
+                return 0
+            buffer[:end] = data
+            return layers
+    except (OSError, struct.error):
+        return 0
+
+
+# --- loading --------------------------------------------------------------------
+
+
+def load(path: str | os.PathLike, verify: bool = True) -> EndgameDatabase:
+    """Memory-map a database file, checking its header (and, with ``verify``, its checksum)."""
+    path = Path(path)
+    try:
+        file = open(path, "rb")
+    except OSError as error:
+        raise EndgameDatabaseError(f"cannot open endgame database {path}: {error.strerror or error}") from None
+    with file:
+        head = file.read(HEADER.size)
+        if len(head) < HEADER.size or not head.startswith(MAGIC):
+            raise EndgameDatabaseError(f"{path} is not a kalah endgame database (bad magic or too short)")
+        magic, version, header_size, pits, empty_capture, max_seeds, layers, size, checksum, complete = HEADER.unpack(head)
+        if version != FORMAT_VERSION or header_size != HEADER.size:
+            raise EndgameDatabaseError(f"{path} has format version {version}; this kalah reads version {FORMAT_VERSION}")
+        if not complete or layers != max_seeds + 1:
+            raise EndgameDatabaseError(f"{path} is an incomplete endgame database (an interrupted build?)")
+        core = _core()
+        if not 1 <= pits <= 8 or not 0 <= max_seeds <= core.MAX_SEEDS or size != core.table_size(pits, max_seeds):
+            raise EndgameDatabaseError(f"{path} has an inconsistent header (pits {pits}, K {max_seeds}, size {size})")
+        actual = os.fstat(file.fileno()).st_size
+        if actual != HEADER.size + size:
+            raise EndgameDatabaseError(f"{path} holds {actual} bytes; its header promises {HEADER.size + size} (truncated or padded)")
+        buffer = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    if verify and core.checksum(buffer, HEADER.size, size) != checksum:
+        buffer.close()
+        raise EndgameDatabaseError(f"{path} is corrupt: the checksum of its values does not match its header")
+    table = core.EndgameTable(pits, bool(empty_capture), max_seeds, buffer, HEADER.size)
+    return EndgameDatabase(pits, bool(empty_capture), max_seeds, path, table, buffer)
+
+
+_LOADED: dict[Path, EndgameDatabase] = {}
+
+
+def locate(
+    variant: Variant | tuple[int, bool], directory: str | os.PathLike | None = None, max_seeds: int | None = None
+) -> EndgameDatabase | None:
+    """The database with the largest K (at most ``max_seeds``) for ``variant`` in ``directory``, or None.
+
+    Loaded databases are kept open and shared. Files with the standard name that
+    cannot be used raise :class:`EndgameDatabaseError`.
+    """
+    pits, empty_capture = _rule_key(variant)
+    folder = Path(directory or default_directory())
+    rule = "empty" if empty_capture else "std"
+    prefix = f"kalah-m{pits}-{rule}-k"
+    best: tuple[int, Path] | None = None
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return None
+    for name in names:
+        if not (name.startswith(prefix) and name.endswith(".egdb")):
+            continue
+        digits = name[len(prefix) : -len(".egdb")]
+        if not digits.isdigit():
+            continue
+        k = int(digits)
+        if max_seeds is not None and k > max_seeds:
+            continue
+        if best is None or k > best[0]:
+            best = (k, folder / name)
+    if best is None:
+        return None
+    path = best[1].resolve()
+    if path not in _LOADED:
+        database = load(path)
+        if (database.pits, database.empty_capture) != (pits, empty_capture):
+            raise EndgameDatabaseError(f"{path} is named for {pits} pits but holds a database for {database.pits} pits")
+        _LOADED[path] = database
+    return _LOADED[path]

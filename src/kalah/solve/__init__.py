@@ -1,0 +1,424 @@
+"""The exact solver: ``kalah.solve(position, time=None, ...)``.
+
+The value of a position is the final margin (the mover's total minus the
+opponent's) under perfect play by both sides. The search runs in compiled code
+(``kalah.core.solver``, csrc/solve.c): MTD(f) driven null-window alpha-beta
+over the seeds in the pits (the stores only add their difference, so one table
+entry serves every distribution of the stores), with a large transposition
+table shared by several threads, bounds from the seeds left, move ordering
+(table move, extra turns, immediate gains) and endgame-database probes.
+
+``endgame="auto"`` uses the largest database of the variant found in
+:func:`kalah.endgame.default_directory`, or else computes a small one in
+memory (kept for the rest of the process); ``None`` solves without one.
+With ``time`` the solve stops after that many seconds and reports what it
+proved (``lower <= value <= upper``).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time as _time
+from dataclasses import dataclass, field
+from typing import Any
+
+from kalah.rules import SWAP, KalahError, Move, Position
+
+__all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "solve"]
+
+#: Above this many seeds in the pits an unlimited solve is refused (give ``time``).
+MAX_EXACT_SEEDS = 60
+DEFAULT_TT_LOG2 = 25  # 2^25 entries of 16 bytes: 512 MiB
+#: Positions of the endgame table that ``endgame="auto"`` computes in memory when none is on disk.
+AUTO_TABLE_POSITIONS = 100_000_000
+
+
+class SolveError(KalahError, ValueError):
+    """A solve that cannot be done as asked (bad options, too large without a time budget)."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What the solver proved about a position, from the side to move's point of view."""
+
+    value: int | None  # the exact final margin under perfect play, or None if only bounds were proven
+    lower: int
+    upper: int
+    best_moves: list[Move] = field(default_factory=list)
+    pv: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    endgame_seeds: int | None = None  # K of the database used, if any
+
+    @property
+    def exact(self) -> bool:
+        return self.value is not None
+
+    def describe(self) -> str:
+        """``+8``, or a bound such as ``at least +4`` / ``between -2 and +6``."""
+        if self.value is not None:
+            return f"{self.value:+d}"
+        if self.lower > -10**6 and self.upper < 10**6 and self.lower == self.upper:
+            return f"{self.lower:+d}"
+        return f"between {self.lower:+d} and {self.upper:+d}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "exact": self.exact,
+            "lower": self.lower,
+            "upper": self.upper,
+            "best_moves": list(self.best_moves),
+            "pv": list(self.pv),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "endgame_seeds": self.endgame_seeds,
+        }
+
+
+# --- the compiled engines, one per pit count and capture rule ----------------------
+
+
+class _Engine:
+    def __init__(self, pits: int, empty_capture: bool, tt_log2: int):
+        from kalah.core import solver as core
+
+        self.core = core
+        self.pits = pits
+        self.empty_capture = empty_capture
+        self.solver = core.Solver(pits, empty_capture, tt_log2)
+        self.database = None
+        self.lock = threading.Lock()
+
+    def attach(self, database) -> None:
+        if database is not self.database:
+            self.database = database
+            self.solver.set_endgame(database.table if database is not None else None)
+
+
+_ENGINES: dict[tuple[int, bool], _Engine] = {}
+_MEMORY_DATABASES: dict[tuple[int, bool], Any] = {}
+
+
+def clear_cache() -> None:
+    """Free the solvers' tables and the databases computed in memory."""
+    _ENGINES.clear()
+    _MEMORY_DATABASES.clear()
+
+
+def default_tt_log2(seeds_on_board: int) -> int:
+    """The table size (log2 of entries) for a solve of this many seeds: small problems get small tables."""
+    if seeds_on_board <= 24:
+        return 18
+    if seeds_on_board <= 36:
+        return 22
+    if seeds_on_board <= 44:
+        return 24
+    return DEFAULT_TT_LOG2
+
+
+def _engine(pits: int, empty_capture: bool, tt_log2: int | None, seeds_on_board: int = 48) -> _Engine:
+    key = (pits, empty_capture)
+    engine = _ENGINES.get(key)
+    wanted = tt_log2 or default_tt_log2(seeds_on_board)
+    if engine is None or engine.solver.tt_log2 < wanted or (tt_log2 is not None and engine.solver.tt_log2 != wanted):
+        _ENGINES.pop(key, None)
+        engine = _ENGINES[key] = _Engine(pits, empty_capture, wanted)
+    return engine
+
+
+def auto_max_seeds(pits: int, seeds_on_board: int) -> int | None:
+    """K of the in-memory table that ``endgame="auto"`` computes, or None when none pays off."""
+    from kalah.endgame import table_positions
+
+    if seeds_on_board <= 40:
+        return None
+    best = None
+    for k in range(8, min(seeds_on_board - 4, 40) + 1):
+        if table_positions(pits, k) > AUTO_TABLE_POSITIONS:
+            break
+        best = k
+    return best
+
+
+def _database(position: Position, endgame: Any, threads: int):
+    from kalah import endgame as eg
+
+    variant = position.variant
+    if endgame is None or endgame is False:
+        return None
+    if isinstance(endgame, eg.EndgameDatabase):
+        if not endgame.covers(variant):
+            raise SolveError(f"the endgame database {endgame.describe()} does not cover {variant.name}")
+        return endgame
+    if isinstance(endgame, (str, os.PathLike)) and endgame != "auto":
+        database = eg.load(endgame)
+        if not database.covers(variant):
+            raise SolveError(f"the endgame database {database.describe()} does not cover {variant.name}")
+        return database
+    if endgame == "auto" or endgame is True:
+        found = eg.locate(variant)
+        key = (variant.pits, variant.empty_capture)
+        memory = _MEMORY_DATABASES.get(key)
+        if found is not None and (memory is None or found.max_seeds >= memory.max_seeds):
+            return found
+        if memory is not None:
+            return memory
+        k = auto_max_seeds(variant.pits, position.seeds_in_pits)
+        if k is None:
+            return None
+        memory = _MEMORY_DATABASES[key] = eg.build_in_memory(variant, k, threads=threads)
+        return memory
+    raise SolveError(f"endgame must be 'auto', None, a path or an EndgameDatabase, got {endgame!r}")
+
+
+# --- values of positions -------------------------------------------------------------
+
+
+class _Run:
+    """One call of solve: the engine, the deadline and the nodes spent."""
+
+    def __init__(self, engine: _Engine, threads: int, deadline: float):
+        self.engine = engine
+        self.threads = threads
+        self.deadline = deadline  # on the core clock; 0 = none
+        self.nodes = 0
+        self.timed_out = False
+
+    def _search(self, pits: list[int], alpha: int, beta: int) -> int | None:
+        """One compiled search (in a helper thread, so that Ctrl-C still works). None on timeout."""
+        solver = self.engine.solver
+        out: list[tuple[int, bool, int]] = []
+        worker = threading.Thread(
+            target=lambda: out.append(solver.search(pits, alpha, beta, self.threads, self.deadline)), daemon=True
+        )
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.05)
+        except KeyboardInterrupt:
+            solver.request_stop()
+            worker.join()
+            raise
+        value, aborted, nodes = out[0]
+        self.nodes += nodes
+        if aborted:
+            self.timed_out = True
+            return None
+        return value
+
+    def _view(self, position: Position) -> tuple[list[int], int, int]:
+        """The mover's-view pits, the store difference and the seeds in the pits."""
+        me = position.to_move
+        pits = list(position.pits(me)) + list(position.pits(1 - me))
+        return pits, position.store(me) - position.store(1 - me), sum(pits)
+
+    def _exact_small(self, position: Position) -> int | None:
+        """The value when it needs no search: a finished game or a database hit."""
+        if position.is_over:
+            margin = position.margin
+            return margin if position.to_move == 0 else -margin
+        database = self.engine.database
+        if database is not None and position.seeds_in_pits <= database.max_seeds:
+            return database.value(position)
+        return None
+
+    def plain_interval(self, position: Position, guess: int | None = None) -> tuple[int, int]:
+        """Bounds on a position's value without pie-rule flags, by MTD(f)."""
+        small = self._exact_small(position)
+        if small is not None:
+            return small, small
+        pits, diff, seeds = self._view(position)
+        lower, upper = -seeds, seeds
+        g = 0 if guess is None else max(lower, min(upper, guess - diff))
+        if (g - seeds) % 2:
+            g += 1 if g < upper else -1
+        while lower < upper:
+            beta = g + 1 if g == lower else g
+            value = self._search(pits, beta - 1, beta)
+            if value is None:
+                break
+            if value >= beta:
+                lower = value
+            else:
+                upper = value
+            # values have the parity of the seeds in the pits
+            if (lower - seeds) % 2:
+                lower += 1
+            if (upper - seeds) % 2:
+                upper -= 1
+            g = value
+        return lower + diff, upper + diff
+
+    def plain_at_least(self, position: Position, target: int) -> bool | None:
+        """Whether the value is at least ``target`` (None on timeout)."""
+        small = self._exact_small(position)
+        if small is not None:
+            return small >= target
+        pits, diff, seeds = self._view(position)
+        beta = target - diff
+        if beta <= -seeds:
+            return True
+        if beta > seeds:
+            return False
+        value = self._search(pits, beta - 1, beta)
+        return None if value is None else value >= beta
+
+    # --- positions with the pie rule's flags -------------------------------------
+
+    def interval(self, position: Position) -> tuple[int, int]:
+        if position.variant.pie_rule and (position.is_first_move or position.swap_available):
+            lower, upper = -(10**6), -(10**6)
+            for move in position.legal_moves():
+                lo, hi = self.move_interval(position, move)
+                lower, upper = max(lower, lo), max(upper, hi)
+            return lower, upper
+        return self.plain_interval(position)
+
+    def move_interval(self, position: Position, move: Move) -> tuple[int, int]:
+        """Bounds on the value of playing ``move``, for the mover of ``position``."""
+        child = position.play(move)
+        lo, hi = self.interval(child)
+        if child.to_move == position.to_move:
+            return lo, hi
+        return -hi, -lo
+
+    def move_at_least(self, position: Position, move: Move, target: int) -> bool | None:
+        child = position.play(move)
+        if child.variant.pie_rule and (child.is_first_move or child.swap_available):
+            lo, hi = self.move_interval(position, move)
+            return True if lo >= target else False if hi < target else None
+        if child.to_move == position.to_move:
+            return self.plain_at_least(child, target)
+        at_least = self.plain_at_least(child, -target + 1)  # child value > -target?
+        return None if at_least is None else not at_least
+
+    def best_moves(self, position: Position, value: int) -> list[Move] | None:
+        moves = []
+        for move in position.legal_moves():
+            good = self.move_at_least(position, move, value)
+            if good is None:
+                return None
+            if good:
+                moves.append(move)
+        return moves
+
+    def principal_variation(self, position: Position, value: int, limit: int = 400) -> list[Move]:
+        line: list[Move] = []
+        while not position.is_over and len(line) < limit:
+            candidates = position.legal_moves()
+            if not (position.variant.pie_rule and (position.is_first_move or position.swap_available)):
+                pits, _, _ = self._view(position)
+                hint = self.engine.solver.lookup(pits)
+                if hint is not None and hint[2] in candidates:
+                    candidates.remove(hint[2])
+                    candidates.insert(0, hint[2])
+            chosen = None
+            for move in candidates:
+                good = self.move_at_least(position, move, value)
+                if good is None:
+                    return line
+                if good:
+                    chosen = move
+                    break
+            if chosen is None:  # cannot happen with a true value; stop rather than loop
+                return line
+            child = position.play(chosen)
+            line.append(chosen)
+            if child.to_move != position.to_move:
+                value = -value
+            position = child
+        return line
+
+
+def _threads(threads: int | None) -> int:
+    if threads is None:
+        return max(1, min(os.cpu_count() or 1, 8))
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise SolveError(f"threads must be a positive integer, got {threads!r}")
+    return min(threads, 16)
+
+
+def solve(
+    position: Position | None = None,
+    time: float | None = None,
+    *,
+    threads: int | None = None,
+    endgame: Any = "auto",
+    tt_log2: int | None = None,
+    best_moves: bool = True,
+    pv: bool = True,
+) -> SolveResult:
+    """Solve ``position`` (default: the start of standard Kalah) exactly.
+
+    ``time`` limits the seconds spent; when it runs out the result carries the
+    proven bounds (``value`` is None). ``threads`` (default: every core) search
+    in parallel. ``endgame``: ``"auto"``, ``None``, a database file or an
+    :class:`kalah.endgame.EndgameDatabase`. ``tt_log2`` sizes the table
+    (2^n entries of 16 bytes). Returns a :class:`SolveResult`.
+    """
+    if position is None:
+        position = Position.start()
+    if not isinstance(position, Position):
+        raise SolveError(f"solve needs a kalah.Position, got {type(position).__name__}")
+    if time is not None:
+        if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
+            raise SolveError(f"time must be a positive number of seconds, got {time!r}")
+    elif position.seeds_in_pits > MAX_EXACT_SEEDS:
+        raise SolveError(
+            f"{position.variant.name} with {position.seeds_in_pits} seeds in the pits is too large to solve exactly "
+            f"here (the limit without a time budget is {MAX_EXACT_SEEDS}); give a time budget to get proven bounds"
+        )
+    if tt_log2 is not None and (isinstance(tt_log2, bool) or not isinstance(tt_log2, int) or not 10 <= tt_log2 <= 34):
+        raise SolveError(f"tt_log2 must be an integer from 10 to 34, got {tt_log2!r}")
+    threads = _threads(threads)
+    started = _time.perf_counter()
+    variant = position.variant
+    engine = _engine(variant.pits, variant.empty_capture, tt_log2, position.seeds_in_pits)
+    with engine.lock:
+        database = _database(position, endgame, threads)
+        engine.attach(database)
+        deadline = engine.core.now() + time if time is not None else 0.0
+        run = _Run(engine, threads, deadline)
+        lower, upper = run.interval(position)
+        value = lower if lower == upper else None
+        moves: list[Move] = []
+        line: list[Move] = []
+        if value is not None and not position.is_over:
+            if best_moves:
+                found = run.best_moves(position, value)
+                moves = found if found is not None else []
+            if pv:
+                line = run.principal_variation(position, value)
+            if not moves and line:
+                moves = [line[0]]
+        seconds = _time.perf_counter() - started
+    return SolveResult(
+        value=value,
+        lower=lower,
+        upper=upper,
+        best_moves=moves,
+        pv=line,
+        nodes=run.nodes,
+        seconds=seconds,
+        endgame_seeds=database.max_seeds if database is not None else None,
+    )
+
+
+def move_values(position: Position, *, endgame: Any = "auto", threads: int | None = None) -> dict[Move, int]:
+    """The exact value of every legal move (for the mover of ``position``)."""
+    threads = _threads(threads)
+    variant = position.variant
+    engine = _engine(variant.pits, variant.empty_capture, None, position.seeds_in_pits)
+    with engine.lock:
+        engine.attach(_database(position, endgame, threads))
+        run = _Run(engine, threads, 0.0)
+        values = {}
+        for move in position.legal_moves():
+            lo, hi = run.move_interval(position, move)
+            values[move] = lo
+        return values
+
+
+_ = SWAP  # the swap appears among moves as kalah.SWAP

@@ -1,0 +1,100 @@
+"""Endgame databases: values against brute force, the file format, refusals, interrupted builds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kalah import Position, Variant
+from kalah.endgame import EndgameDatabaseError, build, build_in_memory, database_path, load, locate
+
+from test_solve_truth import brute  # noqa: E402
+
+
+def pits_value_brute(position: Position) -> int:
+    me = position.to_move
+    return brute(position) - (position.store(me) - position.store(1 - me))
+
+
+@pytest.mark.parametrize("pits, empty_capture, k", [(2, False, 10), (3, False, 9), (3, True, 9), (4, False, 8), (6, True, 6), (6, False, 6)])
+def test_database_matches_brute_force(pits, empty_capture, k):
+    variant = Variant(pits=pits, seeds=2, empty_capture=empty_capture)
+    database = build_in_memory(variant, k, threads=2)
+    rng = random.Random(pits * 7 + k)
+    for _ in range(150):
+        cells = [0] * (2 * pits + 2)
+        for _ in range(rng.randint(1, k)):
+            slot = rng.randrange(2 * pits)
+            cells[slot if slot < pits else slot + 1] += 1
+        cells[pits], cells[-1] = rng.randint(0, 5), rng.randint(0, 5)
+        position = Position.from_cells(cells, rng.randint(0, 1), variant)
+        if position.is_over:
+            continue
+        assert database.probe(position) == pits_value_brute(position), position
+        assert database.value(position) == brute(position)
+
+
+def test_file_roundtrip_and_locate(tmp_path):
+    variant = Variant(pits=4, seeds=3)
+    seen = []
+    database = build(variant, 7, tmp_path, threads=2, progress=lambda done, total: seen.append((done, total)))
+    assert database.path == database_path(variant, 7, tmp_path)
+    assert database.path.exists() and not database.path.with_name(database.path.name + ".partial").exists()
+    assert seen[-1][0] == seen[-1][1] == database.positions
+    memory = build_in_memory(variant, 7)
+    loaded = load(database.path)
+    assert bytes(loaded._buffer[64:]) == bytes(memory._buffer[: memory.positions])
+    found = locate(Variant(pits=4, seeds=5), tmp_path)  # the seeds per pit do not matter
+    assert found is not None and found.max_seeds == 7
+    assert locate(Variant(pits=4, empty_capture=True), tmp_path) is None
+
+
+def test_corrupt_and_foreign_files_are_refused(tmp_path):
+    database = build(Variant(pits=3), 6, tmp_path)
+    path = database.path
+    data = bytearray(path.read_bytes())
+    data[100] ^= 0x55
+    corrupt = tmp_path / "corrupt.egdb"
+    corrupt.write_bytes(bytes(data))
+    with pytest.raises(EndgameDatabaseError, match="corrupt.egdb.*corrupt"):
+        load(corrupt)
+    foreign = tmp_path / "foreign.egdb"
+    foreign.write_bytes(b"PK\x03\x04 this is a zip file, not a database" * 4)
+    with pytest.raises(EndgameDatabaseError, match="foreign.egdb"):
+        load(foreign)
+    truncated = tmp_path / "short.egdb"
+    truncated.write_bytes(bytes(data[:-10]))
+    with pytest.raises(EndgameDatabaseError, match="short.egdb"):
+        load(truncated)
+    with pytest.raises(EndgameDatabaseError, match="does not cover"):
+        load(path).probe(Position.start(Variant(pits=4)))
+
+
+def test_interrupted_build_leaves_no_file_and_resumes(tmp_path):
+    variant = Variant(pits=5)
+    target = database_path(variant, 9, tmp_path)
+
+    class Stop(Exception):
+        pass
+
+    calls = []
+
+    def interrupt(done, total):
+        calls.append(done)
+        if done > total // 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        build(variant, 9, tmp_path, progress=interrupt)
+    assert not target.exists()
+    partial = target.with_name(target.name + ".partial")
+    assert partial.exists()
+    with pytest.raises(EndgameDatabaseError):
+        load(partial)  # an incomplete file is never used
+    resumed = []
+    database = build(variant, 9, tmp_path, progress=lambda done, total: resumed.append(done))
+    assert resumed[0] > 0  # it went on from the saved layers
+    assert target.exists() and not partial.exists()
+    fresh = build_in_memory(variant, 9)
+    assert bytes(database._buffer[64:]) == bytes(fresh._buffer[: fresh.positions])

@@ -1,0 +1,135 @@
+"""The exact solver against published values and an exhaustive pure-Python negamax."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+from kalah import SWAP, Position, Variant
+from kalah.endgame import build_in_memory
+from kalah.solve import SolveError, solve
+
+
+@functools.lru_cache(maxsize=None)
+def brute(position: Position) -> int:
+    """Plain negamax over kalah.Position: the final margin for the side to move."""
+    if position.is_over:
+        return position.margin if position.to_move == 0 else -position.margin
+    best = None
+    for move in position.legal_moves():
+        child = position.play(move)
+        value = brute(child) if child.to_move == position.to_move else -brute(child)
+        best = value if best is None else max(best, value)
+    return best
+
+
+def brute_move_value(position: Position, move) -> int:
+    child = position.play(move)
+    return brute(child) if child.to_move == position.to_move else -brute(child)
+
+
+def random_position(rng: random.Random, variant: Variant, seeds: int, stores: int = 6) -> Position:
+    m = variant.pits
+    while True:
+        pits = [0] * (2 * m)
+        for _ in range(seeds):
+            pits[rng.randrange(2 * m)] += 1
+        cells = pits[:m] + [rng.randint(0, stores)] + pits[m:] + [rng.randint(0, stores)]
+        position = Position.from_cells(cells, rng.randint(0, 1), variant)
+        if not position.is_over:
+            return position
+
+
+@pytest.mark.parametrize(
+    "variant, expected",
+    [
+        (Variant(6, 3), 2),
+        (Variant(4, 3, empty_capture=True), 8),
+        (Variant(6, 3, empty_capture=True), 2),
+    ],
+)
+def test_published_values(variant, expected):
+    result = solve(Position.start(variant), endgame=None)
+    assert result.exact and result.value == expected
+    assert result.best_moves and result.pv and result.pv[0] in result.best_moves
+
+
+@pytest.mark.parametrize("pits, empty_capture", [(2, False), (3, False), (3, True), (4, False), (4, True), (5, False), (6, True)])
+def test_solver_matches_brute_force(pits, empty_capture):
+    rng = random.Random(pits * 10 + empty_capture)
+    variant = Variant(pits=pits, seeds=1, empty_capture=empty_capture)
+    for _ in range(25):
+        position = random_position(rng, variant, rng.randint(2, {2: 14, 3: 12}.get(pits, 9)))
+        result = solve(position, endgame=None, threads=2)
+        expected = brute(position)
+        assert result.value == expected, position
+        best = {move for move in position.legal_moves() if brute_move_value(position, move) == expected}
+        assert set(result.best_moves) == best, position
+        # the principal variation is a legal line that reaches the end with the value
+        line_end, mover_sign = position, 1
+        for move in result.pv:
+            line_end = line_end.play(move)
+        assert line_end.is_over
+        final = line_end.margin if position.to_move == 0 else -line_end.margin
+        assert final == expected
+        del mover_sign
+
+
+@pytest.mark.parametrize("empty_capture", [False, True])
+def test_solver_with_endgame_database_matches_brute_force(empty_capture):
+    variant = Variant(pits=4, seeds=1, empty_capture=empty_capture)
+    database = build_in_memory(variant, 6, threads=2)
+    rng = random.Random(7 + empty_capture)
+    for _ in range(30):
+        position = random_position(rng, variant, rng.randint(5, 10))
+        result = solve(position, endgame=database, threads=2)
+        assert result.value == brute(position), position
+        assert result.endgame_seeds == 6
+
+
+def test_single_thread_agrees_with_two():
+    rng = random.Random(3)
+    variant = Variant(pits=5, seeds=1)
+    for _ in range(10):
+        position = random_position(rng, variant, 12)
+        assert solve(position, endgame=None, threads=1).value == solve(position, endgame=None, threads=2).value
+
+
+def test_pie_rule_start_matches_brute_force():
+    for variant in (Variant(3, 2, pie_rule=True), Variant(3, 3, pie_rule=True), Variant(2, 3, pie_rule=True)):
+        start = Position.start(variant)
+        result = solve(start, endgame=None)
+        assert result.value == brute(start)
+        after = start.play(result.pv[0])
+        swap_result = solve(after, endgame=None)
+        assert swap_result.value == brute(after)
+        if brute_move_value(after, SWAP) == swap_result.value:
+            assert SWAP in swap_result.best_moves
+
+
+def test_finished_position():
+    position = Position([[0, 0, 0, 10], [0, 1, 2, 5]], 0)
+    result = solve(position)
+    assert result.value == 10 - 8 and result.pv == [] and result.best_moves == []
+
+
+def test_time_budget_gives_bounds():
+    result = solve(Position.start(Variant(6, 6)), time=0.2, endgame=None)
+    assert result.lower <= result.upper
+    assert result.seconds < 5
+    if not result.exact:
+        assert "between" in result.describe() or "at" in result.describe()
+
+
+def test_too_large_without_time_is_refused():
+    with pytest.raises(SolveError, match="too large"):
+        solve(Position.start(Variant(6, 6)))
+
+
+def test_result_json_shape():
+    result = solve(Position.start(Variant(3, 2)), endgame=None)
+    data = result.to_dict()
+    for key in ("value", "best_moves", "pv", "nodes", "seconds"):
+        assert key in data
