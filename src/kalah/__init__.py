@@ -22,6 +22,7 @@ from .rules import (
     Variant,
 )
 from .search import SearchResult, search
+from .solve import SolveResult, solve
 
 try:
     __version__ = version("kalah")
@@ -39,9 +40,11 @@ __all__ = [
     "MoveEffect",
     "Position",
     "SearchResult",
+    "SolveResult",
     "Variant",
     "__version__",
     "search",
+    "solve",
 ]
 
 # Notebooks show positions and game records as boards (the rules know no face).
