@@ -21,6 +21,8 @@ COMMAND_MODULES = [
     "mankalah",
     "analyse",
     "compare",
+    "solve",
+    "endgame",
     "serve",
     "games",
 ]

@@ -128,21 +128,26 @@ def _engine(pits: int, empty_capture: bool, tt_log2: int | None, seeds_on_board:
     return engine
 
 
-def auto_max_seeds(pits: int, seeds_on_board: int) -> int | None:
-    """K of the in-memory table that ``endgame="auto"`` computes, or None when none pays off."""
+def auto_max_seeds(pits: int, seeds_on_board: int, time: float | None = None) -> int | None:
+    """K of the in-memory table that ``endgame="auto"`` computes, or None when none pays off.
+
+    Under a time budget the table may take at most a quarter of it (at a
+    conservative 4 million positions a second).
+    """
     from kalah.endgame import table_positions
 
     if seeds_on_board <= 40:
         return None
+    budget = AUTO_TABLE_POSITIONS if time is None else min(AUTO_TABLE_POSITIONS, int(time * 1_000_000))
     best = None
     for k in range(8, min(seeds_on_board - 4, 40) + 1):
-        if table_positions(pits, k) > AUTO_TABLE_POSITIONS:
+        if table_positions(pits, k) > budget:
             break
         best = k
     return best
 
 
-def _database(position: Position, endgame: Any, threads: int):
+def _database(position: Position, endgame: Any, threads: int, time: float | None = None):
     from kalah import endgame as eg
 
     variant = position.variant
@@ -165,9 +170,11 @@ def _database(position: Position, endgame: Any, threads: int):
             return found
         if memory is not None:
             return memory
-        k = auto_max_seeds(variant.pits, position.seeds_in_pits)
+        k = auto_max_seeds(variant.pits, position.seeds_in_pits, time)
         if k is None:
             return None
+        if time is not None:  # a small table for this call only: a later unlimited solve may want a larger one
+            return eg.build_in_memory(variant, k, threads=threads)
         memory = _MEMORY_DATABASES[key] = eg.build_in_memory(variant, k, threads=threads)
         return memory
     raise SolveError(f"endgame must be 'auto', None, a path or an EndgameDatabase, got {endgame!r}")
@@ -377,9 +384,9 @@ def solve(
     variant = position.variant
     engine = _engine(variant.pits, variant.empty_capture, tt_log2, position.seeds_in_pits)
     with engine.lock:
-        database = _database(position, endgame, threads)
-        engine.attach(database)
         deadline = engine.core.now() + time if time is not None else 0.0
+        database = _database(position, endgame, threads, time)
+        engine.attach(database)
         run = _Run(engine, threads, deadline)
         lower, upper = run.interval(position)
         value = lower if lower == upper else None

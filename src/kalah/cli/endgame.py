@@ -1,0 +1,87 @@
+"""``kalah endgame``: build and inspect endgame databases."""
+
+from __future__ import annotations
+
+import time as _time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from . import fail
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
+
+
+def _size(nbytes: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if nbytes < 1024 or unit == "GiB":
+            return f"{nbytes:.0f} {unit}" if unit == "B" else f"{nbytes:.1f} {unit}"
+        nbytes /= 1024
+    return f"{nbytes} B"  # pragma: no cover
+
+
+def register(app: typer.Typer) -> None:
+    group = typer.Typer(help="Endgame databases: exact values of every position with few seeds left.", no_args_is_help=True)
+    app.add_typer(group, name="endgame")
+
+    @group.command("build")
+    def build(
+        max_seeds: int = typer.Option(..., "--max-seeds", "-k", help="K: every position with at most K seeds in the pits."),
+        pits: int = PITS,
+        seeds: int = SEEDS,
+        empty_capture: bool = EMPTY_CAPTURE,
+        pie_rule: bool = PIE_RULE,
+        path: Optional[Path] = typer.Option(None, "--path", help="Directory for the database (default: the user data directory)."),
+        threads: Optional[int] = typer.Option(None, "--threads", help="Threads (default: every core)."),
+        fresh: bool = typer.Option(False, "--fresh", help="Start over instead of resuming an interrupted build."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    ) -> None:
+        """Build the database of a variant's pits and capture rule (the seeds per pit do not matter)."""
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        from kalah.endgame import build as build_database
+        from kalah.endgame import default_directory, table_positions
+
+        variant = make_variant(pits, seeds, empty_capture, pie_rule)
+        if max_seeds < 0 or max_seeds > 40:
+            fail(f"--max-seeds must be from 0 to 40, got {max_seeds}")
+        positions = table_positions(variant.pits, max_seeds)
+        directory = path or default_directory()
+        started = _time.perf_counter()
+        if quiet:
+            database = build_database(variant, max_seeds, directory, threads=threads, resume=not fresh)
+        else:
+            with Progress(
+                TextColumn("[bold]building[/bold]"),
+                BarColumn(),
+                TextColumn("{task.percentage:>5.1f}%"),
+                TimeElapsedColumn(),
+                TextColumn("left"),
+                TimeRemainingColumn(),
+                transient=True,
+            ) as bar:
+                task = bar.add_task("build", total=positions)
+                database = build_database(
+                    variant, max_seeds, directory, threads=threads, resume=not fresh,
+                    progress=lambda done, total: bar.update(task, completed=done),
+                )
+        seconds = _time.perf_counter() - started
+        rule = " empty-capture" if variant.empty_capture else ""
+        typer.echo(f"endgame database: {variant.pits} pits{rule}, up to {max_seeds} seeds")
+        typer.echo(f"positions: {database.positions:,}")
+        typer.echo(f"size: {_size(database.nbytes)} ({database.nbytes:,} bytes)")
+        typer.echo(f"time: {seconds:.2f} s")
+        typer.echo(f"file: {database.path}")
+
+    @group.command("info")
+    def info(file: Path = typer.Argument(..., help="A database file.")) -> None:
+        """Check a database file (header and checksum) and describe it."""
+        from kalah.endgame import load
+
+        from kalah.rules import KalahError
+
+        try:
+            database = load(file)
+        except KalahError as error:
+            fail(str(error))
+        typer.echo(f"{database.describe()}: {database.positions:,} positions, {_size(database.nbytes)}, checksum ok")

@@ -1,0 +1,77 @@
+"""``kalah solve``: the exact value of a position under perfect play, its best moves and principal variation."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+
+from kalah.rules import KalahError, Position, move_name
+
+from . import fail
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant, read_position
+
+
+def _names(position: Position, moves: list) -> list[str]:
+    names = []
+    for move in moves:
+        if position.is_over or move not in position.legal_moves():
+            break
+        names.append(move_name(position.to_move, move))
+        position = position.play(move)
+    return names
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def solve(
+        position_text: Optional[str] = typer.Option(None, "--position", "-p", help="The position: JSON inline or a JSON file (default: the start of the variant)."),
+        pits: int = PITS,
+        seeds: int = SEEDS,
+        empty_capture: bool = EMPTY_CAPTURE,
+        pie_rule: bool = PIE_RULE,
+        time: Optional[float] = typer.Option(None, "--time", "-t", help="Stop after this many seconds and report the proven bounds."),
+        threads: Optional[int] = typer.Option(None, "--threads", help="Search threads (default: every core)."),
+        endgame: Optional[str] = typer.Option("auto", "--endgame", help="'auto' (the data directory, else a small table in memory), 'none', or a database file."),
+        table: Optional[int] = typer.Option(None, "--table", help="Transposition table size as log2 of entries (16 bytes each)."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
+    ) -> None:
+        """Solve a position exactly: the final margin for the side to move under perfect play."""
+        from kalah.solve import solve as solve_position
+
+        if time is not None and not time > 0:
+            fail(f"--time must be a positive number of seconds, got {time}")
+        position = read_position(position_text) if position_text else Position.start(make_variant(pits, seeds, empty_capture, pie_rule))
+        database = None if endgame in (None, "none", "off") else endgame
+        try:
+            result = solve_position(position, time, threads=threads, endgame=database, tt_log2=table)
+        except KalahError as error:
+            fail(str(error))
+        if as_json:
+            data = {
+                "value": result.value,
+                "best_moves": result.best_moves,
+                "pv": result.pv,
+                "nodes": result.nodes,
+                "seconds": round(result.seconds, 3),
+                "exact": result.exact,
+                "lower": result.lower,
+                "upper": result.upper,
+                "endgame_seeds": result.endgame_seeds,
+            }
+            typer.echo(json.dumps(data))
+            return
+        mover = position.to_move
+        variant = position.variant
+        typer.echo(f"{variant.name}, player {mover} to move, {position.seeds_in_pits} seeds in the pits")
+        if result.exact:
+            typer.echo(f"value: {result.value:+d} for player {mover} (final margin under perfect play)")
+        else:
+            typer.echo(f"value: {result.describe()} for player {mover} (time ran out; proven bounds)")
+        if result.best_moves:
+            typer.echo("best moves: " + ", ".join(_names(position, [m]) [0] for m in result.best_moves))
+        if result.pv:
+            typer.echo("principal variation: " + " ".join(_names(position, result.pv)))
+        database = f", endgame database K={result.endgame_seeds}" if result.endgame_seeds is not None else ""
+        typer.echo(f"{result.nodes:,} nodes in {result.seconds:.2f} s{database}")
