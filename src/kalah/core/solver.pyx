@@ -10,6 +10,8 @@ with ``<const kalah_oracle *><uintptr_t>address``.
 """
 
 from libc.stdint cimport int8_t, uint8_t, uint64_t, uintptr_t
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetContext, PyCapsule_SetContext
+from cpython.ref cimport Py_INCREF, Py_DECREF, PyObject
 from libc.string cimport memset
 
 from kalah.core.board cimport kalah_rules, kalah_state
@@ -84,6 +86,12 @@ def table_size(int pits, int max_seeds):
     if kalah_egdb_init(&db, pits, 0, max_seeds) != 0:
         raise ValueError(f"no endgame table for {pits} pits and {max_seeds} seeds")
     return kalah_egdb_size(&db)
+
+
+cdef void _release_capsule(object capsule) noexcept:
+    cdef void *owner = PyCapsule_GetContext(capsule)
+    if owner != NULL:
+        Py_DECREF(<object>owner)
 
 
 cdef class EndgameTable:
@@ -169,6 +177,14 @@ cdef class EndgameTable:
     def oracle_address(self):
         """The address of this table's ``kalah_oracle`` (valid while this object lives)."""
         return <uintptr_t>&self.oracle
+
+    def oracle_capsule(self):
+        """A PyCapsule named "kalah.oracle" holding this table's ``kalah_oracle``
+        (what ``kalah.search(..., oracle=...)`` takes); it keeps the table alive."""
+        capsule = PyCapsule_New(&self.oracle, b"kalah.oracle", _release_capsule)
+        Py_INCREF(self)
+        PyCapsule_SetContext(capsule, <void *>self)
+        return capsule
 
     cdef const kalah_oracle *get_oracle(self):
         return &self.oracle

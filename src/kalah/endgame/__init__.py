@@ -41,6 +41,7 @@ __all__ = [
     "default_directory",
     "load",
     "locate",
+    "oracle_for",
     "table_positions",
 ]
 
@@ -152,6 +153,10 @@ class EndgameDatabase:
         It stays valid while this object is alive; keep a reference to it.
         """
         return self.table.oracle_address()
+
+    def oracle(self):
+        """A PyCapsule named ``"kalah.oracle"`` for ``kalah.search(..., oracle=...)``; it keeps the values alive."""
+        return self.table.oracle_capsule()
 
     def describe(self) -> str:
         where = str(self.path) if self.path else "in memory"
@@ -381,3 +386,12 @@ def locate(
             raise EndgameDatabaseError(f"{path} is named for {pits} pits but holds a database for {database.pits} pits")
         _LOADED[path] = database
     return _LOADED[path]
+
+
+def oracle_for(variant: Variant, directory: str | os.PathLike | None = None):
+    """The oracle capsule of the largest database of ``variant`` on disk, or None (for search players)."""
+    try:
+        database = locate(variant, directory)
+    except EndgameDatabaseError:
+        return None
+    return database.oracle() if database is not None else None

@@ -101,6 +101,7 @@ BUILTIN_PLAYER_MODULES = [
     "kalah.players.random",
     "kalah.players.replay",
     "kalah.players.engines",  # minimax, alphabeta, scout, pvs, mtdf, mcts
+    "kalah.players.perfect",  # perfect: the exact solver
     "kalah.mankalah.external",  # exec:COMMAND, another program over the ManKalah protocol
 ]
 

@@ -168,13 +168,11 @@ def _database(position: Position, endgame: Any, threads: int, time: float | None
         memory = _MEMORY_DATABASES.get(key)
         if found is not None and (memory is None or found.max_seeds >= memory.max_seeds):
             return found
-        if memory is not None:
-            return memory
         k = auto_max_seeds(variant.pits, position.seeds_in_pits, time)
+        if memory is not None and (k is None or memory.max_seeds >= k):
+            return memory
         if k is None:
-            return None
-        if time is not None:  # a small table for this call only: a later unlimited solve may want a larger one
-            return eg.build_in_memory(variant, k, threads=threads)
+            return found
         memory = _MEMORY_DATABASES[key] = eg.build_in_memory(variant, k, threads=threads)
         return memory
     raise SolveError(f"endgame must be 'auto', None, a path or an EndgameDatabase, got {endgame!r}")
