@@ -1,6 +1,7 @@
 /* The exact solver (see solve.h). */
 #define _GNU_SOURCE
 #include "solve.h"
+#include "endgame.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ struct kalah_solver {
     size_t table_bytes;
     const kalah_oracle *oracle;
     int oracle_seeds;
+    const kalah_egdb *egdb; /* the oracle's database when it is ours: probed directly, with prefetching */
 };
 
 typedef struct {
@@ -83,6 +85,12 @@ void kalah_solver_set_oracle(kalah_solver *solver, const kalah_oracle *oracle)
 {
     solver->oracle = oracle;
     solver->oracle_seeds = oracle ? oracle->max_seeds : -1;
+    solver->egdb = oracle && oracle->probe == kalah_egdb_probe ? (const kalah_egdb *)oracle->db : NULL;
+    if (solver->egdb && (solver->egdb->pits != solver->pits || solver->egdb->empty_capture != solver->rules.empty_capture)) {
+        solver->oracle = NULL;
+        solver->oracle_seeds = -1;
+        solver->egdb = NULL;
+    }
 }
 
 void kalah_solver_clear(kalah_solver *solver)
@@ -161,6 +169,8 @@ static inline int log2_work(uint64_t nodes)
 
 typedef struct {
     uint8_t pits[16];
+    uint64_t key;           /* table key, for children that need a search */
+    const int8_t *slot;     /* database entry, for children the database covers */
     int seeds;
     int gain;
     int extra;
@@ -168,7 +178,7 @@ typedef struct {
     int order;
 } child;
 
-static int search(worker *w, const uint8_t *pits, int seeds, int alpha, int beta);
+static int search(worker *w, const uint8_t *pits, int seeds, int alpha, int beta, uint64_t key);
 
 /* Expand a position into its children; returns how many. Exact children
  * (game over, or covered by the oracle) get exact = 1 and their value in *value. */
@@ -198,6 +208,15 @@ static inline int expand(worker *w, const uint8_t *pits, child *kids)
             memcpy(c->pits, s.cell + mover * (m + 1), m);
             memcpy(c->pits + m, s.cell + (1 - mover) * (m + 1), m);
             c->seeds = kalah_side_seeds(r, &s, 0) + kalah_side_seeds(r, &s, 1);
+            c->slot = NULL;
+            if (c->seeds <= solver->oracle_seeds && solver->egdb) {
+                const kalah_egdb *db = solver->egdb;
+                c->slot = db->values + db->layer_offset[c->seeds] + kalah_egdb_index(db, c->pits, c->seeds);
+                __builtin_prefetch(c->slot);
+            } else {
+                c->key = hash_pits(c->pits);
+                __builtin_prefetch(solver->table + (c->key & solver->bucket_mask) * BUCKET);
+            }
         }
         /* Ordering: extra turns first, then by what the move gains now, then pits near the store. */
         c->order = (c->extra ? 1000 : 0) + 16 * c->gain + i;
@@ -209,6 +228,11 @@ static inline int exact_value(worker *w, const child *c, int *value)
 {
     if (c->seeds == 0) {
         *value = c->gain;
+        return 1;
+    }
+    if (c->slot) {
+        int v = *c->slot;
+        *value = c->extra ? c->gain + v : c->gain - v;
         return 1;
     }
     if (c->seeds <= w->solver->oracle_seeds) {
@@ -227,7 +251,7 @@ static inline int exact_value(worker *w, const child *c, int *value)
     return 0;
 }
 
-static int search(worker *w, const uint8_t *pits, int seeds, int alpha, int beta)
+static int search(worker *w, const uint8_t *pits, int seeds, int alpha, int beta, uint64_t key)
 {
     kalah_solver *solver = w->solver;
     uint64_t start_nodes = ++w->nodes;
@@ -239,7 +263,6 @@ static int search(worker *w, const uint8_t *pits, int seeds, int alpha, int beta
     if (seeds <= alpha) return seeds;
     if (-seeds >= beta) return -seeds;
 
-    uint64_t key = hash_pits(pits);
     int lower = -seeds, upper = seeds, tt_move = -1;
     if (tt_probe(solver, key, &lower, &upper, &tt_move)) {
         if (lower >= beta) return lower;
@@ -270,6 +293,17 @@ static int search(worker *w, const uint8_t *pits, int seeds, int alpha, int beta
             todo[pending++] = &kids[i];
         }
     }
+    /* Enhanced transposition cutoff: a child whose table bounds already refute the window. */
+    for (int i = 0; i < pending; i++) {
+        child *c = todo[i];
+        int lo, hi, mv;
+        if (!tt_probe(solver, c->key, &lo, &hi, &mv)) continue;
+        int v = c->extra ? c->gain + lo : c->gain - hi; /* a lower bound on this move's value */
+        if (v >= beta) {
+            tt_store(solver, key, v, seeds, c->move, 1);
+            return v;
+        }
+    }
     /* insertion sort, best order first */
     for (int i = 1; i < pending; i++) {
         child *c = todo[i];
@@ -291,9 +325,9 @@ static int search(worker *w, const uint8_t *pits, int seeds, int alpha, int beta
         child *c = todo[i];
         int v;
         if (c->extra)
-            v = c->gain + search(w, c->pits, c->seeds, a - c->gain, beta - c->gain);
+            v = c->gain + search(w, c->pits, c->seeds, a - c->gain, beta - c->gain, c->key);
         else
-            v = c->gain - search(w, c->pits, c->seeds, c->gain - beta, c->gain - a);
+            v = c->gain - search(w, c->pits, c->seeds, c->gain - beta, c->gain - a, c->key);
         if (w->aborted) return 0;
         if (v > best) {
             best = v;
@@ -326,7 +360,7 @@ static void *run_worker(void *arg)
         int m = solver->pits;
         memcpy(s.cell, pits, m);
         memcpy(s.cell + m + 1, pits + m, m);
-        if (!solver->oracle->probe(solver->oracle->db, &solver->rules, &s, &v)) v = search(w, pits, seeds, w->alpha, w->beta);
+        if (!solver->oracle->probe(solver->oracle->db, &solver->rules, &s, &v)) v = search(w, pits, seeds, w->alpha, w->beta, hash_pits(pits));
     } else {
         kalah_state s;
         memset(&s, 0, sizeof s);
@@ -336,7 +370,7 @@ static void *run_worker(void *arg)
         if (kalah_is_over(&solver->rules, &s))
             v = kalah_final_margin(&solver->rules, &s);
         else
-            v = search(w, pits, seeds, w->alpha, w->beta);
+            v = search(w, pits, seeds, w->alpha, w->beta, hash_pits(pits));
     }
     if (!w->aborted) {
         w->result = v;
