@@ -17,14 +17,14 @@ from kalah.rules import KalahError
 COMMAND_MODULES = [
     "play",
     "replay",
-    "arena",
-    "mankalah",
+    "serve",
+    "games",
     "analyse",
     "compare",
     "solve",
     "endgame",
-    "serve",
-    "games",
+    "arena",
+    "mankalah",
 ]
 
 app = typer.Typer(
