@@ -4,6 +4,7 @@ KALAH_ONLY=board,search limits a development build to some extensions, so
 that people working on different parts do not rebuild each other's code.
 """
 
+import glob
 import os
 
 from Cython.Build import cythonize
@@ -25,6 +26,8 @@ extensions = [
         f"kalah.core.{name}",
         [f"{CORE}/{name}.pyx", *(f"{CORE}/csrc/{source}" for source in sources)],
         include_dirs=[CORE],
+        # The headers hold inline code and struct layouts that every extension compiles in.
+        depends=sorted(glob.glob(f"{CORE}/csrc/*.h")) + sorted(glob.glob(f"{CORE}/*.pxd")),
         extra_compile_args=FLAGS,
         extra_link_args=["-pthread"],
     )

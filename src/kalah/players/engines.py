@@ -11,6 +11,7 @@ found: value (seeds, for the player), depth, nodes, principal variation, and
 
 from __future__ import annotations
 
+from kalah.endgame import oracle_for
 from kalah.rules import Move, Position
 from kalah.search import ALGORITHMS, EVALUATIONS, SearchError, check_evaluation, search
 
@@ -22,7 +23,11 @@ DEFAULT_PLAYOUTS = 10000
 
 
 class SearchPlayer(ComputerPlayer):
-    """Plays the best move of a compiled search (ties: the lowest pit index)."""
+    """Plays the best move of a compiled search (ties: the lowest pit index).
+
+    Where an endgame database of the variant is on disk (``kalah endgame
+    build``), the search takes its values as exact for positions it covers.
+    """
 
     def __init__(
         self,
@@ -84,6 +89,7 @@ class SearchPlayer(ComputerPlayer):
         result = search(
             position,
             self.algorithm,
+            oracle=None if self.algorithm == "mcts" else oracle_for(position.variant),
             depth=self.depth,
             time=self.time,
             evaluation=self.evaluation,
@@ -103,6 +109,8 @@ class SearchPlayer(ComputerPlayer):
             "pv": list(result.pv),
             "exact": result.exact,
         }
+        if result.stats.oracle_probes:
+            info["endgame_probes"] = result.stats.oracle_probes
         if self.algorithm == "mcts":
             info["playouts"] = result.stats.playouts
             info["win_rate"] = result.extra.get("win_rate")
