@@ -34,7 +34,10 @@ int kalah_egdb_init(kalah_egdb *db, int pits, int empty_capture, int max_seeds)
     }
     int n = db->places;
     for (int s = 0; s <= max_seeds + 1; s++) db->layer_offset[s] = db->binom[s + n - 1][n];
+    for (int k = 0; k < n; k++)
+        for (int p = 0; p <= KALAH_EGDB_MAX_SEEDS; p++) db->rank_term[k][p] = db->binom[p + k][k + 1];
     kalah_rules_init(&db->rules, pits, 1, empty_capture, 0);
+    kalah_pits_rules_init(&db->moves, pits, empty_capture);
     return 0;
 }
 
@@ -57,75 +60,67 @@ uint64_t kalah_egdb_index(const kalah_egdb *db, const uint8_t *pits, int seeds)
     return rank;
 }
 
-/* The pits of a state from the mover's view. */
-static inline void mover_view(const kalah_rules *r, const kalah_state *s, int mover, uint8_t *pits)
-{
-    int m = r->pits;
-    memcpy(pits, s->cell + mover * (m + 1), m);
-    memcpy(pits + m, s->cell + (1 - mover) * (m + 1), m);
-}
-
 int kalah_egdb_probe(const void *opaque, const kalah_rules *r, const kalah_state *s, int *value)
 {
     const kalah_egdb *db = opaque;
     if (r->pits != db->pits || r->empty_capture != db->empty_capture) return 0;
     int seeds = kalah_side_seeds(r, s, 0) + kalah_side_seeds(r, s, 1);
     if (seeds > db->max_seeds) return 0;
+    int m = r->pits;
     uint8_t pits[2 * KALAH_MAX_PITS];
-    mover_view(r, s, s->to_move, pits);
-    *value = db->values[db->layer_offset[seeds] + kalah_egdb_index(db, pits, seeds)];
+    memcpy(pits, s->cell + s->to_move * (m + 1), m);
+    memcpy(pits + m, s->cell + (1 - s->to_move) * (m + 1), m);
+    *value = *kalah_egdb_slot(db, kalah_u128_from_pits(pits, 2 * m), seeds);
     return 1;
 }
 
 /* One move of a position being computed: where its successor's value lives. */
 typedef struct {
     int8_t *slot;     /* NULL when the move ends the game */
-    uint64_t index;   /* the successor's index in its layer */
+    kalah_u128 pits;  /* the successor from its mover's view */
     int left;         /* seeds left in the pits */
     int gain;         /* seeds the move puts into the mover's store minus the opponent's */
     int extra;        /* the mover moves again */
-    uint8_t pits[2 * KALAH_MAX_PITS]; /* the successor from its mover's view */
 } successor;
 
-/* The successors of `pits` (mover's view), with their slots prefetched.
- * Returns their number, or -1 when the position is over (*over_value set). */
-static int expand(kalah_egdb *db, const uint8_t *pits, successor *out, int *over_value)
+/* The successors of `b` (mover's view, `seeds` seeds), with their slots
+ * prefetched. Returns their number, or -1 when the position is over
+ * (*over_value set). m is the pit count: a constant where it is inlined. */
+static inline __attribute__((always_inline)) int
+expand(kalah_egdb *db, const int m, kalah_u128 b, int seeds, successor *out, int *over_value)
 {
-    const kalah_rules *r = &db->rules;
-    const int m = db->pits;
-    kalah_state start;
-    memset(&start, 0, sizeof start);
-    memcpy(start.cell, pits, m);
-    memcpy(start.cell + m + 1, pits + m, m);
-    if (kalah_is_over(r, &start)) {
-        *over_value = kalah_final_margin(r, &start);
+    const kalah_pits_rules *pr = &db->moves;
+    uint8_t pits[16];
+    memcpy(pits, &b, 16);
+    uint64_t own = (uint64_t)b & (uint64_t)pr->own_mask;
+    if (own == 0 || (b & pr->opp_mask) == 0) {
+        int mine = (int)((own * 0x0101010101010101ull) >> 56);
+        *over_value = mine - (seeds - mine);
         return -1;
     }
-    int seeds = kalah_side_seeds(r, &start, 0) + kalah_side_seeds(r, &start, 1);
     int n = 0;
     for (int i = 0; i < m; i++) {
         if (!pits[i]) continue;
-        kalah_state s = start;
+        kalah_pits_move mv;
+        kalah_pits_play(pr, m, b, seeds, i, pits[i], &mv);
         successor *c = &out[n++];
-        c->extra = kalah_play(r, &s, i);
-        c->gain = s.cell[m] - s.cell[2 * m + 1];
-        if (kalah_is_over(r, &s)) {
-            c->slot = NULL;
-            continue;
+        c->gain = mv.gain;
+        c->extra = mv.extra;
+        c->left = mv.left;
+        c->pits = mv.pits;
+        c->slot = NULL;
+        if (mv.left) {
+            c->slot = (int8_t *)kalah_egdb_slot(db, mv.pits, mv.left);
+            __builtin_prefetch(c->slot);
         }
-        c->left = seeds - s.cell[m] - s.cell[2 * m + 1];
-        mover_view(r, &s, c->extra ? 0 : 1, c->pits);
-        c->index = kalah_egdb_index(db, c->pits, c->left);
-        c->slot = db->values + db->layer_offset[c->left] + c->index;
-        __builtin_prefetch(c->slot);
     }
     return n;
 }
 
-static int compute(kalah_egdb *db, const uint8_t *pits, int seeds, uint64_t idx);
+static int compute(kalah_egdb *db, kalah_u128 b, int seeds, int8_t *slot);
 
 /* The best value over the successors (computing same-layer ones not done yet). */
-static int combine(kalah_egdb *db, successor *kids, int n)
+static inline int combine(kalah_egdb *db, successor *kids, int n)
 {
     int best = -1000;
     for (int i = 0; i < n; i++) {
@@ -133,7 +128,7 @@ static int combine(kalah_egdb *db, successor *kids, int n)
         int value = c->gain;
         if (c->slot) {
             int cv = load_value(c->slot);
-            if (cv == KALAH_EGDB_UNKNOWN) cv = compute(db, c->pits, c->left, c->index); /* same layer */
+            if (cv == KALAH_EGDB_UNKNOWN) cv = compute(db, c->pits, c->left, c->slot); /* same layer */
             value = c->extra ? c->gain + cv : c->gain - cv;
         }
         if (value > best) best = value;
@@ -141,21 +136,21 @@ static int combine(kalah_egdb *db, successor *kids, int n)
     return best;
 }
 
-/* The value of the position `pits` (mover's view, `seeds` seeds, index idx in its layer). */
-static int compute(kalah_egdb *db, const uint8_t *pits, int seeds, uint64_t idx)
+/* The value of the position `b` (mover's view, `seeds` seeds), written to its slot. */
+static int compute(kalah_egdb *db, kalah_u128 b, int seeds, int8_t *slot)
 {
     successor kids[KALAH_MAX_PITS];
-    int best;
-    int n = expand(db, pits, kids, &best);
+    int best = 0;
+    int n = db->pits == 6 ? expand(db, 6, b, seeds, kids, &best) : expand(db, db->pits, b, seeds, kids, &best);
     if (n >= 0) best = combine(db, kids, n);
-    store_value(db->values + db->layer_offset[seeds] + idx, (int8_t)best);
+    store_value(slot, (int8_t)best);
     return best;
 }
 
-/* The bar positions p[0..n-2] of the composition with colex rank `rank` in layer `seeds`. */
-static void unrank(const kalah_egdb *db, int seeds, uint64_t rank, int *bar)
+/* The composition with colex rank `rank` in layer `seeds`, as a word. */
+static kalah_u128 unrank(const kalah_egdb *db, int seeds, uint64_t rank)
 {
-    int n = db->places;
+    int n = db->places, bar[2 * KALAH_MAX_PITS];
     int top = seeds + n - 2;
     for (int k = n - 2; k >= 0; k--) {
         int p = top;
@@ -164,29 +159,30 @@ static void unrank(const kalah_egdb *db, int seeds, uint64_t rank, int *bar)
         rank -= db->binom[p][k + 1];
         top = p - 1;
     }
-}
-
-static void bars_to_pits(int n, int seeds, const int *bar, uint8_t *pits)
-{
+    uint8_t pits[2 * KALAH_MAX_PITS];
     int prev = -1;
     for (int k = 0; k < n - 1; k++) {
         pits[k] = (uint8_t)(bar[k] - prev - 1);
         prev = bar[k];
     }
     pits[n - 1] = (uint8_t)(seeds + n - 2 - prev);
+    return kalah_u128_from_pits(pits, n);
 }
 
-static void next_bars(int n, int seeds, int *bar)
+/* The composition of the next colex rank (b must not be the last of its layer).
+ * With k the first place after 0 that is not empty, minus one: places 1..k are
+ * empty; the next composition moves one seed from place k + 1 down to place k
+ * and gathers the seeds of place 0 there too (the bars below k reset). */
+static inline kalah_u128 next_composition(kalah_u128 b)
 {
-    int limit = seeds + n - 1;
-    for (int k = 0; k < n - 1; k++) {
-        int next = k + 1 < n - 1 ? bar[k + 1] : limit;
-        if (bar[k] + 1 < next) {
-            bar[k]++;
-            for (int j = 0; j < k; j++) bar[j] = j;
-            return;
-        }
-    }
+    kalah_u128 rest = b >> 8;
+    uint64_t low = (uint64_t)rest;
+    int k = low ? __builtin_ctzll(low) >> 3 : 8 + (__builtin_ctzll((uint64_t)(rest >> 64)) >> 3);
+    int first = (uint8_t)b;
+    b &= ~(kalah_u128)0xFF;                  /* place 0 empties (k > 0) or is rewritten (k = 0) */
+    b -= kalah_u128_one(k + 1);
+    b += (kalah_u128)(first + 1) << (8 * k);
+    return b;
 }
 
 typedef struct {
@@ -199,16 +195,37 @@ typedef struct {
 } build_job;
 
 #define BUILD_BLOCK 8192
-#define BUILD_BATCH 8
+#define BUILD_BATCH 16
+
+/* One block of a layer, [lo, hi). */
+static inline __attribute__((always_inline)) void build_block(kalah_egdb *db, const int m, int seeds, uint64_t lo, uint64_t hi)
+{
+    int8_t *layer = db->values + db->layer_offset[seeds];
+    const uint64_t layer_size = kalah_egdb_layer_size(db, seeds);
+    kalah_u128 b = unrank(db, seeds, lo);
+    /* In batches, so that the successors' slots of several positions are
+     * fetched from memory at once. */
+    for (uint64_t idx = lo; idx < hi; idx += BUILD_BATCH) {
+        int count = hi - idx < BUILD_BATCH ? (int)(hi - idx) : BUILD_BATCH;
+        successor kids[BUILD_BATCH][KALAH_MAX_PITS];
+        int nkids[BUILD_BATCH], value[BUILD_BATCH] = {0};
+        for (int j = 0; j < count; j++) {
+            nkids[j] = -2;
+            if (load_value(layer + idx + j) == KALAH_EGDB_UNKNOWN) nkids[j] = expand(db, m, b, seeds, kids[j], &value[j]);
+            if (idx + j + 1 < layer_size) b = next_composition(b);
+        }
+        for (int j = 0; j < count; j++) {
+            if (nkids[j] == -2) continue;
+            int best = nkids[j] >= 0 ? combine(db, kids[j], nkids[j]) : value[j];
+            store_value(layer + idx + j, (int8_t)best);
+        }
+    }
+}
 
 static void *build_worker(void *arg)
 {
     build_job *job = arg;
     kalah_egdb *db = job->db;
-    int n = db->places, seeds = job->seeds;
-    int8_t *layer = db->values + db->layer_offset[seeds];
-    int bar[2 * KALAH_MAX_PITS];
-    uint8_t pits[2 * KALAH_MAX_PITS];
     for (;;) {
         if (job->stop && *job->stop) {
             __atomic_store_n(&job->stopped, 1, __ATOMIC_RELAXED);
@@ -217,30 +234,10 @@ static void *build_worker(void *arg)
         uint64_t lo = __atomic_fetch_add(&job->next, BUILD_BLOCK, __ATOMIC_RELAXED);
         if (lo >= job->hi) return NULL;
         uint64_t hi = lo + BUILD_BLOCK < job->hi ? lo + BUILD_BLOCK : job->hi;
-        if (n == 1) { /* not reachable: pits >= 1 gives n >= 2 */
-            return NULL;
-        }
-        unrank(db, seeds, lo, bar);
-        /* In batches, so that the successors' slots of several positions are
-         * fetched from memory at once: the build is bound by memory latency. */
-        for (uint64_t idx = lo; idx < hi; idx += BUILD_BATCH) {
-            int count = hi - idx < BUILD_BATCH ? (int)(hi - idx) : BUILD_BATCH;
-            successor kids[BUILD_BATCH][KALAH_MAX_PITS];
-            int nkids[BUILD_BATCH], value[BUILD_BATCH];
-            for (int b = 0; b < count; b++) {
-                nkids[b] = -2;
-                if (load_value(layer + idx + b) == KALAH_EGDB_UNKNOWN) {
-                    bars_to_pits(n, seeds, bar, pits);
-                    nkids[b] = expand(db, pits, kids[b], &value[b]);
-                }
-                next_bars(n, seeds, bar);
-            }
-            for (int b = 0; b < count; b++) {
-                if (nkids[b] == -2) continue;
-                int best = nkids[b] >= 0 ? combine(db, kids[b], nkids[b]) : value[b];
-                store_value(layer + idx + b, (int8_t)best);
-            }
-        }
+        if (db->pits == 6) /* standard Kalah's board, with its shifts and loops fixed at compile time */
+            build_block(db, 6, job->seeds, lo, hi);
+        else
+            build_block(db, db->pits, job->seeds, lo, hi);
     }
 }
 

@@ -22,6 +22,144 @@
 #define KALAH_EGDB_MAX_SEEDS 64   /* values must fit int8 and ranks in 64 bits */
 #define KALAH_EGDB_UNKNOWN (-128) /* an entry not computed yet (only during a build) */
 
+#ifndef __SIZEOF_INT128__
+#error "the endgame databases and the solver need a compiler with unsigned __int128 (GCC or Clang, 64-bit)"
+#endif
+
+/* Pits-only positions as one 128-bit word: byte j (bits 8j..8j+7) is place j
+ * of the mover's view (the mover's m pits, then the opponent's m; 2m <= 16).
+ * Byte j is defined arithmetically, so nothing depends on the byte order.
+ * Both the database build and the solver move on these words: a sowing is one
+ * addition (no board copies, no stores to keep), and turning the board to the
+ * next mover's view is a rotation of the two halves. */
+typedef unsigned __int128 kalah_u128;
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the pits-only words are read as bytes in memory: a little-endian machine is needed"
+#endif
+
+static inline int kalah_u128_byte(kalah_u128 b, int j) { return (int)(uint8_t)(b >> (8 * j)); }
+static inline kalah_u128 kalah_u128_one(int j) { return (kalah_u128)1 << (8 * j); }
+
+/* The byte sum: one multiplication per half (exact: a board never holds 256 seeds). */
+static inline int kalah_u128_sum(kalah_u128 b)
+{
+    const uint64_t ones = 0x0101010101010101ull;
+    return (int)(((uint64_t)b * ones) >> 56) + (int)(((uint64_t)(b >> 64) * ones) >> 56);
+}
+
+static inline kalah_u128 kalah_u128_from_pits(const uint8_t *pits, int places)
+{
+    kalah_u128 b = 0;
+    for (int j = places - 1; j >= 0; j--) b = (b << 8) | pits[j];
+    return b;
+}
+
+static inline void kalah_u128_to_pits(kalah_u128 b, uint8_t *pits, int places)
+{
+    for (int j = 0; j < places; j++) pits[j] = (uint8_t)kalah_u128_byte(b, j);
+}
+
+/* The rules of a sowing on such words, for one pit count and capture rule.
+ * Everything that depends on the pit and the seeds sown is a table, so that a
+ * move is a few loads, one 128-bit addition and no variable shifts. */
+typedef struct {
+    int m, places, ring_len, empty_capture;
+    /* sow[i][k]: a 1 in each pit byte that k < ring_len seeds sown from pit i
+     * reach (the mover's store is not a byte); store_hit[i][k]: whether they
+     * pass the mover's store; last[i][k]: the ring place of the last seed
+     * (0..m-1 own pits, m the store, above: the opponent's). lap: a 1 in every
+     * pit byte (a whole lap of 2m + 1 seeds also refills the emptied pit, as
+     * in board.h). keep[j]: every byte but j; capture[j]: every byte but j and
+     * the pit facing it. */
+    kalah_u128 sow[KALAH_MAX_PITS][2 * KALAH_MAX_PITS + 1];
+    uint8_t store_hit[KALAH_MAX_PITS][2 * KALAH_MAX_PITS + 1];
+    uint8_t last[KALAH_MAX_PITS][2 * KALAH_MAX_PITS + 1];
+    kalah_u128 keep[KALAH_MAX_PITS], capture[KALAH_MAX_PITS];
+    kalah_u128 lap, own_mask, opp_mask;
+} kalah_pits_rules;
+
+static inline void kalah_pits_rules_init(kalah_pits_rules *pr, int m, int empty_capture)
+{
+    memset(pr, 0, sizeof *pr);
+    pr->m = m;
+    pr->places = 2 * m;
+    pr->ring_len = 2 * m + 1;
+    pr->empty_capture = empty_capture != 0;
+    for (int j = 0; j < m; j++) {
+        pr->own_mask |= (kalah_u128)0xFF << (8 * j);
+        pr->opp_mask |= (kalah_u128)0xFF << (8 * (m + j));
+    }
+    for (int j = 0; j < 2 * m; j++) pr->lap += kalah_u128_one(j);
+    for (int i = 0; i < m; i++) {
+        pr->keep[i] = ~((kalah_u128)0xFF << (8 * i));
+        pr->capture[i] = pr->keep[i] & ~((kalah_u128)0xFF << (8 * (2 * m - 1 - i)));
+        pr->last[i][0] = (uint8_t)i;
+        for (int k = 1; k < pr->ring_len; k++) {
+            int place = (i + k) % pr->ring_len; /* ring places: own pits 0..m-1, store m, opponent's pits */
+            pr->sow[i][k] = pr->sow[i][k - 1];
+            pr->store_hit[i][k] = pr->store_hit[i][k - 1];
+            pr->last[i][k] = (uint8_t)place;
+            if (place == m) pr->store_hit[i][k] = 1;
+            else pr->sow[i][k] += kalah_u128_one(place < m ? place : place - 1);
+        }
+    }
+}
+
+/* The result of one move on a pits-only word. */
+typedef struct {
+    kalah_u128 pits; /* the successor from its own mover's view (0 when the game ended) */
+    int gain;        /* seeds the move puts into the mover's store, minus the opponent's
+                        (the final sweep included when the game ends) */
+    int extra;       /* the mover moves again (also set when the game ended: the value is just gain) */
+    int left;        /* seeds left in the pits (0: the game is over) */
+} kalah_pits_move;
+
+/* Play pit i of `b`, which holds `seeds` seeds and is not over; `sown` is the
+ * (non-zero) content of pit i and m the pit count (pass a constant where the
+ * caller can, so that the halves' rotation compiles to fixed shifts). The same
+ * rules as kalah_play in board.h, with the stores left out. */
+static inline __attribute__((always_inline)) void
+kalah_pits_play(const kalah_pits_rules *pr, const int m, kalah_u128 b, int seeds, int i, int sown, kalah_pits_move *out)
+{
+    const int len = 2 * m + 1;
+    int laps = 0, rest = sown;
+    if (__builtin_expect(sown >= len, 0)) {
+        laps = sown / len;
+        rest = sown - laps * len;
+    }
+    b = (b & pr->keep[i]) + pr->sow[i][rest];
+    if (laps) b += (kalah_u128)laps * pr->lap;
+    int gain = laps + pr->store_hit[i][rest];
+    int place = pr->last[i][rest];
+    if (place < m) {
+        uint8_t after[16];
+        memcpy(after, &b, 16);
+        if (after[place] == 1) {
+            int captured = after[2 * m - 1 - place];
+            if (captured || pr->empty_capture) {
+                gain += captured + 1;
+                b &= pr->capture[place];
+            }
+        }
+    }
+    int left = seeds - gain;
+    uint64_t own = (uint64_t)b & (uint64_t)pr->own_mask; /* m <= 8: the mover's pits are the low word */
+    if (own == 0 || (b & pr->opp_mask) == 0) { /* over: each side keeps its own pits */
+        int mine = (int)((own * 0x0101010101010101ull) >> 56);
+        out->pits = 0;
+        out->gain = gain + mine - (left - mine);
+        out->extra = 1;
+        out->left = 0;
+        return;
+    }
+    int extra = place == m;
+    if (!extra) b = (b >> (8 * m)) | ((kalah_u128)own << (8 * m)); /* the opponent's view */
+    out->pits = b;
+    out->gain = gain;
+    out->extra = extra;
+    out->left = left;
+}
+
 typedef struct {
     int pits;              /* m */
     int empty_capture;
@@ -31,7 +169,11 @@ typedef struct {
     uint64_t layer_offset[KALAH_EGDB_MAX_SEEDS + 2];
     /* binom[a][b] = C(a, b) for a < KALAH_EGDB_MAX_SEEDS + 2 * KALAH_MAX_PITS + 1, b <= 2 * KALAH_MAX_PITS */
     uint64_t binom[KALAH_EGDB_MAX_SEEDS + 2 * KALAH_MAX_PITS + 2][2 * KALAH_MAX_PITS + 1];
+    /* rank_term[k][p] = C(p + k, k + 1): the share of the rank of the bar after
+     * place k when places 0..k hold p seeds (the rank is their sum over k < n - 1). */
+    uint64_t rank_term[2 * KALAH_MAX_PITS][KALAH_EGDB_MAX_SEEDS + 1];
     kalah_rules rules;     /* the rules of play used by the build (seeds per pit irrelevant) */
+    kalah_pits_rules moves; /* the same rules on pits-only words */
 } kalah_egdb;
 
 /* Fill the tables of db for m pits, the capture rule and K seeds; values is
@@ -53,6 +195,35 @@ int kalah_egdb_build_range(kalah_egdb *db, int seeds, uint64_t lo, uint64_t hi, 
 
 /* The index of a position given as pits from the mover's view (mover's m pits, then the opponent's). */
 uint64_t kalah_egdb_index(const kalah_egdb *db, const uint8_t *pits, int seeds);
+
+/* The index in its layer of a pits-only word (mover's view): the colex rank.
+ * The prefix sums of all places come from two multiplications (each prefix is
+ * below 256, so bytes never carry), then one small table load per bar. */
+static inline __attribute__((always_inline)) uint64_t kalah_egdb_rank_bars(const kalah_egdb *db, kalah_u128 b, const int bars)
+{
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t low = (uint64_t)b * ones;                          /* byte j: places 0..j, j < 8 */
+    uint64_t high = ((uint64_t)(b >> 64) + (low >> 56)) * ones; /* byte j: places 0..8+j */
+    uint64_t rank = 0;
+    for (int k = 0; k < bars && k < 8; k++) rank += db->rank_term[k][(uint8_t)(low >> (8 * k))];
+    for (int k = 8; k < bars; k++) rank += db->rank_term[k][(uint8_t)(high >> (8 * (k - 8)))];
+    return rank;
+}
+
+static inline uint64_t kalah_egdb_rank(const kalah_egdb *db, kalah_u128 b)
+{
+    switch (db->places) { /* constant bounds, so that the loops unroll for the usual boards */
+    case 12: return kalah_egdb_rank_bars(db, b, 11);
+    case 14: return kalah_egdb_rank_bars(db, b, 13);
+    default: return kalah_egdb_rank_bars(db, b, db->places - 1);
+    }
+}
+
+/* Where the value of a pits-only word with `seeds` seeds (<= K) lives. */
+static inline const int8_t *kalah_egdb_slot(const kalah_egdb *db, kalah_u128 b, int seeds)
+{
+    return db->values + db->layer_offset[seeds] + kalah_egdb_rank(db, b);
+}
 
 /* The probe of kalah_oracle: db is a kalah_egdb. Returns 1 and the value
  * (from the side to move, stores excluded) when the position is covered. */
