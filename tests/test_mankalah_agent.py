@@ -14,7 +14,6 @@ from kalah.mankalah import (
     NORTH,
     SOUTH,
     Agent,
-    Change,
     ConnectionClosed,
     End,
     MankalahEngine,
@@ -30,7 +29,6 @@ from kalah.mankalah import (
     side_of,
     state_of,
 )
-from kalah.players import make_player
 from kalah.players.base import ComputerPlayer
 from kalah.rules import SWAP, Position
 

@@ -13,7 +13,7 @@ import pytest
 import kalah
 from kalah import Position, Variant
 from kalah.players import PlayerSpecError, make_player
-from kalah.search import ALGORITHMS, EXACT_ALGORITHMS, SearchError, SearchResult, search
+from kalah.search import EXACT_ALGORITHMS, SearchError, SearchResult, search
 
 
 def kalah_cli(*args):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -11,7 +10,6 @@ import sys
 import time
 
 import httpx
-import pytest
 
 from kalah.cli import main
 from kalah.records import GameLibrary, GameRecord

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from kalah.rules import SWAP, Position, move_name
+from kalah.rules import SWAP, Position, line_names, move_name
 from kalah.search import ALGORITHMS, EVALUATIONS, SearchError, check_algorithm, check_depth, check_evaluation, check_time, search
 
 from . import fail
@@ -34,16 +34,6 @@ def parse_time(text: Optional[str]) -> Optional[float]:
     except ValueError:
         raise SearchError(f"time must be a positive number of seconds, got {text!r}") from None
     return check_time(number)
-
-
-def pv_names(position: Position, pv: list) -> list[str]:
-    names = []
-    for move in pv:
-        if position.is_over or move not in position.legal_moves():
-            break
-        names.append(move_name(position.to_move, move))
-        position = position.play(move)
-    return names
 
 
 def _value_text(value) -> str:
@@ -96,7 +86,7 @@ def register(app: typer.Typer) -> None:
         console.print(table)
         verdict = f" (proven: player {me} {result.outcome})" if result.outcome else ""
         console.print(f"Best move: [bold]{move_name(me, result.best_move)}[/bold], value {_value_text(result.value)}{verdict}")
-        console.print(f"Principal variation: {' '.join(pv_names(position, result.pv)) or '-'}")
+        console.print(f"Principal variation: {' '.join(line_names(position, result.pv)) or '-'}")
         s = result.stats
         if name == "mcts":
             console.print(f"{s.playouts:,} playouts, {s.nodes:,} tree nodes, deepest {s.depth}, {s.seconds:.3f} s "

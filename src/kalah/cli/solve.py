@@ -7,20 +7,10 @@ from typing import Optional
 
 import typer
 
-from kalah.rules import KalahError, Position, move_name
+from kalah.rules import KalahError, Position, line_names, move_name
 
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant, read_position
-
-
-def _names(position: Position, moves: list) -> list[str]:
-    names = []
-    for move in moves:
-        if position.is_over or move not in position.legal_moves():
-            break
-        names.append(move_name(position.to_move, move))
-        position = position.play(move)
-    return names
 
 
 def register(app: typer.Typer) -> None:
@@ -70,8 +60,8 @@ def register(app: typer.Typer) -> None:
         else:
             typer.echo(f"value: {result.describe()} for player {mover} (time ran out; proven bounds)")
         if result.best_moves:
-            typer.echo("best moves: " + ", ".join(_names(position, [m]) [0] for m in result.best_moves))
+            typer.echo("best moves: " + ", ".join(move_name(position.to_move, m) for m in result.best_moves))
         if result.pv:
-            typer.echo("principal variation: " + " ".join(_names(position, result.pv)))
+            typer.echo("principal variation: " + " ".join(line_names(position, result.pv)))
         database = f", endgame database K={result.endgame_seeds}" if result.endgame_seeds is not None else ""
         typer.echo(f"{result.nodes:,} nodes in {result.seconds:.2f} s{database}")

@@ -1,7 +1,7 @@
 """The readable reference of the game: variants, positions, moves, notation, JSON."""
 
 from .errors import IllegalMoveError, InvalidPositionError, InvalidVariantError, KalahError
-from .notation import move_name, parse_move, pit_letter, store_letter
+from .notation import line_names, move_name, parse_move, pit_letter, store_letter
 from .position import SWAP, Move, MoveEffect, Position
 from .variant import STANDARD, Variant
 
@@ -16,6 +16,7 @@ __all__ = [
     "STANDARD",
     "SWAP",
     "Variant",
+    "line_names",
     "move_name",
     "parse_move",
     "pit_letter",

@@ -19,6 +19,17 @@ def move_name(player: int, move: Move) -> str:
     return "swap" if move == SWAP else pit_letter(player, move)
 
 
+def line_names(position: Position, moves: list[Move]) -> list[str]:
+    """A line of moves in pit letters (``C d swap``), as far as it is legal from ``position``."""
+    names = []
+    for move in moves:
+        if move not in position.legal_moves():
+            break
+        names.append(move_name(position.to_move, move))
+        position = position.play(move)
+    return names
+
+
 def parse_move(text: str, position: Position) -> Move:
     """Read a move typed by a person: a pit letter (either case), a pit number 1..m, or ``swap``.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from kalah.rules import SWAP, Position
+from kalah.rules import SWAP, Position, line_names
 
 
 #: The solver is asked only about positions with at most this many seeds in the pits.
@@ -108,20 +108,5 @@ def analyse(position_json: str, seconds: float = 0.5, exact: bool = True) -> dic
     if result["best_move"] is not None:
         result["best_move"] = _move_key(result["best_move"])
     result["pv"] = [_move_key(move) for move in result["pv"]]
-    result["pv_names"] = _line_names(position, result["pv"])
+    result["pv_names"] = line_names(position, result["pv"])
     return result
-
-
-def _line_names(position: Position, line: list[Any]) -> list[str]:
-    """The line in pit letters (``C``, ``d``, ``swap``), as far as it is legal."""
-    from kalah.rules import move_name
-
-    names = []
-    for move in line:
-        try:
-            after = position.play(move)
-        except Exception:
-            break
-        names.append(move_name(position.to_move, move))
-        position = after
-    return names

@@ -27,7 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from kalah.players import PlayerSpecError, make_player, parse_spec, player_types
-from kalah.records import GameLibrary, GameRecord, LibraryError, PlayerInfo, RecordError
+from kalah.records import GameLibrary, GameRecord, LibraryError, PlayerInfo
 from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Variant, move_name, parse_move
 
 from .analysis import analyse, analysis_available
