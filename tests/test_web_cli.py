@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -26,7 +27,8 @@ def test_serve_stores_every_acknowledged_move_even_when_killed(tmp_path):
     db = tmp_path / "games.sqlite"
     port = _free_port()
     process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), "--db", str(db),
-                                "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)  # its own process group, worker pool included
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 30
@@ -45,7 +47,7 @@ def test_serve_stores_every_acknowledged_move_even_when_killed(tmp_path):
         state = httpx.post(f"{url}/api/games/{state['id']}/computer-move").json()  # runs in a worker process
         acknowledged = state["history"]
     finally:
-        process.send_signal(signal.SIGKILL)  # no clean shutdown
+        os.killpg(process.pid, signal.SIGKILL)  # no clean shutdown, and no orphaned workers
         process.wait(timeout=10)
     record = GameLibrary(db).record(state["id"])
     from kalah.rules import move_name
