@@ -76,10 +76,17 @@ def describe_move(event: MoveEvent, names: tuple[str, str]) -> str:
         text += f", captures {event.effect.captured}"
     if event.effect.extra_turn and not event.after.is_over:
         text += ", extra turn"
+    notes = []
     if event.seconds >= 0.05:
-        text += f" ({event.seconds:.2f} s)"
-    if event.info.get("summary"):
-        text += f"  [{event.info['summary']}]"
+        notes.append(f"{event.seconds:.2f} s")
+    if event.info.get("depth"):
+        notes.append(f"depth {event.info['depth']}")
+    if event.info.get("outcome"):
+        notes.append(str(event.info["outcome"]))
+    elif isinstance(event.info.get("value"), (int, float)):
+        notes.append(f"value {event.info['value']:+g}")
+    if notes:
+        text += f" ({', '.join(notes)})"
     return text
 
 
