@@ -25,6 +25,11 @@ cdef extern from "csrc/board.h" nogil:
     ctypedef struct kalah_rng:
         uint64_t state
 
+    ctypedef struct kalah_oracle:
+        const void *db
+        int max_seeds
+        int (*probe)(const void *db, const kalah_rules *r, const kalah_state *s, int *value)
+
     void kalah_rules_init(kalah_rules *r, int pits, int seeds, int empty_capture, int pie_rule)
     void kalah_start(const kalah_rules *r, kalah_state *s)
     int kalah_legal_moves(const kalah_rules *r, const kalah_state *s, uint8_t *moves)

@@ -1,13 +1,7 @@
 # Declarations of csrc/search.h, and the compiled engine class (cimport kalah.core.search).
 from libc.stdint cimport uint8_t, int8_t, int32_t, uint64_t
 
-from kalah.core.board cimport kalah_rules, kalah_state
-
-cdef extern from "csrc/board.h" nogil:
-    ctypedef struct kalah_oracle:
-        const void *db
-        int max_seeds
-        int (*probe)(const void *db, const kalah_rules *r, const kalah_state *s, int *value)
+from kalah.core.board cimport kalah_rules, kalah_state, kalah_oracle
 
 cdef extern from "csrc/search.h" nogil:
     enum:

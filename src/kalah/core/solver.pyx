@@ -14,13 +14,7 @@ from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetContext, PyCapsule_Se
 from cpython.ref cimport Py_INCREF, Py_DECREF, PyObject
 from libc.string cimport memset
 
-from kalah.core.board cimport kalah_rules, kalah_state
-
-cdef extern from "csrc/board.h" nogil:
-    ctypedef struct kalah_oracle:
-        const void *db
-        int max_seeds
-        int (*probe)(const void *db, const kalah_rules *r, const kalah_state *s, int *value)
+from kalah.core.board cimport kalah_rules, kalah_state, kalah_oracle
 
 cdef extern from "csrc/endgame.h" nogil:
     enum:

@@ -207,37 +207,131 @@ static inline void ks_order(ks_context *c, const kalah_state *s, uint8_t *moves,
     }
 }
 
+/* An exact table entry answers (the memo of minimax and of Scout's EVAL). */
+static inline int ks_table_exact(ks_context *c, const ks_entry *e, int depth, int *value)
+{
+    if (!e || e->flag != KS_EXACT || !ks_usable(e, depth)) return 0;
+    c->stats.tt_hits++;
+    ks_table_used(c, e);
+    *value = e->value;
+    return 1;
+}
+
+/* For Scout's TEST "value >= t": an entry answers when its bound decides the
+ * question. Returns 1 with the answer in *pass. */
+static inline int ks_table_test(ks_context *c, const ks_entry *e, int depth, int t, int *pass)
+{
+    if (!e || !ks_usable(e, depth)) return 0;
+    if ((e->flag != KS_UPPER && e->value >= t) || (e->flag != KS_LOWER && e->value < t)) {
+        c->stats.tt_hits++;
+        ks_table_used(c, e);
+        *pass = e->value >= t;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- a node ------------------------------------------------------------- */
+
+/* What an interior node keeps from opening to storing its result. */
+typedef struct {
+    uint64_t key;              /* its table key, when tabled */
+    uint64_t heuristic_before; /* c->heuristic on entry: did a heuristic leaf contribute? */
+    int tabled;                /* the node reads and writes the table */
+    int first;                 /* the table's move, searched first */
+    int n;                     /* the legal moves, in search order */
+    uint8_t moves[KALAH_MAX_MOVES];
+} ks_node;
+
+/* Looks the node up in the table when it is deep enough (depth >= min_depth):
+ * returns the entry found, or NULL. */
+static inline ks_entry *ks_node_probe(ks_context *c, ks_node *nd, const kalah_state *s, int depth, int min_depth)
+{
+    ks_entry *e = NULL;
+    nd->key = 0;
+    nd->heuristic_before = c->heuristic;
+    nd->tabled = c->table && depth >= min_depth;
+    if (nd->tabled) {
+        nd->key = ks_key(c, s);
+        if (c->use_table) {
+            c->stats.tt_probes++;
+            e = ks_table_find(c, nd->key);
+        }
+    }
+    nd->first = e ? e->move : KS_NO_MOVE;
+    return e;
+}
+
+/* The legal moves in search order, the table's move first. */
+static inline void ks_node_moves(ks_context *c, ks_node *nd, const kalah_state *s)
+{
+    nd->n = kalah_legal_moves(&c->rules, s, nd->moves);
+    ks_order(c, s, nd->moves, nd->n, nd->first);
+}
+
+/* Opens a node: counts it, answers at a leaf or from the table, else generates
+ * the moves in search order. With a window (alpha and beta), a table bound
+ * answers or narrows it; without one (NULL), only an exact entry answers.
+ * Returns 1 when the node is already decided, with its *value. */
+static inline int ks_node_open(ks_context *c, ks_node *nd, const kalah_state *s, int depth, int *alpha, int *beta, int *value)
+{
+    if (!ks_enter(c)) { *value = 0; return 1; }
+    if (ks_leaf(c, s, depth, value)) return 1;
+    ks_entry *e = ks_node_probe(c, nd, s, depth, KS_TABLE_MIN_DEPTH);
+    if (alpha ? ks_table_window(c, e, depth, alpha, beta, value) : ks_table_exact(c, e, depth, value)) return 1;
+    ks_node_moves(c, nd, s);
+    return 0;
+}
+
+/* Stores the node's result, if it is tabled. */
+static inline void ks_node_store(ks_context *c, const ks_node *nd, int depth, int value, int flag, int move)
+{
+    if (nd->tabled) ks_table_store(c, nd->key, depth, value, flag, move, nd->heuristic_before);
+}
+
+/* The flag of a fail-soft result searched with the window (alpha, beta). */
+static inline int ks_bound_flag(int value, int alpha, int beta)
+{
+    return value <= alpha ? KS_UPPER : value >= beta ? KS_LOWER : KS_EXACT;
+}
+
+/* Is the child of a node of this depth at the frontier (depth 1, or the game
+ * is over)? Then it is a leaf, visited by its parent without a call. */
+static inline int ks_frontier(const ks_context *c, const kalah_state *child, int depth)
+{
+    return depth == 1 || kalah_is_over(&c->rules, child);
+}
+
+/* The value of a frontier child (entered with ks_enter) for its parent s: a
+ * leaf's value is exact, so no window is needed. */
+static inline int ks_frontier_value(ks_context *c, const kalah_state *s, const kalah_state *child, int depth)
+{
+    int v;
+    ks_leaf(c, child, depth - 1, &v);
+    return KS_SAME(s, *child) ? v : -v;
+}
+
 /* ---- Minimax ------------------------------------------------------------ */
 
 /* Plain negamax over every move; memoized (exact values per depth) when use_table is set. */
 static int ks_minimax(ks_context *c, const kalah_state *s, int depth)
 {
+    ks_node nd;
     int value;
     if (!ks_enter(c)) return 0;
     if (ks_leaf(c, s, depth, &value)) return value;
-    uint64_t key = 0, heuristic_before = c->heuristic;
-    if (c->table) {
-        key = ks_key(c, s);
-        if (c->use_table) {
-            c->stats.tt_probes++;
-            ks_entry *e = ks_table_find(c, key);
-            if (e && e->flag == KS_EXACT && ks_usable(e, depth)) {
-                c->stats.tt_hits++;
-                ks_table_used(c, e);
-                return e->value;
-            }
-        }
-    }
-    uint8_t moves[KALAH_MAX_MOVES];
-    int n = kalah_legal_moves(&c->rules, s, moves), best = -KS_INF, best_move = KS_NO_MOVE;
-    for (int k = 0; k < n; k++) {
+    ks_entry *e = ks_node_probe(c, &nd, s, depth, 1); /* memoized at every depth */
+    if (ks_table_exact(c, e, depth, &value)) return value;
+    nd.n = kalah_legal_moves(&c->rules, s, nd.moves); /* in plain pit order */
+    int best = -KS_INF, best_move = KS_NO_MOVE;
+    for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
-        kalah_play(&c->rules, &child, moves[k]);
+        kalah_play(&c->rules, &child, nd.moves[k]);
         int v = KS_SAME(s, child) ? ks_minimax(c, &child, depth - 1) : -ks_minimax(c, &child, depth - 1);
         if (c->aborted) return 0;
-        if (v > best) { best = v; best_move = moves[k]; }
+        if (v > best) { best = v; best_move = nd.moves[k]; }
     }
-    if (c->table) ks_table_store(c, key, depth, best, KS_EXACT, best_move, heuristic_before);
+    ks_node_store(c, &nd, depth, best, KS_EXACT, best_move);
     return best;
 }
 
@@ -247,34 +341,17 @@ static int ks_minimax(ks_context *c, const kalah_state *s, int depth)
  * v >= beta meaning "value >= v", and the exact value in between. */
 static int ks_alphabeta(ks_context *c, const kalah_state *s, int depth, int alpha, int beta)
 {
+    ks_node nd;
     int value;
-    if (!ks_enter(c)) return 0;
-    if (ks_leaf(c, s, depth, &value)) return value;
-    uint64_t key = 0, heuristic_before = c->heuristic;
-    int first = KS_NO_MOVE;
-    const int tabled = c->table && depth >= KS_TABLE_MIN_DEPTH;
-    if (tabled) {
-        key = ks_key(c, s);
-        if (c->use_table) {
-            c->stats.tt_probes++;
-            ks_entry *e = ks_table_find(c, key);
-            if (e) first = e->move;
-            if (ks_table_window(c, e, depth, &alpha, &beta, &value)) return value;
-        }
-    }
-    uint8_t moves[KALAH_MAX_MOVES];
-    int n = kalah_legal_moves(&c->rules, s, moves), best = -KS_INF, best_move = KS_NO_MOVE;
-    ks_order(c, s, moves, n, first);
-    int a = alpha;
-    for (int k = 0; k < n; k++) {
+    if (ks_node_open(c, &nd, s, depth, &alpha, &beta, &value)) return value;
+    int best = -KS_INF, best_move = KS_NO_MOVE, a = alpha;
+    for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
-        kalah_play(&c->rules, &child, moves[k]);
+        kalah_play(&c->rules, &child, nd.moves[k]);
         int v;
-        if (depth == 1 || kalah_is_over(&c->rules, &child)) {
-            /* the frontier: the child is a leaf, visited without a call */
+        if (ks_frontier(c, &child, depth)) {
             if (!ks_enter(c)) return 0;
-            ks_leaf(c, &child, depth - 1, &v);
-            if (!KS_SAME(s, child)) v = -v;
+            v = ks_frontier_value(c, s, &child, depth);
         } else {
             v = KS_SAME(s, child) ? ks_alphabeta(c, &child, depth - 1, a, beta)
                                   : -ks_alphabeta(c, &child, depth - 1, -beta, -a);
@@ -282,15 +359,12 @@ static int ks_alphabeta(ks_context *c, const kalah_state *s, int depth, int alph
         }
         if (v > best) {
             best = v;
-            best_move = moves[k];
+            best_move = nd.moves[k];
             if (v > a) a = v;
             if (v >= beta) { c->stats.cutoffs++; break; }
         }
     }
-    if (tabled) {
-        int flag = best <= alpha ? KS_UPPER : best >= beta ? KS_LOWER : KS_EXACT;
-        ks_table_store(c, key, depth, best, flag, best_move, heuristic_before);
-    }
+    ks_node_store(c, &nd, depth, best, ks_bound_flag(best, alpha, beta), best_move);
     return best;
 }
 
@@ -300,34 +374,17 @@ static int ks_alphabeta(ks_context *c, const kalah_state *s, int depth, int alph
  * only asks "better than alpha?", re-searched when the answer is yes. */
 static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int beta)
 {
+    ks_node nd;
     int value;
-    if (!ks_enter(c)) return 0;
-    if (ks_leaf(c, s, depth, &value)) return value;
-    uint64_t key = 0, heuristic_before = c->heuristic;
-    int first = KS_NO_MOVE;
-    const int tabled = c->table && depth >= KS_TABLE_MIN_DEPTH;
-    if (tabled) {
-        key = ks_key(c, s);
-        if (c->use_table) {
-            c->stats.tt_probes++;
-            ks_entry *e = ks_table_find(c, key);
-            if (e) first = e->move;
-            if (ks_table_window(c, e, depth, &alpha, &beta, &value)) return value;
-        }
-    }
-    uint8_t moves[KALAH_MAX_MOVES];
-    int n = kalah_legal_moves(&c->rules, s, moves), best = -KS_INF, best_move = KS_NO_MOVE;
-    ks_order(c, s, moves, n, first);
-    int a = alpha;
-    for (int k = 0; k < n; k++) {
+    if (ks_node_open(c, &nd, s, depth, &alpha, &beta, &value)) return value;
+    int best = -KS_INF, best_move = KS_NO_MOVE, a = alpha;
+    for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
-        kalah_play(&c->rules, &child, moves[k]);
+        kalah_play(&c->rules, &child, nd.moves[k]);
         int same = KS_SAME(s, child), v;
-        if (depth == 1 || kalah_is_over(&c->rules, &child)) {
-            /* the frontier: a leaf's value is exact, no window is needed */
+        if (ks_frontier(c, &child, depth)) {
             if (!ks_enter(c)) return 0;
-            ks_leaf(c, &child, depth - 1, &v);
-            if (!same) v = -v;
+            v = ks_frontier_value(c, s, &child, depth);
         } else if (k == 0) {
             v = same ? ks_pvs(c, &child, depth - 1, a, beta) : -ks_pvs(c, &child, depth - 1, -beta, -a);
         } else {
@@ -340,15 +397,12 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
         if (c->aborted) return 0;
         if (v > best) {
             best = v;
-            best_move = moves[k];
+            best_move = nd.moves[k];
             if (v > a) a = v;
             if (v >= beta) { c->stats.cutoffs++; break; }
         }
     }
-    if (tabled) {
-        int flag = best <= alpha ? KS_UPPER : best >= beta ? KS_LOWER : KS_EXACT;
-        ks_table_store(c, key, depth, best, flag, best_move, heuristic_before);
-    }
+    ks_node_store(c, &nd, depth, best, ks_bound_flag(best, alpha, beta), best_move);
     return best;
 }
 
@@ -362,32 +416,13 @@ static int ks_scout_test(ks_context *c, const kalah_state *s, int depth, int v, 
     if (!ks_enter(c)) return 0;
     if (ks_leaf(c, s, depth, &value)) return strict ? value > v : value >= v;
     const int t = strict ? v + 1 : v; /* integer values: "> v" is ">= v + 1" */
-    uint64_t key = 0, heuristic_before = c->heuristic;
-    int first = KS_NO_MOVE;
-    const int tabled = c->table && depth >= KS_TABLE_MIN_DEPTH;
-    if (tabled) {
-        key = ks_key(c, s);
-        if (c->use_table) {
-            c->stats.tt_probes++;
-            ks_entry *e = ks_table_find(c, key);
-            if (e) {
-                first = e->move;
-                if (ks_usable(e, depth)) {
-                    if ((e->flag != KS_UPPER && e->value >= t) || (e->flag != KS_LOWER && e->value < t)) {
-                        c->stats.tt_hits++;
-                        ks_table_used(c, e);
-                        return e->value >= t;
-                    }
-                }
-            }
-        }
-    }
-    uint8_t moves[KALAH_MAX_MOVES];
-    int n = kalah_legal_moves(&c->rules, s, moves);
-    ks_order(c, s, moves, n, first);
-    for (int k = 0; k < n; k++) {
+    ks_node nd;
+    ks_entry *e = ks_node_probe(c, &nd, s, depth, KS_TABLE_MIN_DEPTH);
+    if (ks_table_test(c, e, depth, t, &value)) return value;
+    ks_node_moves(c, &nd, s);
+    for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
-        kalah_play(&c->rules, &child, moves[k]);
+        kalah_play(&c->rules, &child, nd.moves[k]);
         /* The mover maximizes: one child that passes is enough. For a child where
          * the opponent moves, "-value(child) > v" is "not value(child) >= -v". */
         int pass = KS_SAME(s, child) ? ks_scout_test(c, &child, depth - 1, v, strict)
@@ -395,11 +430,11 @@ static int ks_scout_test(ks_context *c, const kalah_state *s, int depth, int v, 
         if (c->aborted) return 0;
         if (pass) {
             c->stats.cutoffs++;
-            if (tabled) ks_table_store(c, key, depth, t, KS_LOWER, moves[k], heuristic_before);
+            ks_node_store(c, &nd, depth, t, KS_LOWER, nd.moves[k]);
             return 1;
         }
     }
-    if (tabled) ks_table_store(c, key, depth, t - 1, KS_UPPER, KS_NO_MOVE, heuristic_before);
+    ks_node_store(c, &nd, depth, t - 1, KS_UPPER, KS_NO_MOVE);
     return 0;
 }
 
@@ -407,49 +442,29 @@ static int ks_scout_test(ks_context *c, const kalah_state *s, int depth, int v, 
  * only TESTed against the best value so far and evaluated when it is better. */
 static int ks_scout_eval(ks_context *c, const kalah_state *s, int depth)
 {
+    ks_node nd;
     int value;
-    if (!ks_enter(c)) return 0;
-    if (ks_leaf(c, s, depth, &value)) return value;
-    uint64_t key = 0, heuristic_before = c->heuristic;
-    int first = KS_NO_MOVE;
-    const int tabled = c->table && depth >= KS_TABLE_MIN_DEPTH;
-    if (tabled) {
-        key = ks_key(c, s);
-        if (c->use_table) {
-            c->stats.tt_probes++;
-            ks_entry *e = ks_table_find(c, key);
-            if (e) {
-                first = e->move;
-                if (e->flag == KS_EXACT && ks_usable(e, depth)) {
-                    c->stats.tt_hits++;
-                    ks_table_used(c, e);
-                    return e->value;
-                }
-            }
-        }
-    }
-    uint8_t moves[KALAH_MAX_MOVES];
-    int n = kalah_legal_moves(&c->rules, s, moves), best = 0, best_move = KS_NO_MOVE;
-    ks_order(c, s, moves, n, first);
-    for (int k = 0; k < n; k++) {
+    if (ks_node_open(c, &nd, s, depth, NULL, NULL, &value)) return value;
+    int best = 0, best_move = KS_NO_MOVE;
+    for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
-        kalah_play(&c->rules, &child, moves[k]);
+        kalah_play(&c->rules, &child, nd.moves[k]);
         int same = KS_SAME(s, child);
         if (k == 0) {
             best = same ? ks_scout_eval(c, &child, depth - 1) : -ks_scout_eval(c, &child, depth - 1);
-            best_move = moves[k];
+            best_move = nd.moves[k];
         } else {
             int better = same ? ks_scout_test(c, &child, depth - 1, best, 1)
                               : !ks_scout_test(c, &child, depth - 1, -best, 0);
             if (!c->aborted && better) {
                 c->stats.researches++;
                 best = same ? ks_scout_eval(c, &child, depth - 1) : -ks_scout_eval(c, &child, depth - 1);
-                best_move = moves[k];
+                best_move = nd.moves[k];
             }
         }
         if (c->aborted) return 0;
     }
-    if (tabled) ks_table_store(c, key, depth, best, KS_EXACT, best_move, heuristic_before);
+    ks_node_store(c, &nd, depth, best, KS_EXACT, best_move);
     return best;
 }
 
