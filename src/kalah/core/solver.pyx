@@ -35,6 +35,7 @@ cdef extern from "csrc/endgame.h" nogil:
     uint64_t kalah_egdb_index(const kalah_egdb *db, const uint8_t *pits, int seeds)
     int kalah_egdb_probe(const void *db, const kalah_rules *r, const kalah_state *s, int *value)
     uint64_t kalah_checksum64(const uint8_t *data, uint64_t size, uint64_t seed)
+    int kalah_pits_play_bytes(int pits, int empty_capture, const uint8_t *inp, int move, uint8_t *out, int *extra, int *left)
 
 cdef extern from "csrc/solve.h" nogil:
     ctypedef struct kalah_solver:
@@ -72,6 +73,30 @@ def checksum(buffer, Py_ssize_t offset=0, Py_ssize_t size=-1, unsigned long long
     with nogil:
         result = kalah_checksum64(p, size, seed)
     return result
+
+
+def pits_play(pits, int move, bint empty_capture=False):
+    """The pits-only move generator of the database and the solver, for tests.
+
+    ``pits``: the mover's m pits then the opponent's m (not a finished game),
+    ``move`` a non-empty pit of the mover. Returns ``(successor, gain, extra,
+    left)``: the successor's pits from its mover's view, the seeds the move
+    puts into the mover's store minus the opponent's (the final sweep included),
+    whether the mover moves again (or the game ended) and the seeds left.
+    """
+    cdef uint8_t buf[16]
+    cdef uint8_t out[16]
+    cdef int m = len(pits) // 2, i, extra = 0, left = 0, gain
+    if len(pits) != 2 * m or not 1 <= m <= 8:
+        raise ValueError("expected 2m pits, m from 1 to 8")
+    memset(buf, 0, 16)
+    memset(out, 0, 16)
+    for i in range(2 * m):
+        buf[i] = pits[i]
+    if not 0 <= move < m or buf[move] == 0:
+        raise ValueError("the move must be a non-empty pit of the mover")
+    gain = kalah_pits_play_bytes(m, empty_capture, buf, move, out, &extra, &left)
+    return [out[i] for i in range(2 * m)], gain, bool(extra), left
 
 
 def table_size(int pits, int max_seeds):

@@ -181,6 +181,28 @@ def _database(position: Position, endgame: Any, threads: int, time: float | None
 # --- values of positions -------------------------------------------------------------
 
 
+#: Positions with at least this many seeds in the pits get a heuristic first guess for MTD(f).
+GUESS_MIN_SEEDS = 30
+GUESS_DEPTH = 16
+
+
+def heuristic_guess(position: Position) -> int | None:
+    """A first guess of the value for MTD(f): a short heuristic search (a fraction of a second).
+
+    Each MTD(f) probe costs a full null-window proof; starting near the true
+    value saves the climb from 0 (on Kalah(6,4): four probes of the seven). The
+    guess only orders the probes: the result is proven whatever it is.
+    """
+    if position.seeds_in_pits < GUESS_MIN_SEEDS or position.is_over:
+        return None
+    from kalah.search import search
+
+    result = search(position, "pvs", depth=GUESS_DEPTH, move_values=False)
+    if result.value is None:
+        return None
+    return round(result.value)
+
+
 class _Run:
     """One call of solve: the engine, the deadline and the nodes spent."""
 
@@ -234,6 +256,8 @@ class _Run:
         small = self._exact_small(position)
         if small is not None:
             return small, small
+        if guess is None:
+            guess = heuristic_guess(position)
         pits, diff, seeds = self._view(position)
         lower, upper = -seeds, seeds
         g = 0 if guess is None else max(lower, min(upper, guess - diff))

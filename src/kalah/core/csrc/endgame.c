@@ -256,6 +256,19 @@ int kalah_egdb_build_range(kalah_egdb *db, int seeds, uint64_t lo, uint64_t hi, 
     return job.stopped ? -1 : 0;
 }
 
+int kalah_pits_play_bytes(int pits, int empty_capture, const uint8_t *in, int move, uint8_t *out, int *extra, int *left)
+{
+    kalah_pits_rules pr;
+    kalah_pits_rules_init(&pr, pits, empty_capture);
+    kalah_u128 b = kalah_u128_from_pits(in, 2 * pits);
+    kalah_pits_move mv;
+    kalah_pits_play(&pr, pits, b, kalah_u128_sum(b), move, in[move], &mv);
+    kalah_u128_to_pits(mv.pits, out, 2 * pits);
+    *extra = mv.extra;
+    *left = mv.left;
+    return mv.gain;
+}
+
 static inline uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 uint64_t kalah_checksum64(const uint8_t *data, uint64_t size, uint64_t seed)

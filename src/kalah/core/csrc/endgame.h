@@ -229,6 +229,12 @@ static inline const int8_t *kalah_egdb_slot(const kalah_egdb *db, kalah_u128 b, 
  * (from the side to move, stores excluded) when the position is covered. */
 int kalah_egdb_probe(const void *db, const kalah_rules *r, const kalah_state *s, int *value);
 
+/* One move of the pits-only generator on bytes (for tests): `in` holds the
+ * 2m pits from the mover's view, not over; pit `move` is not empty. Writes the
+ * successor's pits (from its mover's view) to `out` and returns the gain;
+ * *extra and *left as in kalah_pits_move. */
+int kalah_pits_play_bytes(int pits, int empty_capture, const uint8_t *in, int move, uint8_t *out, int *extra, int *left);
+
 /* A 64-bit checksum of a byte range (fast, not cryptographic). */
 uint64_t kalah_checksum64(const uint8_t *data, uint64_t size, uint64_t seed);
 

@@ -16,6 +16,10 @@ typedef struct {
 } tt_slot;
 
 #define BUCKET 4
+#define BUSY_SIZE (1 << 16)
+#define BUSY_MASK (BUSY_SIZE - 1)
+#define ETC_ABOVE_DATABASE 14
+#define BUSY_ABOVE_DATABASE 6
 
 struct kalah_solver {
     kalah_rules rules;
@@ -25,12 +29,17 @@ struct kalah_solver {
     size_t table_bytes;
     const kalah_oracle *oracle;
     int oracle_seeds;
-    const kalah_egdb *egdb; /* the oracle's database when it is ours: probed directly, with prefetching */
+    const kalah_egdb *egdb; /* the oracle's database when it is ours: probed directly */
+    kalah_pits_rules moves; /* the rules on pits-only words (endgame.h) */
+    int etc_seeds;          /* enhanced transposition cutoffs at nodes with at least this many seeds */
+    int busy_seeds;         /* ABDADA marks at nodes with at least this many seeds */
+    uint64_t busy[BUSY_SIZE]; /* keys of nodes some thread is searching (0: free) */
 };
 
 typedef struct {
     kalah_solver *solver;
     int id;
+    int threads;
     uint64_t nodes;
     double deadline;
     volatile int *stop;    /* the caller's */
@@ -56,6 +65,7 @@ kalah_solver *kalah_solver_new(int pits, int empty_capture, int tt_log2)
     kalah_solver *solver = calloc(1, sizeof *solver);
     if (!solver) return NULL;
     kalah_rules_init(&solver->rules, pits, 1, empty_capture, 0);
+    kalah_pits_rules_init(&solver->moves, pits, empty_capture);
     solver->pits = pits;
     solver->places = 2 * pits;
     uint64_t buckets = (1ull << tt_log2) / BUCKET;
@@ -71,6 +81,8 @@ kalah_solver *kalah_solver_new(int pits, int empty_capture, int tt_log2)
 #endif
     solver->table = table;
     solver->bucket_mask = buckets - 1;
+    solver->etc_seeds = ETC_ABOVE_DATABASE;
+    solver->busy_seeds = BUSY_ABOVE_DATABASE;
     return solver;
 }
 
@@ -85,6 +97,12 @@ void kalah_solver_set_oracle(kalah_solver *solver, const kalah_oracle *oracle)
 {
     solver->oracle = oracle;
     solver->oracle_seeds = oracle ? oracle->max_seeds : -1;
+    /* Measured on Kalah(6,4): transposition cutoffs pay only well above the
+     * database (close to it they cost more table reads than the nodes they save),
+     * and ABDADA marks only on subtrees large enough to be worth sharing. */
+    int base = oracle ? oracle->max_seeds : 0;
+    solver->etc_seeds = base + ETC_ABOVE_DATABASE;
+    solver->busy_seeds = base + BUSY_ABOVE_DATABASE;
     solver->egdb = oracle && oracle->probe == kalah_egdb_probe ? (const kalah_egdb *)oracle->db : NULL;
     if (solver->egdb && (solver->egdb->pits != solver->pits || solver->egdb->empty_capture != solver->rules.empty_capture)) {
         solver->oracle = NULL;
@@ -98,18 +116,24 @@ void kalah_solver_clear(kalah_solver *solver)
     memset(solver->table, 0, solver->table_bytes);
 }
 
-static inline uint64_t hash_pits(const uint8_t *pits16)
+static inline uint64_t hash_word(kalah_u128 b)
 {
-    uint64_t a, b;
-    memcpy(&a, pits16, 8);
-    memcpy(&b, pits16 + 8, 8);
+    uint64_t a = (uint64_t)b, c = (uint64_t)(b >> 64);
     uint64_t h = (a ^ 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull;
-    h ^= b + (h >> 29);
+    h ^= c + (h >> 29);
     h *= 0x94D049BB133111EBull;
     h ^= h >> 31;
     h *= 0xD6E8FEB86659FD93ull;
     h ^= h >> 32;
     return h | 1; /* never 0: an empty slot must not match */
+}
+
+/* The same key for pits given as bytes (mover's view, 16 bytes, zero padded). */
+static inline uint64_t hash_pits(const uint8_t *pits16)
+{
+    kalah_u128 b;
+    memcpy(&b, pits16, 16);
+    return hash_word(b);
 }
 
 static inline int tt_probe(const kalah_solver *solver, uint64_t key, int *lower, int *upper, int *best)
@@ -167,91 +191,48 @@ static inline int log2_work(uint64_t nodes)
     return nodes ? 64 - __builtin_clzll(nodes) : 0;
 }
 
+/* A child of a node: one move played on the pits-only word. */
 typedef struct {
-    uint8_t pits[16];
+    kalah_u128 pits;        /* from the child's mover's view */
     uint64_t key;           /* table key, for children that need a search */
-    const int8_t *slot;     /* database entry, for children the database covers */
-    int seeds;
+    int seeds;              /* seeds left in the pits (0: the game ended) */
     int gain;
     int extra;
     int move;
     int order;
 } child;
 
-static int search(worker *w, const uint8_t *pits, int seeds, int alpha, int beta, uint64_t key);
+static int search(worker *w, kalah_u128 pits, int seeds, int alpha, int beta, uint64_t key);
 
-/* Expand a position into its children; returns how many. Exact children
- * (game over, or covered by the oracle) get exact = 1 and their value in *value. */
-static inline int expand(worker *w, const uint8_t *pits, child *kids)
-{
-    const kalah_solver *solver = w->solver;
-    const kalah_rules *r = &solver->rules;
-    const int m = solver->pits;
-    kalah_state start;
-    memset(&start, 0, sizeof start);
-    memcpy(start.cell, pits, m);
-    memcpy(start.cell + m + 1, pits + m, m);
-    int n = 0;
-    for (int i = m - 1; i >= 0; i--) {
-        if (!pits[i]) continue;
-        kalah_state s = start;
-        child *c = &kids[n++];
-        c->extra = kalah_play(r, &s, i);
-        c->gain = s.cell[m] - s.cell[2 * m + 1];
-        c->move = i;
-        memset(c->pits, 0, 16);
-        if (kalah_is_over(r, &s)) {
-            c->seeds = 0;
-            c->extra = 1; /* nothing left: the value is the gain */
-        } else {
-            int mover = c->extra ? 0 : 1;
-            memcpy(c->pits, s.cell + mover * (m + 1), m);
-            memcpy(c->pits + m, s.cell + (1 - mover) * (m + 1), m);
-            c->seeds = kalah_side_seeds(r, &s, 0) + kalah_side_seeds(r, &s, 1);
-            c->slot = NULL;
-            if (c->seeds <= solver->oracle_seeds && solver->egdb) {
-                const kalah_egdb *db = solver->egdb;
-                c->slot = db->values + db->layer_offset[c->seeds] + kalah_egdb_index(db, c->pits, c->seeds);
-                __builtin_prefetch(c->slot);
-            } else {
-                c->key = hash_pits(c->pits);
-                __builtin_prefetch(solver->table + (c->key & solver->bucket_mask) * BUCKET);
-            }
-        }
-        /* Ordering: extra turns first, then by what the move gains now, then pits near the store. */
-        c->order = (c->extra ? 1000 : 0) + 16 * c->gain + i;
-    }
-    return n;
-}
-
-static inline int exact_value(worker *w, const child *c, int *value)
+/* The value of an exact child (game over, or covered by the database) for the
+ * parent's mover; returns 0 when the child needs a search. */
+static inline int exact_value(const kalah_solver *solver, const child *c, int *value)
 {
     if (c->seeds == 0) {
         *value = c->gain;
         return 1;
     }
-    if (c->slot) {
-        int v = *c->slot;
+    if (c->seeds <= solver->oracle_seeds) {
+        int v;
+        if (solver->egdb) {
+            v = *kalah_egdb_slot(solver->egdb, c->pits, c->seeds);
+        } else {
+            kalah_state s;
+            memset(&s, 0, sizeof s);
+            int m = solver->pits;
+            memcpy(s.cell, &c->pits, m);
+            memcpy(s.cell + m + 1, (const uint8_t *)&c->pits + m, m);
+            if (!solver->oracle->probe(solver->oracle->db, &solver->rules, &s, &v)) return 0;
+        }
         *value = c->extra ? c->gain + v : c->gain - v;
         return 1;
-    }
-    if (c->seeds <= w->solver->oracle_seeds) {
-        const kalah_solver *solver = w->solver;
-        kalah_state s;
-        memset(&s, 0, sizeof s);
-        int m = solver->pits;
-        memcpy(s.cell, c->pits, m);
-        memcpy(s.cell + m + 1, c->pits + m, m);
-        int v;
-        if (solver->oracle->probe(solver->oracle->db, &solver->rules, &s, &v)) {
-            *value = c->extra ? c->gain + v : c->gain - v;
-            return 1;
-        }
     }
     return 0;
 }
 
-static int search(worker *w, const uint8_t *pits, int seeds, int alpha, int beta, uint64_t key)
+/* The node's search, with m the pit count (a constant where inlined). */
+static inline __attribute__((always_inline)) int
+search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta, uint64_t key)
 {
     kalah_solver *solver = w->solver;
     uint64_t start_nodes = ++w->nodes;
@@ -272,29 +253,63 @@ static int search(worker *w, const uint8_t *pits, int seeds, int alpha, int beta
         if (upper < beta) beta = upper;
     }
 
+    /* Expand: play every move first, prefetching where each child's value
+     * lives (its database entry or its table bucket), so that the misses
+     * overlap; then settle the exact children (game over, or in the database). */
+    const kalah_pits_rules *pr = &solver->moves;
+    uint8_t bytes[16];
+    memcpy(bytes, &pits, 16);
     child kids[KALAH_MAX_PITS];
-    int n = expand(w, pits, kids);
-    int best = -1000, best_move = -1;
-    int pending = 0;
     child *todo[KALAH_MAX_PITS];
-    for (int i = 0; i < n; i++) {
+    const int8_t *slot[KALAH_MAX_PITS];
+    int n = 0, pending = 0, best = -1000, best_move = -1;
+    for (int i = m - 1; i >= 0; i--) {
+        if (!bytes[i]) continue;
+        kalah_pits_move mv;
+        kalah_pits_play(pr, m, pits, seeds, i, bytes[i], &mv);
+        child *c = &kids[n];
+        c->pits = mv.pits;
+        c->seeds = mv.left;
+        c->gain = mv.gain;
+        c->extra = mv.extra;
+        c->move = i;
+        slot[n] = NULL;
+        if (mv.left && mv.left <= solver->oracle_seeds && solver->egdb) {
+            slot[n] = kalah_egdb_slot(solver->egdb, mv.pits, mv.left);
+            __builtin_prefetch(slot[n]);
+        } else if (mv.left > solver->oracle_seeds) {
+            c->key = hash_word(c->pits);
+            __builtin_prefetch(solver->table + (c->key & solver->bucket_mask) * BUCKET);
+        }
+        n++;
+    }
+    for (int k = 0; k < n; k++) {
+        child *c = &kids[k];
         int v;
-        if (exact_value(w, &kids[i], &v)) {
-            if (v > best) {
-                best = v;
-                best_move = kids[i].move;
-                if (v >= beta) {
-                    tt_store(solver, key, v, seeds, best_move, 1);
-                    return v;
-                }
+        if (slot[k]) {
+            int cv = *slot[k];
+            v = c->extra ? c->gain + cv : c->gain - cv;
+        } else if (!exact_value(solver, c, &v)) {
+            /* Ordering: the table's move, extra turns, then what the move gains now, then pits near the store. */
+            /* Ordering: the table's move, extra turns, then what the move gains now, then pits near
+             * the store (a history of cutoffs did not beat this on test positions). */
+            c->order = (c->move == tt_move ? 100000 : 0) + (c->extra ? 1000 : 0) + 16 * c->gain + c->move;
+            todo[pending++] = c;
+            continue;
+        }
+        if (v > best) {
+            best = v;
+            best_move = c->move;
+            if (v >= beta) {
+                tt_store(solver, key, v, seeds, best_move, 1);
+                return v;
             }
-        } else {
-            if (kids[i].move == tt_move) kids[i].order += 100000;
-            todo[pending++] = &kids[i];
         }
     }
-    /* Enhanced transposition cutoff: a child whose table bounds already refute the window. */
-    for (int i = 0; i < pending; i++) {
+    /* Enhanced transposition cutoff: a child whose table bounds already refute
+     * the window. Only where much is left: near the database the subtrees are
+     * small and the extra table reads cost more than they save. */
+    for (int i = 0; i < pending && seeds >= solver->etc_seeds; i++) {
         child *c = todo[i];
         int lo, hi, mv;
         if (!tt_probe(solver, c->key, &lo, &hi, &mv)) continue;
@@ -314,27 +329,47 @@ static int search(worker *w, const uint8_t *pits, int seeds, int alpha, int beta
         }
         todo[j] = c;
     }
-    if (w->id > 0 && pending > 1 && (key >> 40) % (unsigned)(w->id + 2) == 0) {
-        /* lazy SMP: helpers sometimes try the second move first */
-        child *t = todo[0];
-        todo[0] = todo[1];
-        todo[1] = t;
-    }
     int a = best > alpha ? best : alpha;
-    for (int i = 0; i < pending && a < beta; i++) {
-        child *c = todo[i];
-        int v;
-        if (c->extra)
-            v = c->gain + search(w, c->pits, c->seeds, a - c->gain, beta - c->gain, c->key);
-        else
-            v = c->gain - search(w, c->pits, c->seeds, c->gain - beta, c->gain - a, c->key);
-        if (w->aborted) return 0;
-        if (v > best) {
-            best = v;
-            best_move = c->move;
-            if (v > a) a = v;
+    /* Several threads share the work by ABDADA: a node being searched is marked
+     * busy (in a small table, only where subtrees are large), and the other
+     * threads, at a node whose first child is done, leave busy children for a
+     * second pass, searching their other children meanwhile. Each thread still
+     * searches its whole tree (the second pass mostly finds the other thread's
+     * results in the table), so every value stays exact. */
+    uint64_t *busy = NULL;
+    if (w->threads > 1 && seeds >= solver->busy_seeds) {
+        uint64_t *entry = &solver->busy[key & BUSY_MASK];
+        uint64_t expected = 0;
+        if (__atomic_compare_exchange_n(entry, &expected, key, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) busy = entry;
+    }
+    int deferred = 0;
+    child *later[KALAH_MAX_PITS];
+    for (int pass = 0; pass < 2 && a < beta; pass++) {
+        int count = pass == 0 ? pending : deferred;
+        for (int i = 0; i < count && a < beta; i++) {
+            child *c = pass == 0 ? todo[i] : later[i];
+            if (pass == 0 && i > 0 && w->threads > 1 && c->seeds >= solver->busy_seeds &&
+                __atomic_load_n(&solver->busy[c->key & BUSY_MASK], __ATOMIC_RELAXED) == c->key) {
+                later[deferred++] = c;
+                continue;
+            }
+            int v;
+            if (c->extra)
+                v = c->gain + search(w, c->pits, c->seeds, a - c->gain, beta - c->gain, c->key);
+            else
+                v = c->gain - search(w, c->pits, c->seeds, c->gain - beta, c->gain - a, c->key);
+            if (w->aborted) {
+                if (busy) __atomic_store_n(busy, 0, __ATOMIC_RELAXED);
+                return 0;
+            }
+            if (v > best) {
+                best = v;
+                best_move = c->move;
+                if (v > a) a = v;
+            }
         }
     }
+    if (busy) __atomic_store_n(busy, 0, __ATOMIC_RELAXED);
     int work = log2_work(w->nodes - start_nodes + 1);
     if (best >= beta)
         tt_store(solver, key, best, seeds, best_move, work);
@@ -345,6 +380,13 @@ static int search(worker *w, const uint8_t *pits, int seeds, int alpha, int beta
     return best;
 }
 
+static int search(worker *w, kalah_u128 pits, int seeds, int alpha, int beta, uint64_t key)
+{
+    if (w->solver->pits == 6) /* standard Kalah's board, with its shifts and loops fixed at compile time */
+        return search_m(w, 6, pits, seeds, alpha, beta, key);
+    return search_m(w, w->solver->pits, pits, seeds, alpha, beta, key);
+}
+
 static void *run_worker(void *arg)
 {
     worker *w = arg;
@@ -353,25 +395,18 @@ static void *run_worker(void *arg)
     memcpy(pits, w->root, solver->places);
     int seeds = 0;
     for (int i = 0; i < solver->places; i++) seeds += pits[i];
+    kalah_state s;
+    memset(&s, 0, sizeof s);
+    int m = solver->pits;
+    memcpy(s.cell, pits, m);
+    memcpy(s.cell + m + 1, pits + m, m);
+    kalah_u128 word;
+    memcpy(&word, pits, 16);
     int v;
-    if (seeds <= solver->oracle_seeds) {
-        kalah_state s;
-        memset(&s, 0, sizeof s);
-        int m = solver->pits;
-        memcpy(s.cell, pits, m);
-        memcpy(s.cell + m + 1, pits + m, m);
-        if (!solver->oracle->probe(solver->oracle->db, &solver->rules, &s, &v)) v = search(w, pits, seeds, w->alpha, w->beta, hash_pits(pits));
-    } else {
-        kalah_state s;
-        memset(&s, 0, sizeof s);
-        int m = solver->pits;
-        memcpy(s.cell, pits, m);
-        memcpy(s.cell + m + 1, pits + m, m);
-        if (kalah_is_over(&solver->rules, &s))
-            v = kalah_final_margin(&solver->rules, &s);
-        else
-            v = search(w, pits, seeds, w->alpha, w->beta, hash_pits(pits));
-    }
+    if (kalah_is_over(&solver->rules, &s))
+        v = kalah_final_margin(&solver->rules, &s);
+    else if (seeds > solver->oracle_seeds || !solver->oracle->probe(solver->oracle->db, &solver->rules, &s, &v))
+        v = search(w, word, seeds, w->alpha, w->beta, hash_word(word));
     if (!w->aborted) {
         w->result = v;
         *w->done = 1;
@@ -389,7 +424,7 @@ int kalah_solver_search(kalah_solver *solver, const uint8_t *pits, int alpha, in
     pthread_t tid[16];
     int started[16] = {0};
     for (int t = 0; t < threads; t++) {
-        workers[t] = (worker){solver, t, 0, deadline, stop, &done, 0, 0, pits, alpha, beta};
+        workers[t] = (worker){solver, t, threads, 0, deadline, stop, &done, 0, 0, pits, alpha, beta};
     }
     for (int t = 1; t < threads; t++) started[t] = pthread_create(&tid[t], NULL, run_worker, &workers[t]) == 0;
     run_worker(&workers[0]);
