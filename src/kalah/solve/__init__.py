@@ -5,8 +5,9 @@ opponent's) under perfect play by both sides. The search runs in compiled code
 (``kalah.core.solver``, csrc/solve.c): MTD(f) driven null-window alpha-beta
 over the seeds in the pits (the stores only add their difference, so one table
 entry serves every distribution of the stores), with a large transposition
-table shared by several threads, bounds from the seeds left, move ordering
-(table move, extra turns, immediate gains) and endgame-database probes.
+table shared by several threads (ABDADA), bounds from the seeds left, move
+ordering (table move, extra turns, immediate gains) and endgame-database
+probes. The first MTD(f) guess comes from a short heuristic search.
 
 ``endgame="auto"`` uses the largest database of the variant found in
 :func:`kalah.endgame.default_directory`, or else computes a small one in
@@ -115,7 +116,9 @@ def default_tt_log2(seeds_on_board: int) -> int:
         return 22
     if seeds_on_board <= 44:
         return 24
-    return DEFAULT_TT_LOG2
+    if seeds_on_board <= 48:
+        return DEFAULT_TT_LOG2
+    return 27  # Kalah(6,5) and up: 2 GiB; the proofs there outgrow 512 MiB
 
 
 def _engine(pits: int, empty_capture: bool, tt_log2: int | None, seeds_on_board: int = 48) -> _Engine:
@@ -184,6 +187,7 @@ def _database(position: Position, endgame: Any, threads: int, time: float | None
 #: Positions with at least this many seeds in the pits get a heuristic first guess for MTD(f).
 GUESS_MIN_SEEDS = 30
 GUESS_DEPTH = 16
+GUESS_SECONDS = 0.5  # at most, for the guess's search
 
 
 def heuristic_guess(position: Position) -> int | None:
@@ -197,7 +201,7 @@ def heuristic_guess(position: Position) -> int | None:
         return None
     from kalah.search import search
 
-    result = search(position, "pvs", depth=GUESS_DEPTH, move_values=False)
+    result = search(position, "pvs", depth=GUESS_DEPTH, time=GUESS_SECONDS, move_values=False)
     if result.value is None:
         return None
     return round(result.value)
@@ -256,7 +260,7 @@ class _Run:
         small = self._exact_small(position)
         if small is not None:
             return small, small
-        if guess is None:
+        if guess is None and (not self.deadline or self.deadline - self.engine.core.now() > 10 * GUESS_SECONDS):
             guess = heuristic_guess(position)
         pits, diff, seeds = self._view(position)
         lower, upper = -seeds, seeds

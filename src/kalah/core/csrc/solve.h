@@ -1,8 +1,10 @@
 /* The exact solver: fail-soft alpha-beta null-window tests (driven as MTD(f)
  * by kalah.solve) over the seeds in the pits, with a large shared
  * transposition table, endgame-database probes through kalah_oracle, and
- * several threads (lazy SMP: they search the same tree in different orders
- * and share what they prove through the table).
+ * several threads (ABDADA: they search the same tree, each leaving children
+ * that another thread is busy with for later, and share what they prove
+ * through the table). Moves are played on 128-bit pits-only words
+ * (kalah_pits_play in endgame.h).
  *
  * Values are "pits values": the best final margin the side to move can still
  * get from the seeds in the pits, stores excluded. A position is given as its
