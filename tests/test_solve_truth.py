@@ -133,3 +133,15 @@ def test_result_json_shape():
     data = result.to_dict()
     for key in ("value", "best_moves", "pv", "nodes", "seconds"):
         assert key in data
+
+
+def test_two_threads_with_database_agree_with_one():
+    """ABDADA marks nodes only well above the database: use positions large enough to share."""
+    variant = Variant(pits=5, seeds=1)
+    database = build_in_memory(variant, 6, threads=2)
+    rng = random.Random(11)
+    for _ in range(6):
+        position = random_position(rng, variant, 15)
+        one = solve(position, endgame=database, threads=1, best_moves=False, pv=False)
+        two = solve(position, endgame=database, threads=2, best_moves=False, pv=False)
+        assert one.value == two.value, position
