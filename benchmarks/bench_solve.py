@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -22,22 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-
-def machine() -> str:
-    cpu = platform.processor() or "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        memory = int(Path("/proc/meminfo").read_text().split()[1]) // (1024 * 1024)
-    except (OSError, ValueError, IndexError):
-        memory = "?"
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else "?"
-    return f"{cpu}, {os.cpu_count()} cores, {memory} GiB RAM, Python {platform.python_version()}, load average {load:.2f} at start"
+from common import machine
 
 
 def run_child(code: str, env: dict[str, str]) -> str:

@@ -13,6 +13,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def machine() -> str:
+    """CPU, cores, memory, Python and the load when the benchmark started (a busy machine reads slower)."""
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -21,7 +22,13 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.release()}"
+    try:
+        memory = f"{int(Path('/proc/meminfo').read_text().split()[1]) // (1024 * 1024)} GiB RAM"
+    except (OSError, ValueError, IndexError):
+        memory = "RAM unknown"
+    load = f", load average {os.getloadavg()[0]:.2f} at start" if hasattr(os, "getloadavg") else ""
+    return (f"{cpu}, {os.cpu_count()} cores, {memory}, Python {platform.python_version()}, "
+            f"{platform.system()} {platform.release()}{load}")
 
 
 def command() -> str:
