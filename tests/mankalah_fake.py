@@ -46,7 +46,11 @@ class OverPipes:
 
     def idle(self) -> bool:
         ready, _, _ = select.select([self.process.stdout], [], [], 0.05)
-        return not ready
+        if not ready:
+            return True
+        # A pipe at end of file is readable too: an agent that has exited after
+        # END is silent, one that wrote a line is not.
+        return self.process.stdout.readline() == ""
 
 
 def referee(endpoint, side: str, opponent: Callable[[Position], object], stop_after: int | None = None) -> dict:
