@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import random
 from pathlib import Path
 from typing import Optional
 
@@ -12,8 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from kalah.rules import Position
-from kalah.search import EVALUATIONS, EXACT_ALGORITHMS, SearchError, check_algorithm, check_evaluation, search
+from kalah.search import EVALUATIONS, EXACT_ALGORITHMS, SearchError, check_algorithm, check_evaluation
+from kalah.search.compare import run_comparison, varied_positions
 
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
@@ -38,44 +37,6 @@ def parse_depths(text: str) -> list[int]:
     if max(depths) > MAX_COMPARE_DEPTH:
         raise SearchError(f"depths must be at most {MAX_COMPARE_DEPTH}, got {max(depths)}")
     return sorted(depths)
-
-
-def varied_positions(variant, count: int, seed: int) -> list[Position]:
-    """The start and ``count`` positions reached by 2 to 20 random moves (none finished)."""
-    rng = random.Random(seed)
-    found = [Position.start(variant)]
-    while len(found) < count + 1:
-        position = Position.start(variant)
-        for _ in range(rng.randrange(2, 21)):
-            if position.is_over:
-                break
-            position = position.play(rng.choice(position.legal_moves()))
-        if not position.is_over:
-            found.append(position)
-    return found
-
-
-def run_comparison(algorithms, depths, positions, evaluation, progress=None, task=None):
-    """Totals per (algorithm, depth) and the decisions on which the algorithms disagreed."""
-    totals = {(a, d): {"nodes": 0, "leaves": 0, "seconds": 0.0, "tt_hits": 0, "cutoffs": 0} for a in algorithms for d in depths}
-    disagreements = []
-    for depth in depths:
-        for number, position in enumerate(positions):
-            answers = {}
-            for algorithm in algorithms:
-                result = search(position, algorithm, depth=depth, evaluation=evaluation, move_values=False)
-                total = totals[(algorithm, depth)]
-                total["nodes"] += result.stats.nodes
-                total["leaves"] += result.stats.leaves
-                total["seconds"] += result.stats.seconds
-                total["tt_hits"] += result.stats.tt_hits
-                total["cutoffs"] += result.stats.cutoffs
-                answers[algorithm] = (result.value, result.best_move)
-                if progress is not None:
-                    progress.advance(task)
-            if len(set(answers.values())) > 1:
-                disagreements.append((depth, number, answers))
-    return totals, disagreements
 
 
 def write_plot(path: Path, algorithms, depths, totals, title: str) -> None:
@@ -133,7 +94,7 @@ def register(app: typer.Typer) -> None:
         console = Console(highlight=False)
         with Progress(TextColumn("comparing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as progress:
             task = progress.add_task("compare", total=len(names) * len(depth_list) * len(chosen))
-            totals, disagreements = run_comparison(names, depth_list, chosen, kind, progress, task)
+            totals, disagreements = run_comparison(names, depth_list, chosen, kind, on_search=lambda: progress.advance(task))
 
         title = f"{variant.name}, {len(chosen)} positions, evaluation {kind}"
         for metric, label, fmt in (("nodes", "Nodes visited", "{:,}"), ("seconds", "Seconds", "{:.4f}")):

@@ -1,0 +1,52 @@
+"""The seed project's comparison of the AIs: the same positions searched by
+several algorithms at several depths, their nodes and time, and whether they
+all made the same decision."""
+
+from __future__ import annotations
+
+import random
+
+from kalah.rules import Position
+
+from kalah.search import search
+
+
+def varied_positions(variant, count: int, seed: int) -> list[Position]:
+    """The start and ``count`` positions reached by 2 to 20 random moves (none finished)."""
+    rng = random.Random(seed)
+    found = [Position.start(variant)]
+    while len(found) < count + 1:
+        position = Position.start(variant)
+        for _ in range(rng.randrange(2, 21)):
+            if position.is_over:
+                break
+            position = position.play(rng.choice(position.legal_moves()))
+        if not position.is_over:
+            found.append(position)
+    return found
+
+
+def run_comparison(algorithms, depths, positions, evaluation, on_search=None):
+    """Totals per (algorithm, depth) and the decisions on which the algorithms disagreed.
+
+    ``on_search`` is called after every single search (for a progress bar).
+    """
+    totals = {(a, d): {"nodes": 0, "leaves": 0, "seconds": 0.0, "tt_hits": 0, "cutoffs": 0} for a in algorithms for d in depths}
+    disagreements = []
+    for depth in depths:
+        for number, position in enumerate(positions):
+            answers = {}
+            for algorithm in algorithms:
+                result = search(position, algorithm, depth=depth, evaluation=evaluation, move_values=False)
+                total = totals[(algorithm, depth)]
+                total["nodes"] += result.stats.nodes
+                total["leaves"] += result.stats.leaves
+                total["seconds"] += result.stats.seconds
+                total["tt_hits"] += result.stats.tt_hits
+                total["cutoffs"] += result.stats.cutoffs
+                answers[algorithm] = (result.value, result.best_move)
+                if on_search is not None:
+                    on_search()
+            if len(set(answers.values())) > 1:
+                disagreements.append((depth, number, answers))
+    return totals, disagreements
