@@ -13,6 +13,8 @@ import kalah
 from kalah import SWAP, Position, Variant
 from kalah.search import EXACT_ALGORITHMS, search
 
+from conftest import random_game_positions
+
 VARIANTS = [
     Variant(6, 4),
     Variant(6, 6),
@@ -93,14 +95,11 @@ def brute_force(position: Position, depth: int, kind: str) -> tuple[int, object,
 
 
 def positions(variant: Variant, count: int, seed: int) -> list[Position]:
+    """``count`` unfinished positions after 0 to 39 random moves."""
     rng = random.Random(seed)
     found = []
     while len(found) < count:
-        position = Position.start(variant)
-        for _ in range(rng.randrange(0, 40)):
-            if position.is_over:
-                break
-            position = position.play(rng.choice(position.legal_moves()))
+        position = random_game_positions(variant, rng, rng.randrange(0, 40))
         if not position.is_over:
             found.append(position)
     return found
