@@ -50,6 +50,20 @@ def test_file_roundtrip_and_locate(tmp_path):
     assert locate(Variant(pits=4, empty_capture=True), tmp_path) is None
 
 
+def test_in_memory_copy_of_a_file_gives_the_same_values(tmp_path):
+    variant = Variant(pits=4, seeds=3)
+    mapped = build(variant, 7, tmp_path, threads=2)
+    assert not mapped.resident
+    copy = mapped.in_memory()
+    assert copy.resident and copy.path == mapped.path and copy.in_memory() is copy
+    assert bytes(copy._buffer[: copy.positions]) == bytes(mapped._buffer[64:])
+    rng = random.Random(3)
+    position = Position.start(variant)
+    while not position.is_over:
+        assert copy.value(position) == mapped.value(position)
+        position = position.play(rng.choice(position.legal_moves()))
+
+
 def test_corrupt_and_foreign_files_are_refused(tmp_path):
     database = build(Variant(pits=3), 6, tmp_path)
     path = database.path

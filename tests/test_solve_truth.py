@@ -145,3 +145,20 @@ def test_two_threads_with_database_agree_with_one():
         one = solve(position, endgame=database, threads=1, best_moves=False, pv=False)
         two = solve(position, endgame=database, threads=2, best_moves=False, pv=False)
         assert one.value == two.value, position
+
+
+def test_long_solve_probes_a_private_copy_of_a_database_file(tmp_path):
+    import sys
+
+    from kalah.endgame import build
+
+    solve_module = sys.modules["kalah.solve"]  # the package's `kalah.solve` attribute is the function
+
+    variant = Variant(pits=4, seeds=3)
+    mapped = build(variant, 4, tmp_path, threads=2)
+    position = Position.start(variant)  # 24 seeds: at least K + RESIDENT_MARGIN
+    assert position.seeds_in_pits >= mapped.max_seeds + solve_module.RESIDENT_MARGIN
+    result = solve(position, endgame=mapped.path, threads=2)
+    assert result.value == solve(position, endgame=None, threads=2).value
+    copies = list(solve_module._RESIDENT_DATABASES.values())
+    assert len(copies) == 1 and copies[0].resident and copies[0].path == mapped.path

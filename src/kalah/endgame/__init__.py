@@ -110,6 +110,7 @@ class EndgameDatabase:
     path: Path | None
     table: object  # kalah.core.solver.EndgameTable
     _buffer: object = None
+    _copied: bool = False
 
     @property
     def positions(self) -> int:
@@ -157,6 +158,27 @@ class EndgameDatabase:
     def oracle(self):
         """A PyCapsule named ``"kalah.oracle"`` for ``kalah.search(..., oracle=...)``; it keeps the values alive."""
         return self.table.oracle_capsule()
+
+    @property
+    def resident(self) -> bool:
+        """Whether the values live in private memory (built in memory, or copied by :meth:`in_memory`)."""
+        return self.path is None or self._copied
+
+    def in_memory(self) -> EndgameDatabase:
+        """This database with its values copied into private memory on huge pages.
+
+        A file's mapping sits on the page cache's 4 KiB pages, so the random
+        probes of a long solve mostly miss the TLB; a private copy on huge pages
+        (where the kernel allows them) probes faster at the cost of its size in
+        memory. Returns self when the values are private already.
+        """
+        if self.resident:
+            return self
+        size = self.table.size
+        buffer = _anonymous(size)
+        memoryview(buffer)[:size] = memoryview(self._buffer)[HEADER.size : HEADER.size + size]
+        table = _core().EndgameTable(self.pits, self.empty_capture, self.max_seeds, buffer)
+        return EndgameDatabase(self.pits, self.empty_capture, self.max_seeds, self.path, table, buffer, _copied=True)
 
     def describe(self) -> str:
         where = str(self.path) if self.path else "in memory"

@@ -100,12 +100,17 @@ class _Engine:
 
 _ENGINES: dict[tuple[int, bool], _Engine] = {}
 _MEMORY_DATABASES: dict[tuple[int, bool], Any] = {}
+_RESIDENT_DATABASES: dict[tuple[Any, ...], Any] = {}
+#: Solves with at least this many seeds more than a database file's K probe a private
+#: copy of it on huge pages (see EndgameDatabase.in_memory): long solves, where it pays.
+RESIDENT_MARGIN = 20
 
 
 def clear_cache() -> None:
     """Free the solvers' tables and the databases computed in memory."""
     _ENGINES.clear()
     _MEMORY_DATABASES.clear()
+    _RESIDENT_DATABASES.clear()
 
 
 def default_tt_log2(seeds_on_board: int) -> int:
@@ -151,6 +156,17 @@ def auto_max_seeds(pits: int, seeds_on_board: int, time: float | None = None) ->
 
 
 def _database(position: Position, endgame: Any, threads: int, time: float | None = None):
+    database = _chosen_database(position, endgame, threads, time)
+    if database is None or database.resident or position.seeds_in_pits < database.max_seeds + RESIDENT_MARGIN:
+        return database
+    key = (database.path, database.pits, database.empty_capture, database.max_seeds)
+    if key not in _RESIDENT_DATABASES:
+        _RESIDENT_DATABASES.clear()  # one private copy at a time: they can be gigabytes
+        _RESIDENT_DATABASES[key] = database.in_memory()
+    return _RESIDENT_DATABASES[key]
+
+
+def _chosen_database(position: Position, endgame: Any, threads: int, time: float | None = None):
     from kalah import endgame as eg
 
     variant = position.variant
