@@ -17,7 +17,7 @@ def pits_value_brute(position: Position) -> int:
     return brute(position) - (position.store(me) - position.store(1 - me))
 
 
-@pytest.mark.parametrize("pits, empty_capture, k", [(2, False, 10), (3, False, 9), (3, True, 9), (4, False, 8), (6, True, 6), (6, False, 6)])
+@pytest.mark.parametrize("pits, empty_capture, k", [(1, False, 9), (2, False, 10), (3, False, 9), (3, True, 9), (4, False, 8), (6, True, 6), (6, False, 6)])
 def test_database_matches_brute_force(pits, empty_capture, k):
     variant = Variant(pits=pits, seeds=2, empty_capture=empty_capture)
     database = build_in_memory(variant, k, threads=2)

@@ -147,10 +147,11 @@ static int compute(kalah_egdb *db, kalah_u128 b, int seeds, int8_t *slot)
     return best;
 }
 
-/* The composition with colex rank `rank` in layer `seeds`, as a word. */
-static kalah_u128 unrank(const kalah_egdb *db, int seeds, uint64_t rank)
+/* The composition of `seeds` seeds over `places` places with colex rank `rank`, as a word. */
+static kalah_u128 unrank(const kalah_egdb *db, int seeds, uint64_t rank, int places)
 {
-    int n = db->places, bar[2 * KALAH_MAX_PITS];
+    int n = places, bar[2 * KALAH_MAX_PITS];
+    if (n == 1) return (kalah_u128)seeds;
     int top = seeds + n - 2;
     for (int k = n - 2; k >= 0; k--) {
         int p = top;
@@ -185,6 +186,65 @@ static inline kalah_u128 next_composition(kalah_u128 b)
     return b;
 }
 
+/* Build order. A layer is built in another order than it is stored: the
+ * mover's row X outermost (by its seeds, then its colex rank), the opponent's
+ * row Y innermost. A move that hands the turn over turns the board, so its
+ * successor is stored with X' (X after the move) in the high places, which
+ * rank most: while Y runs through its compositions, the successors of each
+ * move stay inside one small region of their layer, and the memory reads of
+ * the build stream instead of jumping (the stored order would scatter them
+ * over the whole layer). */
+typedef struct {
+    int seeds, m;
+    int mover;             /* seeds in X */
+    uint64_t x_rank, y_rank, x_count, y_count;
+    kalah_u128 x, y;       /* m-place words */
+} build_cursor;
+
+static inline uint64_t compositions(const kalah_egdb *db, int seeds, int places)
+{
+    return db->binom[seeds + places - 1][places - 1];
+}
+
+static void cursor_start(const kalah_egdb *db, build_cursor *c, int seeds, uint64_t index)
+{
+    int m = db->pits;
+    c->seeds = seeds;
+    c->m = m;
+    for (c->mover = 0;; c->mover++) {
+        c->x_count = compositions(db, c->mover, m);
+        c->y_count = compositions(db, seeds - c->mover, m);
+        if (index < c->x_count * c->y_count) break;
+        index -= c->x_count * c->y_count;
+    }
+    c->x_rank = index / c->y_count;
+    c->y_rank = index % c->y_count;
+    c->x = unrank(db, c->mover, c->x_rank, m);
+    c->y = unrank(db, seeds - c->mover, c->y_rank, m);
+}
+
+static inline kalah_u128 cursor_board(const build_cursor *c) { return c->x | (c->y << (8 * c->m)); }
+
+/* The next position in build order (the cursor must not be at the layer's last). */
+static inline void cursor_next(const kalah_egdb *db, build_cursor *c)
+{
+    if (++c->y_rank < c->y_count) {
+        c->y = next_composition(c->y);
+        return;
+    }
+    c->y_rank = 0;
+    if (++c->x_rank < c->x_count) {
+        c->x = next_composition(c->x);
+    } else {
+        c->mover++;
+        c->x_rank = 0;
+        c->x_count = compositions(db, c->mover, c->m);
+        c->y_count = compositions(db, c->seeds - c->mover, c->m);
+        c->x = (kalah_u128)c->mover << (8 * (c->m - 1)); /* rank 0: every seed in the last place */
+    }
+    c->y = (kalah_u128)(c->seeds - c->mover) << (8 * (c->m - 1));
+}
+
 typedef struct {
     kalah_egdb *db;
     int seeds;
@@ -197,27 +257,47 @@ typedef struct {
 #define BUILD_BLOCK 8192
 #define BUILD_BATCH 16
 
-/* One block of a layer, [lo, hi). */
+/* Block [lo, hi) of a layer, in build order. */
 static inline __attribute__((always_inline)) void build_block(kalah_egdb *db, const int m, int seeds, uint64_t lo, uint64_t hi)
 {
     int8_t *layer = db->values + db->layer_offset[seeds];
-    const uint64_t layer_size = kalah_egdb_layer_size(db, seeds);
-    kalah_u128 b = unrank(db, seeds, lo);
+    build_cursor cursor;
+    cursor_start(db, &cursor, seeds, lo);
     /* In batches, so that the successors' slots of several positions are
-     * fetched from memory at once. */
+     * fetched from memory at once; each batch's own slots (scattered: the
+     * stored order is not the build order) are located and prefetched one
+     * batch ahead. */
+    kalah_u128 board[2][BUILD_BATCH];
+    int8_t *slot[2][BUILD_BATCH];
+    int ahead = 0;
+    uint64_t left = hi - lo;
+    for (int j = 0; j < BUILD_BATCH && left; j++, left--) {
+        board[0][j] = cursor_board(&cursor);
+        slot[0][j] = layer + kalah_egdb_rank(db, board[0][j]);
+        __builtin_prefetch(slot[0][j], 1);
+        if (left > 1) cursor_next(db, &cursor);
+    }
     for (uint64_t idx = lo; idx < hi; idx += BUILD_BATCH) {
         int count = hi - idx < BUILD_BATCH ? (int)(hi - idx) : BUILD_BATCH;
+        int now = ahead;
+        ahead ^= 1;
+        for (int j = 0; j < BUILD_BATCH && left; j++, left--) {
+            board[ahead][j] = cursor_board(&cursor);
+            slot[ahead][j] = layer + kalah_egdb_rank(db, board[ahead][j]);
+            __builtin_prefetch(slot[ahead][j], 1);
+            if (left > 1) cursor_next(db, &cursor);
+        }
         successor kids[BUILD_BATCH][KALAH_MAX_PITS];
         int nkids[BUILD_BATCH], value[BUILD_BATCH] = {0};
         for (int j = 0; j < count; j++) {
             nkids[j] = -2;
-            if (load_value(layer + idx + j) == KALAH_EGDB_UNKNOWN) nkids[j] = expand(db, m, b, seeds, kids[j], &value[j]);
-            if (idx + j + 1 < layer_size) b = next_composition(b);
+            if (load_value(slot[now][j]) == KALAH_EGDB_UNKNOWN)
+                nkids[j] = expand(db, m, board[now][j], seeds, kids[j], &value[j]);
         }
         for (int j = 0; j < count; j++) {
             if (nkids[j] == -2) continue;
             int best = nkids[j] >= 0 ? combine(db, kids[j], nkids[j]) : value[j];
-            store_value(layer + idx + j, (int8_t)best);
+            store_value(slot[now][j], (int8_t)best);
         }
     }
 }

@@ -186,7 +186,8 @@ uint64_t kalah_egdb_size(const kalah_egdb *db);
 /* Positions with exactly `seeds` seeds in the pits. */
 uint64_t kalah_egdb_layer_size(const kalah_egdb *db, int seeds);
 
-/* Compute the entries [lo, hi) of layer `seeds` with `threads` threads; every
+/* Compute the entries [lo, hi) of layer `seeds`, counted in build order (not
+ * the stored order: see endgame.c), with `threads` threads; every
  * layer below must be complete and this layer's entries either computed or
  * KALAH_EGDB_UNKNOWN. *stop (if not NULL) is polled: when it becomes nonzero
  * the build returns early with -1, leaving the layer partly done but every
