@@ -2,7 +2,8 @@
 
     python benchmarks/bench_solve.py                 # cold and warm Kalah(6,4), DB builds K=16,20
     python benchmarks/bench_solve.py --builds 16,20,24
-    python benchmarks/bench_solve.py --kalah65       # also Kalah(6,5) (long; --kalah65-time bounds it)
+
+Kalah(6,5) has its own script (minutes and gigabytes): bench_kalah65.py.
 
 Cold: no database on disk, nothing cached; the time includes the in-memory
 table ``kalah.solve`` builds. Warm: databases built first (K = --warm-k) in a
@@ -52,9 +53,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--builds", default="16,20", help="K values of the database builds to time")
     parser.add_argument("--warm-k", type=int, default=20, help="K of the database of the warm solve")
-    parser.add_argument("--kalah65", action="store_true", help="also solve Kalah(6,5) (can take many minutes)")
-    parser.add_argument("--kalah65-time", type=float, default=1200.0,
-                        help="seconds allowed for Kalah(6,5); past them the proven bounds are reported")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "solve.md"))
     args = parser.parse_args()
 
@@ -94,10 +92,6 @@ def main() -> None:
                 path.unlink()
         value, nodes, seconds, k, best = eval(run_child(SOLVE.format(pits=6, seeds=4, budget=None), warm_env).replace("null", "None"))
         emit(f"| Kalah(6,4) | warm (K={args.warm_k} on disk) | {value:+d} | {best} | {nodes:,} | {seconds:.1f} | {k} |")
-        if args.kalah65:
-            value, nodes, seconds, k, best = eval(run_child(SOLVE.format(pits=6, seeds=5, budget=args.kalah65_time), warm_env).replace("null", "None"))
-            shown = f"{value:+d}" if isinstance(value, int) else f"{value} (stopped at {args.kalah65_time:.0f} s)"
-            emit(f"| Kalah(6,5) | warm (K={args.warm_k} on disk) | {shown} | {best} | {nodes:,} | {seconds:.1f} | {k} |")
         emit("")
         emit("## Endgame database builds (6 pits, standard capture, both cores)")
         emit("")

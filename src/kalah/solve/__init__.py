@@ -123,7 +123,22 @@ def default_tt_log2(seeds_on_board: int) -> int:
         return 24
     if seeds_on_board <= 48:
         return DEFAULT_TT_LOG2
-    return 27  # Kalah(6,5) and up: 2 GiB; the proofs there outgrow 512 MiB
+    # Kalah(6,5) and up: the proofs outgrow 512 MiB; up to 8 GiB, at most half the memory.
+    log2 = LARGE_TT_LOG2
+    memory = _physical_memory()
+    while log2 > 27 and memory and 16 << log2 > memory // 2:
+        log2 -= 1
+    return log2
+
+
+LARGE_TT_LOG2 = 29
+
+
+def _physical_memory() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def _engine(pits: int, empty_capture: bool, tt_log2: int | None, seeds_on_board: int = 48) -> _Engine:
