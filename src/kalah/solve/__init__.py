@@ -113,8 +113,23 @@ def clear_cache() -> None:
     _RESIDENT_DATABASES.clear()
 
 
-def default_tt_log2(seeds_on_board: int) -> int:
-    """The table size (log2 of entries) for a solve of this many seeds: small problems get small tables."""
+def default_tt_log2(seeds_on_board: int, time: float | None = None) -> int:
+    """The table size (log2 of entries) for a solve of this many seeds: small problems get small tables.
+
+    Under a time budget the table is no larger than the search can fill (a
+    few million entries a second): a big table costs its page faults.
+    """
+    log2 = _size_tt_log2(seeds_on_board)
+    if time is not None:
+        while log2 > 20 and 1 << (log2 - 1) >= time * TABLE_ENTRIES_PER_SECOND:
+            log2 -= 1
+    return log2
+
+
+TABLE_ENTRIES_PER_SECOND = 4_000_000
+
+
+def _size_tt_log2(seeds_on_board: int) -> int:
     if seeds_on_board <= 24:
         return 18
     if seeds_on_board <= 36:
@@ -141,10 +156,12 @@ def _physical_memory() -> int | None:
         return None
 
 
-def _engine(pits: int, empty_capture: bool, tt_log2: int | None, seeds_on_board: int = 48) -> _Engine:
+def _engine(
+    pits: int, empty_capture: bool, tt_log2: int | None, seeds_on_board: int = 48, time: float | None = None
+) -> _Engine:
     key = (pits, empty_capture)
     engine = _ENGINES.get(key)
-    wanted = tt_log2 or default_tt_log2(seeds_on_board)
+    wanted = tt_log2 or default_tt_log2(seeds_on_board, time)
     if engine is None or engine.solver.tt_log2 < wanted or (tt_log2 is not None and engine.solver.tt_log2 != wanted):
         _ENGINES.pop(key, None)
         engine = _ENGINES[key] = _Engine(pits, empty_capture, wanted)
@@ -439,7 +456,7 @@ def solve(
     threads = _threads(threads)
     started = _time.perf_counter()
     variant = position.variant
-    engine = _engine(variant.pits, variant.empty_capture, tt_log2, position.seeds_in_pits)
+    engine = _engine(variant.pits, variant.empty_capture, tt_log2, position.seeds_in_pits, time)
     with engine.lock:
         deadline = engine.core.now() + time if time is not None else 0.0
         database = _database(position, endgame, threads, time)
