@@ -162,3 +162,11 @@ def test_long_solve_probes_a_private_copy_of_a_database_file(tmp_path):
     assert result.value == solve(position, endgame=None, threads=2).value
     copies = list(solve_module._RESIDENT_DATABASES.values())
     assert len(copies) == 1 and copies[0].resident and copies[0].path == mapped.path
+
+
+def test_progress_reports_tightening_bounds_that_end_at_the_value():
+    seen = []
+    result = solve(Position.start(Variant(4, 3)), endgame=None, progress=lambda lo, hi: seen.append((lo, hi)))
+    assert seen and seen[-1] == (result.value, result.value)
+    for (lo1, hi1), (lo2, hi2) in zip(seen, seen[1:]):
+        assert lo1 <= lo2 and hi2 <= hi1

@@ -35,7 +35,10 @@ def register(app: typer.Typer) -> None:
         position = read_position(position_text) if position_text else Position.start(make_variant(pits, seeds, empty_capture, pie_rule))
         database = None if endgame in (None, "none", "off") else endgame
         try:
-            result = solve_position(position, time, threads=threads, endgame=database, tt_log2=table)
+            if as_json:
+                result = solve_position(position, time, threads=threads, endgame=database, tt_log2=table)
+            else:
+                result = _solve_with_status(solve_position, position, time, threads, database, table)
         except KalahError as error:
             fail(str(error))
         if as_json:
@@ -65,3 +68,17 @@ def register(app: typer.Typer) -> None:
             typer.echo("principal variation: " + " ".join(line_names(position, result.pv)))
         database = f", endgame database K={result.endgame_seeds}" if result.endgame_seeds is not None else ""
         typer.echo(f"{result.nodes:,} nodes in {result.seconds:.2f} s{database}")
+
+
+def _solve_with_status(solve_position, position: Position, time, threads, database, table):
+    """Solve while a status line on the terminal shows the bounds proven so far (long solves take minutes)."""
+    from rich.console import Console
+
+    label = f"Solving {position.variant.name} ({position.seeds_in_pits} seeds in the pits)"
+    with Console(stderr=True).status(label) as status:
+
+        def progress(lower: int, upper: int) -> None:
+            proven = f"{lower:+d}" if lower == upper else f"between {lower:+d} and {upper:+d}"
+            status.update(f"{label}: value {proven}" + ("; best moves and line" if lower == upper else ""))
+
+        return solve_position(position, time, threads=threads, endgame=database, tt_log2=table, progress=progress)

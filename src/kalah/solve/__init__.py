@@ -22,7 +22,7 @@ import os
 import threading
 import time as _time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from kalah.rules import SWAP, KalahError, Move, Position
 
@@ -264,6 +264,7 @@ class _Run:
         self.deadline = deadline  # on the core clock; 0 = none
         self.nodes = 0
         self.timed_out = False
+        self.on_bounds: Callable[[int, int], None] | None = None  # told the root's bounds as they are proven
 
     def _search(self, pits: list[int], alpha: int, beta: int) -> int | None:
         """One compiled search (in a helper thread, so that Ctrl-C still works). None on timeout."""
@@ -303,7 +304,7 @@ class _Run:
             return database.value(position)
         return None
 
-    def plain_interval(self, position: Position, guess: int | None = None) -> tuple[int, int]:
+    def plain_interval(self, position: Position, guess: int | None = None, report: bool = False) -> tuple[int, int]:
         """Bounds on a position's value without pie-rule flags, by MTD(f)."""
         small = self._exact_small(position)
         if small is not None:
@@ -330,6 +331,8 @@ class _Run:
             if (upper - seeds) % 2:
                 upper -= 1
             g = value
+            if report and self.on_bounds is not None:
+                self.on_bounds(lower + diff, upper + diff)
         return lower + diff, upper + diff
 
     def plain_at_least(self, position: Position, target: int) -> bool | None:
@@ -348,14 +351,14 @@ class _Run:
 
     # --- positions with the pie rule's flags -------------------------------------
 
-    def interval(self, position: Position) -> tuple[int, int]:
+    def interval(self, position: Position, report: bool = False) -> tuple[int, int]:
         if position.variant.pie_rule and (position.is_first_move or position.swap_available):
             lower, upper = -(10**6), -(10**6)
             for move in position.legal_moves():
                 lo, hi = self.move_interval(position, move)
                 lower, upper = max(lower, lo), max(upper, hi)
             return lower, upper
-        return self.plain_interval(position)
+        return self.plain_interval(position, report=report)
 
     def move_interval(self, position: Position, move: Move) -> tuple[int, int]:
         """Bounds on the value of playing ``move``, for the mover of ``position``."""
@@ -430,6 +433,7 @@ def solve(
     tt_log2: int | None = None,
     best_moves: bool = True,
     pv: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SolveResult:
     """Solve ``position`` (default: the start of standard Kalah) exactly.
 
@@ -437,7 +441,9 @@ def solve(
     proven bounds (``value`` is None). ``threads`` (default: every core) search
     in parallel. ``endgame``: ``"auto"``, ``None``, a database file or an
     :class:`kalah.endgame.EndgameDatabase`. ``tt_log2`` sizes the table
-    (2^n entries of 16 bytes). Returns a :class:`SolveResult`.
+    (2^n entries of 16 bytes). ``progress(lower, upper)`` is called with the
+    bounds on the value proven so far, after each null-window test (not for
+    pie-rule positions whose swap is still open). Returns a :class:`SolveResult`.
     """
     if position is None:
         position = Position.start()
@@ -462,7 +468,8 @@ def solve(
         database = _database(position, endgame, threads, time)
         engine.attach(database)
         run = _Run(engine, threads, deadline)
-        lower, upper = run.interval(position)
+        run.on_bounds = progress
+        lower, upper = run.interval(position, report=True)
         value = lower if lower == upper else None
         moves: list[Move] = []
         line: list[Move] = []
