@@ -136,7 +136,8 @@ def test_a_broken_program_forfeits_in_the_arena(tmp_path, body, words):
 def test_a_silent_program_times_out(tmp_path):
     path = tmp_path / "silent.py"
     path.write_text("import time\ntime.sleep(30)\n")
-    player = ExecPlayer(f"{sys.executable} {path}", timeout=0.5)
+    player = make_player(f"exec[move=0.5, total=60]:{sys.executable} {path}")
+    assert (player.timeout, player.total, player.argv) == (0.5, 60.0, [sys.executable, str(path)])
     with pytest.raises(ExternalEngineError, match="did not answer within 0.5 s"):
         player.choose_move(Position.start(MANKALAH))
     player.close()
@@ -153,6 +154,11 @@ def test_external_programs_start_from_the_start():
     ("exec:", "exec needs a command"),
     ("exec:no-such-program-here --flag", "not found"),
     ("exec:'unclosed", "cannot read the command"),
+    ("exec[move=30]:", "exec needs a command"),
+    ("exec[move=0]:python3", "option move must be a positive number"),
+    ("exec[total=soon]:python3", "option total must be a number"),
+    ("exec[depth=3]:python3", "bad options for player 'exec'"),
+    ("exec[move=30:python3", r"expected exec\[key=value,...\]:COMMAND"),
 ])
 def test_bad_exec_specs(spec, words):
     with pytest.raises(PlayerSpecError, match=words):

@@ -11,7 +11,8 @@ position after its last move to the new one.
 ManKalah has no way to set up a position, so an external program starts from
 the variant's start position: as South, or as North after South's first
 move(s). Every answer must arrive within ``timeout`` seconds and all of them
-within ``total`` seconds (the protocol's hour by default); a program that is
+within ``total`` seconds (120 s and the protocol's hour by default; the spec
+``exec[move=S,total=S]:COMMAND`` sets them); a program that is
 late, exits, answers something malformed or plays an illegal move raises
 :class:`ExternalEngineError` (the arena scores that as a forfeit).
 """
@@ -27,7 +28,7 @@ import tempfile
 import time
 
 from kalah.players.base import ComputerPlayer
-from kalah.players.spec import PlayerSpecError, register_player
+from kalah.players.spec import PlayerSpecError, float_option, register_player
 from kalah.rules import SWAP, KalahError, Move, Position
 
 from .protocol import ProtocolError, parse_agent_message, side_of, state_of
@@ -255,10 +256,15 @@ def _chain(source: Position, target: Position, mover: int) -> list[Move] | None:
     return search(source, 0)
 
 
-def _exec_player(command: str | None = None) -> ExecPlayer:
+def _exec_player(command: str | None = None, move: str | None = None, total: str | None = None) -> ExecPlayer:
     if not command:
         raise PlayerSpecError("exec needs a command: exec:COMMAND, e.g. exec:java -jar MyAgent.jar")
-    return ExecPlayer(command)
+    return ExecPlayer(command, float_option("move", move, MOVE_TIMEOUT), float_option("total", total, TOTAL_TIME))
 
 
-register_player("exec", _exec_player, "another program speaking the ManKalah protocol", "exec:COMMAND")
+register_player(
+    "exec",
+    _exec_player,
+    "another program speaking the ManKalah protocol",
+    "exec:COMMAND or exec[move=SECONDS,total=SECONDS]:COMMAND",
+)

@@ -44,15 +44,26 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     if not isinstance(spec, str) or not spec.strip():
         raise PlayerSpecError("a player spec must be a non-empty string such as 'random:seed=3'")
     name, _, rest = spec.strip().partition(":")
+    if name == "exec" or name.startswith("exec["):
+        # exec[key=value,...]:COMMAND: the options come first, since the command
+        # line runs to the end of the spec, commas and all.
+        if name != "exec" and not name.endswith("]"):
+            raise PlayerSpecError(f"bad player spec {spec!r}: expected exec[key=value,...]:COMMAND")
+        options = _options(name[5:-1], spec) if name != "exec" else {}
+        if rest:
+            options["command"] = rest
+        return "exec", options
+    return name.strip().lower(), _options(rest, spec)
+
+
+def _options(text: str, spec: str) -> dict[str, str]:
     options: dict[str, str] = {}
-    if name == "exec":  # the rest is a command line, commas and all
-        return name, {"command": rest} if rest else {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
+    for item in filter(None, (part.strip() for part in text.split(","))):
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
             raise PlayerSpecError(f"bad option {item!r} in player spec {spec!r}: expected key=value")
         options[key.strip()] = value.strip()
-    return name.strip().lower(), options
+    return options
 
 
 def make_player(spec: str) -> Player:
