@@ -31,6 +31,8 @@ __all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "solve
 #: Above this many seeds in the pits an unlimited solve is refused (give ``time``).
 MAX_EXACT_SEEDS = 60
 DEFAULT_TT_LOG2 = 25  # 2^25 entries of 16 bytes: 512 MiB
+LARGE_TT_LOG2 = 29  # 8 GiB, for 49 seeds and more (Kalah(6,5)) where the memory allows
+TABLE_ENTRIES_PER_SECOND = 4_000_000  # about what a solve fills: a time budget's table is no larger
 #: Positions of the endgame table that ``endgame="auto"`` computes in memory when none is on disk.
 AUTO_TABLE_POSITIONS = 100_000_000
 
@@ -126,9 +128,6 @@ def default_tt_log2(seeds_on_board: int, time: float | None = None) -> int:
     return log2
 
 
-TABLE_ENTRIES_PER_SECOND = 4_000_000
-
-
 def _size_tt_log2(seeds_on_board: int) -> int:
     if seeds_on_board <= 24:
         return 18
@@ -144,9 +143,6 @@ def _size_tt_log2(seeds_on_board: int) -> int:
     while log2 > 27 and memory and 16 << log2 > memory // 2:
         log2 -= 1
     return log2
-
-
-LARGE_TT_LOG2 = 29
 
 
 def _physical_memory() -> int | None:

@@ -257,6 +257,19 @@ typedef struct {
 #define BUILD_BLOCK 8192
 #define BUILD_BATCH 16
 
+/* The next batch of positions in build order (at most `*left` of them): their
+ * boards, and their own slots, located and prefetched. */
+static inline __attribute__((always_inline)) void
+next_batch(const kalah_egdb *db, int8_t *layer, build_cursor *cursor, kalah_u128 *board, int8_t **slot, uint64_t *left)
+{
+    for (int j = 0; j < BUILD_BATCH && *left; j++, (*left)--) {
+        board[j] = cursor_board(cursor);
+        slot[j] = layer + kalah_egdb_rank(db, board[j]);
+        __builtin_prefetch(slot[j], 1);
+        if (*left > 1) cursor_next(db, cursor);
+    }
+}
+
 /* Block [lo, hi) of a layer, in build order. */
 static inline __attribute__((always_inline)) void build_block(kalah_egdb *db, const int m, int seeds, uint64_t lo, uint64_t hi)
 {
@@ -271,22 +284,12 @@ static inline __attribute__((always_inline)) void build_block(kalah_egdb *db, co
     int8_t *slot[2][BUILD_BATCH];
     int ahead = 0;
     uint64_t left = hi - lo;
-    for (int j = 0; j < BUILD_BATCH && left; j++, left--) {
-        board[0][j] = cursor_board(&cursor);
-        slot[0][j] = layer + kalah_egdb_rank(db, board[0][j]);
-        __builtin_prefetch(slot[0][j], 1);
-        if (left > 1) cursor_next(db, &cursor);
-    }
+    next_batch(db, layer, &cursor, board[0], slot[0], &left);
     for (uint64_t idx = lo; idx < hi; idx += BUILD_BATCH) {
         int count = hi - idx < BUILD_BATCH ? (int)(hi - idx) : BUILD_BATCH;
         int now = ahead;
         ahead ^= 1;
-        for (int j = 0; j < BUILD_BATCH && left; j++, left--) {
-            board[ahead][j] = cursor_board(&cursor);
-            slot[ahead][j] = layer + kalah_egdb_rank(db, board[ahead][j]);
-            __builtin_prefetch(slot[ahead][j], 1);
-            if (left > 1) cursor_next(db, &cursor);
-        }
+        next_batch(db, layer, &cursor, board[ahead], slot[ahead], &left);
         successor kids[BUILD_BATCH][KALAH_MAX_PITS];
         int nkids[BUILD_BATCH], value[BUILD_BATCH] = {0};
         for (int j = 0; j < count; j++) {
