@@ -27,6 +27,21 @@ def random_game_positions(variant: Variant, rng: random.Random, plies: int) -> P
     return position
 
 
+def scattered_position(rng: random.Random, variant: Variant, seeds: int, stores: int = 6) -> Position:
+    """A position that is not over, with ``seeds`` seeds dropped at random into the pits and up to ``stores`` in each store."""
+    if seeds < 2:  # one seed leaves a side empty: every such position is over
+        raise ValueError(f"a position that is not over needs at least 2 seeds, got {seeds}")
+    m = variant.pits
+    while True:
+        pits = [0] * (2 * m)
+        for _ in range(seeds):
+            pits[rng.randrange(2 * m)] += 1
+        cells = pits[:m] + [rng.randint(0, stores)] + pits[m:] + [rng.randint(0, stores)]
+        position = Position.from_cells(cells, rng.randint(0, 1), variant)
+        if not position.is_over:
+            return position
+
+
 variants = st.builds(
     Variant,
     pits=st.integers(1, 8),

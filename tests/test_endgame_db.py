@@ -9,6 +9,7 @@ import pytest
 from kalah import Position, Variant
 from kalah.endgame import EndgameDatabaseError, build, build_in_memory, database_path, load, locate
 
+from conftest import scattered_position
 from test_solve_truth import brute  # noqa: E402
 
 
@@ -23,14 +24,7 @@ def test_database_matches_brute_force(pits, empty_capture, k):
     database = build_in_memory(variant, k, threads=2)
     rng = random.Random(pits * 7 + k)
     for _ in range(150):
-        cells = [0] * (2 * pits + 2)
-        for _ in range(rng.randint(1, k)):
-            slot = rng.randrange(2 * pits)
-            cells[slot if slot < pits else slot + 1] += 1
-        cells[pits], cells[-1] = rng.randint(0, 5), rng.randint(0, 5)
-        position = Position.from_cells(cells, rng.randint(0, 1), variant)
-        if position.is_over:
-            continue
+        position = scattered_position(rng, variant, rng.randint(2, k), stores=5)
         assert database.probe(position) == pits_value_brute(position), position
         assert database.value(position) == brute(position)
 

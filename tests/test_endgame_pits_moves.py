@@ -6,25 +6,19 @@ import random
 
 import pytest
 
-from kalah import Position, Variant
+from kalah import Variant
 from kalah.core.solver import pits_play
+
+from conftest import scattered_position
 
 
 @pytest.mark.parametrize("pits, empty_capture", [(1, False), (2, False), (3, True), (4, False), (6, False), (6, True), (7, False), (8, False)])
 def test_pits_play_matches_position_play(pits, empty_capture):
     rng = random.Random(pits * 2 + empty_capture)
     variant = Variant(pits=pits, seeds=1, empty_capture=empty_capture)
-    checked = 0
-    while checked < 400:
-        seeds = rng.randint(1, 60 if rng.random() < 0.2 else 3 * pits)  # sometimes whole laps
-        cells = [0] * (2 * pits + 2)
-        for _ in range(seeds):
-            slot = rng.randrange(2 * pits)
-            cells[slot if slot < pits else slot + 1] += 1
-        cells[pits], cells[-1] = rng.randint(0, 9), rng.randint(0, 9)
-        position = Position.from_cells(cells, rng.randint(0, 1), variant)
-        if position.is_over:
-            continue
+    for _ in range(400):
+        seeds = rng.randint(2, 60 if rng.random() < 0.2 else 3 * pits)  # sometimes whole laps
+        position = scattered_position(rng, variant, seeds, stores=9)
         me = position.to_move
         view = list(position.pits(me)) + list(position.pits(1 - me))
         for move in position.legal_moves():
@@ -39,4 +33,3 @@ def test_pits_play_matches_position_play(pits, empty_capture):
             assert extra == (child.to_move == me)
             mover = child.to_move
             assert successor == list(child.pits(mover)) + list(child.pits(1 - mover)), (position, move)
-        checked += 1

@@ -11,6 +11,8 @@ from kalah import SWAP, Position, Variant
 from kalah.endgame import build_in_memory
 from kalah.solve import SolveError, solve
 
+from conftest import scattered_position
+
 
 @functools.lru_cache(maxsize=None)
 def brute(position: Position) -> int:
@@ -28,18 +30,6 @@ def brute(position: Position) -> int:
 def brute_move_value(position: Position, move) -> int:
     child = position.play(move)
     return brute(child) if child.to_move == position.to_move else -brute(child)
-
-
-def random_position(rng: random.Random, variant: Variant, seeds: int, stores: int = 6) -> Position:
-    m = variant.pits
-    while True:
-        pits = [0] * (2 * m)
-        for _ in range(seeds):
-            pits[rng.randrange(2 * m)] += 1
-        cells = pits[:m] + [rng.randint(0, stores)] + pits[m:] + [rng.randint(0, stores)]
-        position = Position.from_cells(cells, rng.randint(0, 1), variant)
-        if not position.is_over:
-            return position
 
 
 @pytest.mark.parametrize(
@@ -61,7 +51,7 @@ def test_solver_matches_brute_force(pits, empty_capture):
     rng = random.Random(pits * 10 + empty_capture)
     variant = Variant(pits=pits, seeds=1, empty_capture=empty_capture)
     for _ in range(25):
-        position = random_position(rng, variant, rng.randint(2, {2: 14, 3: 12}.get(pits, 9)))
+        position = scattered_position(rng, variant, rng.randint(2, {2: 14, 3: 12}.get(pits, 9)))
         result = solve(position, endgame=None, threads=2)
         expected = brute(position)
         assert result.value == expected, position
@@ -83,7 +73,7 @@ def test_solver_with_endgame_database_matches_brute_force(empty_capture):
     database = build_in_memory(variant, 6, threads=2)
     rng = random.Random(7 + empty_capture)
     for _ in range(30):
-        position = random_position(rng, variant, rng.randint(5, 10))
+        position = scattered_position(rng, variant, rng.randint(5, 10))
         result = solve(position, endgame=database, threads=2)
         assert result.value == brute(position), position
         assert result.endgame_seeds == 6
@@ -93,7 +83,7 @@ def test_single_thread_agrees_with_two():
     rng = random.Random(3)
     variant = Variant(pits=5, seeds=1)
     for _ in range(10):
-        position = random_position(rng, variant, 12)
+        position = scattered_position(rng, variant, 12)
         assert solve(position, endgame=None, threads=1).value == solve(position, endgame=None, threads=2).value
 
 
@@ -141,7 +131,7 @@ def test_two_threads_with_database_agree_with_one():
     database = build_in_memory(variant, 6, threads=2)
     rng = random.Random(11)
     for _ in range(6):
-        position = random_position(rng, variant, 15)
+        position = scattered_position(rng, variant, 15)
         one = solve(position, endgame=database, threads=1, best_moves=False, pv=False)
         two = solve(position, endgame=database, threads=2, best_moves=False, pv=False)
         assert one.value == two.value, position
