@@ -100,3 +100,15 @@ def test_replay_of_a_damaged_record_names_the_move(tmp_path):
     record.write_text(json.dumps(data))
     run = kalah("replay", str(record))
     assert run.returncode == 2 and "move 7" in run.stderr
+
+
+def test_the_replay_player_plays_a_recorded_game_again(tmp_path):
+    first = tmp_path / "first.json"
+    again = tmp_path / "again.json"
+    run = kalah("play", "-q", "--player0", "random:seed=1", "--player1", "random:seed=2", "--record", str(first))
+    assert run.returncode == 0, run.stderr
+    run = kalah("play", "-q", "--player0", f"replay:file={first}", "--player1", "random:seed=2", "--record", str(again))
+    assert run.returncode == 0, run.stderr
+    moves = lambda path: [(m["player"], m["move"]) for m in json.loads(path.read_text())["moves"]]  # noqa: E731
+    assert moves(again) == moves(first)
+    assert json.loads(again.read_text())["result"] == json.loads(first.read_text())["result"]

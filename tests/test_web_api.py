@@ -20,7 +20,7 @@ def db(tmp_path):
 
 @pytest.fixture()
 def client(db):
-    with TestClient(create_app(db, workers=1, pool="thread")) as client:
+    with TestClient(create_app(db, workers=1, pool="thread"), base_url="http://localhost") as client:
         yield client
 
 
@@ -209,7 +209,7 @@ def test_analysis(client):
 
 
 def test_process_pool_plays_computer_moves(db):
-    with TestClient(create_app(db, workers=1)) as client:
+    with TestClient(create_app(db, workers=1), base_url="http://localhost") as client:
         state = new_game(client, players=("random:seed=5", "human"))
         state = client.post(f"/api/games/{state['id']}/computer-move").json()
         assert state["moves"] >= 1 and state["players"][1]["human"]

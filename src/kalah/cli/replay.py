@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -9,21 +10,28 @@ import typer
 from rich.console import Console
 
 from kalah.match import MoveEvent
-from kalah.players import PlayerSpecError, make_player
+from kalah.players import PlayerSpecError, external_access, make_player
 from kalah.records import GameRecord, load_record
 from kalah.rules import move_name
 
 from .terminal import board_text, describe_move, result_line
 
 
-def recompute(record: GameRecord) -> tuple[list[str], int, list[str]]:
+def recompute(record: GameRecord, allowed_external: frozenset[int] = frozenset()) -> tuple[list[str], int, list[str]]:
     """Re-run the record's computer players on their own positions.
 
-    Returns the differences (one line each), the number of moves checked, and
-    notes on players that could not be re-run.
+    Players that would run a program or read a file (``exec:``, ``replay:``)
+    are re-run only when their number is in ``allowed_external``. Returns the
+    differences (one line each), the number of moves checked, and notes on
+    players that could not be re-run.
     """
     players, notes = [], []
     for number, info in enumerate(record.players):
+        reach = external_access(info.spec)
+        if reach is not None and number not in allowed_external:
+            players.append(None)
+            notes.append(f"player {number} ({info.spec}) is not re-run: it {reach} (--allow-exec allows it)")
+            continue
         try:
             player = make_player(info.spec)
         except PlayerSpecError as error:
@@ -51,19 +59,42 @@ def recompute(record: GameRecord) -> tuple[list[str], int, list[str]]:
     return differences, checked, notes
 
 
+def _external_players_to_run(record: GameRecord, allow_exec: bool) -> frozenset[int]:
+    """The record's players that run programs or read files and may be re-run: all with
+    --allow-exec, else those a person at the terminal agrees to (none without a terminal)."""
+    from kalah.cli import fail
+
+    external = [(number, info.spec, reach) for number, info in enumerate(record.players)
+                if (reach := external_access(info.spec)) is not None]
+    if allow_exec or not external:
+        return frozenset(number for number, _, _ in external)
+    if not sys.stdin.isatty():
+        spec = external[0][1]
+        fail(f"the record's player {external[0][0]} ({spec!r}) {external[0][2]}; re-running it needs --allow-exec")
+    allowed = set()
+    for number, spec, reach in external:
+        if typer.confirm(f"The record's player {number} is {spec!r}: it {reach}. Run it?", default=False):
+            allowed.add(number)
+    return frozenset(allowed)
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     def replay(
         file: Path = typer.Argument(..., help="A game record (JSON) written by kalah play, the web board or the arena."),
         recompute_moves: bool = typer.Option(False, "--recompute", help="Re-run the recorded computer players and report every move they now choose differently."),
         delay: float = typer.Option(0.0, "--delay", help="Seconds to pause between moves."),
+        allow_exec: bool = typer.Option(
+            False, "--allow-exec",
+            help="With --recompute: run the record's exec: players (programs named in the file) without asking."),
     ) -> None:
         """Show a recorded game move by move."""
         record = load_record(file)
         console = Console(highlight=False)
         names = tuple(f"{p.name} (0)" if i == 0 else f"{p.name} (1)" for i, p in enumerate(record.players))
         if recompute_moves:
-            differences, checked, notes = recompute(record)
+            allowed = _external_players_to_run(record, allow_exec)
+            differences, checked, notes = recompute(record, allowed)
             for note in notes:
                 console.print(note)
             for line in differences:

@@ -2,35 +2,81 @@
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 import webbrowser
 from pathlib import Path
 
 import typer
 
+#: Addresses that mean "every interface".
+_ANY = ("0.0.0.0", "::", "")
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def exposure_warning(host: str, port: int, allow_exec: bool, allowed_hosts: list[str]) -> str | None:
+    """What a server bound to ``host`` exposes to other machines, or None on loopback."""
+    if _is_loopback(host):
+        return None
+    lines = [f"kalah: warning: listening on {host or '*'}:{port}, reachable from other machines:"
+             " anyone who reaches it can play, read and import games in the library and use the engines' CPU time"]
+    if allow_exec:
+        lines.append("kalah: warning: --allow-exec: anyone who reaches it can run any program on this machine"
+                     " as this user (exec: players) and read files (replay:file=)")
+    if host in _ANY and not allowed_hosts:
+        lines.append("kalah: warning: only requests addressed to localhost are answered; add the name or address"
+                     " people type in their browser with --allowed-host NAME (or --allowed-host '*' for any)")
+    return "\n".join(lines)
+
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def serve(
-        host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+        host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
         port: int = typer.Option(8000, "--port", help="Port to listen on."),
         db: Path = typer.Option(None, "--db", help="The game library (SQLite); default: games.sqlite in the user's data directory."),
         open_browser: bool = typer.Option(False, "--open", help="Open the board in a web browser."),
         workers: int = typer.Option(2, "--workers", min=1, max=16, help="Worker processes for computer moves and analysis."),
+        allow_exec: bool = typer.Option(
+            False, "--allow-exec",
+            help="Let clients name players that run programs or read files on this machine (exec:, replay:file=)."
+                 " Anyone who can reach the server can then run any command as you: only on a trusted network."),
+        allowed_host: list[str] = typer.Option(
+            None, "--allowed-host",
+            help="A name or address the server answers to besides localhost (repeatable; '*' for any)."),
     ) -> None:
         """Play, watch, analyse and replay games in the browser; every game is kept in the library."""
         import uvicorn
 
         from kalah.cli import fail
         from kalah.records import GameLibrary, default_library_path
-        from kalah.web import create_app
+        from kalah.web import LOOPBACK_HOSTS, create_app
 
         if not 0 < port < 65536:
             fail(f"--port must be between 1 and 65535, got {port}")
+        extra_hosts = [name.strip().lower() for name in allowed_host or [] if name.strip()]
+        for name in extra_hosts:
+            if "*" in name[1:] or (name.startswith("*") and name != "*" and not name.startswith("*.")):
+                fail(f"--allowed-host {name!r}: a name, an address, '*.example.org' or '*'")
+        hosts = list(LOOPBACK_HOSTS) + extra_hosts
+        if host not in _ANY and not _is_loopback(host):
+            hosts.append(f"[{host}]" if ":" in host else host)  # the address it listens on is a name it answers to
         path = db or default_library_path()
         GameLibrary(path)  # a library that cannot be opened is a one-line error (KalahError), before the server starts
-        application = create_app(path, workers=workers)
-        url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{port}/"
+        application = create_app(path, workers=workers, allow_exec=allow_exec, allowed_hosts=hosts)
+        warning = exposure_warning(host, port, allow_exec, extra_hosts)
+        if warning:
+            typer.echo(warning, err=True)
+        shown = "127.0.0.1" if host in _ANY else f"[{host}]" if ":" in host else host
+        url = f"http://{shown}:{port}/"
         typer.echo(f"kalah: the board is at {url} (library {path}); Ctrl-C stops the server")
         if open_browser:
             threading.Timer(1.0, webbrowser.open, args=(url,)).start()

@@ -267,4 +267,5 @@ register_player(
     _exec_player,
     "another program speaking the ManKalah protocol",
     "exec:COMMAND or exec[move=SECONDS,total=SECONDS]:COMMAND",
+    external="runs a program on this machine",
 )

@@ -4,10 +4,20 @@ from .base import ComputerPlayer, Player
 from .human import HumanPlayer, NoInputError
 from .random import RandomPlayer
 from .replay import ReplayExhaustedError, ReplayPlayer
-from .spec import PlayerSpecError, make_player, parse_spec, player_types, register_player
+from .spec import (
+    ExternalPlayerRefusedError,
+    PlayerSpecError,
+    check_self_contained,
+    external_access,
+    make_player,
+    parse_spec,
+    player_types,
+    register_player,
+)
 
 __all__ = [
     "ComputerPlayer",
+    "ExternalPlayerRefusedError",
     "HumanPlayer",
     "NoInputError",
     "Player",
@@ -15,6 +25,8 @@ __all__ = [
     "RandomPlayer",
     "ReplayExhaustedError",
     "ReplayPlayer",
+    "check_self_contained",
+    "external_access",
     "make_player",
     "parse_spec",
     "player_types",

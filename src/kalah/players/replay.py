@@ -46,9 +46,10 @@ def _replay_player(file: str | None = None) -> ReplayPlayer:
     if not file:
         raise PlayerSpecError("replay needs file=PATH of a game record")
     record = load_record(Path(file))
-    player = ReplayPlayer(record.start, record.moves)
+    player = ReplayPlayer(record.start, [recorded.move for recorded in record.moves])
     player.spec = f"replay:file={file}"
     return player
 
 
-register_player("replay", _replay_player, "the moves of a recorded game", "file=PATH")
+register_player("replay", _replay_player, "the moves of a recorded game", "file=PATH",
+                external="reads a file on this machine")

@@ -19,24 +19,63 @@ class PlayerSpecError(KalahError, ValueError):
     """A player spec that cannot be parsed or names no known player."""
 
 
+class ExternalPlayerRefusedError(PlayerSpecError):
+    """A spec whose player would run a program or read a file, where only self-contained players are allowed.
+
+    The web server refuses such specs from its clients unless it was started
+    with ``--allow-exec``: a spec is text from the network, and ``exec:``
+    runs it as a command.
+    """
+
+
 @dataclass(frozen=True)
 class PlayerType:
     name: str
     factory: Callable[..., Player]  # called with the spec's options as keyword strings
     summary: str
     options: str = ""  # e.g. "depth=N, eval=seed|store|strong"
+    #: What the player reaches outside the process ("runs a program on this machine"),
+    #: or None for players that only compute. Servers refuse such players from strangers.
+    external: str | None = None
 
 
 _TYPES: dict[str, PlayerType] = {}
 
 
-def register_player(name: str, factory: Callable[..., Player], summary: str, options: str = "") -> None:
-    _TYPES[name] = PlayerType(name, factory, summary, options)
+def register_player(name: str, factory: Callable[..., Player], summary: str, options: str = "",
+                    external: str | None = None) -> None:
+    """Make ``name`` a player spec. ``external`` says what the player reaches outside the
+    process (a program it runs, a file it reads); such players can be refused."""
+    _TYPES[name] = PlayerType(name, factory, summary, options, external)
 
 
-def player_types() -> dict[str, PlayerType]:
+def player_types(include_external: bool = True) -> dict[str, PlayerType]:
+    """The registered player types by name; without ``include_external``, only those that just compute."""
     _load_builtin_players()
-    return dict(sorted(_TYPES.items()))
+    return {name: kind for name, kind in sorted(_TYPES.items()) if include_external or kind.external is None}
+
+
+def external_access(spec: str) -> str | None:
+    """What the spec's player would do outside the process (e.g. "runs a program on this machine"), or None.
+
+    An unparsable spec or an unknown name reaches nothing (making it fails anyway).
+    """
+    try:
+        name, _ = parse_spec(spec)
+    except PlayerSpecError:
+        return None
+    kind = player_types().get(name)
+    return kind.external if kind is not None else None
+
+
+def check_self_contained(spec: str) -> None:
+    """Raise :class:`ExternalPlayerRefusedError` if the spec's player runs a program or reads a file."""
+    reach = external_access(spec)
+    if reach is not None:
+        name = parse_spec(spec)[0]
+        raise ExternalPlayerRefusedError(
+            f"player {name!r} is refused here: it {reach}; only players that compute are allowed"
+        )
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -66,8 +105,14 @@ def _options(text: str, spec: str) -> dict[str, str]:
     return options
 
 
-def make_player(spec: str) -> Player:
-    """Make the player a spec describes, or raise :class:`PlayerSpecError` naming the problem."""
+def make_player(spec: str, *, allow_external: bool = True) -> Player:
+    """Make the player a spec describes, or raise :class:`PlayerSpecError` naming the problem.
+
+    With ``allow_external=False``, players that run programs or read files
+    (``exec:``, ``replay:file=``) are refused with :class:`ExternalPlayerRefusedError`.
+    """
+    if not allow_external:
+        check_self_contained(spec)
     name, options = parse_spec(spec)
     types = player_types()
     if name not in types:

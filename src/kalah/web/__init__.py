@@ -4,7 +4,7 @@
 on uvicorn.
 """
 
-from .app import create_app
+from .app import LOOPBACK_HOSTS, create_app
 from .levels import LEVELS, available_levels, default_level
 
-__all__ = ["LEVELS", "available_levels", "create_app", "default_level"]
+__all__ = ["LEVELS", "LOOPBACK_HOSTS", "available_levels", "create_app", "default_level"]

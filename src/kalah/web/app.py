@@ -24,9 +24,17 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from pydantic import BaseModel, Field
 
-from kalah.players import PlayerSpecError, make_player, parse_spec, player_types
+from kalah.players import (
+    ExternalPlayerRefusedError,
+    PlayerSpecError,
+    check_self_contained,
+    make_player,
+    parse_spec,
+    player_types,
+)
 from kalah.records import GameLibrary, GameRecord, LibraryError, PlayerInfo
 from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Variant, move_name, parse_move
 
@@ -34,6 +42,12 @@ from .analysis import analyse, analysis_available
 from .levels import LEVELS, available_levels, default_level, level_named, level_of_spec
 
 STATIC = files("kalah.web") / "static"
+
+#: The Host header names a server on loopback answers to by default: a page on
+#: another site that points its own name at 127.0.0.1 (DNS rebinding) is refused.
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+
+_EXEC_HINT = "this server runs no programs and reads no files for its clients (kalah serve --allow-exec allows it)"
 
 
 # --- errors --------------------------------------------------------------------
@@ -198,7 +212,11 @@ def _effect(number: int, before: Position, move: Move) -> dict[str, Any]:
     }
 
 
-def _resolve_player(entry: str, name: str | None) -> tuple[PlayerInfo, str | None]:
+def _refused(error: ExternalPlayerRefusedError) -> ApiError:
+    return ApiError(403, f"{error}: {_EXEC_HINT}")
+
+
+def _resolve_player(entry: str, name: str | None, allow_external: bool) -> tuple[PlayerInfo, str | None]:
     """A player of a new game from 'human', a level name or a spec."""
     text = entry.strip() if isinstance(entry, str) else ""
     if not text:
@@ -213,7 +231,9 @@ def _resolve_player(entry: str, name: str | None) -> tuple[PlayerInfo, str | Non
                        f" installed; available levels: {', '.join(l.name for l in available_levels())}")
         return PlayerInfo(name or f"Computer ({level.name})", level.spec), level.name
     try:
-        player = make_player(text)
+        player = make_player(text, allow_external=allow_external)
+    except ExternalPlayerRefusedError as error:
+        raise _refused(error) from None
     except KalahError as error:
         raise _bad(str(error)) from None
     if getattr(player, "is_computer", None) is not True and not _is_human(text):
@@ -221,9 +241,9 @@ def _resolve_player(entry: str, name: str | None) -> tuple[PlayerInfo, str | Non
     return PlayerInfo(name or f"Computer ({text})", player.spec), level_of_spec(player.spec)
 
 
-def _choose_move(spec: str, position_json: str) -> tuple[Any, float, dict[str, Any]]:
+def _choose_move(spec: str, position_json: str, allow_external: bool) -> tuple[Any, float, dict[str, Any]]:
     """Run in a worker: make the player and let it choose (players are made fresh for every move)."""
-    player = make_player(spec)
+    player = make_player(spec, allow_external=allow_external)
     position = Position.from_json(position_json)
     began = time.perf_counter()
     move = player.choose_move(position)
@@ -247,9 +267,10 @@ def _warm_up() -> bool:
 class GameService:
     """Games of the library, as the API sees them. Engine work goes to ``pool``."""
 
-    def __init__(self, library: GameLibrary, pool: concurrent.futures.Executor) -> None:
+    def __init__(self, library: GameLibrary, pool: concurrent.futures.Executor, allow_exec: bool = False) -> None:
         self.library = library
         self.pool = pool
+        self.allow_exec = allow_exec
         self._locks: dict[int, asyncio.Lock] = {}
         self._redo: dict[int, list[list[Move]]] = {}
 
@@ -316,7 +337,7 @@ class GameService:
             entries = ["human", default_level().name]
         else:
             entries = request.players
-        resolved = [_resolve_player(entry, name) for entry, name in zip(entries, names)]
+        resolved = [_resolve_player(entry, name, self.allow_exec) for entry, name in zip(entries, names)]
         infos = [info for info, _ in resolved]
         try:
             variant = Variant(**request.variant.model_dump())
@@ -387,13 +408,24 @@ class GameService:
             if not state["computer_to_move"]:
                 raise ApiError(409, f"it is a human's turn in game {game_id}, not the computer's")
             spec = state["players"][state["to_move"]]["spec"]
+            self._check_runnable(spec)
             position = await self._db(self.library.position, game_id)
             try:
-                move, seconds, info = await self._pooled(_choose_move, spec, position.to_json())
+                move, seconds, info = await self._pooled(_choose_move, spec, position.to_json(), self.allow_exec)
+            except ExternalPlayerRefusedError as error:
+                raise _refused(error) from None
             except KalahError as error:
                 raise ApiError(422, f"the computer player {spec!r} cannot move: {error}") from None
             await self._store(game_id, move, round(seconds, 6), info)
             return await self.state(game_id)
+
+    def _check_runnable(self, spec: str) -> None:
+        """Refuse (403) a player that would run a program or read a file, unless allowed."""
+        if not self.allow_exec:
+            try:
+                check_self_contained(spec)
+            except ExternalPlayerRefusedError as error:
+                raise _refused(error) from None
 
     async def take_back(self, game_id: int) -> dict[str, Any]:
         async with self.lock(game_id):
@@ -466,6 +498,8 @@ class GameService:
             record = GameRecord.from_dict(data)
         except KalahError as error:
             raise _bad(f"not a valid game record: {error}") from None
+        for player in record.players:
+            self._check_runnable(player.spec)
         game_id = await self._db(self.library.import_record, record, tags={"source": "import"})
         return await self.state(game_id)
 
@@ -489,18 +523,23 @@ def _make_pool(workers: int, kind: str) -> concurrent.futures.Executor:
     return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
 
 
-def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = "process") -> FastAPI:
+def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = "process", *,
+               allow_exec: bool = False, allowed_hosts: list[str] | tuple[str, ...] | None = None) -> FastAPI:
     """The web application over the game library at ``db_path`` (default: the user's library).
 
     ``workers`` engine workers of kind ``pool`` ("process" or "thread") play
-    the computer's moves and run analyses.
+    the computer's moves and run analyses. ``allow_exec`` lets clients name
+    players that run programs or read files on this machine (``exec:``,
+    ``replay:file=``); without it they are refused with 403 by every route.
+    ``allowed_hosts``: the names the Host header may carry (default the
+    loopback names; ``"*"`` accepts any).
     """
     library = GameLibrary(db_path)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         executor = _make_pool(max(1, workers), pool)
-        app.state.service = GameService(library, executor)
+        app.state.service = GameService(library, executor, allow_exec=allow_exec)
         if pool != "thread":  # start the workers now rather than at the first computer move
             loop = asyncio.get_running_loop()
             await asyncio.gather(*(loop.run_in_executor(executor, _warm_up) for _ in range(max(1, workers))))
@@ -516,6 +555,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         lifespan=lifespan,
     )
     app.state.library = library
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOOPBACK_HOSTS))
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, error: ApiError) -> JSONResponse:
@@ -554,7 +594,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
                        for l in LEVELS],
             "default_level": default_level().name,
             "player_types": [{"name": t.name, "summary": t.summary, "options": t.options}
-                             for t in player_types().values() if t.name not in ("replay",)],
+                             for t in player_types(include_external=allow_exec).values() if t.name != "replay"],
             "analysis": analysis_available(),
         }
 

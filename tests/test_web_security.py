@@ -1,0 +1,152 @@
+"""The server faces strangers: no client can make it run a program or read a file, and only
+requests addressed to the names it serves are answered (DNS rebinding)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kalah import Position
+from kalah.cli.serve import exposure_warning
+from kalah.records import GameLibrary, GameRecord, PlayerInfo
+from kalah.web import create_app
+
+
+@pytest.fixture()
+def db(tmp_path):
+    return tmp_path / "games.sqlite"
+
+
+@pytest.fixture()
+def client(db):
+    with TestClient(create_app(db, workers=1, pool="thread"), base_url="http://localhost") as client:
+        yield client
+
+
+@pytest.fixture()
+def attack(tmp_path):
+    """An exec: spec whose program would leave a file behind if it ever ran, and that file."""
+    marker = tmp_path / "pwned"
+    script = tmp_path / "attack.py"
+    script.write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    return f"exec[move=2]:{sys.executable} {script}", marker
+
+
+def record_with(spec: str, moves: tuple[int, ...] = ()) -> GameRecord:
+    """A record of Mallory (``spec``, player 0) against a human, with ``moves`` played."""
+    record = GameRecord(Position.start(), [PlayerInfo("Mallory", spec), PlayerInfo("Alice", "human")])
+    position = record.start
+    for move in moves:
+        player, position = position.to_move, position.play(move)
+        record.add_move(player, move, position)
+    return record
+
+
+def test_a_new_game_with_an_exec_player_is_refused(client, attack):
+    spec, marker = attack
+    for players in ([spec, "human"], ["human", spec]):
+        response = client.post("/api/games", json={"players": players})
+        assert response.status_code == 403, response.text
+        assert "runs a program" in response.json()["detail"] and "--allow-exec" in response.json()["detail"]
+    assert client.get("/api/games").json() == []
+    assert not marker.exists()
+
+
+def test_a_replay_player_reading_a_server_file_is_refused(client, tmp_path):
+    secret = tmp_path / "secret.json"
+    secret.write_text("{}")
+    response = client.post("/api/games", json={"players": [f"replay:file={secret}", "human"]})
+    assert response.status_code == 403
+    assert "reads a file" in response.json()["detail"]
+
+
+def test_an_imported_record_naming_an_exec_player_is_refused(client, attack):
+    spec, marker = attack
+    response = client.post("/api/records", json=record_with(spec).to_dict())
+    assert response.status_code == 403, response.text
+    assert "runs a program" in response.json()["detail"]
+    assert client.get("/api/games").json() == []
+    assert not marker.exists()
+
+
+def test_an_exec_game_already_in_the_library_is_not_run(db, attack):
+    spec, marker = attack
+    game_id = GameLibrary(db).import_record(record_with(spec))  # put there locally, e.g. by `kalah games import`
+    with TestClient(create_app(db, workers=1, pool="thread"), base_url="http://localhost") as client:
+        response = client.post(f"/api/games/{game_id}/computer-move")
+        assert response.status_code == 403, response.text
+        assert client.get(f"/api/games/{game_id}").json()["moves"] == 0
+    assert not marker.exists()
+
+
+def test_the_page_is_not_offered_external_players(client):
+    names = {kind["name"] for kind in client.get("/api/info").json()["player_types"]}
+    assert "exec" not in names and "replay" not in names
+    assert {"pvs", "random", "human"} <= names
+
+
+def test_allow_exec_lets_a_trusted_server_run_programs(db, tmp_path):
+    agent = f"exec:{sys.executable} -m kalah.cli mankalah --player random:seed=4"
+    app = create_app(db, workers=1, pool="thread", allow_exec=True)
+    with TestClient(app, base_url="http://localhost") as client:
+        assert "exec" in {kind["name"] for kind in client.get("/api/info").json()["player_types"]}
+        state = client.post("/api/games", json={"players": [agent, "human"],
+                                                "variant": {"pits": 7, "seeds": 7, "pie_rule": True}})
+        assert state.status_code == 201, state.text
+        moved = client.post(f"/api/games/{state.json()['id']}/computer-move")
+        assert moved.status_code == 200, moved.text
+        assert moved.json()["moves"] >= 1
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.nip.io", "localhost.evil.example"])
+def test_requests_for_other_host_names_are_refused(db, host):
+    with TestClient(create_app(db, workers=1, pool="thread"), base_url="http://localhost") as client:
+        response = client.get("/api/games", headers={"host": host})
+        assert response.status_code == 400
+        assert client.get("/api/games", headers={"host": "localhost:8000"}).status_code == 200
+        assert client.get("/api/games", headers={"host": "127.0.0.1:8000"}).status_code == 200
+        assert client.get("/api/games", headers={"host": "[::1]:8000"}).status_code == 200
+
+
+def test_allowed_hosts_add_names(db):
+    app = create_app(db, workers=1, pool="thread", allowed_hosts=["localhost", "kalah.school.example"])
+    with TestClient(app, base_url="http://localhost") as client:
+        assert client.get("/api/games", headers={"host": "kalah.school.example"}).status_code == 200
+        assert client.get("/api/games", headers={"host": "other.example"}).status_code == 400
+
+
+def test_binding_beyond_loopback_says_what_is_exposed():
+    assert exposure_warning("127.0.0.1", 8000, False, []) is None
+    assert exposure_warning("::1", 8000, True, []) is None
+    warning = exposure_warning("0.0.0.0", 8000, False, [])
+    assert "reachable from other machines" in warning and "--allowed-host" in warning
+    assert "run any program" not in warning
+    risky = exposure_warning("0.0.0.0", 8000, True, ["kalah.school.example"])
+    assert "run any program" in risky and "--allowed-host" not in risky
+
+
+def kalah(*args, stdin=subprocess.DEVNULL):
+    return subprocess.run([sys.executable, "-m", "kalah.cli", *args], capture_output=True, text=True, timeout=120,
+                          stdin=stdin)
+
+
+def test_serve_refuses_a_bad_allowed_host_pattern():
+    run = kalah("serve", "--allowed-host", "ev*il")
+    assert run.returncode == 2
+    assert run.stderr.strip().startswith("kalah: error:") and len(run.stderr.strip().splitlines()) == 1
+
+
+def test_replay_recompute_does_not_run_a_records_program_unasked(tmp_path, attack):
+    spec, marker = attack
+    path = tmp_path / "game.json"
+    path.write_text(record_with(spec, moves=(2, 0)).to_json())  # C earns an extra turn: player 0 moves twice
+    refused = kalah("replay", str(path), "--recompute")
+    assert refused.returncode == 2, refused.stderr
+    assert "--allow-exec" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+    assert not marker.exists()
+    allowed = kalah("replay", str(path), "--recompute", "--allow-exec")
+    assert marker.exists(), allowed.stdout + allowed.stderr
