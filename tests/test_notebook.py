@@ -58,3 +58,25 @@ def test_finished_game_shows_the_result_and_record_html():
     assert f"{scores[0]} – {scores[1]}" in html
     svg = re.search(r"<svg.*</svg>", html, re.S).group(0)
     assert ET.fromstring(svg).get("data-over") == "true"
+
+
+def test_the_drawing_lives_with_the_rules_and_the_package_root_loads_no_face():
+    import subprocess
+    import sys
+
+    code = ("import sys, kalah; kalah.Position.start()._repr_svg_();"
+            " print(sorted(m for m in sys.modules if m.split('.')[:2] in (['kalah', 'notebook'], ['kalah', 'web'],"
+            " ['kalah', 'records'], ['kalah', 'cli'])))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+    assert board_svg is kalah.rules.svg.board_svg  # the notebook face re-exports the one drawing
+
+
+def test_board_colours_and_sizes_come_from_the_shared_style_file():
+    from kalah.rules.svg import BOARD_STYLE
+
+    svg = board_svg(kalah.Position.start())
+    for light, dark in BOARD_STYLE["seed_colors"]:
+        assert f'stop-color="{light}"' in svg and f'stop-color="{dark}"' in svg
+    width = 2 * (BOARD_STYLE["margin"] + BOARD_STYLE["store_width"] + BOARD_STYLE["gap"]) + 6 * BOARD_STYLE["pit_step"]
+    assert ET.fromstring(svg).get("viewBox") == f"0 0 {width} {BOARD_STYLE['height']}"

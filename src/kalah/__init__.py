@@ -46,8 +46,3 @@ __all__ = [
     "search",
     "solve",
 ]
-
-# Notebooks show positions and game records as boards (the rules know no face).
-from .notebook import install as _install_notebook  # noqa: E402
-
-_install_notebook()

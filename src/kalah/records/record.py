@@ -121,6 +121,12 @@ class GameRecord:
     def to_json(self, indent: int | None = 1) -> str:
         return json.dumps(self.to_dict(), indent=indent)
 
+    def _repr_html_(self) -> str:
+        """The game as HTML, for Jupyter (see :func:`kalah.rules.svg.record_html`)."""
+        from kalah.rules.svg import record_html
+
+        return record_html(self)
+
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
         """Read and check a record: every move must be legal and give the recorded board."""

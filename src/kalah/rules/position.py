@@ -295,6 +295,12 @@ class Position:
     def __repr__(self) -> str:
         return f"Position({self.board!r}, to_move={self._to_move}, variant={self._variant!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for Jupyter (see :func:`kalah.rules.svg.board_svg`)."""
+        from .svg import board_svg  # only when a notebook asks: drawing is no part of the rules
+
+        return board_svg(self)
+
 
 @lru_cache(maxsize=64)
 def _start_cells(variant: Variant) -> tuple[int, ...]:
