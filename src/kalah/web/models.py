@@ -1,0 +1,162 @@
+"""The web API's request and response bodies.
+
+Pydantic checks what clients send (``VariantIn``, ``NewGame``, ``MoveIn``,
+``AnalyseIn``) and the response models document the answers in the OpenAPI
+schema at ``/docs``; the routes are in :mod:`kalah.web.app`, the work in
+:mod:`kalah.web.service`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, Field
+
+# --- requests ----------------------------------------------------------------------
+
+
+class VariantIn(BaseModel):
+    """The variant of a new game."""
+
+    pits: int = Field(6, ge=4, le=7, description="pits per side, 4 to 7")
+    seeds: int = Field(4, ge=3, le=7, description="seeds per pit at the start, 3 to 7")
+    empty_capture: bool = Field(False, description="a last seed in an empty own pit captures even when the opposite pit is empty")
+    pie_rule: bool = Field(False, description="player 1 may swap sides after player 0's first move")
+
+
+class NewGame(BaseModel):
+    """A new game: the variant and, for each side, who plays it."""
+
+    variant: VariantIn = Field(default_factory=VariantIn)
+    players: list[str] | None = Field(
+        None, min_length=2, max_length=2,
+        description="for player 0 and player 1: 'human', a level name (see /api/levels) or a player spec"
+                    " such as 'pvs:depth=8'; default: a human against the medium level")
+    names: list[str | None] | None = Field(None, min_length=2, max_length=2, description="names to show")
+    reuse_unstarted: bool = Field(
+        False, description="return the newest web game with the same settings and no moves yet, if any,"
+                           " instead of storing another empty game")
+
+
+class MoveIn(BaseModel):
+    """A human move."""
+
+    move: Union[int, str] = Field(..., description="a pit index 0..pits-1 of the mover's side, a pit letter, or 'swap'")
+
+
+class AnalyseIn(BaseModel):
+    """A position to analyse, and for how long."""
+
+    position: dict[str, Any] = Field(..., description="a position in the JSON form of the rules")
+    seconds: float = Field(0.5, gt=0, le=10, description="thinking time")
+
+
+# --- responses ---------------------------------------------------------------------
+
+
+class PlayerOut(BaseModel):
+    """A player of a game: the name shown, its spec, and the level it came from if any."""
+
+    name: str
+    spec: str
+    human: bool
+    level: str | None
+
+
+class EffectOut(BaseModel):
+    """What a move did, for the page to animate it: the board before, the cells sown, extra turn, capture."""
+
+    number: int
+    player: int
+    move: Union[int, Literal["swap"]]
+    name: str
+    before: list[list[int]]
+    sown: list[int] = Field(description="flat cells that got a seed, in order (player 0's pits, store 0, player 1's pits, store 1)")
+    extra_turn: bool
+    captured: int
+    capture_pit: int | None
+    game_over: bool
+
+
+class GameState(BaseModel):
+    """A game as the page shows it: board, whose turn, legal moves, result, last move, history."""
+
+    id: int
+    variant: dict[str, Any]
+    variant_name: str
+    players: list[PlayerOut]
+    board: list[list[int]]
+    to_move: int
+    legal_moves: list[Union[int, Literal["swap"]]]
+    over: bool
+    status: str
+    scores: list[int] | None = Field(description="final totals once the game is over")
+    winner: int | None
+    margin: int | None
+    human_to_move: bool
+    computer_to_move: bool
+    moves: int
+    last: EffectOut | None
+    history: list[str] = Field(description="the moves so far in pit letters")
+    can_take_back: bool
+    can_redo: bool
+    started_at: str
+
+
+class GameSummaryOut(BaseModel):
+    """One game of the library list."""
+
+    id: int
+    started_at: str
+    players: list[dict[str, str]]
+    variant: dict[str, Any]
+    variant_name: str
+    moves: int
+    status: str
+    scores: list[int] | None
+    winner: int | None
+
+
+class FrameOut(BaseModel):
+    """One position of a replay and the move that led to it."""
+
+    board: list[list[int]]
+    to_move: int
+    over: bool
+    last: EffectOut | None
+
+
+class ReplayOut(BaseModel):
+    """Every position of a game, for replaying it."""
+
+    id: int
+    players: list[PlayerOut]
+    variant: dict[str, Any]
+    variant_name: str
+    frames: list[FrameOut]
+
+
+class LevelOut(BaseModel):
+    """A computer level of the New game dialog."""
+
+    name: str
+    spec: str
+    summary: str
+    available: bool
+
+
+class PlayerTypeOut(BaseModel):
+    """A kind of player a spec can name."""
+
+    name: str
+    summary: str
+    options: str
+
+
+class InfoOut(BaseModel):
+    """What this server offers: levels, player types, whether analysis works."""
+
+    levels: list[LevelOut]
+    default_level: str
+    player_types: list[PlayerTypeOut]
+    analysis: bool
