@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from fastapi.testclient import TestClient
 
 from kalah import Position
 from kalah.records import GameLibrary
+from kalah.rules.svg import BOARD_STYLE, board_svg
 from kalah.web import create_app
+from kalah.web.app import STATIC
 from kalah.web.levels import LEVELS, available_levels, default_level
 
 
@@ -35,10 +38,27 @@ def test_page_and_static_files_are_served_locally(client):
     assert page.status_code == 200
     assert 'id="board"' in page.text
     assert "http://" not in page.text and "https://" not in page.text  # nothing from the internet
-    for name in ("app.js", "style.css", "favicon.svg"):
+    names = sorted(path.name for path in STATIC.iterdir() if path.is_file())
+    assert {"main.js", "style.css", "favicon.svg"} <= set(names)
+    for name in names + ["board.json"]:
         response = client.get(f"/static/{name}")
         assert response.status_code == 200, name
         assert "https://" not in response.text
+    # the page is ES modules from this server
+    assert '<script type="module" src="/static/main.js">' in page.text
+
+
+def test_the_page_and_the_svg_board_share_one_style_file(client):
+    served = client.get("/static/board.json")
+    assert served.headers["content-type"].startswith("application/json")
+    assert served.json() == BOARD_STYLE
+    svg = client.get("/api/board.svg", params={"board": "[[1,2,3,4,5,6,7],[7,6,5,4,3,2,1]]"}).text
+    drawn = board_svg(Position([[1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1]], 0))
+    assert re.sub(r"kb\d+", "kb", svg) == re.sub(r"kb\d+", "kb", drawn)  # the notebook's drawing
+    for light, dark in BOARD_STYLE["seed_colors"]:
+        assert light in svg and dark in svg
+        for script in STATIC.glob("*.js"):  # no copy of the numbers in the page's code
+            assert light not in script.read_text(encoding="utf-8"), script.name
 
 
 def test_openapi_documents_the_api(client):

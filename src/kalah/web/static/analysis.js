@@ -1,0 +1,69 @@
+// @ts-check
+/* The analysis panel: the value of every legal move and the best line, as the
+ * server's search (or solver) finds them. The open game's analysis is asked
+ * for by game.js (it also marks the values on the board); a replayed
+ * position's here. */
+
+import * as api from "./api.js";
+import { $ } from "./dom.js";
+
+/** @typedef {import("./api.js").Analysis} Analysis */
+/** @typedef {import("./api.js").Frame} Frame */
+/** @typedef {import("./api.js").Move} Move */
+/** @typedef {import("./api.js").Variant} Variant */
+
+/** A move in pit letters: A-F for the first player, a-f for the second.
+ * @param {number} player @param {Move} move @returns {string} */
+export function moveName(player, move) {
+  if (move === "swap") return "swap";
+  return String.fromCharCode((player === 0 ? 65 : 97) + move);
+}
+
+/** Put a message in the panel instead of values. @param {string} text */
+export function analysisMessage(text) {
+  $("#analysis").textContent = text;
+}
+
+/**
+ * Show `result` for the side `toMove`; with no result, the panel's invitation.
+ * @param {Analysis | null} result @param {number} [toMove]
+ */
+export function renderAnalysis(result, toMove) {
+  const box = $("#analysis");
+  if (!result) { box.textContent = "Turn on to see the value of every move."; return; }
+  if (!result.available) { box.textContent = result.reason || "Analysis is unavailable."; return; }
+  box.replaceChildren();
+  const head = document.createElement("p");
+  const v = result.value;
+  head.textContent = `Value for the side to move: ${v === null || v === undefined ? "?" : (v > 0 ? "+" : "") + v}` +
+    (result.exact ? " (exact)" : " (search)");
+  box.appendChild(head);
+  const list = document.createElement("ul");
+  list.className = "move-values";
+  for (const entry of (result.moves || []).slice().sort((a, b) => (b.value ?? -1e9) - (a.value ?? -1e9))) {
+    const li = document.createElement("li");
+    const bound = entry.bound === "upper" ? "≤ " : "";
+    li.textContent = `${moveName(toMove ?? 0, entry.move)}: ${entry.value === null ? "?" : bound + (entry.value > 0 ? "+" : "") + entry.value}`;
+    if (entry.move === result.best_move) li.className = "best";
+    list.appendChild(li);
+  }
+  box.appendChild(list);
+  if (result.pv_names && result.pv_names.length) {
+    const line = document.createElement("p");
+    line.textContent = "Best line: " + result.pv_names.join(" ");
+    box.appendChild(line);
+  }
+}
+
+/**
+ * Analyse a replayed position and show it.
+ * @param {Frame} frame @param {Variant} variant
+ */
+export async function analyseFrame(frame, variant) {
+  if (frame.over) { renderAnalysis({ available: true, value: null, moves: [] }, frame.to_move); return; }
+  analysisMessage("Thinking…");
+  try {
+    const result = await api.analysePosition({ board: frame.board, to_move: frame.to_move, variant });
+    renderAnalysis(result, frame.to_move);
+  } catch (error) { analysisMessage(api.errorText(error)); }
+}

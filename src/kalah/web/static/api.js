@@ -1,0 +1,178 @@
+// @ts-check
+/* The JSON API of the server (kalah/web/app.py) and the shapes of its answers.
+ *
+ * The server owns the rules and the games; the page only asks. The typedefs
+ * mirror the response models of kalah/web/models.py. A refused request
+ * rejects with an ApiError carrying the HTTP status and the server's message.
+ */
+
+/** A pit index 0..pits-1 of the mover's side, or the pie-rule swap.
+ * @typedef {number | "swap"} Move */
+
+/** [[player 0's pits..., store 0], [player 1's pits..., store 1]].
+ * @typedef {number[][]} Board */
+
+/** @typedef {{pits: number, seeds: number, empty_capture: boolean, pie_rule: boolean}} Variant */
+
+/**
+ * A side of a game.
+ * @typedef {object} Player
+ * @property {string} name    the name shown
+ * @property {string} spec    the player spec ("human", "pvs:depth=8", ...)
+ * @property {boolean} human  a person clicks for this side
+ * @property {string | null} level  the computer level the spec came from, if any
+ */
+
+/**
+ * What a move did, for animating it.
+ * @typedef {object} Effect
+ * @property {number} number    the move's number in the game, from 1
+ * @property {number} player    who moved
+ * @property {Move} move
+ * @property {string} name      the move in pit letters
+ * @property {Board} before     the board before the move
+ * @property {number[]} sown    flat cells that got a seed, in order (player 0's pits, store 0, player 1's pits, store 1)
+ * @property {boolean} extra_turn
+ * @property {number} captured  seeds captured (0: no capture)
+ * @property {number | null} capture_pit  the flat cell of the mover's pit that captured
+ * @property {boolean} game_over
+ */
+
+/**
+ * A game as the server tells it.
+ * @typedef {object} GameState
+ * @property {number} id
+ * @property {Variant} variant
+ * @property {string} variant_name
+ * @property {Player[]} players
+ * @property {Board} board
+ * @property {number} to_move
+ * @property {Move[]} legal_moves
+ * @property {boolean} over
+ * @property {string} status            playing, finished or stopped
+ * @property {number[] | null} scores   final totals once the game is over
+ * @property {number | null} winner
+ * @property {boolean} human_to_move
+ * @property {boolean} computer_to_move
+ * @property {number} moves             moves played so far
+ * @property {Effect | null} last       the last move
+ * @property {string[]} history         the moves so far in pit letters
+ * @property {boolean} can_take_back
+ * @property {boolean} can_redo
+ */
+
+/**
+ * One position of a replay and the move that led to it.
+ * @typedef {{board: Board, to_move: number, over: boolean, last: Effect | null}} Frame
+ */
+
+/** @typedef {{id: number, players: Player[], variant: Variant, variant_name: string, frames: Frame[]}} ReplayData */
+
+/**
+ * One game of the library list.
+ * @typedef {object} GameSummary
+ * @property {number} id
+ * @property {string} started_at   ISO date
+ * @property {{name: string, spec: string}[]} players
+ * @property {string} variant_name
+ * @property {number} moves
+ * @property {string} status       playing, finished or stopped
+ * @property {number[] | null} scores
+ * @property {number | null} winner
+ */
+
+/**
+ * What the server offers.
+ * @typedef {object} Info
+ * @property {{name: string, spec: string, summary: string, available: boolean}[]} levels
+ * @property {string} default_level
+ * @property {{name: string, summary: string, options: string}[]} player_types
+ * @property {boolean} analysis
+ */
+
+/**
+ * The value of every legal move (from the mover's point of view) and the best line.
+ * @typedef {object} Analysis
+ * @property {boolean} available
+ * @property {string} [reason]          why it is unavailable
+ * @property {number | null} [value]
+ * @property {boolean} [exact]          solved rather than searched
+ * @property {{move: Move, value: number | null, bound?: string}[]} [moves]
+ * @property {Move | null} [best_move]
+ * @property {string[]} [pv_names]      the best line in pit letters
+ * @property {number} [forMoves]        set by the page: the game's move count it was asked for
+ */
+
+/** A request the server refused. */
+export class ApiError extends Error {
+  /** @param {number} status the HTTP status @param {string} message the server's explanation */
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+/** The text of an error of any kind, for the status line.
+ * @param {unknown} error @returns {string} */
+export function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** @param {unknown} error @param {number} status @returns {boolean} */
+export function hasStatus(error, status) {
+  return error instanceof ApiError && error.status === status;
+}
+
+/**
+ * A JSON request; the answer's JSON, or an ApiError.
+ * @param {string} method @param {string} url @param {unknown} [body] an object, or text sent as it is
+ * @returns {Promise<any>}
+ */
+async function request(method, url, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  const response = await fetch(url, options);
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = null; }
+  if (!response.ok) {
+    const detail = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : response.statusText;
+    throw new ApiError(response.status, detail);
+  }
+  return data;
+}
+
+/** @returns {Promise<Info>} */
+export const getInfo = () => request("GET", "/api/info");
+
+/** @param {number} id @returns {Promise<GameState>} */
+export const getGame = (id) => request("GET", `/api/games/${id}`);
+
+/** Start a game (stored by the server at once).
+ * @param {object} body the NewGame request of kalah/web/models.py @returns {Promise<GameState>} */
+export const newGame = (body) => request("POST", "/api/games", body);
+
+/** @param {number} id @param {Move} move @returns {Promise<GameState>} */
+export const playMove = (id, move) => request("POST", `/api/games/${id}/moves`, { move });
+
+/** @param {number} id @returns {Promise<GameState>} */
+export const computerMove = (id) => request("POST", `/api/games/${id}/computer-move`);
+
+/** @param {number} id @param {"takeback" | "redo"} action @returns {Promise<GameState>} */
+export const gameAction = (id, action) => request("POST", `/api/games/${id}/${action}`);
+
+/** @param {number} id @returns {Promise<ReplayData>} */
+export const getReplay = (id) => request("GET", `/api/games/${id}/replay`);
+
+/** @returns {Promise<GameSummary[]>} */
+export const listGames = () => request("GET", "/api/games?limit=500");
+
+/** Store a JSON game record (its text as read from a file) as a new game.
+ * @param {string} text @returns {Promise<GameState>} */
+export const importRecord = (text) => request("POST", "/api/records", text);
+
+/** @param {number} id @returns {Promise<Analysis>} */
+export const analyseGame = (id) => request("GET", `/api/games/${id}/analysis?seconds=0.5`);
+
+/** @param {{board: Board, to_move: number, variant: Variant}} position @returns {Promise<Analysis>} */
+export const analysePosition = (position) => request("POST", "/api/analyse", { position, seconds: 0.5 });

@@ -1,0 +1,27 @@
+// @ts-check
+/* Small helpers for the page's elements. */
+
+/**
+ * The element of the page that `selector` names (every one the code asks for exists in index.html).
+ * @param {string} selector @returns {HTMLElement}
+ */
+export function $(selector) {
+  const node = document.querySelector(selector);
+  if (!node) throw new Error(`the page has no ${selector}`);
+  return /** @type {HTMLElement} */ (node);
+}
+
+/** @param {string} selector @returns {HTMLInputElement} */
+export const $input = (selector) => /** @type {HTMLInputElement} */ ($(selector));
+
+/** @param {string} selector @returns {HTMLSelectElement} */
+export const $select = (selector) => /** @type {HTMLSelectElement} */ ($(selector));
+
+/** @param {string} selector @returns {HTMLDialogElement} */
+export const $dialog = (selector) => /** @type {HTMLDialogElement} */ ($(selector));
+
+/** The board's SVG element, whose data-* attributes are the tests' hooks. @returns {SVGSVGElement} */
+export const boardElement = () => /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#board")));
+
+/** @param {number} ms @returns {Promise<void>} */
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,255 @@
+// @ts-check
+/* The game view: playing a game of the library against people or the
+ * computer. Human moves come from clicks and keys; computer moves are asked of
+ * the server one at a time (driveComputer) and animated as they arrive.
+ *
+ * For tests: #board carries data-game, data-moves and data-human-to-move
+ * ("true" when a click would play). */
+
+import { animateMove, effectMarks } from "./anim.js";
+import { analysisMessage, moveName, renderAnalysis } from "./analysis.js";
+import * as api from "./api.js";
+import { drawBoard } from "./board.js";
+import { $, $input, boardElement, sleep } from "./dom.js";
+import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showView } from "./page.js";
+import {
+  enterGame, setAnalysis, setDriving, setGame, setHint, setPaused, state,
+} from "./state.js";
+
+/** @typedef {import("./api.js").GameState} GameState */
+/** @typedef {import("./api.js").Move} Move */
+/** @typedef {import("./board.js").BoardOptions} BoardOptions */
+
+/** The board's options for the open game: clickable pits, last move, analysis values, hint.
+ * @param {GameState} game @returns {BoardOptions} */
+function boardOpts(game) {
+  /** @type {BoardOptions} */
+  const opts = { marks: effectMarks(game.last) };
+  if (game.human_to_move && !state.busy) { opts.legal = game.legal_moves; opts.onPit = playHuman; }
+  const analysis = state.analysis;
+  if (analysis && analysis.available && analysis.forMoves === game.moves) {
+    /** @type {Record<number, number | null>} */
+    const values = {};
+    for (const entry of analysis.moves || []) if (entry.move !== "swap") values[entry.move] = entry.value;
+    opts.values = values;
+    opts.best = analysis.best_move;
+  }
+  if (state.hint && state.hint.forMoves === game.moves) opts.hint = state.hint.move;
+  return opts;
+}
+
+/** Draw the open game: board, panels and controls. */
+export function redraw() {
+  if (state.mode !== "play" || !state.game) return;
+  const game = state.game;
+  drawBoard(game.board, game.to_move, game.over, boardOpts(game));
+  drawPanels(game.board, game.to_move, game.over);
+  updateControls();
+}
+
+/** The buttons, the move list and the status line for the open game. */
+export function updateControls() {
+  const game = state.game;
+  if (!game) return;
+  const svg = boardElement();
+  svg.dataset.humanToMove = game.human_to_move && !state.busy ? "true" : "false";
+  svg.dataset.game = String(game.id);
+  svg.dataset.moves = String(game.moves);
+  const cvc = !game.players[0].human && !game.players[1].human;
+  const hasComputer = !game.players[0].human || !game.players[1].human;
+  /** @param {string} selector @param {boolean} disabled */
+  const disable = (selector, disabled) => { /** @type {HTMLButtonElement} */ ($(selector)).disabled = disabled; };
+  disable("#btn-takeback", !game.can_take_back || state.busy);
+  disable("#btn-redo", !game.can_redo || state.busy);
+  disable("#btn-hint", !game.human_to_move || state.busy);
+  $("#btn-swap").hidden = !(game.human_to_move && game.legal_moves.includes("swap"));
+  $("#btn-pause").hidden = !cvc || game.over;
+  $("#btn-pause").textContent = state.paused ? "▶ Resume" : "❚❚ Pause";
+  $("#cvc-speed").hidden = !cvc;
+  const history = $("#history");
+  history.replaceChildren();
+  game.history.forEach((name, i) => {
+    const li = document.createElement("li");
+    li.textContent = name;
+    if (i === game.history.length - 1) li.className = "current";
+    history.appendChild(li);
+  });
+  history.scrollTop = history.scrollHeight;
+  if (game.over) {
+    setStatus(resultText(game, game.board));
+    showBanner(resultText(game, game.board), "result");
+  } else if (game.human_to_move) {
+    const humans = game.players.filter((p) => p.human).length;
+    setStatus(humans === 2 ? `${game.players[game.to_move].name} to move: click a pit` : "Your move: click a pit (or type its letter)");
+  } else if (hasComputer) {
+    setStatus(state.paused ? "Paused" : `${game.players[game.to_move].name} is thinking…`);
+  }
+}
+
+/**
+ * Take the server's new state of the game: animate the move it adds (when
+ * `animate` and it is one move on), redraw, and let the computer go on.
+ * @param {GameState} game @param {boolean} animate
+ */
+async function showState(game, animate) {
+  const previous = state.game;
+  setGame(game);
+  if (state.mode !== "play") return;
+  const sameGame = previous && previous.id === game.id;
+  if (!(sameGame && previous.over && game.over)) hideBanner();
+  if (animate && sameGame && game.last && game.moves === previous.moves + 1) {
+    setBusy(true);
+    drawPanels(game.last.before, game.last.player, false);
+    await animateMove(game.last, game.board, game.to_move, game.over);
+    setBusy(false);
+  }
+  redraw();
+  if (state.analysisOn) refreshGameAnalysis();
+  driveComputer();
+}
+
+/** Open game `id` of the library to play. @param {number} id */
+export async function openGame(id) {
+  enterGame();
+  showView("game");
+  setBusy(true);
+  try {
+    const game = await api.getGame(id);
+    setGame(null);
+    hideBanner();
+    setBusy(false);
+    await showState(game, false);
+  } catch (error) {
+    setBusy(false);
+    setStatus(api.errorText(error), true);
+  }
+}
+
+/** The default game, reused while nobody has moved in it. */
+export async function freshGame() {
+  const game = await api.newGame({ reuse_unstarted: true });
+  history.replaceState(null, "", `#/game/${game.id}`);
+  await openGame(game.id);
+}
+
+/** Play a human move, if it is a human's turn and the move is legal. @param {Move} move */
+export async function playHuman(move) {
+  const game = state.game;
+  if (!game || state.busy || !game.human_to_move || state.mode !== "play") return;
+  if (!game.legal_moves.includes(move)) return;
+  setHint(null);
+  setBusy(true);
+  try {
+    const after = await api.playMove(game.id, move);
+    setBusy(false);
+    await showState(after, true);
+  } catch (error) {
+    setBusy(false);
+    setStatus(api.errorText(error), true);
+    if (api.hasStatus(error, 409)) reload();
+  }
+}
+
+/** Fetch the open game again (after the server said our view was stale). */
+async function reload() {
+  if (!state.game) return;
+  setGame(await api.getGame(state.game.id));
+  redraw();
+  driveComputer();
+}
+
+/** How long to wait before asking for a computer move. @param {GameState} game @returns {number} */
+function computerDelay(game) {
+  const cvc = !game.players[0].human && !game.players[1].human;
+  if (cvc) return Number($input("#speed").value);
+  return state.animMs > 0 ? 350 : 0;
+}
+
+/** Ask the server for computer moves while a computer is to move (one loop at a time). */
+export async function driveComputer() {
+  if (state.driving) return;
+  setDriving(true);
+  try {
+    while (state.mode === "play" && state.game && state.game.computer_to_move && !state.paused) {
+      const id = state.game.id;
+      setBusy(true);
+      updateControls();
+      const wait = computerDelay(state.game);
+      if (wait) await sleep(wait);
+      if (!state.game || state.game.id !== id || state.paused || state.mode !== "play") break;
+      let game;
+      try {
+        game = await api.computerMove(id);
+      } catch (error) {
+        if (api.hasStatus(error, 409)) { game = await api.getGame(id); }
+        else { setStatus(api.errorText(error), true); break; }
+      }
+      if (!state.game || state.game.id !== id || state.mode !== "play") break;
+      setBusy(false);
+      await showStateNoDrive(game);
+    }
+  } finally {
+    setDriving(false);
+    setBusy(false);
+    if (state.mode === "play" && state.game) redraw();
+  }
+}
+
+/** showState from inside the computer loop. @param {GameState} game */
+async function showStateNoDrive(game) {
+  const wasDriving = state.driving;
+  setDriving(true); // keeps showState from starting a second loop
+  try { await showState(game, true); } finally { setDriving(wasDriving); }
+}
+
+/** Take back or redo. @param {"takeback" | "redo"} action */
+export async function gameAction(action) {
+  if (!state.game || state.busy) return;
+  setHint(null);
+  try {
+    const game = await api.gameAction(state.game.id, action);
+    setPaused(state.paused && !game.over);
+    await showState(game, false);
+  } catch (error) {
+    setStatus(api.errorText(error), true);
+  }
+}
+
+/** Pause or resume a computer-against-computer game. */
+export function togglePause() {
+  setPaused(!state.paused);
+  updateControls();
+  if (!state.paused) driveComputer();
+}
+
+/** Analyse the open game's position; show the values in the panel and on the board. */
+export async function refreshGameAnalysis() {
+  if (!state.analysisOn) return;
+  const game = state.game;
+  if (!game || game.over) { renderAnalysis(null); analysisMessage(game && game.over ? "The game is over." : ""); return; }
+  const moves = game.moves;
+  analysisMessage("Thinking…");
+  try {
+    const result = await api.analyseGame(game.id);
+    if (!state.game || state.game.moves !== moves || state.game.id !== game.id) return;
+    result.forMoves = moves;
+    setAnalysis(result);
+    renderAnalysis(result, game.to_move);
+    if (!state.busy) redraw();
+  } catch (error) { analysisMessage(api.errorText(error)); }
+}
+
+/** Show the best move on the board. */
+export async function hint() {
+  const game = state.game;
+  if (!game || !game.human_to_move) return;
+  setStatus("Looking for the best move…");
+  try {
+    const result = await api.analyseGame(game.id);
+    if (!result.available) { setStatus(result.reason || "Hints need a search engine, and none is installed.", true); return; }
+    if (result.best_move === null || result.best_move === undefined) { setStatus("No hint for this position.", true); return; }
+    setHint({ move: result.best_move, forMoves: game.moves });
+    setStatus(`Hint: play ${moveName(game.to_move, result.best_move)}`);
+    drawBoard(game.board, game.to_move, game.over, boardOpts(game));
+  } catch (error) { setStatus(api.errorText(error), true); }
+}

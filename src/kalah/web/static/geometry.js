@@ -1,0 +1,148 @@
+// @ts-check
+/* Where things go on the board: pits, stores and every seed.
+ *
+ * The sizes and colours come from /static/board.json, the file that
+ * kalah.rules.svg (the notebook's board, /api/board.svg) draws with too:
+ * change a colour or a size there and both boards change.
+ */
+
+/**
+ * The board's sizes (SVG user units) and colours: kalah/rules/board.json.
+ * @typedef {object} BoardStyle
+ * @property {number} height        of the whole board
+ * @property {number} margin        between the board's edge and a store
+ * @property {number} gap           between a store and the nearest pit
+ * @property {number} pit_step      from one pit's centre to the next
+ * @property {number} pit_radius
+ * @property {number} row_top       centre line of the top row of pits
+ * @property {number} row_bottom    centre line of the bottom row
+ * @property {number} store_width
+ * @property {number} store_top
+ * @property {number} store_height
+ * @property {{inset: number, radius: number, line_inset: number, line_radius: number}} frame  the wooden board and its inner line
+ * @property {{rx: number, ry: number, max_in_pit: number, max_in_store: number, spread: number,
+ *             store_columns: number, store_dx: number, store_dy: number}} seed  a seed's ellipse, how many are drawn, their spacing
+ * @property {[string, string][]} seed_colors  each seed colour as [light, dark]
+ * @property {[number, string][]} wood   gradient stops [offset, colour] of the board
+ * @property {[number, string][]} hole   of a pit or store
+ * @property {[number, string][]} rim    of the rim around a pit or store
+ */
+
+/** @type {BoardStyle} */
+export const STYLE = await (await fetch(new URL("./board.json", import.meta.url))).json();
+
+/** @typedef {{x: number, y: number, w: number, h: number}} Rect */
+
+/**
+ * The layout of a board with `m` pits a side.
+ * @typedef {object} Geometry
+ * @property {number} m
+ * @property {number} R          pit radius
+ * @property {number} W          width of the whole board
+ * @property {number} H          height of the whole board
+ * @property {number} pitStep
+ * @property {number} rowTop
+ * @property {number} rowBottom
+ * @property {(column: number) => number} colX  x of the centre of pit column 0..m-1, left to right
+ * @property {Rect} storeLeft
+ * @property {Rect} storeRight
+ */
+
+/** @param {number} m pits per side @returns {Geometry} */
+export function geometry(m) {
+  const pitStep = STYLE.pit_step, R = STYLE.pit_radius, storeW = STYLE.store_width, side = STYLE.margin, gap = STYLE.gap;
+  const pitsX0 = side + storeW + gap;
+  const W = pitsX0 + m * pitStep + gap + storeW + side;
+  const store = { y: STYLE.store_top, w: storeW, h: STYLE.store_height };
+  return {
+    m, R, W, H: STYLE.height, pitStep, rowTop: STYLE.row_top, rowBottom: STYLE.row_bottom,
+    colX: (j) => pitsX0 + pitStep / 2 + j * pitStep,
+    storeLeft: { x: side, ...store },
+    storeRight: { x: pitsX0 + m * pitStep + gap, ...store },
+  };
+}
+
+/**
+ * Where a flat cell is drawn.
+ * @typedef {{kind: "store", player: number, rect: Rect}
+ *   | {kind: "pit", player: number, index: number, x: number, y: number, top: boolean}} Place
+ */
+
+/**
+ * The bottom player's pits run left to right, their store on the right; the
+ * top player's pits run right to left (counter-clockwise sowing).
+ * @param {Geometry} g @param {number} cell flat cell index @param {number} bottom the player at the bottom
+ * @returns {Place}
+ */
+export function cellPlace(g, cell, bottom) {
+  const m = g.m, half = m + 1;
+  const player = cell < half ? 0 : 1;
+  const index = cell % half;
+  const atBottom = player === bottom;
+  if (index === m) {
+    return { kind: "store", player, rect: atBottom ? g.storeRight : g.storeLeft };
+  }
+  const col = atBottom ? index : m - 1 - index;
+  return { kind: "pit", player, index, x: g.colX(col), y: atBottom ? g.rowBottom : g.rowTop, top: !atBottom };
+}
+
+/** A number in [0, 1) from two integers (the same as kalah.rules.svg's _hash).
+ * @param {number} a @param {number} b @returns {number} */
+function hash(a, b) {
+  let h = (a * 374761393 + b * 668265263) ^ 0x5bd1e995;
+  h = Math.imul(h ^ (h >>> 13), 1274126177);
+  return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
+}
+
+/** A seed to draw: its centre, colour (an index into STYLE.seed_colors) and rotation.
+ * @typedef {{x: number, y: number, color: number, rot: number}} Spot */
+
+/** @param {number} cell @param {number} k @returns {{color: number, rot: number}} */
+function seedLook(cell, k) {
+  return {
+    color: Math.floor(hash(cell * 31 + k, 7) * STYLE.seed_colors.length),
+    rot: Math.floor(hash(k, cell * 13) * 180),
+  };
+}
+
+/**
+ * The seeds of a pit, around its centre.
+ * @param {number} count @param {number} cell @param {number} radius @returns {Spot[]}
+ */
+export function seedSpots(count, cell, radius) {
+  // A sunflower spiral, a little jittered, so a pit of seeds looks like a heap.
+  const spots = [];
+  const shown = Math.min(count, STYLE.seed.max_in_pit);
+  const scale = shown <= 1 ? 0 : Math.min(STYLE.seed.spread, (radius - 9) / Math.sqrt(shown));
+  for (let k = 0; k < shown; k++) {
+    const r = scale * Math.sqrt(k + 0.5);
+    const a = k * 2.39996 + cell * 1.7;
+    spots.push({
+      x: r * Math.cos(a) + (hash(cell, k) - 0.5) * 3,
+      y: r * Math.sin(a) + (hash(k, cell) - 0.5) * 3,
+      ...seedLook(cell, k),
+    });
+  }
+  return spots;
+}
+
+/**
+ * The seeds of a store, heaped from its bottom.
+ * @param {number} count @param {number} cell @param {Rect} rect @returns {Spot[]}
+ */
+export function storeSpots(count, cell, rect) {
+  const spots = [];
+  const shown = Math.min(count, STYLE.seed.max_in_store);
+  const cols = STYLE.seed.store_columns, dx = STYLE.seed.store_dx, dy = STYLE.seed.store_dy;
+  const x0 = rect.x + rect.w / 2 - ((cols - 1) * dx) / 2;
+  for (let k = 0; k < shown; k++) {
+    const row = Math.floor(k / cols), col = k % cols;
+    const shift = row % 2 ? dx / 2 - 4 : 0;
+    spots.push({
+      x: x0 + col * dx + shift + (hash(cell, k) - 0.5) * 4,
+      y: rect.y + rect.h - 22 - row * dy + (hash(k, cell) - 0.5) * 4,
+      ...seedLook(cell, k),
+    });
+  }
+  return spots;
+}

@@ -1,0 +1,103 @@
+// @ts-check
+/* The Kalah board page: plain JavaScript modules, no build step, nothing from the internet.
+ *
+ * The server owns the rules and the games; this page draws the board in SVG
+ * (board.js), animates what the server says a move did (anim.js), and sends
+ * clicks and keys as moves (game.js). The one state is in state.js.
+ *
+ * Routes: #/ (the default game), #/game/ID, #/replay/ID, #/library.
+ *
+ * For tests: #board carries data-to-move, data-over, data-busy (true while a
+ * move is animated or the computer thinks) and data-human-to-move; every pit
+ * data-pit="P-I" and data-seeds, every store data-store="P" and data-seeds.
+ */
+
+import { renderAnalysis } from "./analysis.js";
+import * as api from "./api.js";
+import { $, $input } from "./dom.js";
+import { freshGame, gameAction, hint, openGame, playHuman, redraw, refreshGameAnalysis, togglePause } from "./game.js";
+import { importRecord, openLibrary } from "./library.js";
+import { setUpNewGameDialog } from "./newgame.js";
+import { setStatus, showView } from "./page.js";
+import {
+  continueReplayed, openReplay, refreshReplayAnalysis, replayAutoplay, replayJump, replayShow, replayStep, stopAutoplay,
+} from "./replay.js";
+import { setUpSettings } from "./settings.js";
+import { bottomPlayer, setAnalysisOn, setFlipped, setInfo, setMode, state } from "./state.js";
+
+/** Show what the address names. */
+async function route() {
+  stopAutoplay();
+  const hash = location.hash || "#/";
+  let match;
+  if ((match = hash.match(/^#\/game\/(\d+)/))) return openGame(Number(match[1]));
+  if ((match = hash.match(/^#\/replay\/(\d+)/))) return openReplay(Number(match[1]));
+  if (hash.startsWith("#/library")) return openLibrary();
+  setMode("play");
+  showView("game");
+  try { await freshGame(); } catch (error) { setStatus(api.errorText(error), true); }
+}
+
+/** Keys: pit letters play, S swaps; arrows, Home and End step a replay. @param {KeyboardEvent} event */
+function onKey(event) {
+  if (event.target instanceof Element && event.target.closest("input, select, textarea, dialog")) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (state.mode === "replay") {
+    if (event.key === "ArrowRight") { replayStep(1); event.preventDefault(); }
+    else if (event.key === "ArrowLeft") { replayStep(-1); event.preventDefault(); }
+    else if (event.key === "Home") replayJump("start");
+    else if (event.key === "End") replayJump("end");
+    return;
+  }
+  const game = state.game;
+  if (state.mode !== "play" || !game || !game.human_to_move) return;
+  const key = event.key;
+  if (key.length !== 1 || !/[a-z]/i.test(key)) return;
+  const m = game.board[0].length - 1;
+  const index = key.toLowerCase().charCodeAt(0) - 97;
+  if (index >= 0 && index < m) { playHuman(index); return; }
+  if (key.toLowerCase() === "s" && game.legal_moves.includes("swap")) playHuman("swap");
+}
+
+/** Turn the board around. */
+function flip() {
+  setFlipped(1 - bottomPlayer());
+  if (state.mode === "replay" && state.replay) replayShow(state.replay.index, false); else redraw();
+}
+
+/** Switch the analysis panel on or off. @param {boolean} on */
+function toggleAnalysis(on) {
+  setAnalysisOn(on);
+  if (!on) { renderAnalysis(null); redraw(); return; }
+  if (state.mode === "replay") refreshReplayAnalysis(); else refreshGameAnalysis();
+}
+
+async function init() {
+  setUpSettings(new URLSearchParams(location.search));
+  setUpNewGameDialog();
+  $("#btn-takeback").addEventListener("click", () => gameAction("takeback"));
+  $("#btn-redo").addEventListener("click", () => gameAction("redo"));
+  $("#btn-swap").addEventListener("click", () => playHuman("swap"));
+  $("#btn-hint").addEventListener("click", hint);
+  $("#btn-flip").addEventListener("click", flip);
+  $("#btn-pause").addEventListener("click", togglePause);
+  $("#analysis-toggle").addEventListener("change", () => toggleAnalysis($input("#analysis-toggle").checked));
+  $("#rp-first").addEventListener("click", () => replayJump("start"));
+  $("#rp-prev").addEventListener("click", () => replayStep(-1));
+  $("#rp-next").addEventListener("click", () => replayStep(1));
+  $("#rp-last").addEventListener("click", () => replayJump("end"));
+  $("#rp-play").addEventListener("click", replayAutoplay);
+  $("#rp-slider").addEventListener("input", () => replayShow(Number($input("#rp-slider").value), false));
+  $("#rp-continue").addEventListener("click", continueReplayed);
+  $("#import-file").addEventListener("change", () => {
+    const input = $input("#import-file");
+    if (input.files && input.files[0]) importRecord(input.files[0]);
+    input.value = "";
+  });
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", route);
+  try { setInfo(await api.getInfo()); } catch (error) { setStatus(api.errorText(error), true); return; }
+  await route();
+}
+
+init();

@@ -1,0 +1,70 @@
+// @ts-check
+/* The New game dialog: the variant and who plays each side (a human, a
+ * computer level, or any player spec the server accepts). */
+
+import * as api from "./api.js";
+import { $, $dialog, $input, $select } from "./dom.js";
+import { state } from "./state.js";
+
+/** @param {HTMLSelectElement} select @param {string} value the option chosen at first */
+function fillPlayerSelect(select, value) {
+  const info = state.info;
+  select.replaceChildren();
+  /** @param {string} val @param {string} text @param {boolean} [disabled] */
+  const add = (val, text, disabled) => {
+    const option = document.createElement("option");
+    option.value = val;
+    option.textContent = text;
+    option.disabled = !!disabled;
+    select.appendChild(option);
+  };
+  add("human", "Human");
+  for (const level of info ? info.levels : []) {
+    add(level.name, `Computer: ${level.name}` + (level.available ? "" : " (not installed)"), !level.available);
+  }
+  add("custom", "Computer: custom spec…");
+  select.value = value;
+}
+
+/** Open the dialog: a human against the default level. */
+export function openNewGame() {
+  const info = state.info;
+  if (!info) return;
+  fillPlayerSelect($select("#ng-p0"), "human");
+  fillPlayerSelect($select("#ng-p1"), info.default_level);
+  $("#ng-types").textContent = "Player types: " + info.player_types.map((t) => t.name + (t.options ? ` (${t.options})` : "")).join(", ");
+  $("#ng-error").textContent = "";
+  for (const p of [0, 1]) $(`#ng-p${p}-spec`).hidden = true;
+  $dialog("#dlg-new").showModal();
+}
+
+/** Start the game the dialog describes, and open it. @param {Event} event the form's submit */
+async function startNewGame(event) {
+  event.preventDefault();
+  const players = [0, 1].map((p) => {
+    const value = $select(`#ng-p${p}`).value;
+    return value === "custom" ? $input(`#ng-p${p}-spec`).value.trim() : value;
+  });
+  const body = {
+    variant: { pits: Number($select("#ng-pits").value), seeds: Number($select("#ng-seeds").value),
+      empty_capture: $input("#ng-empty").checked, pie_rule: $input("#ng-pie").checked },
+    players,
+  };
+  try {
+    const game = await api.newGame(body);
+    $dialog("#dlg-new").close();
+    location.hash = `#/game/${game.id}`;
+  } catch (error) {
+    $("#ng-error").textContent = api.errorText(error);
+  }
+}
+
+/** Wire the dialog's controls. */
+export function setUpNewGameDialog() {
+  $("#btn-new").addEventListener("click", openNewGame);
+  $("#ng-cancel").addEventListener("click", () => $dialog("#dlg-new").close());
+  $("#form-new").addEventListener("submit", startNewGame);
+  for (const p of [0, 1]) {
+    $(`#ng-p${p}`).addEventListener("change", () => { $(`#ng-p${p}-spec`).hidden = $select(`#ng-p${p}`).value !== "custom"; });
+  }
+}

@@ -1,0 +1,113 @@
+// @ts-check
+/* The page around the board: the status line, the banner over the board, the
+ * two player panels, the busy flag and which view shows.
+ *
+ * For tests: #board's data-busy is "true" while a move is animated or the
+ * computer thinks. */
+
+import { $, boardElement } from "./dom.js";
+import { bottomPlayer, currentPlayers, setBusyFlag, state } from "./state.js";
+
+/** @typedef {import("./api.js").Board} Board */
+/** @typedef {import("./api.js").Player} Player */
+
+/** @param {string} text @param {boolean} [error] shown as an error */
+export function setStatus(text, error) {
+  const status = $("#status");
+  status.textContent = text;
+  status.classList.toggle("error", !!error);
+}
+
+/** Mark the page busy (clicks wait) or not. @param {boolean} busy */
+export function setBusy(busy) {
+  setBusyFlag(busy);
+  boardElement().dataset.busy = busy ? "true" : "false";
+}
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let bannerTimer;
+
+/**
+ * A message over the board.
+ * @param {string} text @param {string} [kind] its look: good, capture, info or result
+ * @param {number} [ms] hide it after this long (default: keep it)
+ */
+export function showBanner(text, kind, ms) {
+  const banner = $("#banner");
+  banner.textContent = text;
+  banner.className = "banner " + (kind || "");
+  banner.hidden = false;
+  clearTimeout(bannerTimer);
+  if (ms) bannerTimer = setTimeout(() => { banner.hidden = true; }, ms);
+}
+
+/** Hide the message over the board. */
+export function hideBanner() { $("#banner").hidden = true; }
+
+/** @param {Player[] | null} players @param {number} p @returns {string} */
+function playerLabel(players, p) {
+  if (!players) return `Player ${p + 1}`;
+  return players[p].name;
+}
+
+/**
+ * The two player panels: names, pit letters, scores, whose turn.
+ * @param {Board} board @param {number} toMove @param {boolean} over
+ */
+export function drawPanels(board, toMove, over) {
+  const players = currentPlayers();
+  const bottom = bottomPlayer();
+  for (const [where, p] of /** @type {[string, number][]} */ ([["#panel-bottom", bottom], ["#panel-top", 1 - bottom]])) {
+    const panel = $(where);
+    const store = board[p][board[p].length - 1];
+    const active = !over && toMove === p;
+    panel.className = "player-panel" + (active ? " active" : "") + (where === "#panel-top" ? " top" : " bottom");
+    const kind = players ? (players[p].human ? "human" : "computer") : "";
+    panel.innerHTML = "";
+    const dot = document.createElement("span");
+    dot.className = "dot " + kind;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = playerLabel(players, p);
+    const side = document.createElement("span");
+    side.className = "muted small";
+    const m = board[0].length - 1;
+    const first = p === 0 ? 65 : 97;
+    side.textContent = (p === 0 ? "first player" : "second player") +
+      ` · pits ${String.fromCharCode(first)}–${String.fromCharCode(first + m - 1)}`;
+    const score = document.createElement("span");
+    score.className = "score";
+    score.textContent = String(store);
+    const turn = document.createElement("span");
+    turn.className = "turn";
+    turn.textContent = active ? (kind === "computer" ? "thinking…" : "to move") : "";
+    panel.append(dot, name, side, turn, score);
+  }
+}
+
+/**
+ * "You win! 30 – 18", "Draw, 24 – 24", ...
+ * @param {{scores?: number[] | null}} result the final totals, if known @param {Board} board the final board
+ * @returns {string}
+ */
+export function resultText(result, board) {
+  const scores = result.scores || [board[0][board[0].length - 1], board[1][board[1].length - 1]];
+  const players = currentPlayers();
+  if (scores[0] === scores[1]) return `Draw, ${scores[0]} – ${scores[1]}`;
+  const winner = scores[0] > scores[1] ? 0 : 1;
+  const humans = players ? players.filter((p) => p.human).length : 0;
+  const name = players ? players[winner].name : `Player ${winner + 1}`;
+  let text = `${name} wins`;
+  if (humans === 1 && players) text = players[winner].human ? "You win!" : `${name} wins`;
+  return `${text} ${Math.max(...scores)} – ${Math.min(...scores)}`;
+}
+
+/** Show the board (with the controls of the mode) or the library. @param {"game" | "library"} name */
+export function showView(name) {
+  $("#view-game").hidden = name !== "game";
+  $("#view-library").hidden = name !== "library";
+  $("#play-controls").hidden = state.mode !== "play";
+  $("#replay-controls").hidden = state.mode !== "replay";
+  $("#nav-library").classList.toggle("current", name === "library");
+  $("#nav-board").classList.toggle("current", name === "game");
+}

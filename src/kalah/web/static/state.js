@@ -1,0 +1,151 @@
+// @ts-check
+/* The page's one state. Other modules read `state` (typed read-only) and
+ * change it only through the functions below, so every change has a name. */
+
+/** @typedef {import("./api.js").Analysis} Analysis */
+/** @typedef {import("./api.js").Frame} Frame */
+/** @typedef {import("./api.js").GameState} GameState */
+/** @typedef {import("./api.js").Info} Info */
+/** @typedef {import("./api.js").Move} Move */
+/** @typedef {import("./api.js").Player} Player */
+/** @typedef {import("./api.js").Variant} Variant */
+
+/** What the page shows: a game to play, a game to replay, or the library.
+ * @typedef {"play" | "replay" | "library"} Mode */
+
+/**
+ * A game being replayed.
+ * @typedef {object} Replay
+ * @property {number} id            the game's id in the library
+ * @property {Frame[]} frames       every position, the start first
+ * @property {Player[]} players
+ * @property {Variant} variant
+ * @property {number} index         the frame shown
+ * @property {boolean} playing      autoplay is on
+ * @property {boolean} unfinished   the game was left before its end (it can be continued)
+ */
+
+/**
+ * A hint: the best move, for the game at a given number of moves.
+ * @typedef {{move: Move, forMoves: number}} Hint
+ */
+
+/**
+ * @typedef {object} State
+ * @property {Info | null} info          what the server offers (levels, player types); null until /api/info answers
+ * @property {GameState | null} game    the server's state of the open game
+ * @property {boolean} busy              a move is being animated or the computer thinks: clicks wait
+ * @property {boolean} driving           the loop that asks for computer moves is running (one at a time)
+ * @property {boolean} paused            a computer-against-computer game is paused
+ * @property {number | null} flipped     the player shown at the bottom; null: chosen automatically
+ * @property {Mode} mode
+ * @property {Replay | null} replay      the game being replayed
+ * @property {boolean} analysisOn        the analysis panel is switched on
+ * @property {Analysis | null} analysis  the last analysis of the open game (its forMoves says for which move)
+ * @property {Hint | null} hint          the hint shown on the board
+ * @property {number} animMs             milliseconds per animation step; 0 turns animation off
+ */
+
+/** @type {State} */
+const S = {
+  info: null,
+  game: null,
+  busy: false,
+  driving: false,
+  paused: false,
+  flipped: null,
+  mode: "play",
+  replay: null,
+  analysisOn: false,
+  analysis: null,
+  hint: null,
+  animMs: 170,
+};
+
+/** The state, to read. @type {Readonly<State>} */
+export const state = S;
+
+// --- views --------------------------------------------------------------------------
+
+/** Open a game to play: a fresh view (no replay, pause, analysis, hint or flip of a previous game). */
+export function enterGame() {
+  S.mode = "play";
+  S.replay = null;
+  S.paused = false;
+  S.analysis = null;
+  S.hint = null;
+  S.flipped = null;
+}
+
+/** Start replaying: the replay itself arrives with setReplay. */
+export function enterReplay() {
+  S.mode = "replay";
+  S.paused = false;
+  S.flipped = null;
+}
+
+/** @param {Mode} mode */
+export function setMode(mode) { S.mode = mode; }
+
+/** @param {Info} info */
+export function setInfo(info) { S.info = info; }
+
+// --- the game -----------------------------------------------------------------------
+
+/** @param {GameState | null} game */
+export function setGame(game) { S.game = game; }
+
+/** @param {boolean} busy */
+export function setBusyFlag(busy) { S.busy = busy; }
+
+/** @param {boolean} driving */
+export function setDriving(driving) { S.driving = driving; }
+
+/** @param {boolean} paused */
+export function setPaused(paused) { S.paused = paused; }
+
+/** @param {number | null} bottom the player to show at the bottom, or null for automatic */
+export function setFlipped(bottom) { S.flipped = bottom; }
+
+/** @param {Hint | null} hint */
+export function setHint(hint) { S.hint = hint; }
+
+/** Switch the analysis panel; switching it off forgets the last analysis. @param {boolean} on */
+export function setAnalysisOn(on) {
+  S.analysisOn = on;
+  if (!on) S.analysis = null;
+}
+
+/** @param {Analysis | null} analysis */
+export function setAnalysis(analysis) { S.analysis = analysis; }
+
+/** @param {number} ms */
+export function setAnimMs(ms) { S.animMs = ms; }
+
+// --- the replay ---------------------------------------------------------------------
+
+/** @param {Replay} replay */
+export function setReplay(replay) { S.replay = replay; }
+
+/** @param {Replay} replay @param {number} index */
+export function setReplayIndex(replay, index) { replay.index = index; }
+
+/** @param {Replay} replay @param {boolean} playing */
+export function setReplayPlaying(replay, playing) { replay.playing = playing; }
+
+// --- derived ------------------------------------------------------------------------
+
+/** The players of what is shown (the replayed game or the open game). @returns {Player[] | null} */
+export function currentPlayers() {
+  if (S.mode === "replay" && S.replay) return S.replay.players;
+  return S.game ? S.game.players : null;
+}
+
+/** The player whose pits run along the bottom: a lone human, else the first player, unless flipped.
+ * @returns {number} */
+export function bottomPlayer() {
+  if (S.flipped !== null) return S.flipped;
+  const players = currentPlayers();
+  if (players && players[1].human && !players[0].human) return 1;
+  return 0;
+}
