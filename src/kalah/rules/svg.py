@@ -212,8 +212,8 @@ def board_svg(position: Position, effect: MoveEffect | None = None, *, bottom: i
             out.append(f'<text x="{W / 2}" y="{y}" text-anchor="middle" font-family="Segoe UI, Arial, sans-serif"'
                        f' font-size="18" font-weight="700" fill="#3b2414">{html.escape(names[player])} '
                        f'({position.store(player)}){mark}</text>')
-    if over:
-        scores = position.scores
+    scores = position.scores  # the final totals, once over
+    if scores is not None:
         label = "Draw" if scores[0] == scores[1] else f"Player {0 if scores[0] > scores[1] else 1} wins"
         if names and scores[0] != scores[1]:
             label = f"{names[0 if scores[0] > scores[1] else 1]} wins"

@@ -88,7 +88,8 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
                              "errors": jsonable_encoder(error.errors())}, status_code=422)
 
     def service() -> GameService:
-        return app.state.service
+        running: GameService = app.state.service  # set by lifespan when the server starts
+        return running
 
     # --- pages and static files
 

@@ -188,7 +188,7 @@ class GameService:
             "id": game_id, "variant": position.variant.to_dict(), "variant_name": position.variant.name,
             "players": players, "board": position.board, "to_move": position.to_move,
             "legal_moves": position.legal_moves(), "over": over, "status": summary.status,
-            "scores": list(position.scores) if over else None, "winner": position.winner, "margin": position.margin,
+            "scores": list(position.scores) if position.scores is not None else None, "winner": position.winner, "margin": position.margin,
             "human_to_move": not over and humans[position.to_move],
             "computer_to_move": not over and not humans[position.to_move],
             "moves": len(record.moves), "last": last,
