@@ -11,6 +11,7 @@ seconds, default 2), which probes the endgame database when one is present.
 from __future__ import annotations
 
 from kalah.rules import Move, Position
+from kalah.solve import solve
 
 from .base import ComputerPlayer
 from .spec import float_option, int_option, register_player
@@ -27,8 +28,6 @@ class PerfectPlayer(ComputerPlayer):
         self.spec = "perfect:" + ",".join(options)
 
     def choose_move(self, position: Position) -> Move:
-        from kalah import solve
-
         moves = position.legal_moves()
         if len(moves) == 1:
             self.last_info = {"forced": True}
@@ -44,8 +43,6 @@ class PerfectPlayer(ComputerPlayer):
         """Among equally good moves: the shortest line to the end when winning, the longest otherwise."""
         if len(best) == 1:
             return best[0]
-        from kalah import solve
-
         lengths = {}
         for move in best:
             child = position.play(move)

@@ -151,19 +151,31 @@ def float_option(name: str, value: str | float | None, default: float | None = N
     return number
 
 
-# Modules whose import registers players. Engines add themselves here.
+# Modules of this package whose import registers players.
 BUILTIN_PLAYER_MODULES = [
     "kalah.players.human",
     "kalah.players.random",
-    "kalah.players.replay",
     "kalah.players.engines",  # minimax, alphabeta, scout, pvs, mtdf, mcts
     "kalah.players.perfect",  # perfect: the exact solver
-    "kalah.mankalah.external",  # exec:COMMAND, another program over the ManKalah protocol
 ]
+
+#: Players of higher layers and of other packages register through entry points
+#: of this group (``replay`` from kalah.records, ``exec`` from kalah.mankalah):
+#: each entry point names a module whose import registers its players.
+PLAYER_ENTRY_POINTS = "kalah.players"
 
 
 def _load_builtin_players() -> None:
     import importlib
+    from importlib.metadata import entry_points
 
     for module in BUILTIN_PLAYER_MODULES:
         importlib.import_module(module)
+    for entry_point in entry_points(group=PLAYER_ENTRY_POINTS):
+        try:
+            entry_point.load()
+        except Exception as error:  # a broken plugin must not take the other players down
+            import warnings
+
+            warnings.warn(f"the player plugin {entry_point.name!r} ({entry_point.value}) failed to load: {error}",
+                          RuntimeWarning, stacklevel=2)

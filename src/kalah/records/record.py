@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from kalah.rules import SWAP, KalahError, Move, Position, Variant
+from kalah.version import __version__
 
 FORMAT = "kalah-game"
 VERSION = 1
@@ -62,8 +63,6 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         if not self.program:
-            from kalah import __version__
-
             self.program = f"kalah {__version__}"
 
     @property

@@ -184,6 +184,6 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
 
 
 def _version() -> str:
-    from kalah import __version__
+    from kalah.version import __version__
 
     return __version__

@@ -1,0 +1,93 @@
+"""The layers of DEVELOPING.md hold: every import (also inside functions) points down the table, and no package imports itself back."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SOURCE = Path(__file__).resolve().parents[1] / "src" / "kalah"
+
+# Rank of each package: a module may import its own package and packages of a
+# lower rank only. Inside a layer, the order of DEVELOPING.md (e.g. players
+# before match before records) decides.
+RANK = {
+    "version": 0.0,
+    "rules": 1.0,
+    "core": 2.0,
+    "search": 3.0, "endgame": 3.1, "solve": 3.2,
+    "players": 4.0, "match": 4.1, "records": 4.2, "arena": 4.3, "mankalah": 4.3,
+    "web": 5.0, "notebook": 5.0, "cli": 5.1,
+}
+FACES = {"cli", "web", "notebook"}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SOURCE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Every kalah module the file imports, at the top or inside a function, or names to importlib."""
+    name = _module_name(path)
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+            # `from kalah import search` imports the subpackage kalah.search
+            found.update(f"{base}.{alias.name}" if base == "kalah" and _is_package_part(alias.name) else base
+                         for alias in node.names)
+        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None))
+              in ("import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant)):
+            found.add(str(node.args[0].value))
+    return {module for module in found if module == "kalah" or module.startswith("kalah.")}
+
+
+def _is_package_part(name: str) -> bool:
+    return (SOURCE / name).is_dir() or (SOURCE / f"{name}.py").is_file()
+
+
+def _package(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None  # None: the package root
+
+
+MODULES = sorted(SOURCE.rglob("*.py"))
+
+
+def test_the_table_names_every_package():
+    packages = {path.relative_to(SOURCE).parts[0].removesuffix(".py") for path in MODULES} - {"__init__", "__main__"}
+    assert packages == set(RANK)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda path: str(path.relative_to(SOURCE)))
+def test_imports_point_down_the_layers(path: Path):
+    own = _package(_module_name(path))
+    for module in _imports(path):
+        target = _package(module)
+        if own is None:  # the package root gathers the public API of layers 1 to 3, never a face
+            assert target is not None and target not in FACES and RANK[target] < 4, module
+        else:
+            if target is None:  # the root imports every layer up to 3: below the faces, it would be a cycle
+                assert own in FACES, f"{_module_name(path)} imports the package root; name the module instead"
+                continue
+            assert target == own or RANK[target] < RANK[own], f"{_module_name(path)} imports {module}"
+
+
+def test_importing_the_rules_loads_no_higher_layer():
+    import subprocess
+    import sys
+
+    code = ("import sys, kalah.rules; print(' '.join(sorted({m.split('.')[1] for m in sys.modules "
+            "if m.startswith('kalah.') and m.count('.') >= 1})))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    # the root imports the public API of layers 1 to 3 (kalah.search, kalah.solve), nothing above
+    assert all(RANK[package] < 4 for package in loaded), loaded
