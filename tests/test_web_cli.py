@@ -78,3 +78,27 @@ def test_games_list_and_export(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == str(game + 1)
     assert main(["games", "--db", str(db), "export", "99"]) == 2
     assert "no game 99" in capsys.readouterr().err
+
+
+def test_games_delete_asks_and_deletes(tmp_path, capsys, monkeypatch):
+    from kalah.records import GameLibrary, PlayerInfo
+
+    db = tmp_path / "games.db"
+    library = GameLibrary(db)
+    game = library.create_game(Position.start(), [PlayerInfo("Ann", "human"), PlayerInfo("Bob", "human")])
+    library.add_move(game, 2)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    assert main(["games", "--db", str(db), "delete", str(game)]) == 2  # no terminal to ask at
+    assert "--yes" in capsys.readouterr().err
+    assert [summary.id for summary in library.list_games()] == [game]
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("typer.confirm", lambda *args, **kwargs: False)
+    assert main(["games", "--db", str(db), "delete", str(game)]) == 0
+    assert "Nothing deleted" in capsys.readouterr().out and len(library.list_games()) == 1
+    monkeypatch.setattr("typer.confirm", lambda *args, **kwargs: True)
+    assert main(["games", "--db", str(db), "delete", str(game)]) == 0
+    assert library.list_games() == []
+    with library._connect() as connection:  # the moves went with the game
+        assert connection.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
+    assert main(["games", "--db", str(db), "delete", str(game), "--yes"]) == 2
+    assert f"no game {game}" in capsys.readouterr().err

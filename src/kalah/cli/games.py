@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import typer
@@ -95,5 +96,26 @@ def register(app: typer.Typer) -> None:
 
         game_id = _library(context).import_record(load_record(file), tags={"source": "import"})
         typer.echo(str(game_id))
+
+    @games.command("delete")
+    def delete(
+        context: typer.Context,
+        game_id: int = typer.Argument(..., metavar="ID", help="The game's id (see kalah games list)."),
+        yes: bool = typer.Option(False, "--yes", "-y", help="Delete without asking (needed when not at a terminal)."),
+    ) -> None:
+        """Delete a game and its moves from the library, after asking."""
+        from kalah.cli import fail
+
+        library = _library(context)
+        summary = library.summary(game_id)
+        if not yes:
+            if not sys.stdin.isatty():
+                fail(f"kalah games delete asks before deleting game {game_id}; add --yes to delete without asking")
+            if not typer.confirm(f"Delete game {game_id} ({summary.players[0].name} vs {summary.players[1].name}, "
+                                 f"{_result(summary)})?", default=False):
+                typer.echo("Nothing deleted.")
+                return
+        library.delete_game(game_id)
+        typer.echo(f"Deleted game {game_id}.")
 
     app.add_typer(games, name="games")

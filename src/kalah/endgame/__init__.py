@@ -142,18 +142,10 @@ class EndgameDatabase:
         pits_value = self.probe(position)
         if pits_value is None:
             return None
-        me = position.to_move
         if position.is_over:
-            margin = position.margin
-            return margin if me == 0 else -margin
+            return position.mover_margin
+        me = position.to_move
         return position.store(me) - position.store(1 - me) + pits_value
-
-    def oracle_address(self) -> int:
-        """The address of a ``kalah_oracle`` (csrc/board.h) over this database, for compiled search code.
-
-        It stays valid while this object is alive; keep a reference to it.
-        """
-        return self.table.oracle_address()
 
     def oracle(self):
         """A PyCapsule named ``"kalah.oracle"`` for ``kalah.search(..., oracle=...)``; it keeps the values alive."""

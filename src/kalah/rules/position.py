@@ -135,6 +135,16 @@ class Position:
         return None if scores is None else scores[0] - scores[1]
 
     @property
+    def mover_margin(self) -> int | None:
+        """The side to move's final total minus the opponent's, once over: a finished game's value in search and solve.
+
+        >>> Position([[0, 0, 0, 0, 0, 0, 30], [0, 0, 0, 0, 0, 1, 17]], to_move=1).mover_margin
+        -12
+        """
+        margin = self.margin
+        return None if margin is None else (margin if self._to_move == 0 else -margin)
+
+    @property
     def winner(self) -> int | None:
         """0 or 1 once a player has won; ``None`` while playing or after a draw."""
         margin = self.margin

@@ -334,8 +334,7 @@ def _mcts(position: Position, evaluation: str, depth: int | None, time: float | 
             win_rate = wins / visits if visits else None
     best = _move(raw["best_move"]) if raw["best_move"] is not None else None
     if best is None:
-        margin = position.margin or 0
-        best_value = margin if position.to_move == 0 else -margin
+        best_value = position.mover_margin or 0
         win_rate = None
     stats = SearchStats(nodes=raw["nodes"], depth=raw["depth"], seconds=raw["seconds"], playouts=raw["playouts"])
     extra = {"win_rate": win_rate, "visits": {m.move: v for m, (_, v, _, _) in zip(moves, raw["moves"])}}

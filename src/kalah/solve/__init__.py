@@ -24,7 +24,7 @@ import time as _time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from kalah.rules import SWAP, KalahError, Move, Position
+from kalah.rules import KalahError, Move, Position
 
 __all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "solve"]
 
@@ -62,8 +62,6 @@ class SolveResult:
         """``+8``, or a bound such as ``at least +4`` / ``between -2 and +6``."""
         if self.value is not None:
             return f"{self.value:+d}"
-        if self.lower > -10**6 and self.upper < 10**6 and self.lower == self.upper:
-            return f"{self.lower:+d}"
         return f"between {self.lower:+d} and {self.upper:+d}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -293,8 +291,7 @@ class _Run:
     def _exact_small(self, position: Position) -> int | None:
         """The value when it needs no search: a finished game or a database hit."""
         if position.is_over:
-            margin = position.margin
-            return margin if position.to_move == 0 else -margin
+            return position.mover_margin
         database = self.engine.database
         if database is not None and position.seeds_in_pits <= database.max_seeds:
             return database.value(position)
@@ -488,21 +485,3 @@ def solve(
         seconds=seconds,
         endgame_seeds=database.max_seeds if database is not None else None,
     )
-
-
-def move_values(position: Position, *, endgame: Any = "auto", threads: int | None = None) -> dict[Move, int]:
-    """The exact value of every legal move (for the mover of ``position``)."""
-    threads = _threads(threads)
-    variant = position.variant
-    engine = _engine(variant.pits, variant.empty_capture, None, position.seeds_in_pits)
-    with engine.lock:
-        engine.attach(_database(position, endgame, threads))
-        run = _Run(engine, threads, 0.0)
-        values = {}
-        for move in position.legal_moves():
-            lo, hi = run.move_interval(position, move)
-            values[move] = lo
-        return values
-
-
-_ = SWAP  # the swap appears among moves as kalah.SWAP
