@@ -120,9 +120,9 @@ class Arena:
 
     # --- what the library holds ---------------------------------------------------
 
-    def stored_games(self, library: GameLibrary) -> dict[tuple[str, int, int], GameSummary]:
+    def stored_games(self, library: GameLibrary) -> dict[tuple[Any, Any, Any], GameSummary]:
         """One completed game per done slot (the first stored), keyed by slot."""
-        done: dict[tuple[str, int, int], GameSummary] = {}
+        done: dict[tuple[Any, Any, Any], GameSummary] = {}
         for game in sorted(library.list_games(tags={"arena": self.key}), key=lambda g: g.id):
             tags = game.tags
             completed = game.status == "finished" or "forfeit" in tags
@@ -202,7 +202,7 @@ class ArenaResults:
             tally[a][column] += 1
             tally[b][2 - column] += 1
         ratings = fit_ratings(count, outcomes)
-        rows = [PlayerRow(specs[i], sum(tally[i]), *tally[i], ratings[i]) for i in range(count)]
+        rows = [PlayerRow(specs[i], sum(tally[i]), tally[i][0], tally[i][1], tally[i][2], ratings[i]) for i in range(count)]
         rows.sort(key=lambda row: (-row.rating.elo, row.spec))
         pairs = [PairRow(specs[a], specs[b], sum(v), *v) for (a, b), v in sorted(pair.items())]
         pairings = count * (count - 1) // 2

@@ -85,7 +85,8 @@ def register(app: typer.Typer) -> None:
             table.add_row(move_name(me, entry.move), "swap" if entry.move == SWAP else str(entry.move), _value_text(entry.value), " ".join(filter(None, [mark, bound])))
         console.print(table)
         verdict = f" (proven: player {me} {result.outcome})" if result.outcome else ""
-        console.print(f"Best move: [bold]{move_name(me, result.best_move)}[/bold], value {_value_text(result.value)}{verdict}")
+        best = move_name(me, result.best_move) if result.best_move is not None else "-"
+        console.print(f"Best move: [bold]{best}[/bold], value {_value_text(result.value)}{verdict}")
         console.print(f"Principal variation: {' '.join(line_names(position, result.pv)) or '-'}")
         s = result.stats
         if name == "mcts":

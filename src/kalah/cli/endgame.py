@@ -12,7 +12,7 @@ from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
 
 
-def _size(nbytes: int) -> str:
+def _size(nbytes: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB"):
         if nbytes < 1024 or unit == "GiB":
             return f"{nbytes:.0f} {unit}" if unit == "B" else f"{nbytes:.1f} {unit}"

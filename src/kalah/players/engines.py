@@ -11,6 +11,7 @@ found: value (seeds, for the player), depth, nodes, principal variation, and
 
 from __future__ import annotations
 
+from kalah.core.search import Engine
 from kalah.endgame import oracle_for
 from kalah.rules import Move, Position
 from kalah.search import ALGORITHMS, EVALUATIONS, SearchError, check_evaluation, search
@@ -53,7 +54,7 @@ class SearchPlayer(ComputerPlayer):
         else:
             self.depth = depth if depth is not None or time is not None else DEFAULT_DEPTHS[algorithm]
             self.playouts = None
-        self._engine = None
+        self._engine: Engine | None = None
         self._calls = 0
         limits = []
         if self.depth is not None:
@@ -83,8 +84,6 @@ class SearchPlayer(ComputerPlayer):
 
     def choose_move(self, position: Position) -> Move:
         if self.algorithm != "mcts" and self._engine is None:
-            from kalah.core.search import Engine
-
             self._engine = Engine(20)
         result = search(
             position,

@@ -11,7 +11,9 @@ seconds, default 2), which probes the endgame database when one is present.
 from __future__ import annotations
 
 from kalah.rules import Move, Position
-from kalah.solve import solve
+from kalah.endgame import oracle_for
+from kalah.search import search
+from kalah.solve import SolveResult, solve
 
 from .base import ComputerPlayer
 from .spec import float_option, int_option, register_player
@@ -33,7 +35,7 @@ class PerfectPlayer(ComputerPlayer):
             self.last_info = {"forced": True}
             return moves[0]
         result = solve(position, self.time, threads=self.threads, pv=False)
-        if result.exact and result.best_moves:
+        if result.value is not None and result.best_moves:
             move = self._fastest(position, result.value, result.best_moves)
             self.last_info = {"value": result.value, "exact": True, "best_moves": result.best_moves, "nodes": result.nodes}
             return move
@@ -57,12 +59,10 @@ class PerfectPlayer(ComputerPlayer):
             return min(best, key=lambda move: lengths[move])
         return max(best, key=lambda move: lengths[move])
 
-    def _search(self, position: Position, solved) -> Move:
-        from kalah.endgame import oracle_for
-        from kalah.search import search
-
+    def _search(self, position: Position, solved: SolveResult) -> Move:
         result = search(position, algorithm="pvs", time=self.fallback, move_values=False, oracle=oracle_for(position.variant))
         self.last_info = {"exact": False, "lower": solved.lower, "upper": solved.upper, "value": result.value}
+        assert result.best_move is not None  # the position is not over: the player was asked to move
         return result.best_move
 
 

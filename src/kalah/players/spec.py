@@ -8,7 +8,7 @@ registering itself once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, overload
 
 from kalah.rules import KalahError
 
@@ -126,6 +126,10 @@ def make_player(spec: str, *, allow_external: bool = True) -> Player:
     return player
 
 
+@overload
+def int_option(name: str, value: str | int | None, default: int, minimum: int | None = None) -> int: ...
+@overload
+def int_option(name: str, value: str | int | None, default: None = None, minimum: int | None = None) -> int | None: ...
 def int_option(name: str, value: str | int | None, default: int | None = None, minimum: int | None = None) -> int | None:
     """Read an integer option of a spec, with an error that names it."""
     if value is None:
@@ -139,7 +143,12 @@ def int_option(name: str, value: str | int | None, default: int | None = None, m
     return number
 
 
+@overload
+def float_option(name: str, value: str | float | None, default: float, positive: bool = True) -> float: ...
+@overload
+def float_option(name: str, value: str | float | None, default: None = None, positive: bool = True) -> float | None: ...
 def float_option(name: str, value: str | float | None, default: float | None = None, positive: bool = True) -> float | None:
+    """Read a number option of a spec, with an error that names it."""
     if value is None:
         return default
     try:

@@ -17,7 +17,7 @@ from typing import Any, Iterator, Sequence
 
 from kalah.match import GameResult, MoveEvent, Observer
 from kalah.players.base import Player
-from kalah.rules import KalahError, Move, Position
+from kalah.rules import SWAP, KalahError, Move, Position
 
 from .record import GameRecord, PlayerInfo, RecordError
 from .writer import player_info
@@ -96,7 +96,7 @@ def _move_text(move: Move) -> str:
 
 
 def _move_value(text: str) -> Move:
-    return text if text == "swap" else int(text)
+    return SWAP if text == SWAP else int(text)
 
 
 class GameLibrary:
@@ -144,7 +144,7 @@ class GameLibrary:
         with self._transaction() as db:
             return _insert_game(db, record, tags)
 
-    def add_move(self, game_id: int, move: Move, seconds: float = 0.0, info: dict | None = None) -> Position:
+    def add_move(self, game_id: int, move: Move, seconds: float = 0.0, info: dict[str, Any] | None = None) -> Position:
         """Check ``move`` against the stored game and store it; returns the new position.
 
         Raises the rules' ``IllegalMoveError`` (and stores nothing) for an
@@ -202,7 +202,7 @@ class GameLibrary:
         row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise LibraryError(f"no game {game_id} in {self.path}")
-        return row
+        return row  # type: ignore[no-any-return]  # sqlite3 types rows as Any
 
     def _current(self, db: sqlite3.Connection, game_id: int) -> tuple[Position, int]:
         row = self._row(db, game_id)
@@ -248,7 +248,8 @@ class GameLibrary:
                    limit: int | None = None) -> list[GameSummary]:
         """Games, newest first; ``tags`` keeps those whose tags contain all the given pairs."""
         query = ("SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS move_count FROM games g")
-        clauses, parameters = [], []
+        clauses: list[str] = []
+        parameters: list[Any] = []
         for key, value in (tags or {}).items():
             clauses.append("json_extract(g.tags, ?) = json_extract(?, '$')")
             parameters += [f"$.{key}", json.dumps(value)]
@@ -297,7 +298,7 @@ class LibraryWriter(Observer):
             self.library.mark_stopped(self.game_id, result.stop_reason or "stopped")
 
 
-def _insert_game(db: sqlite3.Connection, record: GameRecord, tags: dict | None) -> int:
+def _insert_game(db: sqlite3.Connection, record: GameRecord, tags: dict[str, Any] | None) -> int:
     """Adds the games row of ``record`` (its start and players; no moves yet) and returns its id."""
     players = record.players
     cursor = db.execute(
@@ -307,11 +308,12 @@ def _insert_game(db: sqlite3.Connection, record: GameRecord, tags: dict | None) 
          players[0].name, players[0].spec, players[1].name, players[1].spec,
          record.start.to_json(), json.dumps(tags or {})),
     )
-    return int(cursor.lastrowid)
+    assert cursor.lastrowid is not None  # an INSERT always sets it
+    return cursor.lastrowid
 
 
 def _insert_move(db: sqlite3.Connection, game_id: int, number: int, player: int, move: Move, board: Any,
-                 seconds: float, info: dict) -> None:
+                 seconds: float, info: dict[str, Any]) -> None:
     db.execute(
         "INSERT INTO moves (game_id, number, player, move, board, seconds, info) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (game_id, number, player, _move_text(move), json.dumps(board), seconds, json.dumps(info)),

@@ -29,8 +29,10 @@ import math
 import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
+from kalah.core import search as core
+from kalah.core.search import MAX_DEPTH, NO_MOVE, UNIT, Engine
 from kalah.rules import SWAP, KalahError, Move, Position
 
 __all__ = [
@@ -79,8 +81,6 @@ def check_depth(depth: Any) -> int | None:
         raise SearchError(f"depth must be a whole number of moves (1 or more), got {depth!r}")
     if depth < 1:
         raise SearchError(f"depth must be at least 1, got {depth}")
-    from kalah.core.search import MAX_DEPTH
-
     return min(depth, MAX_DEPTH)
 
 
@@ -175,15 +175,13 @@ class SearchResult:
         }
 
 
-_SHARED: dict[str, Any] = {}
+_SHARED: dict[int, Engine] = {}
 _SHARED_LOCK = threading.Lock()
 
 
 @contextmanager
-def _engine_for(table_bits: int):
+def _engine_for(table_bits: int) -> Iterator[Engine]:
     """A search engine: the shared one of this size if no other thread is using it, else a new one."""
-    from kalah.core.search import Engine
-
     if _SHARED_LOCK.acquire(blocking=False):
         try:
             engine = _SHARED.get(table_bits)
@@ -197,8 +195,6 @@ def _engine_for(table_bits: int):
 
 
 def _move(code: int) -> Move:
-    from kalah.core.search import NO_MOVE
-
     if code == 255:
         return SWAP
     if code == NO_MOVE:
@@ -207,8 +203,6 @@ def _move(code: int) -> Move:
 
 
 def _seeds(units: int | None, exact: bool) -> float | int | None:
-    from kalah.core.search import UNIT
-
     if units is None:
         return None
     if exact and units % UNIT == 0:
@@ -257,8 +251,6 @@ def search(
     if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
         raise SearchError(f"playouts must be a whole number of at least 1, got {playouts!r}")
 
-    from kalah.core import search as core
-
     if algorithm == "mcts":
         return _mcts(position, evaluation, depth, time, playouts, seed)
 
@@ -291,6 +283,7 @@ def search(
     if oracle is not None:
         engine.set_oracle(None)
     exact = bool(raw["exact"])
+    best: Move | None
     if raw["completed"] == 0 and not position.is_over:
         # Not even depth 1 finished in time: fall back to the first legal move.
         moves = position.legal_moves()
@@ -319,8 +312,6 @@ def search(
 
 
 def _mcts(position: Position, evaluation: str, depth: int | None, time: float | None, playouts: int | None, seed: int) -> SearchResult:
-    from kalah.core import search as core
-
     if playouts is None and time is None:
         playouts = DEFAULT_PLAYOUTS
     raw = core.mcts(position, playouts=playouts or 0, seconds=time or 0.0, seed=seed)

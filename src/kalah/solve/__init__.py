@@ -24,6 +24,9 @@ import time as _time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from kalah import endgame as eg
+from kalah.core import solver as core
+from kalah.endgame import EndgameDatabase
 from kalah.rules import KalahError, Move, Position
 
 __all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "solve"]
@@ -83,24 +86,22 @@ class SolveResult:
 
 class _Engine:
     def __init__(self, pits: int, empty_capture: bool, tt_log2: int):
-        from kalah.core import solver as core
-
         self.core = core
         self.pits = pits
         self.empty_capture = empty_capture
         self.solver = core.Solver(pits, empty_capture, tt_log2)
-        self.database = None
+        self.database: EndgameDatabase | None = None
         self.lock = threading.Lock()
 
-    def attach(self, database) -> None:
+    def attach(self, database: EndgameDatabase | None) -> None:
         if database is not self.database:
             self.database = database
             self.solver.set_endgame(database.table if database is not None else None)
 
 
 _ENGINES: dict[tuple[int, bool], _Engine] = {}
-_MEMORY_DATABASES: dict[tuple[int, bool], Any] = {}
-_RESIDENT_DATABASES: dict[tuple[Any, ...], Any] = {}
+_MEMORY_DATABASES: dict[tuple[int, bool], EndgameDatabase] = {}
+_RESIDENT_DATABASES: dict[tuple[Any, ...], EndgameDatabase] = {}
 #: Solves with at least this many seeds more than a database file's K probe a private
 #: copy of it on huge pages (see EndgameDatabase.in_memory): long solves, where it pays.
 RESIDENT_MARGIN = 20
@@ -181,7 +182,7 @@ def auto_max_seeds(pits: int, seeds_on_board: int, time: float | None = None) ->
     return best
 
 
-def _database(position: Position, endgame: Any, threads: int, time: float | None = None):
+def _database(position: Position, endgame: Any, threads: int, time: float | None = None) -> EndgameDatabase | None:
     database = _chosen_database(position, endgame, threads, time)
     if database is None or database.resident or position.seeds_in_pits < database.max_seeds + RESIDENT_MARGIN:
         return database
@@ -192,9 +193,7 @@ def _database(position: Position, endgame: Any, threads: int, time: float | None
     return _RESIDENT_DATABASES[key]
 
 
-def _chosen_database(position: Position, endgame: Any, threads: int, time: float | None = None):
-    from kalah import endgame as eg
-
+def _chosen_database(position: Position, endgame: Any, threads: int, time: float | None = None) -> EndgameDatabase | None:
     variant = position.variant
     if endgame is None or endgame is False:
         return None
