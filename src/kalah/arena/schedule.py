@@ -49,10 +49,12 @@ class GameTask:
 
     @property
     def slot(self) -> tuple[str, int, int]:
+        """The game's place in the schedule: (pairing, opening, colour)."""
         return (f"{self.pairing[0]}-{self.pairing[1]}", self.opening, self.colour)
 
     @property
     def tags(self) -> dict[str, Any]:
+        """The library tags that identify this game of the arena, so that a resumed arena skips it."""
         return {"arena": self.key, "pairing": f"{self.pairing[0]}-{self.pairing[1]}", "opening": self.opening,
                 "colour": self.colour, "seats": list(self.seats)}
 
@@ -99,10 +101,12 @@ class Arena:
 
     @property
     def pairings(self) -> list[tuple[int, int]]:
+        """Every pair of players that meets, each pair once."""
         return list(combinations(range(len(self.players)), 2))
 
     @property
     def total_games(self) -> int:
+        """Games in the whole arena: the pairings times the games of each."""
         return len(self.pairings) * self.games
 
     def tasks(self) -> list[GameTask]:
@@ -132,10 +136,12 @@ class Arena:
         return done
 
     def missing_tasks(self, library: GameLibrary) -> list[GameTask]:
+        """The games of the schedule that the library does not hold finished yet."""
         done = self.stored_games(library)
         return [task for task in self.tasks() if task.slot not in done]
 
     def results(self, library: GameLibrary) -> ArenaResults:
+        """Standings and ratings from the arena's finished games in the library."""
         outcomes = []
         for game in self.stored_games(library).values():
             seats = game.tags["seats"]
@@ -151,6 +157,8 @@ class Arena:
 
 @dataclass(frozen=True)
 class PlayerRow:
+    """One player's line of the standings: games, wins, draws, losses and rating."""
+
     spec: str
     games: int
     wins: int
@@ -166,6 +174,8 @@ class PlayerRow:
 
 @dataclass(frozen=True)
 class PairRow:
+    """The score of one pairing, from the first player's point of view."""
+
     first: str
     second: str
     games: int
@@ -175,6 +185,7 @@ class PairRow:
 
     @property
     def score(self) -> float:
+        """Points (a win 1, a draw 1/2) per game for the first player."""
         return (self.wins + self.draws / 2) / self.games if self.games else 0.0
 
 
@@ -190,6 +201,7 @@ class ArenaResults:
     @classmethod
     def from_outcomes(cls, specs: Sequence[str], outcomes: Sequence[tuple[int, int, float]],
                       games_per_pairing: int) -> ArenaResults:
+        """Standings and Bradley-Terry ratings from (player a, player b, outcome) triples."""
         count = len(specs)
         tally = [[0, 0, 0] for _ in range(count)]  # wins, draws, losses
         pair: dict[tuple[int, int], list[int]] = {}
@@ -209,6 +221,7 @@ class ArenaResults:
         return cls(rows, pairs, len(outcomes), pairings * games_per_pairing)
 
     def to_dict(self) -> dict[str, Any]:
+        """The standings and pairings as a JSON-ready dict."""
         return {
             "games_played": self.games_played,
             "games_planned": self.games_planned,

@@ -59,6 +59,7 @@ def fail(message: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the ``kalah`` command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
     _register_commands()
     try:
         app(args=argv, prog_name="kalah", standalone_mode=True)

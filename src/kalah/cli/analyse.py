@@ -17,6 +17,7 @@ from .options import read_position
 
 
 def parse_depth(text: Optional[str]) -> Optional[int]:
+    """The ``--depth`` option as a search depth, or a one-line error."""
     if text is None:
         return None
     try:
@@ -27,6 +28,7 @@ def parse_depth(text: Optional[str]) -> Optional[int]:
 
 
 def parse_time(text: Optional[str]) -> Optional[float]:
+    """The ``--time`` option as seconds, or a one-line error."""
     if text is None:
         return None
     try:
@@ -45,6 +47,8 @@ def _value_text(value) -> str:
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah analyse`` to the command line."""
+
     @app.command()
     def analyse(
         position_text: Optional[str] = typer.Option(None, "--position", "-p", help="The position: JSON inline or a JSON file (default: the start of Kalah(6,4))."),

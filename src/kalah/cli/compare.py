@@ -40,6 +40,7 @@ def parse_depths(text: str) -> list[int]:
 
 
 def write_plot(path: Path, algorithms, depths, totals, title: str) -> None:
+    """Draw nodes and time against depth for each algorithm into an image file."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -62,6 +63,8 @@ def write_plot(path: Path, algorithms, depths, totals, title: str) -> None:
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah compare`` to the command line."""
+
     @app.command()
     def compare(
         algorithms: str = typer.Option(",".join(EXACT_ALGORITHMS), "--algorithms", help="Comma-separated algorithms."),

@@ -21,6 +21,7 @@ def _size(nbytes: float) -> str:
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah endgame`` (build, info, list) to the command line."""
     group = typer.Typer(help="Endgame databases: exact values of every position with few seeds left.", no_args_is_help=True)
     app.add_typer(group, name="endgame")
 

@@ -33,7 +33,8 @@ def _variant_name(data) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    games = typer.Typer(help="The game library: list games and export their records.", no_args_is_help=True)
+    """Add ``kalah games`` (list, export, import, delete) to the command line."""
+    games = typer.Typer(help="The game library: list, export, import and delete games.", no_args_is_help=True)
 
     @games.callback()
     def _games(

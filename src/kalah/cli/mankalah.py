@@ -12,6 +12,7 @@ from kalah.cli import fail
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah mankalah`` to the command line."""
     app.command("mankalah")(mankalah)
 
 

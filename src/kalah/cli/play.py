@@ -32,11 +32,13 @@ class TerminalDisplay(Observer):
         self.names: tuple[str, str] = ("player 0", "player 1")
 
     def game_started(self, start: Position, players: Sequence[Player]) -> None:
+        """Show the players and the starting board."""
         self.names = (f"{players[0].name} (0)", f"{players[1].name} (1)")
         self.console.print(f"[bold]{start.variant.name}[/bold]: {self.names[0]} against {self.names[1]}")
         self.console.print(board_text(start, names=self.names))
 
     def move_played(self, event: MoveEvent) -> None:
+        """Show the move, what it did, and the board after it."""
         self.console.print()
         self.console.print(describe_move(event, self.names))
         self.console.print(board_text(event.after, event, self.names))
@@ -44,6 +46,7 @@ class TerminalDisplay(Observer):
             time.sleep(self.delay)
 
     def game_ended(self, result: GameResult) -> None:
+        """Show the final score."""
         self.console.print()
         if result.finished:
             self.console.print(f"[bold]{result_line(result.final, self.names)}[/bold]")
@@ -52,6 +55,8 @@ class TerminalDisplay(Observer):
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah play`` to the command line."""
+
     @app.command()
     def play(
         player0: str = typer.Option("human", "--player0", "-0", help="Who moves first: a player spec such as human, random:seed=3, pvs:time=1."),

@@ -80,6 +80,8 @@ def _external_players_to_run(record: GameRecord, allow_exec: bool) -> frozenset[
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah replay`` to the command line."""
+
     @app.command()
     def replay(
         file: Path = typer.Argument(..., help="A game record (JSON) written by kalah play, the web board or the arena."),

@@ -38,6 +38,8 @@ def exposure_warning(host: str, port: int, allow_exec: bool, allowed_hosts: list
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah serve`` to the command line."""
+
     @app.command()
     def serve(
         host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),

@@ -91,6 +91,7 @@ def describe_move(event: MoveEvent, names: tuple[str, str]) -> str:
 
 
 def result_line(position: Position, names: tuple[str, str]) -> str:
+    """One line with the final score, the winner first (``Ann (0) wins 39-9``)."""
     scores = position.scores
     if scores is None:
         return f"Game not finished: stores {position.store(0)}-{position.store(1)}"

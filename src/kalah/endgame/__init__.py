@@ -77,6 +77,7 @@ def _rule_key(variant: Variant | tuple[int, bool]) -> tuple[int, bool]:
 
 
 def database_path(variant: Variant | tuple[int, bool], max_seeds: int, directory: str | os.PathLike[str] | None = None) -> Path:
+    """Where the database of ``variant``'s pit count and capture rule with K = ``max_seeds`` lives."""
     pits, empty_capture = _rule_key(variant)
     rule = "empty" if empty_capture else "std"
     return Path(directory or default_directory()) / f"kalah-m{pits}-{rule}-k{max_seeds}.egdb"
@@ -109,13 +110,16 @@ class EndgameDatabase:
 
     @property
     def positions(self) -> int:
+        """Positions the database values (one byte each)."""
         return self.table.size
 
     @property
     def nbytes(self) -> int:
+        """Bytes of the database: the values, and the header of its file."""
         return self.table.size + (HEADER.size if self.path else 0)
 
     def covers(self, variant: Variant) -> bool:
+        """Whether the database holds values for ``variant`` (same pit count and capture rule)."""
         return (variant.pits, variant.empty_capture) == (self.pits, self.empty_capture)
 
     def _check(self, position: Position) -> None:
@@ -168,6 +172,7 @@ class EndgameDatabase:
         return EndgameDatabase(self.pits, self.empty_capture, self.max_seeds, self.path, table, buffer, _copied=True)
 
     def describe(self) -> str:
+        """Where the database is and what it covers, for messages."""
         where = str(self.path) if self.path else "in memory"
         rule = ", empty capture" if self.empty_capture else ""
         return f"{where} ({self.pits} pits{rule}, K={self.max_seeds})"

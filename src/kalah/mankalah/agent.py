@@ -62,10 +62,12 @@ class TimeBudget:
         self.used = 0.0
 
     def allowance(self) -> float:
+        """Seconds the next move may take: a tenth of what is left after the reserve, at most the move limit."""
         usable = self.total * (1 - RESERVE) - self.used
         return max(0.01, min(self.move_time, usable / 10))
 
     def spend(self, seconds: float) -> None:
+        """Count ``seconds`` as used."""
         self.used += seconds
 
 
@@ -79,6 +81,7 @@ class MankalahEngine(ComputerPlayer):
         self.spec = "mankalah"
 
     def choose_move(self, position: Position) -> Move:
+        """The move of a search timed by the budget, from the game's position."""
         seconds = self.budget.allowance()
         began = time.perf_counter()
         try:
@@ -119,6 +122,7 @@ class Agent:
         self.thinking = 0.0  # seconds spent choosing moves
 
     def handle(self, line: str) -> list[str]:
+        """Answer one message of the game server: the lines to send back (none when it is not our turn)."""
         if self.match_over:
             raise ProtocolError(f"message {line.strip()!r} after END")
         message = parse_engine_message(line, self.variant)

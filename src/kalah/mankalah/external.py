@@ -44,6 +44,8 @@ class ExternalEngineError(KalahError):
 
 
 class ExecPlayer(ComputerPlayer):
+    """A program on this machine that plays over the ManKalah protocol (the ``exec:`` player)."""
+
     def __init__(self, command: str, timeout: float = MOVE_TIMEOUT, total: float = TOTAL_TIME) -> None:
         super().__init__()
         try:
@@ -73,6 +75,7 @@ class ExecPlayer(ComputerPlayer):
     # --- the game ------------------------------------------------------------------------
 
     def choose_move(self, position: Position) -> Move:
+        """Tell the program the moves since its last one and read its answer, within the time limits."""
         if self._process is None:
             self._start(position)
         else:

@@ -34,11 +34,15 @@ class ProtocolError(KalahError, ValueError):
 
 @dataclass(frozen=True)
 class Start:
+    """The server's ``START;North|South`` message: which side the agent plays."""
+
     side: str  # "South" or "North"
 
 
 @dataclass(frozen=True)
 class Change:
+    """The server's ``CHANGE;move;state;turn`` message: a move was played."""
+
     move: Union[int, Literal["SWAP"]]  # hole 1..m, or "SWAP"
     state: tuple[int, ...]  # North holes, North store, South holes, South store
     turn: str  # "YOU", "OPP" or "END"
@@ -46,6 +50,8 @@ class Change:
 
 @dataclass(frozen=True)
 class End:
+    """The server's ``END`` message: the game is over."""
+
     pass
 
 
@@ -91,6 +97,7 @@ def _hole(text: str, variant: Variant, shown: str) -> int:
 
 
 def parse_state(text: str, variant: Variant = MANKALAH, shown: str | None = None) -> tuple[int, ...]:
+    """The board of a protocol state string, or a ProtocolError naming the problem."""
     shown = shown or text
     fields = text.split(",")
     size = 2 * (variant.pits + 1)
@@ -103,6 +110,7 @@ def parse_state(text: str, variant: Variant = MANKALAH, shown: str | None = None
 
 
 def format_engine_message(message: EngineMessage) -> str:
+    """The protocol line of a server message (START, CHANGE or END)."""
     if isinstance(message, Start):
         return f"START;{message.side}"
     if isinstance(message, End):
@@ -143,6 +151,7 @@ def side_of(player: int, swapped: bool) -> str:
 
 
 def player_of(side: str, swapped: bool) -> int:
+    """The player number (0 or 1) of a protocol side, given whether the sides were swapped."""
     return 0 if (side == SOUTH) != swapped else 1
 
 

@@ -14,7 +14,8 @@ class Player(Protocol):
     name: str
     spec: str
 
-    def choose_move(self, position: Position) -> Move: ...
+    def choose_move(self, position: Position) -> Move:
+        """The move to play in ``position`` (it is this player's turn and the game is not over)."""
 
 
 class ComputerPlayer:
@@ -33,6 +34,7 @@ class ComputerPlayer:
         self.last_info: dict[str, object] = {}
 
     def choose_move(self, position: Position) -> Move:  # pragma: no cover - abstract
+        """The move to play in ``position``; ``last_info`` then tells what the player found."""
         raise NotImplementedError
 
     def reset(self) -> None:

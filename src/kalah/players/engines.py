@@ -80,9 +80,11 @@ class SearchPlayer(ComputerPlayer):
         self.spec = algorithm + (":" + ",".join(options) if options else "")
 
     def reset(self) -> None:
+        """Forget the last game (a new game starts)."""
         self._calls = 0
 
     def choose_move(self, position: Position) -> Move:
+        """The best move of a search with the player's algorithm, depth or time, and evaluation."""
         if self.algorithm != "mcts" and self._engine is None:
             self._engine = Engine(20)
         result = search(

@@ -20,6 +20,8 @@ from .spec import float_option, int_option, register_player
 
 
 class PerfectPlayer(ComputerPlayer):
+    """Plays perfectly where the solver proves the value in time, else the best move of a search."""
+
     def __init__(self, time: float = 10.0, threads: int | None = None, fallback: float = 2.0) -> None:
         super().__init__()
         self.time = time
@@ -30,6 +32,7 @@ class PerfectPlayer(ComputerPlayer):
         self.spec = "perfect:" + ",".join(options)
 
     def choose_move(self, position: Position) -> Move:
+        """A best move by the solver (the fastest win or the slowest loss), or by a search if time runs out."""
         moves = position.legal_moves()
         if len(moves) == 1:
             self.last_info = {"forced": True}

@@ -30,6 +30,8 @@ class ExternalPlayerRefusedError(PlayerSpecError):
 
 @dataclass(frozen=True)
 class PlayerType:
+    """A registered kind of player: how to make it from a spec and what it needs."""
+
     name: str
     factory: Callable[..., Player]  # called with the spec's options as keyword strings
     summary: str

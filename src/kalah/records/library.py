@@ -56,6 +56,8 @@ class LibraryError(KalahError):
 
 @dataclass(frozen=True)
 class GameSummary:
+    """A game of the library in brief, as ``kalah games list`` shows it."""
+
     id: int
     started_at: str
     players: tuple[PlayerInfo, PlayerInfo]
@@ -67,11 +69,13 @@ class GameSummary:
 
     @property
     def winner(self) -> int | None:
+        """0 or 1 for a finished game with a winner, else None."""
         if self.status != "finished" or self.scores is None or self.scores[0] == self.scores[1]:
             return None
         return 0 if self.scores[0] > self.scores[1] else 1
 
     def to_dict(self) -> dict[str, Any]:
+        """The summary as a JSON-ready dict."""
         return {
             "id": self.id,
             "started_at": self.started_at,
@@ -86,6 +90,7 @@ class GameSummary:
 
 
 def default_library_path() -> Path:
+    """The game library of this user (``games.sqlite`` in the user data directory), unless told otherwise."""
     import platformdirs
 
     return Path(platformdirs.user_data_dir("kalah")) / "games.sqlite"
@@ -139,6 +144,7 @@ class GameLibrary:
 
     def create_game(self, start: Position, players: Sequence[PlayerInfo], started_at: str | None = None,
                     tags: dict[str, Any] | None = None, program: str | None = None) -> int:
+        """Store a new game with no moves yet; returns its id."""
         record = GameRecord(start, list(players), program=program or "")
         record.started_at = started_at or record.started_at
         with self._transaction() as db:
@@ -172,6 +178,7 @@ class GameLibrary:
             return self._current(db, game_id)[0]
 
     def mark_stopped(self, game_id: int, reason: str) -> None:
+        """Mark a game that is still playing as stopped, with the reason."""
         with self._transaction() as db:
             db.execute("UPDATE games SET status = 'stopped', stop_reason = ? WHERE id = ? AND status = 'playing'",
                        (reason, game_id))
@@ -191,6 +198,7 @@ class GameLibrary:
         return game_id
 
     def delete_game(self, game_id: int) -> None:
+        """Delete a game and its moves (LibraryError if there is no such game)."""
         with self._transaction() as db:
             self._row(db, game_id)
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
@@ -239,6 +247,7 @@ class GameLibrary:
             raise LibraryError(f"game {game_id} in {self.path} is damaged: {error}") from None
 
     def summary(self, game_id: int) -> GameSummary:
+        """The summary of one game (LibraryError if there is no such game)."""
         return next(iter(self.list_games(ids=[game_id])), None) or self._missing(game_id)
 
     def _missing(self, game_id: int) -> GameSummary:
@@ -287,13 +296,16 @@ class LibraryWriter(Observer):
         self.game_id: int | None = None
 
     def game_started(self, start: Position, players: Sequence[Player]) -> None:
+        """Create the game in the library."""
         self.game_id = self.library.create_game(start, [player_info(p) for p in players], tags=self.tags)
 
     def move_played(self, event: MoveEvent) -> None:
+        """Store the move (checked against the stored game)."""
         assert self.game_id is not None
         self.library.add_move(self.game_id, event.move, event.seconds, event.info)
 
     def game_ended(self, result: GameResult) -> None:
+        """Mark a game that stopped before its end."""
         if self.game_id is not None and not result.finished:
             self.library.mark_stopped(self.game_id, result.stop_reason or "stopped")
 

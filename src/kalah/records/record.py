@@ -36,30 +36,48 @@ class RecordError(KalahError, ValueError):
 
 @dataclass(frozen=True)
 class PlayerInfo:
+    """Who played a side of a recorded game."""
+
     name: str
+    """The name shown for the player, e.g. ``"Ann"`` or ``"Computer (medium)"``."""
     spec: str
+    """The player spec that makes the player again (``"human"``, ``"pvs:time=1"``); see ``kalah.players``."""
 
 
 @dataclass(frozen=True)
 class RecordedMove:
+    """One move of a recorded game and the board it left."""
+
     player: int
+    """Who moved: 0 or 1."""
     move: Move
+    """The pit index ``0..pits-1`` of the mover, or ``"swap"``."""
     board: list[list[int]]
+    """The board after the move: two rows of pits then store, player 0's first (the layout of RULES.md)."""
     seconds: float = 0.0
+    """How long the player thought."""
     info: dict[str, Any] = field(default_factory=dict)
+    """What a computer player reported about the move (value, depth, nodes...)."""
 
 
 @dataclass
 class GameRecord:
-    """A game: who played, from where, every move, and how it ended."""
+    """A game: who played, from where, every move, and how it ended (a ``kalah-game`` JSON file)."""
 
     start: Position
+    """The position the game started from (usually the start of its variant)."""
     players: list[PlayerInfo]
+    """Player 0 and player 1."""
     moves: list[RecordedMove] = field(default_factory=list)
+    """Every move in order."""
     started_at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    """When the game started (ISO 8601, UTC)."""
     program: str = ""
+    """The program that wrote the record (default: this kalah and its version)."""
     finished: bool = False
+    """True when the game reached its end by the rules."""
     stop_reason: str | None = None
+    """Why an unfinished game stopped (e.g. ``"interrupted"``, ``"forfeit: ..."``), or None."""
 
     def __post_init__(self) -> None:
         if not self.program:
@@ -67,6 +85,7 @@ class GameRecord:
 
     @property
     def variant(self) -> Variant:
+        """The variant the game was played in."""
         return self.start.variant
 
     def positions(self) -> Iterator[Position]:
@@ -79,15 +98,18 @@ class GameRecord:
 
     @property
     def final(self) -> Position:
+        """The position after the last move."""
         position = self.start
         for position in self.positions():
             pass
         return position
 
     def add_move(self, player: int, move: Move, after: Position, seconds: float = 0.0, info: dict[str, Any] | None = None) -> None:
+        """Append a move and the board it left."""
         self.moves.append(RecordedMove(player, move, after.board, round(seconds, 6), dict(info or {})))
 
     def result(self) -> dict[str, Any]:
+        """How the game ended, as the record stores it (scores, winner, margin, or why it stopped)."""
         final = self.final
         scores = final.scores if final.is_over else None
         result: dict[str, Any] = {
@@ -101,6 +123,7 @@ class GameRecord:
         return result
 
     def to_dict(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict (the ``kalah-game`` format, version 1)."""
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -118,6 +141,7 @@ class GameRecord:
         }
 
     def to_json(self, indent: int | None = 1) -> str:
+        """The record as ``kalah-game`` JSON text."""
         return json.dumps(self.to_dict(), indent=indent)
 
     def _repr_html_(self) -> str:
@@ -191,6 +215,7 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
+        """Read a record from JSON text, checking every move against the rules (RecordError if it does not)."""
         try:
             data = json.loads(text)
         except ValueError as error:

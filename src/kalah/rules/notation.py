@@ -7,10 +7,12 @@ from .position import SWAP, Move, Position
 
 
 def pit_letter(player: int, pit: int) -> str:
+    """The letter of a pit in the notation: ``A..F`` for player 0, ``a..f`` for player 1."""
     return chr((ord("A") if player == 0 else ord("a")) + pit)
 
 
 def store_letter(player: int) -> str:
+    """The letter of a player's store in the notation: ``O`` for player 0, ``o`` for player 1."""
     return "O" if player == 0 else "o"
 
 

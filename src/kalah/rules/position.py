@@ -70,6 +70,7 @@ class Position:
 
     @classmethod
     def start(cls, variant: Variant | None = None) -> Position:
+        """The starting position of ``variant`` (default: standard Kalah(6,4)), player 0 to move."""
         variant = variant or STANDARD
         row = [variant.seeds] * variant.pits + [0]
         return cls([row, row], 0, variant)
@@ -87,10 +88,12 @@ class Position:
 
     @property
     def variant(self) -> Variant:
+        """The rules this position is played under."""
         return self._variant
 
     @property
     def to_move(self) -> int:
+        """The player to move: 0 or 1."""
         return self._to_move
 
     @property
@@ -105,20 +108,24 @@ class Position:
         return [list(self._cells[:half]), list(self._cells[half:])]
 
     def pits(self, player: int) -> tuple[int, ...]:
+        """The seeds in ``player``'s pits, in sowing order."""
         start = player * (self._variant.pits + 1)
         return self._cells[start : start + self._variant.pits]
 
     def store(self, player: int) -> int:
+        """The seeds in ``player``'s store."""
         return self._cells[player * (self._variant.pits + 1) + self._variant.pits]
 
     @property
     def seeds_in_pits(self) -> int:
+        """The seeds still in play (in the pits of both sides)."""
         return sum(self.pits(0)) + sum(self.pits(1))
 
     # --- game state ---------------------------------------------------------
 
     @property
     def is_over(self) -> bool:
+        """True when the game has ended: one side has no seeds left in its pits."""
         return sum(self.pits(0)) == 0 or sum(self.pits(1)) == 0
 
     @property
@@ -249,13 +256,16 @@ class Position:
     # --- JSON -----------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
+        """The position as a JSON-ready dict: board, side to move, variant."""
         return {"board": self.board, "to_move": self._to_move, "variant": self._variant.to_dict()}
 
     def to_json(self) -> str:
+        """The position as JSON text (the format of the web API and of records)."""
         return json.dumps(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Any) -> Position:
+        """A position from the dict of ``to_dict`` (InvalidPositionError naming what is wrong)."""
         if not isinstance(data, dict):
             raise InvalidPositionError(f"a position must be a JSON object, got {type(data).__name__}")
         unknown = set(data) - {"board", "to_move", "variant"}

@@ -54,20 +54,26 @@ class GameLike(Protocol):
     """What :func:`record_html` reads of a game record (``kalah.records.GameRecord``)."""
 
     @property
-    def players(self) -> Sequence[_Player]: ...
+    def players(self) -> Sequence[_Player]:
+        """Player 0 and player 1 (each with a ``name``)."""
 
     @property
-    def moves(self) -> Sequence[_RecordedMove]: ...
+    def moves(self) -> Sequence[_RecordedMove]:
+        """The moves in order."""
 
     @property
-    def variant(self) -> Variant: ...
+    def variant(self) -> Variant:
+        """The variant of the game."""
 
     @property
-    def final(self) -> Position: ...
+    def final(self) -> Position:
+        """The position after the last move."""
 
-    def positions(self) -> Iterable[Position]: ...
+    def positions(self) -> Iterable[Position]:
+        """The start and the position after each move."""
 
-    def result(self) -> dict[str, Any]: ...
+    def result(self) -> dict[str, Any]:
+        """How the game ended."""
 
 
 def _hash(a: int, b: int) -> float:

@@ -29,14 +29,18 @@ import math
 import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, Literal
 
 from kalah.core import search as core
 from kalah.core.search import MAX_DEPTH, NO_MOVE, UNIT, Engine
 from kalah.rules import SWAP, KalahError, Move, Position
 
+#: How much is known about a root move's value (see :class:`MoveValue`).
+Bound = Literal["exact", "lower", "upper", "unknown", "estimate"]
+
 __all__ = [
     "ALGORITHMS",
+    "Bound",
     "EVALUATIONS",
     "EXACT_ALGORITHMS",
     "DEFAULT_DEPTH",
@@ -63,18 +67,21 @@ class SearchError(KalahError, ValueError):
 
 
 def check_algorithm(name: Any) -> str:
+    """``algorithm`` if it is one of ``ALGORITHMS``, else a SearchError naming them."""
     if not isinstance(name, str) or name.strip().lower() not in ALGORITHMS:
         raise SearchError(f"unknown algorithm {name!r}; accepted: {', '.join(ALGORITHMS)}")
     return name.strip().lower()
 
 
 def check_evaluation(name: Any) -> str:
+    """``evaluation`` if it is one of ``EVALUATIONS``, else a SearchError naming them."""
     if not isinstance(name, str) or name.strip().lower() not in EVALUATIONS:
         raise SearchError(f"unknown evaluation {name!r}; accepted: {', '.join(EVALUATIONS)}")
     return name.strip().lower()
 
 
 def check_depth(depth: Any) -> int | None:
+    """``depth`` as a depth limit (1 or more, capped at the engine's maximum), else a SearchError."""
     if depth is None:
         return None
     if isinstance(depth, bool) or not isinstance(depth, int):
@@ -85,6 +92,7 @@ def check_depth(depth: Any) -> int | None:
 
 
 def check_time(time: Any) -> float | None:
+    """``time`` as positive seconds (None stays None), else a SearchError."""
     if time is None:
         return None
     if isinstance(time, bool) or not isinstance(time, (int, float)) or math.isnan(time):
@@ -96,53 +104,91 @@ def check_time(time: Any) -> float | None:
 
 @dataclass(frozen=True)
 class SearchStats:
-    """What a search did. ``seconds`` is wall-clock time of the whole search."""
+    """What a search did, counted by the compiled engine (see docs/search.md)."""
 
     nodes: int = 0
+    """Positions visited, the root and every leaf included (for MCTS: tree nodes created)."""
     leaves: int = 0
+    """Positions valued without looking further: at the depth limit, finished games and oracle hits."""
     tt_probes: int = 0
+    """Transposition-table lookups."""
     tt_hits: int = 0
+    """Lookups whose entry answered the node or narrowed its window."""
     cutoffs: int = 0
+    """Nodes left early because a move reached beta (the seeds' pruning)."""
     researches: int = 0
+    """Null-window probes that failed high and were searched again with a full window (PVS), or Scout's re-evaluations."""
     oracle_probes: int = 0
+    """Positions answered by the endgame database."""
     depth: int = 0
+    """The depth of the last completed iteration, in moves."""
     seconds: float = 0.0
-    playouts: int = 0  # mcts only
+    """Wall-clock time of the whole search."""
+    playouts: int = 0
+    """Random games played (MCTS only)."""
 
     @property
     def nodes_per_second(self) -> float:
+        """Visited positions per second of wall-clock time (0 when no time was measured)."""
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
     def to_dict(self) -> dict[str, Any]:
+        """The fields as a JSON-ready dict."""
         return asdict(self)
 
 
 @dataclass(frozen=True)
 class MoveValue:
-    """A root move's value for the side to move; ``bound`` says how much is known:
-    ``exact``, ``upper`` (the move is worth at most this, so it is not better
-    than the best move) or ``unknown`` (not searched)."""
+    """A root move's value for the side to move, and how much is known about it.
+
+    >>> [entry.bound for entry in kalah.search(kalah.Position.start(), depth=2).moves]
+    ['exact', 'exact', 'exact', 'exact', 'exact', 'exact']
+    """
 
     move: Move
+    """A pit index ``0..pits-1`` of the mover, or ``"swap"``."""
     value: float | int | None
-    bound: str = "exact"
+    """In seeds, for the side to move: an ``int`` for a proven margin, a ``float`` when a heuristic
+    evaluation took part; ``None`` when the move was not searched."""
+    bound: Bound = "exact"
+    """``"exact"``; ``"upper"`` (worth at most ``value``: not better than the best move, with
+    ``move_values=False``); ``"lower"`` (at least ``value``); ``"unknown"`` (not searched: time ran out);
+    ``"estimate"`` (MCTS: the mean final margin of its playouts)."""
 
 
 @dataclass(frozen=True)
 class SearchResult:
+    """What ``kalah.search`` found: the value and best move of a position, the line, and the work done.
+
+    >>> result = kalah.search(kalah.Position.start(), algorithm="alphabeta", depth=3)
+    >>> result.best_move, result.value, result.pv
+    (2, -0.5, [2, 5])
+    """
+
     position: Position
+    """The position searched."""
     algorithm: str
+    """One of ``ALGORITHMS``: ``minimax``, ``alphabeta``, ``scout``, ``pvs``, ``mtdf`` or ``mcts``."""
     evaluation: str
+    """The evaluation at the depth limit: ``strong``, ``store`` or ``seed`` (see docs/search.md)."""
     value: float | int | None
+    """The position's value in seeds for the side to move (``int`` when proven); None if nothing completed."""
     best_move: Move | None
+    """The move to play: the lowest pit among the moves of best value (the swap counts as the highest)."""
     pv: list[Move]
+    """The principal variation: the best line from the position, best move first."""
     moves: list[MoveValue]
+    """Every legal move with its value and how much is known about it."""
     stats: SearchStats
+    """Nodes, cutoffs, table hits, depth reached and time."""
     exact: bool
+    """True when ``value`` is proven: only finished games (and endgame-database values) decided it."""
     extra: dict[str, Any] = field(default_factory=dict)
+    """Algorithm-specific figures: for MCTS ``win_rate`` and ``visits`` per move."""
 
     @property
     def depth(self) -> int:
+        """The depth of the last completed iteration, in moves."""
         return self.stats.depth
 
     @property
@@ -223,8 +269,8 @@ def search(
     iterative: bool | None = None,
     playouts: int | None = None,
     seed: int = 0,
-    engine: Any = None,
-    oracle: Any = None,
+    engine: Engine | None = None,
+    oracle: object | None = None,
     table_bits: int = 20,
 ) -> SearchResult:
     """Search ``position`` and return its value, best move, principal variation and statistics.

@@ -22,7 +22,7 @@ import os
 import threading
 import time as _time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Literal, Union
 
 from kalah import endgame as eg
 from kalah.core import solver as core
@@ -46,19 +46,32 @@ class SolveError(KalahError, ValueError):
 
 @dataclass(frozen=True)
 class SolveResult:
-    """What the solver proved about a position, from the side to move's point of view."""
+    """What the solver proved about a position, from the side to move's point of view.
 
-    value: int | None  # the exact final margin under perfect play, or None if only bounds were proven
+    >>> kalah.solve(kalah.Position.start(kalah.Variant(4, 2))).describe()
+    '+6'
+    """
+
+    value: int | None
+    """The exact final margin (the mover's total minus the opponent's) under perfect play, or None if only bounds were proven."""
     lower: int
+    """The value is at least this (equal to ``value`` when solved)."""
     upper: int
+    """The value is at most this (equal to ``value`` when solved)."""
     best_moves: list[Move] = field(default_factory=list)
+    """Every move that keeps the value, in pit order (empty when only bounds were proven)."""
     pv: list[Move] = field(default_factory=list)
+    """A line of perfect play from the position, the first best move first."""
     nodes: int = 0
+    """Positions the solver visited."""
     seconds: float = 0.0
-    endgame_seeds: int | None = None  # K of the database used, if any
+    """Wall-clock time of the solve, database loading included."""
+    endgame_seeds: int | None = None
+    """K of the endgame database that was probed, or None when none was used."""
 
     @property
     def exact(self) -> bool:
+        """True when the value is proven exactly (``value`` is not None)."""
         return self.value is not None
 
     def describe(self) -> str:
@@ -68,6 +81,7 @@ class SolveResult:
         return f"between {self.lower:+d} and {self.upper:+d}"
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of ``kalah solve --json``."""
         return {
             "value": self.value,
             "exact": self.exact,
@@ -100,6 +114,10 @@ class _Engine:
 
 
 _ENGINES: dict[tuple[int, bool], _Engine] = {}
+#: What ``solve(..., endgame=...)`` takes: ``"auto"`` (or True) finds or builds a database, None (or False)
+#: uses none, a path loads that file, an EndgameDatabase is used as it is.
+EndgameChoice = Union[Literal["auto"], bool, None, str, "os.PathLike[str]", EndgameDatabase]
+
 _MEMORY_DATABASES: dict[tuple[int, bool], EndgameDatabase] = {}
 _RESIDENT_DATABASES: dict[tuple[Any, ...], EndgameDatabase] = {}
 #: Solves with at least this many seeds more than a database file's K probe a private
@@ -182,7 +200,7 @@ def auto_max_seeds(pits: int, seeds_on_board: int, time: float | None = None) ->
     return best
 
 
-def _database(position: Position, endgame: Any, threads: int, time: float | None = None) -> EndgameDatabase | None:
+def _database(position: Position, endgame: EndgameChoice, threads: int, time: float | None = None) -> EndgameDatabase | None:
     database = _chosen_database(position, endgame, threads, time)
     if database is None or database.resident or position.seeds_in_pits < database.max_seeds + RESIDENT_MARGIN:
         return database
@@ -193,7 +211,7 @@ def _database(position: Position, endgame: Any, threads: int, time: float | None
     return _RESIDENT_DATABASES[key]
 
 
-def _chosen_database(position: Position, endgame: Any, threads: int, time: float | None = None) -> EndgameDatabase | None:
+def _chosen_database(position: Position, endgame: EndgameChoice, threads: int, time: float | None = None) -> EndgameDatabase | None:
     variant = position.variant
     if endgame is None or endgame is False:
         return None
@@ -421,7 +439,7 @@ def solve(
     time: float | None = None,
     *,
     threads: int | None = None,
-    endgame: Any = "auto",
+    endgame: EndgameChoice = "auto",
     tt_log2: int | None = None,
     best_moves: bool = True,
     pv: bool = True,
