@@ -43,8 +43,9 @@ def test_serve_stores_every_acknowledged_move_even_when_killed(tmp_path):
             time.sleep(0.2)
         assert 'id="board"' in httpx.get(url + "/").text
         state = httpx.post(f"{url}/api/games", json={"players": ["human", "random:seed=1"]}).json()
-        state = httpx.post(f"{url}/api/games/{state['id']}/moves", json={"move": 0}).json()
-        state = httpx.post(f"{url}/api/games/{state['id']}/computer-move").json()  # runs in a worker process
+        state = httpx.post(f"{url}/api/games/{state['id']}/moves", json={"move": 0, "moves": 0}).json()
+        state = httpx.post(f"{url}/api/games/{state['id']}/computer-move",
+                           json={"moves": state["moves"]}).json()  # runs in a worker process
         acknowledged = state["history"]
     finally:
         os.killpg(process.pid, signal.SIGKILL)  # no clean shutdown, and no orphaned workers

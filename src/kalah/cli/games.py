@@ -13,7 +13,7 @@ from kalah.rules import KalahError, Variant
 
 
 def _library(context: typer.Context) -> GameLibrary:
-    return GameLibrary(context.obj)
+    return GameLibrary(context.obj, busy_timeout=5)  # a locked library: one line after 5 s, not a long wait
 
 
 def _result(summary) -> str:

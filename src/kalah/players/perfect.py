@@ -10,6 +10,8 @@ seconds, default 2), which probes the endgame database when one is present.
 
 from __future__ import annotations
 
+import time
+
 from kalah.rules import Move, Position
 from kalah.endgame import oracle_for
 from kalah.search import search
@@ -37,15 +39,17 @@ class PerfectPlayer(ComputerPlayer):
         if len(moves) == 1:
             self.last_info = {"forced": True}
             return moves[0]
+        deadline = time.monotonic() + self.time
         result = solve(position, self.time, threads=self.threads, pv=False)
         if result.value is not None and result.best_moves:
-            move = self._fastest(position, result.value, result.best_moves)
+            move = self._fastest(position, result.value, result.best_moves, deadline)
             self.last_info = {"value": result.value, "exact": True, "best_moves": result.best_moves, "nodes": result.nodes}
             return move
         return self._search(position, result)
 
-    def _fastest(self, position: Position, value: int, best: list[Move]) -> Move:
-        """Among equally good moves: the shortest line to the end when winning, the longest otherwise."""
+    def _fastest(self, position: Position, value: int, best: list[Move], deadline: float) -> Move:
+        """Among equally good moves: the shortest line to the end when winning, the longest otherwise
+        (as far as the time left allows: the moves not measured by ``deadline`` are not candidates)."""
         if len(best) == 1:
             return best[0]
         lengths = {}
@@ -54,13 +58,17 @@ class PerfectPlayer(ComputerPlayer):
             if child.is_over:
                 lengths[move] = 0
                 continue
-            line = solve(child, self.time, threads=self.threads, best_moves=False)
+            left = deadline - time.monotonic()
+            if left <= 0.01:
+                break
+            line = solve(child, left, threads=self.threads, best_moves=False)
             if not line.exact:
                 return best[0]
             lengths[move] = len(line.pv)
+        measured = [move for move in best if move in lengths] or best[:1]
         if value > 0:
-            return min(best, key=lambda move: lengths[move])
-        return max(best, key=lambda move: lengths[move])
+            return min(measured, key=lambda move: lengths.get(move, 0))
+        return max(measured, key=lambda move: lengths.get(move, 0))
 
     def _search(self, position: Position, solved: SolveResult) -> Move:
         result = search(position, algorithm="pvs", time=self.fallback, move_values=False, oracle=oracle_for(position.variant))

@@ -176,7 +176,15 @@ BUILTIN_PLAYER_MODULES = [
 PLAYER_ENTRY_POINTS = "kalah.players"
 
 
+_loaded = False
+
+
 def _load_builtin_players() -> None:
+    """Import the modules that register players, once (reading the entry points takes milliseconds)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
     import importlib
     from importlib.metadata import entry_points
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,18 @@ CREATE TABLE IF NOT EXISTS moves (
 
 class LibraryError(KalahError):
     """The game library cannot be opened, or has no such game."""
+
+
+class LibraryBusyError(LibraryError):
+    """The library is locked by another program (or is read-only) longer than the library waits."""
+
+
+class StaleGameError(LibraryError):
+    """A change made for a game as it was: the game has moved on since (another request, tab or server)."""
+
+
+class DamagedGameError(LibraryError):
+    """A stored game that cannot be read back (a damaged file): named, so that the rest stays usable."""
 
 
 @dataclass(frozen=True)
@@ -108,8 +121,12 @@ class GameLibrary:
     """A SQLite file of games. Safe to share between threads and processes:
     every call opens its own connection."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, busy_timeout: float = 30.0) -> None:
+        """Open (or create) the library at ``path``; a call waits up to ``busy_timeout`` seconds for a lock."""
         self.path = Path(path) if path is not None else default_library_path()
+        self.busy_timeout = busy_timeout
+        self._local = threading.local()
+        self._writer = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self._connect() as connection:
@@ -121,17 +138,49 @@ class GameLibrary:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        """This thread's connection to the library (opened once per thread: opening costs more than a query)."""
         try:
+            yield self._connection()
+        except sqlite3.OperationalError as error:
+            self._forget_connection()
+            text = str(error)
+            if "locked" in text or "busy" in text:
+                raise LibraryBusyError(f"the game library {self.path} is locked by another program") from None
+            if "readonly" in text:
+                raise LibraryBusyError(f"the game library {self.path} is read-only") from None
+            raise LibraryError(f"the game library {self.path} cannot be used: {text}") from None
+        except sqlite3.DatabaseError as error:
+            self._forget_connection()
+            raise LibraryError(f"the game library {self.path} is damaged: {error}") from None
+
+    def _connection(self) -> sqlite3.Connection:
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+            self._local.connection = connection
+            connection.row_factory = sqlite3.Row
             connection.execute("PRAGMA foreign_keys = ON")
+            # WAL with synchronous=NORMAL: a commit survives the program being killed (the log is
+            # in the operating system's hands); only a power cut may lose the last ones, never corrupt.
             connection.execute("PRAGMA journal_mode = WAL")
-            yield connection
-        finally:
+            connection.execute("PRAGMA synchronous = NORMAL")
+        return connection
+
+    def _forget_connection(self) -> None:
+        connection = getattr(self._local, "connection", None)
+        self._local.connection = None
+        if connection is not None:
             connection.close()
+
+    def close(self) -> None:
+        """Close this thread's connection (others close when their threads end)."""
+        self._forget_connection()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._connect() as connection:
+        # Writers of this process take turns here: waiting in SQLite's busy handler (it sleeps
+        # and retries) costs far more than a queue when many threads write at once.
+        with self._writer, self._connect() as connection:
             connection.execute("BEGIN IMMEDIATE")
             try:
                 yield connection
@@ -150,15 +199,19 @@ class GameLibrary:
         with self._transaction() as db:
             return _insert_game(db, record, tags)
 
-    def add_move(self, game_id: int, move: Move, seconds: float = 0.0, info: dict[str, Any] | None = None) -> Position:
+    def add_move(self, game_id: int, move: Move, seconds: float = 0.0, info: dict[str, Any] | None = None,
+                 expected_moves: int | None = None) -> Position:
         """Check ``move`` against the stored game and store it; returns the new position.
 
         Raises the rules' ``IllegalMoveError`` (and stores nothing) for an
-        illegal move. The check and the insert are one transaction, so two
-        writers cannot both add move N.
+        illegal move, and ``StaleGameError`` when ``expected_moves`` is given
+        and the game has a different number of moves. The checks and the
+        insert are one transaction, so two writers (two servers on one file)
+        cannot both add move N.
         """
         with self._transaction() as db:
             position, count = self._current(db, game_id)
+            _check_count(game_id, count, expected_moves)
             after = position.play(move)
             _insert_move(db, game_id, count + 1, position.to_move, move, after.board, seconds, info or {})
             status = "finished" if after.is_over else "playing"
@@ -168,10 +221,11 @@ class GameLibrary:
                 " WHERE id = ?", (status, scores[0], scores[1], game_id))
             return after
 
-    def take_back(self, game_id: int, count: int = 1) -> Position:
-        """Remove the last ``count`` moves (for take-back in friendly games)."""
+    def take_back(self, game_id: int, count: int = 1, expected_moves: int | None = None) -> Position:
+        """Remove the last ``count`` moves (for take-back in friendly games); see ``add_move`` for ``expected_moves``."""
         with self._transaction() as db:
             _, moves = self._current(db, game_id)
+            _check_count(game_id, moves, expected_moves)
             db.execute("DELETE FROM moves WHERE game_id = ? AND number > ?", (game_id, max(0, moves - count)))
             db.execute("UPDATE games SET status = 'playing', score0 = NULL, score1 = NULL,"
                        " updated_at = datetime('now') WHERE id = ?", (game_id,))
@@ -206,7 +260,6 @@ class GameLibrary:
     # --- reading ----------------------------------------------------------------
 
     def _row(self, db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
-        db.row_factory = sqlite3.Row
         row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise LibraryError(f"no game {game_id} in {self.path}")
@@ -214,10 +267,16 @@ class GameLibrary:
 
     def _current(self, db: sqlite3.Connection, game_id: int) -> tuple[Position, int]:
         row = self._row(db, game_id)
-        position = Position.from_json(row["start"])
+        try:
+            position = Position.from_json(row["start"])
+        except (KalahError, ValueError, TypeError) as error:
+            raise DamagedGameError(f"game {game_id} in {self.path} is damaged: {error}") from None
         moves = db.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
-        for (move,) in moves:
-            position = position.play(_move_value(move))
+        try:
+            for (move,) in moves:
+                position = position.play(_move_value(move))
+        except (KalahError, ValueError) as error:
+            raise DamagedGameError(f"game {game_id} in {self.path} is damaged: {error}") from None
         return position, len(moves)
 
     def position(self, game_id: int) -> Position:
@@ -231,20 +290,20 @@ class GameLibrary:
             row = self._row(db, game_id)
             moves = db.execute("SELECT player, move, board, seconds, info FROM moves WHERE game_id = ? ORDER BY number",
                                (game_id,)).fetchall()
-        data = {
-            "format": "kalah-game", "version": 1, "program": row["program"], "started_at": row["started_at"],
-            "variant": json.loads(row["variant"]),
-            "players": [{"name": row["player0_name"], "spec": row["player0_spec"]},
-                        {"name": row["player1_name"], "spec": row["player1_spec"]}],
-            "start": json.loads(row["start"]),
-            "moves": [{"player": p, "move": _move_value(m), "board": json.loads(b), "seconds": s,
-                       **({"info": json.loads(i)} if i and i != "{}" else {})} for p, m, b, s, i in moves],
-            "result": {"stop_reason": row["stop_reason"]} if row["stop_reason"] else {},
-        }
         try:
+            data = {
+                "format": "kalah-game", "version": 1, "program": row["program"], "started_at": row["started_at"],
+                "variant": json.loads(row["variant"]),
+                "players": [{"name": row["player0_name"], "spec": row["player0_spec"]},
+                            {"name": row["player1_name"], "spec": row["player1_spec"]}],
+                "start": json.loads(row["start"]),
+                "moves": [{"player": p, "move": _move_value(m), "board": json.loads(b), "seconds": s,
+                           **({"info": json.loads(i)} if i and i != "{}" else {})} for p, m, b, s, i in moves],
+                "result": {"stop_reason": row["stop_reason"]} if row["stop_reason"] else {},
+            }
             return GameRecord.from_dict(data)
-        except RecordError as error:
-            raise LibraryError(f"game {game_id} in {self.path} is damaged: {error}") from None
+        except (RecordError, ValueError, TypeError) as error:
+            raise DamagedGameError(f"game {game_id} in {self.path} is damaged: {error}") from None
 
     def summary(self, game_id: int) -> GameSummary:
         """The summary of one game (LibraryError if there is no such game)."""
@@ -271,7 +330,6 @@ class GameLibrary:
         if limit is not None:
             query += f" LIMIT {int(limit)}"
         with self._connect() as db:
-            db.row_factory = sqlite3.Row
             rows = db.execute(query, parameters).fetchall()
         return [
             GameSummary(
@@ -330,3 +388,9 @@ def _insert_move(db: sqlite3.Connection, game_id: int, number: int, player: int,
         "INSERT INTO moves (game_id, number, player, move, board, seconds, info) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (game_id, number, player, _move_text(move), json.dumps(board), seconds, json.dumps(info)),
     )
+
+
+def _check_count(game_id: int, count: int, expected: int | None) -> None:
+    if expected is not None and count != expected:
+        raise StaleGameError(f"game {game_id} has {count} moves, not {expected}: it moved on since this request was made"
+                             " (reload it)")

@@ -18,6 +18,7 @@ board after the move; ``info`` (optional) is what the player said about it.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -32,6 +33,25 @@ VERSION = 1
 
 class RecordError(KalahError, ValueError):
     """A game record that cannot be read or does not follow the rules."""
+
+
+#: Characters of a move's ``info`` a record may hold.
+MAX_INFO = 10_000
+#: Characters of a whole record: far more than the longest game of the largest variant needs.
+MAX_RECORD = 20_000_000
+
+
+def _text(value: Any, what: str, limit: int) -> str:
+    """A string of the record, checked: text, at most ``limit`` characters, valid Unicode."""
+    if not isinstance(value, str):
+        raise RecordError(f"{what} must be text, got {type(value).__name__}")
+    if len(value) > limit:
+        raise RecordError(f"{what} is longer than {limit} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeError:
+        raise RecordError(f"{what} is not valid Unicode (a lone surrogate)") from None
+    return value
 
 
 @dataclass(frozen=True)
@@ -175,16 +195,19 @@ class GameRecord:
         players = data["players"]
         if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, dict) for p in players):
             raise RecordError("'players' must list two players, each with a name and a spec")
-        infos = [PlayerInfo(str(p.get("name", f"player {i}")), str(p.get("spec", ""))) for i, p in enumerate(players)]
+        infos = [PlayerInfo(_text(p.get("name", f"player {i}"), f"player {i}'s name", 200),
+                            _text(p.get("spec", ""), f"player {i}'s spec", 1000)) for i, p in enumerate(players)]
         if not isinstance(data["moves"], list):
             raise RecordError("'moves' must be a list")
-        record = cls(start, infos, started_at=str(data.get("started_at", "")), program=str(data.get("program", "")) or "")
+        record = cls(start, infos, started_at=_text(data.get("started_at", ""), "started_at", 100),
+                     program=_text(data.get("program", ""), "program", 200))
         position = start
         for number, entry in enumerate(data["moves"], 1):
             position = record._check_move(number, entry, position)
         result = data.get("result")
         if isinstance(result, dict):
-            record.stop_reason = result.get("stop_reason")
+            reason = result.get("stop_reason")
+            record.stop_reason = None if reason is None else _text(reason, "the stop reason", 500)
             if result.get("finished") and not position.is_over:
                 raise RecordError(f"the record says the game finished, but after move {len(record.moves)} it is not over")
         record.finished = position.is_over
@@ -205,28 +228,41 @@ class GameRecord:
         if "board" in entry and entry["board"] != after.board:
             raise RecordError(f"move {number}: the recorded board {entry['board']} does not follow from the moves (expected {after.board})")
         seconds = entry.get("seconds", 0.0)
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
             raise RecordError(f"move {number}: 'seconds' must be a non-negative number, got {seconds!r}")
         info = entry.get("info") or {}
         if not isinstance(info, dict):
             raise RecordError(f"move {number}: 'info' must be an object")
+        try:  # what is stored must be written back as strict JSON
+            if len(json.dumps(info, allow_nan=False)) > MAX_INFO:
+                raise RecordError(f"move {number}: 'info' is longer than {MAX_INFO} characters")
+        except (ValueError, TypeError, UnicodeError):
+            raise RecordError(f"move {number}: 'info' holds values JSON cannot carry (NaN, Infinity, broken text)") from None
         self.moves.append(RecordedMove(position.to_move, move, after.board, float(seconds), info))
         return after
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
         """Read a record from JSON text, checking every move against the rules (RecordError if it does not)."""
+        if len(text) > MAX_RECORD:
+            raise RecordError(f"a game record is at most {MAX_RECORD} characters long; this text has {len(text)}")
         try:
             data = json.loads(text)
         except ValueError as error:
             raise RecordError(f"not valid JSON: {error}") from None
+        except RecursionError:
+            raise RecordError("not a game record: the JSON is nested too deeply") from None
         return cls.from_dict(data)
 
 
 def load_record(path: str | Path) -> GameRecord:
     """Read a record file, with errors that name the file."""
     path = Path(path)
+    if path.exists() and not path.is_file():
+        raise RecordError(f"{path} is not a regular file")
     try:
+        if path.stat().st_size > MAX_RECORD * 4:
+            raise RecordError(f"{path} is too large for a game record")
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror or error}") from None

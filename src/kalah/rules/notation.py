@@ -46,7 +46,7 @@ def parse_move(text: str, position: Position) -> Move:
         move = SWAP
     elif len(word) == 1 and word.isalpha():
         move = ord(word.lower()) - ord("a")
-    elif word.isdigit():
+    elif word.isascii() and word.isdigit():  # "²".isdigit() is true, and int() refuses it
         move = int(word) - 1
     if move is None or move not in legal:
         raise IllegalMoveError(f"{word!r} is not a legal move; legal: {choices}")
