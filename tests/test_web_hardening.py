@@ -291,3 +291,17 @@ def test_no_request_the_schema_allows_gets_a_server_error(db):
 
             check()
         assert failures == []
+
+
+def test_perfect_play_on_the_largest_variant_answers_within_the_cap(db):
+    from kalah import Variant
+    from kalah.records import GameRecord
+
+    record = GameRecord(Position.start(Variant(8, 15)), [PlayerInfo("P", "perfect"), PlayerInfo("H", "human")])
+    app = create_app(db, workers=1, pool="process", move_seconds=1.0)
+    with TestClient(app, base_url="http://localhost") as client:
+        game = client.post("/api/records", json=record.to_dict()).json()
+        response = post(client, game, "computer-move", moves=0)
+        assert response.status_code == 200, response.text
+        seconds = client.get(f"/api/games/{game['id']}/record").json()["moves"][0]["seconds"]
+        assert seconds < 1.0 + 0.5  # the solver and its fallback shared the cap
