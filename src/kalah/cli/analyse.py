@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -13,7 +14,7 @@ from kalah.rules import SWAP, Position, line_names, move_name
 from kalah.search import ALGORITHMS, EVALUATIONS, SearchError, check_algorithm, check_depth, check_evaluation, check_time, search
 
 from . import fail
-from .options import read_position
+from .options import read_position, read_record_position
 
 
 def parse_depth(text: Optional[str]) -> Optional[int]:
@@ -51,7 +52,13 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def analyse(
-        position_text: Optional[str] = typer.Option(None, "--position", "-p", help="The position: JSON inline or a JSON file (default: the start of Kalah(6,4))."),
+        position_text: Optional[str] = typer.Option(
+            None, "--position", "-p",
+            help="The position: JSON or a board such as '[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]', inline or in a file"
+                 " (default: the start of Kalah(6,4))."),
+        to_move: Optional[int] = typer.Option(None, "--to-move", min=0, max=1, help="Who moves in a board given with -p (default 0)."),
+        record: Optional[Path] = typer.Option(None, "--record", help="Take the position from a game record (JSON) ..."),
+        move: Optional[int] = typer.Option(None, "--move", min=0, help="... after this many moves (default: its last position)."),
         algorithm: str = typer.Option("pvs", "--algorithm", "-a", help=f"One of: {', '.join(ALGORITHMS)}."),
         depth: Optional[str] = typer.Option(None, "--depth", "-d", help="Depth limit in moves (sowings)."),
         time: Optional[str] = typer.Option(None, "--time", "-t", help="Seconds to think (progressive deepening)."),
@@ -66,7 +73,14 @@ def register(app: typer.Typer) -> None:
             seconds = parse_time(time)
         except SearchError as error:
             fail(str(error))
-        position = read_position(position_text) if position_text is not None else Position.start()
+        if record is not None and position_text is not None:
+            fail("give a position with --position or --record, not both")
+        if move is not None and record is None:
+            fail("--move needs --record FILE")
+        if record is not None:
+            position = read_record_position(record, move)
+        else:
+            position = read_position(position_text, to_move) if position_text is not None else Position.start()
         result = search(position, name, depth=limit, time=seconds, evaluation=kind, move_values=True)
         if as_json:
             data = result.to_dict()

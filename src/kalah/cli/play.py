@@ -16,7 +16,7 @@ from kalah.records import RecordFileWriter
 from kalah.rules import Position
 
 from . import fail
-from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 from .terminal import board_text, describe_move, result_line, terminal_asker
 
 # The opponent a newcomer meets.
@@ -70,6 +70,7 @@ def register(app: typer.Typer) -> None:
         delay: float = typer.Option(0.0, "--delay", help="Seconds to pause after each move, to watch engines play."),
     ) -> None:
         """Play a game in the terminal. Type a pit letter (or its number) to move."""
+        check_output_path(record, "--record")
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         if delay < 0:
             fail(f"--delay must not be negative, got {delay}")

@@ -91,7 +91,7 @@ def parse_engine_message(line: str, variant: Variant = MANKALAH) -> EngineMessag
 
 
 def _hole(text: str, variant: Variant, shown: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= variant.pits:
+    if not _count(text) or not 1 <= int(text) <= variant.pits:
         raise ProtocolError(f"bad move in {shown!r}: expected a hole 1..{variant.pits} or SWAP, got {text!r}")
     return int(text)
 
@@ -101,7 +101,7 @@ def parse_state(text: str, variant: Variant = MANKALAH, shown: str | None = None
     shown = shown or text
     fields = text.split(",")
     size = 2 * (variant.pits + 1)
-    if len(fields) != size or not all(field.isdigit() for field in fields):
+    if len(fields) != size or not all(_count(field) for field in fields):
         raise ProtocolError(f"bad state in {shown!r}: expected {size} comma-separated counts")
     state = tuple(int(field) for field in fields)
     if sum(state) != variant.total_seeds:
@@ -137,7 +137,7 @@ def parse_agent_message(line: str, variant: Variant = MANKALAH) -> Move:
     if text == "SWAP":
         return SWAP
     kind, _, hole = text.partition(";")
-    if kind != "MOVE" or not hole.isdigit() or not 1 <= int(hole) <= variant.pits:
+    if kind != "MOVE" or not _count(hole) or not 1 <= int(hole) <= variant.pits:
         raise ProtocolError(f"bad answer {shown!r}: expected MOVE;<1..{variant.pits}> or SWAP")
     return int(hole) - 1
 
@@ -167,3 +167,8 @@ def position_of(state: tuple[int, ...], swapped: bool, to_move: int, variant: Va
     north_row, south_row = list(state[:half]), list(state[half:])
     rows = [south_row, north_row] if not swapped else [north_row, south_row]
     return Position(rows, to_move, variant)
+
+
+def _count(text: str) -> bool:
+    """A small whole number in ASCII digits ("²".isdigit() is true, and a 5,000-digit count is no seed count)."""
+    return 0 < len(text) <= 6 and text.isascii() and text.isdigit()

@@ -7,6 +7,8 @@ registering itself once.
 
 from __future__ import annotations
 
+import difflib
+import inspect
 from dataclasses import dataclass
 from typing import Callable, overload
 
@@ -119,6 +121,13 @@ def make_player(spec: str, *, allow_external: bool = True) -> Player:
     types = player_types()
     if name not in types:
         raise PlayerSpecError(f"unknown player {name!r} in spec {spec!r}; known players: {', '.join(types)}")
+    allowed = _option_names(types[name].factory)
+    unknown = [key for key in options if allowed is not None and key not in allowed]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], sorted(allowed or ()), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        takes = f"it takes {', '.join(sorted(allowed or ()))}" if allowed else "it takes no options"
+        raise PlayerSpecError(f"unknown option {unknown[0]!r} for player {name!r}{hint}; {takes}")
     try:
         player = types[name].factory(**options)
     except TypeError as error:
@@ -126,6 +135,17 @@ def make_player(spec: str, *, allow_external: bool = True) -> Player:
         raise PlayerSpecError(f"bad options for player {name!r}: {error}{hint}") from None
     player.spec = spec.strip()
     return player
+
+
+def _option_names(factory: Callable[..., Player]) -> set[str] | None:
+    """The keyword options a player factory takes, or None when it takes any."""
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters):
+        return None
+    return {parameter.name for parameter in parameters}
 
 
 @overload
