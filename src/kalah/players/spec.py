@@ -126,7 +126,7 @@ def make_player(spec: str, *, allow_external: bool = True) -> Player:
     if unknown:
         close = difflib.get_close_matches(unknown[0], sorted(allowed or ()), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        takes = f"it takes {', '.join(sorted(allowed or ()))}" if allowed else "it takes no options"
+        takes = f"its options: {', '.join(sorted(allowed or ()))}" if allowed else "it takes no options"
         raise PlayerSpecError(f"unknown option {unknown[0]!r} for player {name!r}{hint}; {takes}")
     try:
         player = types[name].factory(**options)
