@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import httpx
 import pytest
+from helpers import kill_group, start_kalah_serve
 
 pytestmark = pytest.mark.skipif(not Path("/proc").exists(), reason="counts processes through /proc (Linux)")
 
@@ -54,26 +53,9 @@ def _gone_soon(pids: set[int], seconds: float = 10.0) -> set[int]:
     return _alive(pids)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _server(tmp_path) -> tuple[subprocess.Popen, set[int]]:
-    port = _free_port()
-    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), "--db",
-                                str(tmp_path / "games.sqlite"), "--workers", "2"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    process, _ = start_kalah_serve(tmp_path / "games.sqlite", "--workers", "2")
     deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        assert process.poll() is None and time.monotonic() < deadline, "kalah serve did not start"
-        time.sleep(0.2)
     while len(_children(process.pid)) < 2:  # the workers start with the server
         assert time.monotonic() < deadline
         time.sleep(0.1)
@@ -89,10 +71,7 @@ def test_the_servers_workers_go_with_it(tmp_path, how):
         process.wait(timeout=30)
         assert _gone_soon(workers) == set()
     finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        kill_group(process)
 
 
 def _arena(tmp_path, *extra: str) -> subprocess.Popen:
@@ -128,10 +107,7 @@ def test_the_arenas_workers_go_when_it_is_killed(tmp_path):
         process.wait(timeout=30)
         assert _gone_soon(everything) == set()
     finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        kill_group(process)
 
 
 def test_an_arena_whose_worker_dies_plays_the_game_again(tmp_path):
@@ -142,10 +118,7 @@ def test_an_arena_whose_worker_dies_plays_the_game_again(tmp_path):
         os.kill(max(workers), signal.SIGKILL)  # one worker killed mid-game
         out, err = process.communicate(timeout=300)
     finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        kill_group(process)
     assert process.returncode == 0, err
     from kalah.records import GameLibrary
 
