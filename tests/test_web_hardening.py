@@ -305,3 +305,22 @@ def test_perfect_play_on_the_largest_variant_answers_within_the_cap(db):
         assert response.status_code == 200, response.text
         seconds = client.get(f"/api/games/{game['id']}/record").json()["moves"][0]["seconds"]
         assert seconds < 1.0 + 0.5  # the solver and its fallback shared the cap
+
+
+def test_games_can_be_deleted_and_a_left_computer_game_is_marked_unfinished(client):
+    people = new_game(client)
+    machines = new_game(client, ("random:seed=1", "random:seed=2"))
+    assert post(client, machines, "computer-move", moves=0).status_code == 200
+    assert client.post(f"/api/games/{machines['id']}/leave").json()["status"] == "stopped"
+    assert client.post(f"/api/games/{people['id']}/leave").json()["status"] == "playing"  # people come back
+    assert client.delete(f"/api/games/{people['id']}").status_code == 204
+    assert client.get(f"/api/games/{people['id']}").status_code == 404
+    assert client.delete(f"/api/games/{people['id']}").status_code == 404
+    assert [game["id"] for game in client.get("/api/games").json()] == [machines["id"]]
+
+
+def test_new_games_offer_every_variant_the_rules_allow(client):
+    for pits, seeds in ((1, 1), (8, 15)):
+        response = client.post("/api/games", json={"players": ["human", "human"], "variant": {"pits": pits, "seeds": seeds}})
+        assert response.status_code == 201 and response.json()["variant_name"] == f"Kalah({pits},{seeds})"
+    assert client.post("/api/games", json={"variant": {"pits": 9}}).status_code == 422

@@ -177,6 +177,16 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     async def redo(game_id: GameId, request: Expected) -> dict[str, Any]:
         return await service().redo(game_id, request.moves)
 
+    @app.post("/api/games/{game_id}/leave", response_model=GameState,
+              summary="The page stops watching a computer-against-computer game: it is marked unfinished")
+    async def leave(game_id: GameId) -> dict[str, Any]:
+        return await service().leave(game_id)
+
+    @app.delete("/api/games/{game_id}", status_code=204, summary="Delete a game and its moves from the library")
+    async def delete_game(game_id: GameId) -> Response:
+        await service().delete(game_id)
+        return Response(status_code=204)
+
     @app.get("/api/games/{game_id}/record", summary="The game as a JSON game record")
     async def record(game_id: GameId, download: bool = False) -> JSONResponse:
         data = await service().record(game_id)

@@ -47,8 +47,8 @@ class Strict(BaseModel):
 class VariantIn(Strict):
     """The variant of a new game."""
 
-    pits: int = Field(6, ge=4, le=7, description="pits per side, 4 to 7")
-    seeds: int = Field(4, ge=3, le=7, description="seeds per pit at the start, 3 to 7")
+    pits: int = Field(6, ge=1, le=8, description="pits per side, 1 to 8 (the range of the rules)")
+    seeds: int = Field(4, ge=1, le=15, description="seeds per pit at the start, 1 to 15")
     empty_capture: bool = Field(False, description="a last seed in an empty own pit captures even when the opposite pit is empty")
     pie_rule: bool = Field(False, description="player 1 may swap sides after player 0's first move")
 

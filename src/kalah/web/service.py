@@ -485,6 +485,22 @@ class GameService:
                 await self._store(game_id, move, 0.0, {}, keep_redo=True, expected_moves=expected_moves + number)
             return await self.state(game_id)
 
+    async def leave(self, game_id: int) -> dict[str, Any]:
+        """A computer-against-computer game nobody watches any more is stopped ("left unfinished");
+        a game with a person in it stays as it is (they come back to it)."""
+        state = await self.state(game_id)
+        if not state["over"] and not any(player["human"] for player in state["players"]):
+            return await self.stop(game_id, "left unfinished")
+        return state
+
+    async def delete(self, game_id: int) -> None:
+        """Delete the game (404 if there is none); a move of it in the making is refused (409)."""
+        if self.lock(game_id).locked():
+            raise ApiError(409, f"game {game_id} is busy: a move of it is being made")
+        async with self.lock(game_id):
+            await self._db(self.library.delete_game, game_id)
+            self._redo.pop(game_id, None)
+
     async def stop(self, game_id: int, reason: str = "left unfinished") -> dict[str, Any]:
         """Mark the game stopped for ``reason``."""
         async with self.lock(game_id):

@@ -164,6 +164,9 @@ export const computerMove = (id, moves) => request("POST", `/api/games/${id}/com
  * @returns {Promise<GameState>} */
 export const gameAction = (id, action, moves) => request("POST", `/api/games/${id}/${action}`, { moves });
 
+/** Delete a game of the library. @param {number} id @returns {Promise<null>} */
+export const deleteGame = (id) => request("DELETE", `/api/games/${id}`);
+
 /** @param {number} id @returns {Promise<ReplayData>} */
 export const getReplay = (id) => request("GET", `/api/games/${id}/replay`);
 

@@ -7,7 +7,7 @@
  * ("true" when a click would play). */
 
 import { animateMove, effectMarks } from "./anim.js";
-import { analysisMessage, moveName, renderAnalysis } from "./analysis.js";
+import { analysisMessage, finalText, moveName, renderAnalysis } from "./analysis.js";
 import * as api from "./api.js";
 import { drawBoard } from "./board.js";
 import { $, $input, boardElement, sleep } from "./dom.js";
@@ -233,7 +233,7 @@ export function togglePause() {
 export async function refreshGameAnalysis() {
   if (!state.analysisOn) return;
   const game = state.game;
-  if (!game || game.over) { renderAnalysis(null); analysisMessage(game && game.over ? "The game is over." : ""); return; }
+  if (!game || game.over) { renderAnalysis(null); analysisMessage(game && game.over ? finalText(game.board) : ""); return; }
   const moves = game.moves;
   analysisMessage("Thinking…");
   try {
