@@ -271,3 +271,24 @@ def test_the_api_documentation_renders_without_the_internet(browser, server, pat
     assert page.locator(operation).count() >= 5  # the operations of the API, drawn by bundled scripts
     context.close()
     assert fetched == []
+
+
+def test_no_page_scrolls_sideways_on_a_phone(browser, server):
+    import httpx
+
+    game = httpx.post(f"{server['url']}/api/games", json={"players": ["random:seed=3", "random:seed=4"]}).json()
+    while not game["over"]:
+        game = httpx.post(f"{server['url']}/api/games/{game['id']}/computer-move", json={"moves": game["moves"]}).json()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    page = context.new_page()
+    for path, ready in [("/", READY), ("/#/library", "#library tbody tr"), (f"/#/replay/{game['id']}", "#rp-slider")]:
+        page.goto(server["url"] + path)
+        page.wait_for_selector(ready, timeout=20_000)
+        wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        shot(page, f"phone-{path.strip('/#').replace('/', '-') or 'board'}")
+        assert wide <= 0, f"{path} is {wide} px wider than a 390 px phone"
+    page.click("#btn-new")
+    dialog = page.wait_for_selector("dialog[open]", timeout=5_000).bounding_box()
+    shot(page, "phone-new-game")
+    assert dialog is not None and dialog["x"] >= 0 and dialog["x"] + dialog["width"] <= 390  # the dialog fits
+    context.close()
