@@ -1,0 +1,113 @@
+"""The README and docs/ are executable: their Python example runs, every command line they show
+parses with exactly the options it names, and their concrete commands run (long ones on small
+arguments, by the substitutions listed here), so a documented feature cannot break silently."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+KALAH = shutil.which("kalah")
+pytestmark = pytest.mark.skipif(KALAH is None, reason="the kalah command is not installed (pip install .)")
+
+# Concrete commands of the documents that take minutes or gigabytes, and what the test runs instead
+# (the same command and options on a small case).
+SUBSTITUTIONS = {
+    "kalah endgame build -k 28": "kalah endgame build -k 8 --path {tmp}",
+    "kalah solve --seeds 5": "kalah solve --seeds 5 --time 2",
+    "kalah play": "kalah play --player1 random:seed=1",  # a person types: stdin ends the game
+}
+
+
+def _synopses() -> list[tuple[str, str]]:
+    """Indented command lines (``    kalah ...``) with the continuation lines that follow them."""
+    found = []
+    for document in DOCUMENTS:
+        lines = document.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines):
+            if line.startswith("    kalah "):
+                text = line.strip()
+                for follow in lines[number + 1:]:
+                    if not follow.startswith("      ") or follow.strip().startswith("kalah "):
+                        break
+                    text += " " + follow.strip()
+                found.append((f"{document.name}:{number + 1}", text.split("#")[0].strip()))
+    return found
+
+
+def _command_words(text: str) -> list[str]:
+    """The subcommand path of a synopsis: kalah games [--db PATH] list ... -> ['games', 'list']."""
+    words = []
+    for word in re.sub(r"\[[^\]]*\]", " ", text).split()[1:]:
+        if not re.fullmatch(r"[a-z]+", word):
+            break
+        words.append(word)
+    return words
+
+
+SYNOPSES = _synopses()
+
+
+@pytest.mark.parametrize("where, text", SYNOPSES, ids=[where for where, _ in SYNOPSES])
+def test_every_option_a_document_names_exists(where, text):
+    words = _command_words(text)
+    assert words, f"{where}: no command in {text!r}"
+    help_text = subprocess.run([KALAH, *words, "--help"], capture_output=True, text=True, timeout=60)
+    assert help_text.returncode == 0, (where, help_text.stderr)
+    for option in sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*|-[a-zA-Z0-9])\b", text))):
+        if option in ("-p",) and words == ["arena"]:
+            option = "--player"
+        assert option in help_text.stdout, f"{where}: {' '.join(words)} has no option {option}"
+
+
+def _concrete_commands() -> list[tuple[str, str]]:
+    """Commands the documents give in full: in backquotes, or indented without placeholders."""
+    found = []
+    for document in DOCUMENTS:
+        text = document.read_text(encoding="utf-8")
+        for command in re.findall(r"`(kalah [^`]*)`", text):
+            if "..." not in command and len(command.split()) > 2:  # `kalah serve` in prose names a command
+                found.append((document.name, command))
+        for command in re.findall(r"^    (kalah [^\[\n]*?)(?:\s+#.*)?$", text, re.M):
+            if not re.search(r"[A-Z]{2,}|\.\.\.", command):
+                found.append((document.name, command.strip()))
+    for document in DOCUMENTS[:1]:
+        quick = re.search(r"```sh\n(.*?)```", document.read_text(encoding="utf-8"), re.S)
+        assert quick is not None, "the README has a Quick start"
+        for line in quick.group(1).splitlines():
+            for part in line.split("&&"):
+                if part.strip().startswith("kalah"):
+                    found.append((document.name, part.strip()))
+    return sorted(set(found))
+
+
+COMMANDS = _concrete_commands()
+
+
+@pytest.mark.parametrize("where, command", COMMANDS, ids=[command for _, command in COMMANDS])
+def test_every_concrete_command_runs(where, command, tmp_path):
+    run = SUBSTITUTIONS.get(command, command).format(tmp=tmp_path)
+    result = subprocess.run(shlex.split(run.replace("kalah", KALAH, 1)), capture_output=True, text=True, timeout=300,
+                            input="", cwd=tmp_path)
+    assert result.returncode == 0 or "end of input" in result.stdout, (where, run, result.stderr[-1000:])
+
+
+def test_the_python_example_runs():
+    readme = DOCUMENTS[0].read_text(encoding="utf-8")
+    example = re.search(r"```python\n(.*?)```", readme, re.S)
+    assert example is not None
+    namespace: dict = {}
+    exec(compile(example.group(1), "README.md (Python example)", "exec"), namespace)
+    import kalah
+
+    assert namespace["result"].best_move in namespace["position"].legal_moves()
+    comment = re.search(r"kalah\.solve\(kalah\.Position\.start\(kalah\.Variant\(6, 3\)\)\)\.value\s+# exact: ([+-]\d+)",
+                        example.group(1))
+    assert comment is not None and kalah.solve(kalah.Position.start(kalah.Variant(6, 3))).value == int(comment.group(1))
