@@ -41,6 +41,11 @@ class PlayerType:
 
 _TYPES: dict[str, PlayerType] = {}
 
+# Players that come through entry points: if one is missing, the installed metadata is older
+# than the source (an editable install made before the entry points existed).
+_ENTRY_POINT_PLAYERS = ("replay", "exec")
+_REINSTALL_HINT = " (the installed metadata lists no such entry point: reinstall with pip install -e .)"
+
 
 def register_player(name: str, factory: Callable[..., Player], summary: str, options: str = "",
                     external: str | None = None) -> None:
@@ -116,7 +121,8 @@ def make_player(spec: str, *, allow_external: bool = True) -> Player:
     name, options = parse_spec(spec)
     types = player_types()
     if name not in types:
-        raise PlayerSpecError(f"unknown player {name!r} in spec {spec!r}; known players: {', '.join(types)}")
+        raise PlayerSpecError(f"unknown player {name!r} in spec {spec!r}; known players: {', '.join(types)}"
+                              + _REINSTALL_HINT * (name in _ENTRY_POINT_PLAYERS))
     try:
         player = types[name].factory(**options)
     except TypeError as error:
@@ -151,19 +157,31 @@ def float_option(name: str, value: str | float | None, default: float | None = N
     return number
 
 
-# Modules whose import registers players. Engines add themselves here.
+# Modules of this package whose import registers players.
 BUILTIN_PLAYER_MODULES = [
     "kalah.players.human",
     "kalah.players.random",
-    "kalah.players.replay",
     "kalah.players.engines",  # minimax, alphabeta, scout, pvs, mtdf, mcts
     "kalah.players.perfect",  # perfect: the exact solver
-    "kalah.mankalah.external",  # exec:COMMAND, another program over the ManKalah protocol
 ]
+
+#: Entry-point group of players defined above this package: ``replay`` (kalah.records.replay)
+#: and ``exec`` (kalah.mankalah.external) register from the layer that knows both sides, and
+#: other distributions can add players the same way. Declared in pyproject.toml.
+PLAYER_ENTRY_POINTS = "kalah.players"
+
+_loaded = False
 
 
 def _load_builtin_players() -> None:
+    global _loaded
+    if _loaded:
+        return
     import importlib
+    from importlib.metadata import entry_points
 
     for module in BUILTIN_PLAYER_MODULES:
         importlib.import_module(module)
+    for entry in entry_points(group=PLAYER_ENTRY_POINTS):
+        entry.load()  # importing the module registers its players
+    _loaded = True
