@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from kalah.rules import KalahError, Position, Variant
+from kalah.rules import KalahError, Position, Variant, seen_by
 
 __all__ = [
     "FORMAT_VERSION",
@@ -144,8 +144,7 @@ class EndgameDatabase:
             return None
         me = position.to_move
         if position.is_over:
-            margin = position.margin
-            return margin if me == 0 else -margin
+            return seen_by(position.margin or 0, me)
         return position.store(me) - position.store(1 - me) + pits_value
 
     def oracle_address(self) -> int:

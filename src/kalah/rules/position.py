@@ -39,6 +39,21 @@ class MoveEffect:
     game_over: bool
 
 
+
+def seen_by(value: int, player: int, holder: int = 0) -> int:
+    """A value held from ``holder``'s point of view (player 0's by default), seen from ``player``'s.
+
+    Values in this package are margins: what one side gets minus what the other
+    gets, so the other side sees the same number negated. The one place that
+    turns a value around, e.g. a finished game's margin for the side to move::
+
+        >>> seen_by(4, player=1)
+        -4
+        >>> seen_by(4, player=1, holder=1)
+        4
+    """
+    return value if player == holder else -value
+
 class Position:
     """A Kalah position: board, side to move and variant. Immutable and hashable."""
 

@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from kalah.rules import SWAP, KalahError, Move, Position
+from kalah.rules import SWAP, KalahError, Move, Position, seen_by
 
 __all__ = [
     "ALGORITHMS",
@@ -334,8 +334,7 @@ def _mcts(position: Position, evaluation: str, depth: int | None, time: float | 
             win_rate = wins / visits if visits else None
     best = _move(raw["best_move"]) if raw["best_move"] is not None else None
     if best is None:
-        margin = position.margin or 0
-        best_value = margin if position.to_move == 0 else -margin
+        best_value = seen_by(position.margin or 0, position.to_move)
         win_rate = None
     stats = SearchStats(nodes=raw["nodes"], depth=raw["depth"], seconds=raw["seconds"], playouts=raw["playouts"])
     extra = {"win_rate": win_rate, "visits": {m.move: v for m, (_, v, _, _) in zip(moves, raw["moves"])}}

@@ -24,7 +24,7 @@ import time as _time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from kalah.rules import SWAP, KalahError, Move, Position
+from kalah.rules import SWAP, KalahError, Move, Position, seen_by
 
 __all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "solve"]
 
@@ -293,8 +293,7 @@ class _Run:
     def _exact_small(self, position: Position) -> int | None:
         """The value when it needs no search: a finished game or a database hit."""
         if position.is_over:
-            margin = position.margin
-            return margin if position.to_move == 0 else -margin
+            return seen_by(position.margin or 0, position.to_move)
         database = self.engine.database
         if database is not None and position.seeds_in_pits <= database.max_seeds:
             return database.value(position)
@@ -362,7 +361,7 @@ class _Run:
         lo, hi = self.interval(child)
         if child.to_move == position.to_move:
             return lo, hi
-        return -hi, -lo
+        return -hi, -lo  # the interval seen from the other side
 
     def move_at_least(self, position: Position, move: Move, target: int) -> bool | None:
         child = position.play(move)
@@ -406,8 +405,7 @@ class _Run:
                 return line
             child = position.play(chosen)
             line.append(chosen)
-            if child.to_move != position.to_move:
-                value = -value
+            value = seen_by(value, child.to_move, position.to_move)
             position = child
         return line
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from kalah.rules import SWAP, Position, line_names
+from kalah.rules import SWAP, Position, line_names, seen_by
 
 
 #: The solver is asked only about positions with at most this many seeds in the pits.
@@ -74,7 +74,7 @@ def analyse(position_json: str, seconds: float = 0.5, exact: bool = True) -> dic
     result: dict[str, Any] = {"available": True, "to_move": position.to_move, "moves": [], "pv": [],
                               "value": None, "best_move": None, "exact": False, "source": None}
     if position.is_over:
-        result.update(value=position.margin if position.to_move == 0 else -(position.margin or 0), exact=True,
+        result.update(value=seen_by(position.margin or 0, position.to_move), exact=True,
                       source="rules")
         return result
     search, solve = _function("search"), _function("solve")
