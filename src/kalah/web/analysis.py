@@ -1,57 +1,22 @@
-"""Move values and best lines for the analysis panel, from ``kalah.search`` and ``kalah.solve``.
-
-The algorithms live in other layers that may not be installed yet; then
-:func:`analyse` says so instead of failing. Everything here runs in a worker
-process, never on the server's event loop.
+"""Move values and best lines for the analysis panel, from :func:`kalah.search.search` and
+:func:`kalah.solve.solve`. Everything here runs in a worker process, never on the server's event loop.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-from kalah.rules import SWAP, Position, line_names, seen_by
+from kalah.rules import SWAP, KalahError, Move, Position, line_names, seen_by
+from kalah.search import search
+from kalah.solve import solve
 
 
 #: The solver is asked only about positions with at most this many seeds in the pits.
 SOLVE_SEEDS = 30
 
 
-def _function(name: str):
-    try:
-        module = importlib.import_module("kalah")
-    except ImportError:  # pragma: no cover
-        return None
-    function = getattr(module, name, None)
-    if function is None:
-        try:
-            function = getattr(importlib.import_module(f"kalah.{name}"), name, None)
-        except ImportError:
-            function = None
-    return function if callable(function) else None
-
-
-def analysis_available() -> bool:
-    return _function("search") is not None or _function("solve") is not None
-
-
-def _move_key(move: Any) -> Any:
+def _move_key(move: Any) -> Move:
     return SWAP if move == SWAP else int(move)
-
-
-def _pairs(moves: Any) -> list[tuple[Any, Any, str]]:
-    """Read a search result's per-move values, whatever container it uses."""
-    if moves is None:
-        return []
-    if isinstance(moves, dict):
-        return [(_move_key(move), value, "exact") for move, value in moves.items()]
-    pairs = []
-    for item in moves:
-        if isinstance(item, (tuple, list)) and len(item) >= 2:
-            pairs.append((_move_key(item[0]), item[1], "exact"))
-        elif hasattr(item, "move"):
-            pairs.append((_move_key(item.move), getattr(item, "value", None), getattr(item, "bound", "exact")))
-    return pairs
 
 
 def _number(value: Any) -> float | int | None:
@@ -77,32 +42,25 @@ def analyse(position_json: str, seconds: float = 0.5, exact: bool = True) -> dic
         result.update(value=seen_by(position.margin or 0, position.to_move), exact=True,
                       source="rules")
         return result
-    search, solve = _function("search"), _function("solve")
-    if search is None and solve is None:
-        return {"available": False, "reason": "analysis is unavailable: no search engine is installed yet"}
-    if search is not None:
-        found = search(position, time=seconds)
-        result.update(
-            value=_number(getattr(found, "value", None)),
-            best_move=getattr(found, "best_move", None),
-            pv=list(getattr(found, "pv", []) or []),
-            exact=bool(getattr(found, "exact", False)),
-            moves=[{"move": move, "value": _number(value), "bound": bound}
-                   for move, value, bound in _pairs(getattr(found, "moves", None))],
-            source="search",
-        )
-    if solve is not None and exact and not result["exact"] and position.seeds_in_pits <= SOLVE_SEEDS:
+    found = search(position, time=seconds)
+    result.update(
+        value=_number(found.value),
+        best_move=found.best_move,
+        pv=list(found.pv),
+        exact=found.exact,
+        moves=[{"move": _move_key(item.move), "value": _number(item.value), "bound": item.bound} for item in found.moves],
+        source="search",
+    )
+    if exact and not result["exact"] and position.seeds_in_pits <= SOLVE_SEEDS:
         try:  # small and single-threaded: the server shares the machine
             solved = solve(position, time=seconds, threads=1, endgame=None, tt_log2=20)
-        except Exception:  # the solver may give up (too big, out of time): keep the search's answer
+        except KalahError:  # the solver gave up (too big, out of time): keep the search's answer
             solved = None
-        if solved is not None and getattr(solved, "value", None) is not None:
-            best = list(getattr(solved, "best_moves", []) or [])
-            result.update(value=_number(solved.value), exact=True, source="solver",
-                          pv=list(getattr(solved, "pv", []) or result["pv"]))
-            if best:
-                result["best_move"] = best[0]
-                result["best_moves"] = best
+        if solved is not None and solved.value is not None:
+            result.update(value=solved.value, exact=True, source="solver", pv=list(solved.pv or result["pv"]))
+            if solved.best_moves:
+                result["best_move"] = solved.best_moves[0]
+                result["best_moves"] = list(solved.best_moves)
     legal = position.legal_moves()
     result["moves"] = [entry for entry in result["moves"] if entry["move"] in legal]
     if result["best_move"] is not None:
