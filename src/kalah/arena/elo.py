@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable
 
 import numpy as np
 
@@ -79,14 +79,6 @@ def fit_ratings(count: int, games: Iterable[tuple[int, int, float]], virtual_dra
     return ratings
 
 
-def expected_score(elo_difference: float) -> float:
-    return 1 / (1 + 10 ** (-elo_difference / 400))
-
-
 def elo_from_score(score: float) -> float:
     """The Elo difference that predicts ``score`` (0 < score < 1)."""
     return -400 * math.log10(1 / score - 1)
-
-
-def names_index(names: Sequence[str]) -> dict[str, int]:
-    return {name: index for index, name in enumerate(names)}

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from kalah.match import GameResult, MoveEvent, Observer, play_game
-from kalah.players import HumanPlayer, make_player, player_types
+from kalah.players import HumanPlayer, make_player
 from kalah.players.base import Player
 from kalah.records import RecordFileWriter
 from kalah.rules import Position
@@ -19,13 +19,8 @@ from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
 from .terminal import board_text, describe_move, result_line, terminal_asker
 
-# The opponent a newcomer meets: the first of these whose player type exists.
-DEFAULT_OPPONENTS = ["pvs:time=1", "alphabeta:depth=8", "random"]
-
-
-def default_opponent() -> str:
-    known = player_types()
-    return next(spec for spec in DEFAULT_OPPONENTS if spec.split(":")[0] in known)
+# The opponent a newcomer meets: the strongest engine, about a second a move.
+DEFAULT_OPPONENT = "pvs:time=1"
 
 
 class TerminalDisplay(Observer):
@@ -73,7 +68,7 @@ def register(app: typer.Typer) -> None:
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         if delay < 0:
             fail(f"--delay must not be negative, got {delay}")
-        players = [make_player(player0), make_player(player1 or default_opponent())]
+        players = [make_player(player0), make_player(player1 or DEFAULT_OPPONENT)]
         console = Console(highlight=False)
         humans = [p for p in players if isinstance(p, HumanPlayer)]
         if quiet and humans:

@@ -42,18 +42,7 @@ def register(app: typer.Typer) -> None:
         except KalahError as error:
             fail(str(error))
         if as_json:
-            data = {
-                "value": result.value,
-                "best_moves": result.best_moves,
-                "pv": result.pv,
-                "nodes": result.nodes,
-                "seconds": round(result.seconds, 3),
-                "exact": result.exact,
-                "lower": result.lower,
-                "upper": result.upper,
-                "endgame_seeds": result.endgame_seeds,
-            }
-            typer.echo(json.dumps(data))
+            typer.echo(json.dumps(result.to_dict()))
             return
         mover = position.to_move
         variant = position.variant

@@ -147,13 +147,6 @@ class EndgameDatabase:
             return seen_by(position.margin or 0, me)
         return position.store(me) - position.store(1 - me) + pits_value
 
-    def oracle_address(self) -> int:
-        """The address of a ``kalah_oracle`` (csrc/board.h) over this database, for compiled search code.
-
-        It stays valid while this object is alive; keep a reference to it.
-        """
-        return self.table.oracle_address()
-
     def oracle(self):
         """A PyCapsule named ``"kalah.oracle"`` for ``kalah.search(..., oracle=...)``; it keeps the values alive."""
         return self.table.oracle_capsule()

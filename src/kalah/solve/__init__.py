@@ -24,7 +24,7 @@ import time as _time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from kalah.rules import SWAP, KalahError, Move, Position, seen_by
+from kalah.rules import KalahError, Move, Position, seen_by
 
 __all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "solve"]
 
@@ -59,11 +59,13 @@ class SolveResult:
         return self.value is not None
 
     def describe(self) -> str:
-        """``+8``, or a bound such as ``at least +4`` / ``between -2 and +6``."""
+        """``+8`` when exact, else the proven bounds: ``between -2 and +6``.
+
+        >>> SolveResult(None, -2, 6).describe()
+        'between -2 and +6'
+        """
         if self.value is not None:
             return f"{self.value:+d}"
-        if self.lower > -10**6 and self.upper < 10**6 and self.lower == self.upper:
-            return f"{self.lower:+d}"
         return f"between {self.lower:+d} and {self.upper:+d}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -486,21 +488,3 @@ def solve(
         seconds=seconds,
         endgame_seeds=database.max_seeds if database is not None else None,
     )
-
-
-def move_values(position: Position, *, endgame: Any = "auto", threads: int | None = None) -> dict[Move, int]:
-    """The exact value of every legal move (for the mover of ``position``)."""
-    threads = _threads(threads)
-    variant = position.variant
-    engine = _engine(variant.pits, variant.empty_capture, None, position.seeds_in_pits)
-    with engine.lock:
-        engine.attach(_database(position, endgame, threads))
-        run = _Run(engine, threads, 0.0)
-        values = {}
-        for move in position.legal_moves():
-            lo, hi = run.move_interval(position, move)
-            values[move] = lo
-        return values
-
-
-_ = SWAP  # the swap appears among moves as kalah.SWAP
