@@ -19,7 +19,7 @@ from kalah.match import GameResult, MoveEvent, Observer
 from kalah.players.base import Player
 from kalah.rules import KalahError, Move, Position
 
-from .record import GameRecord, PlayerInfo, RecordError
+from .record import GameRecord, PlayerInfo, RecordedMove, RecordError
 from .writer import player_info
 
 SCHEMA = """
@@ -99,6 +99,27 @@ def _move_value(text: str) -> Move:
     return text if text == "swap" else int(text)
 
 
+def _insert_game(db: sqlite3.Connection, record: GameRecord, tags: dict[str, Any] | None) -> int:
+    """Insert a game's header row (no moves) and return its id."""
+    players = record.players
+    cursor = db.execute(
+        "INSERT INTO games (started_at, program, variant, player0_name, player0_spec, player1_name,"
+        " player1_spec, start, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (record.started_at, record.program, json.dumps(record.start.variant.to_dict()),
+         players[0].name, players[0].spec, players[1].name, players[1].spec,
+         record.start.to_json(), json.dumps(tags or {})),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def _insert_move(db: sqlite3.Connection, game_id: int, number: int, move: RecordedMove) -> None:
+    db.execute(
+        "INSERT INTO moves (game_id, number, player, move, board, seconds, info) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, number, move.player, _move_text(move.move), json.dumps(move.board), move.seconds,
+         json.dumps(move.info)),
+    )
+
+
 class GameLibrary:
     """A SQLite file of games. Safe to share between threads and processes:
     every call opens its own connection."""
@@ -142,14 +163,7 @@ class GameLibrary:
         record = GameRecord(start, list(players), program=program or "")
         record.started_at = started_at or record.started_at
         with self._transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO games (started_at, program, variant, player0_name, player0_spec, player1_name,"
-                " player1_spec, start, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.started_at, record.program, json.dumps(start.variant.to_dict()),
-                 players[0].name, players[0].spec, players[1].name, players[1].spec,
-                 start.to_json(), json.dumps(tags or {})),
-            )
-            return int(cursor.lastrowid)
+            return _insert_game(db, record, tags)
 
     def add_move(self, game_id: int, move: Move, seconds: float = 0.0, info: dict | None = None) -> Position:
         """Check ``move`` against the stored game and store it; returns the new position.
@@ -161,11 +175,7 @@ class GameLibrary:
         with self._transaction() as db:
             position, count = self._current(db, game_id)
             after = position.play(move)
-            db.execute(
-                "INSERT INTO moves (game_id, number, player, move, board, seconds, info) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, count + 1, position.to_move, _move_text(move), json.dumps(after.board), seconds,
-                 json.dumps(info or {})),
-            )
+            _insert_move(db, game_id, count + 1, RecordedMove(position.to_move, move, after.board, seconds, info or {}))
             status = "finished" if after.is_over else "playing"
             scores = after.scores or (None, None)
             db.execute(
@@ -191,20 +201,9 @@ class GameLibrary:
         """Store a whole record as one game (one transaction)."""
         game_id = None
         with self._transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO games (started_at, program, variant, player0_name, player0_spec, player1_name,"
-                " player1_spec, start, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.started_at, record.program, json.dumps(record.variant.to_dict()),
-                 record.players[0].name, record.players[0].spec, record.players[1].name, record.players[1].spec,
-                 record.start.to_json(), json.dumps(tags or {})),
-            )
-            game_id = int(cursor.lastrowid)
+            game_id = _insert_game(db, record, tags)
             for number, move in enumerate(record.moves, 1):
-                db.execute(
-                    "INSERT INTO moves (game_id, number, player, move, board, seconds, info) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, number, move.player, _move_text(move.move), json.dumps(move.board), move.seconds,
-                     json.dumps(move.info)),
-                )
+                _insert_move(db, game_id, number, move)
             final = record.final
             status = "finished" if final.is_over else ("stopped" if record.stop_reason else "playing")
             scores = final.scores or (None, None)
