@@ -1,71 +1,10 @@
-"""Shared test helpers: random positions of many variants."""
+"""Fixtures shared by the tests (the helper functions are in helpers.py)."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from hypothesis import strategies as st
-
-from kalah import Position, Variant
-
-AGREEMENT_VARIANTS = [
-    Variant(6, 4),
-    Variant(6, 6),
-    Variant(7, 7, pie_rule=True),
-    Variant(4, 3, empty_capture=True),
-]
-
-
-def random_game_positions(variant: Variant, rng: random.Random, plies: int) -> Position:
-    """The position after up to ``plies`` random moves from the start."""
-    position = Position.start(variant)
-    for _ in range(plies):
-        if position.is_over:
-            break
-        position = position.play(rng.choice(position.legal_moves()))
-    return position
-
-
-def scattered_position(rng: random.Random, variant: Variant, seeds: int, stores: int = 6) -> Position:
-    """A position that is not over, with ``seeds`` seeds dropped at random into the pits and up to ``stores`` in each store."""
-    if seeds < 2:  # one seed leaves a side empty: every such position is over
-        raise ValueError(f"a position that is not over needs at least 2 seeds, got {seeds}")
-    m = variant.pits
-    while True:
-        pits = [0] * (2 * m)
-        for _ in range(seeds):
-            pits[rng.randrange(2 * m)] += 1
-        cells = pits[:m] + [rng.randint(0, stores)] + pits[m:] + [rng.randint(0, stores)]
-        position = Position.from_cells(cells, rng.randint(0, 1), variant)
-        if not position.is_over:
-            return position
-
-
-variants = st.builds(
-    Variant,
-    pits=st.integers(1, 8),
-    seeds=st.integers(1, 8),
-    empty_capture=st.booleans(),
-    pie_rule=st.booleans(),
-)
-
-
-@st.composite
-def reachable_positions(draw, variant_strategy=variants):
-    """A position reached by random play from the start of a random variant."""
-    variant = draw(variant_strategy)
-    seed = draw(st.integers(0, 2**32 - 1))
-    plies = draw(st.integers(0, 60))
-    return random_game_positions(variant, random.Random(seed), plies)
-
-
-@st.composite
-def arbitrary_positions(draw):
-    """Any valid board, reachable or not (stores and pits drawn freely)."""
-    pits = draw(st.integers(1, 8))
-    rows = [draw(st.lists(st.integers(0, 12), min_size=pits + 1, max_size=pits + 1)) for _ in range(2)]
-    return Position(rows, draw(st.integers(0, 1)), Variant(pits=pits, empty_capture=draw(st.booleans())))
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 from kalah import Position, Variant
 from kalah.endgame import EndgameDatabaseError, build, build_in_memory, database_path, load, locate
 
-from conftest import scattered_position
+from helpers import scattered_position
 from test_solve_truth import brute  # noqa: E402
 
 

@@ -9,7 +9,7 @@ import pytest
 from kalah import Variant
 from kalah.core.solver import pits_play
 
-from conftest import scattered_position
+from helpers import scattered_position
 
 
 @pytest.mark.parametrize("pits, empty_capture", [(1, False), (2, False), (3, True), (4, False), (6, False), (6, True), (7, False), (8, False)])

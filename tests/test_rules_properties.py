@@ -4,7 +4,7 @@ from hypothesis import given, settings
 
 from kalah import SWAP, Position
 
-from conftest import arbitrary_positions, reachable_positions
+from helpers import arbitrary_positions, reachable_positions
 
 
 def total(position: Position) -> int:

@@ -11,7 +11,7 @@ from kalah import SWAP, Position, Variant
 from kalah.endgame import build_in_memory
 from kalah.solve import SolveError, solve
 
-from conftest import scattered_position
+from helpers import scattered_position
 
 
 @functools.lru_cache(maxsize=None)
