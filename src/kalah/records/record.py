@@ -35,17 +35,28 @@ class RecordError(KalahError, ValueError):
 
 @dataclass(frozen=True)
 class PlayerInfo:
+    """Who played one side of a recorded game."""
+
     name: str
+    """A name to show, e.g. ``pvs`` or a person's name."""
     spec: str
+    """The player spec that makes the player again (see :mod:`kalah.players.spec`), e.g. ``pvs:time=1``."""
 
 
 @dataclass(frozen=True)
 class RecordedMove:
+    """One move of a recorded game."""
+
     player: int
+    """Who moved: 0 or 1."""
     move: Move
+    """The pit played, or ``kalah.SWAP``."""
     board: list[list[int]]
+    """The board after the move: each player's pits and store, as in ``Position.board``."""
     seconds: float = 0.0
+    """How long the player thought."""
     info: dict[str, Any] = field(default_factory=dict)
+    """What the player said about the move (an engine's value, depth, ...)."""
 
 
 @dataclass
@@ -53,12 +64,19 @@ class GameRecord:
     """A game: who played, from where, every move, and how it ended."""
 
     start: Position
+    """The position the game started from (its variant included)."""
     players: list[PlayerInfo]
+    """Player 0 and player 1."""
     moves: list[RecordedMove] = field(default_factory=list)
+    """Every move, in order."""
     started_at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    """When the game started: an ISO 8601 UTC time."""
     program: str = ""
+    """The program that wrote the record (``kalah VERSION`` by default)."""
     finished: bool = False
+    """Whether the game reached its end."""
     stop_reason: str | None = None
+    """Why an unfinished game stopped (a player's error, an interruption), else None."""
 
     def __post_init__(self) -> None:
         if not self.program:

@@ -29,11 +29,14 @@ import math
 import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from kalah.rules import SWAP, KalahError, Move, Position, seen_by
 
 __all__ = [
+    "Algorithm",
+    "Bound",
+    "Evaluation",
     "ALGORITHMS",
     "EVALUATIONS",
     "EXACT_ALGORITHMS",
@@ -48,6 +51,12 @@ __all__ = [
     "check_time",
     "search",
 ]
+
+#: How much is known of a root move's value (see :class:`MoveValue`).
+Bound = Literal["exact", "lower", "upper", "unknown", "estimate"]
+#: The search algorithms by name, and the evaluations of unfinished positions.
+Algorithm = Literal["minimax", "alphabeta", "scout", "pvs", "mtdf", "mcts"]
+Evaluation = Literal["strong", "store", "seed"]
 
 EXACT_ALGORITHMS = ("minimax", "alphabeta", "scout", "pvs", "mtdf")
 ALGORITHMS = EXACT_ALGORITHMS + ("mcts",)
@@ -99,50 +108,84 @@ class SearchStats:
     """What a search did. ``seconds`` is wall-clock time of the whole search."""
 
     nodes: int = 0
+    """Positions visited, the root and leaves included."""
     leaves: int = 0
+    """Positions valued by the evaluation or as finished games."""
     tt_probes: int = 0
+    """Lookups in the transposition table."""
     tt_hits: int = 0
+    """Lookups that found an entry for the position."""
     cutoffs: int = 0
+    """Beta cutoffs: moves left unsearched because one move already refuted the line."""
     researches: int = 0
+    """Searches repeated with a wider window after a null-window test failed (scout, pvs, mtdf)."""
     oracle_probes: int = 0
+    """Positions valued by the endgame database instead of searched."""
     depth: int = 0
+    """The deepest completed iteration, in plies."""
     seconds: float = 0.0
-    playouts: int = 0  # mcts only
+    """Wall-clock time of the whole search."""
+    playouts: int = 0
+    """Random games played to the end (mcts only)."""
 
     @property
     def nodes_per_second(self) -> float:
+        """Search speed: ``nodes / seconds``, or 0.0 for a search too quick to time."""
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
     def to_dict(self) -> dict[str, Any]:
+        """The fields as a JSON-ready dictionary."""
         return asdict(self)
 
 
 @dataclass(frozen=True)
 class MoveValue:
-    """A root move's value for the side to move; ``bound`` says how much is known:
-    ``exact``, ``upper`` (the move is worth at most this, so it is not better
-    than the best move) or ``unknown`` (not searched)."""
+    """A root move's value for the side to move, and how much of it is known (``bound``)."""
 
     move: Move
+    """The move: a pit number, or ``kalah.SWAP``."""
     value: float | int | None
-    bound: str = "exact"
+    """Seeds, from the side to move's view; a mean margin for mcts; None when not searched."""
+    bound: Bound = "exact"
+    """``exact``; ``upper`` (worth at most ``value``, so not better than the best move);
+    ``lower`` (worth at least ``value``); ``unknown`` (not searched); ``estimate`` (mcts's mean)."""
 
 
 @dataclass(frozen=True)
 class SearchResult:
+    """What :func:`search` found: the best move, its value, the line it expects, and the work done.
+
+    >>> from kalah import Position, search
+    >>> result = search(Position.start(), depth=6)
+    >>> result.best_move in Position.start().legal_moves()
+    True
+    """
+
     position: Position
-    algorithm: str
-    evaluation: str
+    """The position searched."""
+    algorithm: Algorithm
+    """The algorithm that searched (one of :data:`ALGORITHMS`)."""
+    evaluation: Evaluation
+    """The evaluation of unfinished leaves (one of :data:`EVALUATIONS`)."""
     value: float | int | None
+    """The best move's value in seeds for the side to move (a mean margin for mcts); for a
+    finished position, its final margin."""
     best_move: Move | None
+    """The move to play; None when the game is over."""
     pv: list[Move]
+    """The principal variation: the line both sides are expected to play, starting with ``best_move``."""
     moves: list[MoveValue]
+    """Every root move with its value and bound."""
     stats: SearchStats
+    """Nodes, depth, time and the rest of the search's counters."""
     exact: bool
+    """True when ``value`` is proven: the search reached the end of every line."""
     extra: dict[str, Any] = field(default_factory=dict)
+    """Algorithm-specific details (mcts: ``win_rate`` and the ``visits`` of each move)."""
 
     @property
     def depth(self) -> int:
+        """The deepest completed iteration (``stats.depth``)."""
         return self.stats.depth
 
     @property

@@ -45,17 +45,26 @@ class SolveError(KalahError, ValueError):
 class SolveResult:
     """What the solver proved about a position, from the side to move's point of view."""
 
-    value: int | None  # the exact final margin under perfect play, or None if only bounds were proven
+    value: int | None
+    """The exact final margin under perfect play, or None if only bounds were proven (time ran out)."""
     lower: int
+    """The value is at least this."""
     upper: int
+    """The value is at most this (``lower == upper == value`` when exact)."""
     best_moves: list[Move] = field(default_factory=list)
+    """Every move that keeps the exact value (empty unless exact and asked for)."""
     pv: list[Move] = field(default_factory=list)
+    """A line of perfect play from the position (empty unless exact and asked for)."""
     nodes: int = 0
+    """Positions the solver visited."""
     seconds: float = 0.0
-    endgame_seeds: int | None = None  # K of the database used, if any
+    """Wall-clock time of the solve."""
+    endgame_seeds: int | None = None
+    """K of the endgame database used (positions with at most K seeds in the pits), or None."""
 
     @property
     def exact(self) -> bool:
+        """Whether the value is proven exactly."""
         return self.value is not None
 
     def describe(self) -> str:
@@ -69,6 +78,7 @@ class SolveResult:
         return f"between {self.lower:+d} and {self.upper:+d}"
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of ``kalah solve --json``."""
         return {
             "value": self.value,
             "exact": self.exact,
