@@ -23,7 +23,7 @@ so the hour is never used up however long the game.
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterable, TextIO
+from typing import Any, Callable, Iterable, TextIO
 
 from kalah.players.base import ComputerPlayer, Player
 from kalah.rules import SWAP, KalahError, Move, Position, Variant
@@ -88,7 +88,7 @@ class MankalahEngine(ComputerPlayer):
         self.last_info = info
         return move
 
-    def _think(self, position: Position, seconds: float) -> tuple[Move, dict]:
+    def _think(self, position: Position, seconds: float) -> tuple[Move, dict[str, Any]]:
         legal = position.legal_moves()
         if len(legal) == 1:
             return legal[0], {"forced": True}

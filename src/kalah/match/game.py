@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 from kalah.players.base import Player
 from kalah.rules import IllegalMoveError, Move, MoveEffect, Position
@@ -25,7 +25,7 @@ class MoveEvent:
     after: Position
     effect: MoveEffect
     seconds: float
-    info: dict = field(default_factory=dict)  # what the player said about its choice
+    info: dict[str, Any] = field(default_factory=dict)  # what the player said about its choice
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ class GameRecord:
             pass
         return position
 
-    def add_move(self, player: int, move: Move, after: Position, seconds: float = 0.0, info: dict | None = None) -> None:
+    def add_move(self, player: int, move: Move, after: Position, seconds: float = 0.0, info: dict[str, Any] | None = None) -> None:
         self.moves.append(RecordedMove(player, move, after.board, round(seconds, 6), dict(info or {})))
 
     def result(self) -> dict[str, Any]:

@@ -326,7 +326,7 @@ def _start_cells(variant: Variant) -> tuple[int, ...]:
 def _first_move_boards(variant: Variant) -> frozenset[tuple[int, ...]]:
     """The boards that player 0's first move can leave (where a swap may follow)."""
     start = Position.start(variant)
-    return frozenset(start._sow(pit)[0]._cells for pit in start.legal_moves())
+    return frozenset(start._sow(pit)[0]._cells for pit in start.legal_moves() if pit != SWAP)
 
 
 def _rows(board: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
