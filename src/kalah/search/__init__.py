@@ -29,9 +29,12 @@ import math
 import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from kalah.rules import SWAP, KalahError, Move, Position, seen_by
+
+if TYPE_CHECKING:
+    from kalah.core.search import Engine
 
 __all__ = [
     "Algorithm",
@@ -272,8 +275,8 @@ def search(
     iterative: bool | None = None,
     playouts: int | None = None,
     seed: int = 0,
-    engine: Any = None,
-    oracle: Any = None,
+    engine: Engine | None = None,
+    oracle: object | None = None,  # a PyCapsule named "kalah.oracle" (EndgameDatabase.oracle())
     table_bits: int = 20,
 ) -> SearchResult:
     """Search ``position`` and return its value, best move, principal variation and statistics.

@@ -22,9 +22,15 @@ import os
 import threading
 import time as _time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Literal, Union
 
 from kalah.rules import KalahError, Move, Position, seen_by
+
+if TYPE_CHECKING:
+    from kalah.endgame import EndgameDatabase
+
+#: What ``solve(endgame=...)`` accepts: "auto", None (no database), a database file, or a database.
+EndgameChoice = Union[Literal["auto"], None, str, os.PathLike[str], "EndgameDatabase"]
 
 __all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "solve"]
 
@@ -195,7 +201,7 @@ def auto_max_seeds(pits: int, seeds_on_board: int, time: float | None = None) ->
     return best
 
 
-def _database(position: Position, endgame: Any, threads: int, time: float | None = None):
+def _database(position: Position, endgame: EndgameChoice, threads: int, time: float | None = None):
     database = _chosen_database(position, endgame, threads, time)
     if database is None or database.resident or position.seeds_in_pits < database.max_seeds + RESIDENT_MARGIN:
         return database
@@ -206,7 +212,7 @@ def _database(position: Position, endgame: Any, threads: int, time: float | None
     return _RESIDENT_DATABASES[key]
 
 
-def _chosen_database(position: Position, endgame: Any, threads: int, time: float | None = None):
+def _chosen_database(position: Position, endgame: EndgameChoice, threads: int, time: float | None = None):
     from kalah import endgame as eg
 
     variant = position.variant
@@ -435,7 +441,7 @@ def solve(
     time: float | None = None,
     *,
     threads: int | None = None,
-    endgame: Any = "auto",
+    endgame: EndgameChoice = "auto",
     tt_log2: int | None = None,
     best_moves: bool = True,
     pv: bool = True,
