@@ -40,7 +40,7 @@ def test_every_field_has_an_attribute_docstring(module, name):
     assert undocumented == []
 
 
-@pytest.mark.parametrize("module", ["kalah.search", "kalah.solve", "kalah.rules.position"])
+@pytest.mark.parametrize("module", ["kalah.search", "kalah.solve", "kalah.rules.position", "kalah.rules.notation"])
 def test_the_examples_in_docstrings_run(module):
     failed, attempted = doctest.testmod(_module(module))
     assert attempted > 0 and failed == 0

@@ -82,6 +82,7 @@ def _rule_key(variant: Variant | tuple[int, bool]) -> tuple[int, bool]:
 
 
 def database_path(variant: Variant | tuple[int, bool], max_seeds: int, directory: str | os.PathLike | None = None) -> Path:
+    """Where the database file for this rule set and K lives (``directory`` or the default cache folder)."""
     pits, empty_capture = _rule_key(variant)
     rule = "empty" if empty_capture else "std"
     return Path(directory or default_directory()) / f"kalah-m{pits}-{rule}-k{max_seeds}.egdb"
@@ -114,13 +115,16 @@ class EndgameDatabase:
 
     @property
     def positions(self) -> int:
+        """How many positions (pit contents) the database holds a value for."""
         return self.table.size
 
     @property
     def nbytes(self) -> int:
+        """The database's size in bytes (one byte a position, plus the file header)."""
         return self.table.size + (HEADER.size if self.path else 0)
 
     def covers(self, variant: Variant) -> bool:
+        """Whether the database answers for ``variant``'s pit count and capture rule (any seed count)."""
         return (variant.pits, variant.empty_capture) == (self.pits, self.empty_capture)
 
     def _check(self, position: Position) -> None:
@@ -173,6 +177,7 @@ class EndgameDatabase:
         return EndgameDatabase(self.pits, self.empty_capture, self.max_seeds, self.path, table, buffer, _copied=True)
 
     def describe(self) -> str:
+        """A one-line description: rule set, K, size and where it is stored."""
         where = str(self.path) if self.path else "in memory"
         rule = ", empty capture" if self.empty_capture else ""
         return f"{where} ({self.pits} pits{rule}, K={self.max_seeds})"

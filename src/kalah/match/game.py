@@ -39,14 +39,17 @@ class GameResult:
 
     @property
     def scores(self) -> tuple[int, int] | None:
+        """The final totals of player 0 and player 1, or None if the game stopped early."""
         return self.final.scores
 
     @property
     def winner(self) -> int | None:
+        """0 or 1, or None for a draw or a game that stopped early."""
         return self.final.winner
 
     @property
     def margin(self) -> int | None:
+        """Player 0's final total minus player 1's, or None if the game stopped early."""
         return self.final.margin
 
 
@@ -54,12 +57,15 @@ class Observer:
     """Follows a game. Override what you need; every method does nothing by default."""
 
     def game_started(self, start: Position, players: Sequence[Player]) -> None:
+        """Called once before the first move."""
         pass
 
     def move_played(self, event: MoveEvent) -> None:
+        """Called after each move."""
         pass
 
     def game_ended(self, result: GameResult) -> None:
+        """Called once when the game is over or stopped."""
         pass
 
 

@@ -14,7 +14,9 @@ class Player(Protocol):
     name: str
     spec: str
 
-    def choose_move(self, position: Position) -> Move: ...
+    def choose_move(self, position: Position) -> Move:
+        """The move to play in ``position`` (one of ``position.legal_moves()``)."""
+        ...
 
 
 class ComputerPlayer:
@@ -33,6 +35,7 @@ class ComputerPlayer:
         self.last_info: dict[str, object] = {}
 
     def choose_move(self, position: Position) -> Move:  # pragma: no cover - abstract
+        """The move to play in ``position``; subclasses compute it."""
         raise NotImplementedError
 
     def reset(self) -> None:

@@ -79,9 +79,11 @@ class SearchPlayer(ComputerPlayer):
         self.spec = algorithm + (":" + ",".join(options) if options else "")
 
     def reset(self) -> None:
+        """Forget the previous game (before a new one starts)."""
         self._calls = 0
 
     def choose_move(self, position: Position) -> Move:
+        """The best move its search finds within the player's depth or time."""
         if self.algorithm != "mcts" and self._engine is None:
             from kalah.core.search import Engine
 

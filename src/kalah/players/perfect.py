@@ -17,6 +17,12 @@ from .spec import float_option, int_option, register_player
 
 
 class PerfectPlayer(ComputerPlayer):
+    """Plays a best move by solving each position exactly.
+
+    Where the solve does not finish in ``time`` seconds, it plays the move a
+    ``fallback``-second search finds. Among equally good moves it wins the fastest.
+    """
+
     def __init__(self, time: float = 10.0, threads: int | None = None, fallback: float = 2.0) -> None:
         super().__init__()
         self.time = time
@@ -27,6 +33,7 @@ class PerfectPlayer(ComputerPlayer):
         self.spec = "perfect:" + ",".join(options)
 
     def choose_move(self, position: Position) -> Move:
+        """A move that keeps the position's exact value, or the search's move if the solve ran out of time."""
         from kalah import solve
 
         moves = position.legal_moves()

@@ -22,9 +22,11 @@ class RandomPlayer(ComputerPlayer):
         self.reset()
 
     def reset(self) -> None:
+        """Start the random generator again from ``seed``, so a game replays."""
         self._rng = _random.Random(self.seed)
 
     def choose_move(self, position: Position) -> Move:
+        """A legal move drawn uniformly at random."""
         return self._rng.choice(position.legal_moves())
 
 

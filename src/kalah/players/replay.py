@@ -32,6 +32,7 @@ class ReplayPlayer(ComputerPlayer):
             position = position.play(move)
 
     def choose_move(self, position: Position) -> Move:
+        """The move the record played in ``position``."""
         try:
             return self._moves[position]
         except KeyError:

@@ -30,6 +30,7 @@ class ExternalPlayerRefusedError(PlayerSpecError):
 
 @dataclass(frozen=True)
 class PlayerType:
+    """A registered player: its spec name, how to make it, and what it says about itself."""
     name: str
     factory: Callable[..., Player]  # called with the spec's options as keyword strings
     summary: str
@@ -146,6 +147,7 @@ def int_option(name: str, value: str | int | None, default: int | None = None, m
 
 
 def float_option(name: str, value: str | float | None, default: float | None = None, positive: bool = True) -> float | None:
+    """Read a number option of a spec, with an error that names it."""
     if value is None:
         return default
     try:

@@ -56,6 +56,7 @@ class LibraryError(KalahError):
 
 @dataclass(frozen=True)
 class GameSummary:
+    """One game of the library as a list shows it: players, variant, status and scores."""
     id: int
     started_at: str
     players: tuple[PlayerInfo, PlayerInfo]
@@ -67,11 +68,13 @@ class GameSummary:
 
     @property
     def winner(self) -> int | None:
+        """0 or 1 for a finished game that was not a draw, else None."""
         if self.status != "finished" or self.scores is None or self.scores[0] == self.scores[1]:
             return None
         return 0 if self.scores[0] > self.scores[1] else 1
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON shape the web API and ``kalah games --json`` use."""
         return {
             "id": self.id,
             "started_at": self.started_at,
@@ -86,6 +89,7 @@ class GameSummary:
 
 
 def default_library_path() -> Path:
+    """The library file used when none is given: ``games.sqlite`` in the user's data folder."""
     import platformdirs
 
     return Path(platformdirs.user_data_dir("kalah")) / "games.sqlite"
@@ -160,6 +164,7 @@ class GameLibrary:
 
     def create_game(self, start: Position, players: Sequence[PlayerInfo], started_at: str | None = None,
                     tags: dict[str, Any] | None = None, program: str | None = None) -> int:
+        """Start a game with no moves yet; returns its id."""
         record = GameRecord(start, list(players), program=program or "")
         record.started_at = started_at or record.started_at
         with self._transaction() as db:
@@ -193,6 +198,7 @@ class GameLibrary:
             return self._current(db, game_id)[0]
 
     def mark_stopped(self, game_id: int, reason: str) -> None:
+        """Mark a game that is still being played as stopped, saying why."""
         with self._transaction() as db:
             db.execute("UPDATE games SET status = 'stopped', stop_reason = ? WHERE id = ? AND status = 'playing'",
                        (reason, game_id))
@@ -212,6 +218,7 @@ class GameLibrary:
         return game_id
 
     def delete_game(self, game_id: int) -> None:
+        """Delete a game and its moves; a missing id raises :class:`LibraryError`."""
         with self._transaction() as db:
             self._row(db, game_id)
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
@@ -260,6 +267,7 @@ class GameLibrary:
             raise LibraryError(f"game {game_id} in {self.path} is damaged: {error}") from None
 
     def summary(self, game_id: int) -> GameSummary:
+        """The summary of one game; a missing id raises :class:`LibraryError`."""
         return next(iter(self.list_games(ids=[game_id])), None) or self._missing(game_id)
 
     def _missing(self, game_id: int) -> GameSummary:
@@ -307,12 +315,15 @@ class LibraryWriter(Observer):
         self.game_id: int | None = None
 
     def game_started(self, start: Position, players: Sequence[Player]) -> None:
+        """Create the game in the library."""
         self.game_id = self.library.create_game(start, [player_info(p) for p in players], tags=self.tags)
 
     def move_played(self, event: MoveEvent) -> None:
+        """Store the move."""
         assert self.game_id is not None
         self.library.add_move(self.game_id, event.move, event.seconds, event.info)
 
     def game_ended(self, result: GameResult) -> None:
+        """Mark an unfinished game as stopped (a finished one is already complete)."""
         if self.game_id is not None and not result.finished:
             self.library.mark_stopped(self.game_id, result.stop_reason or "stopped")

@@ -86,6 +86,7 @@ class GameRecord:
 
     @property
     def variant(self) -> Variant:
+        """The variant played (the start position's)."""
         return self.start.variant
 
     def positions(self) -> Iterator[Position]:
@@ -98,15 +99,18 @@ class GameRecord:
 
     @property
     def final(self) -> Position:
+        """The position after the last move."""
         position = self.start
         for position in self.positions():
             pass
         return position
 
     def add_move(self, player: int, move: Move, after: Position, seconds: float = 0.0, info: dict[str, Any] | None = None) -> None:
+        """Append a move: who played it, the position after it, the time taken and what the player said."""
         self.moves.append(RecordedMove(player, move, after.board, round(seconds, 6), dict(info or {})))
 
     def result(self) -> dict[str, Any]:
+        """How the game ended: finished or not, scores, winner and stop reason, as a dictionary."""
         final = self.final
         scores = final.scores if final.is_over else None
         result: dict[str, Any] = {
@@ -120,6 +124,7 @@ class GameRecord:
         return result
 
     def to_dict(self) -> dict[str, Any]:
+        """The record in its JSON file format (``format: kalah-game``)."""
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -137,6 +142,7 @@ class GameRecord:
         }
 
     def to_json(self, indent: int | None = 1) -> str:
+        """The record as JSON text, as written to a file."""
         return json.dumps(self.to_dict(), indent=indent)
 
     def _repr_html_(self) -> str:
@@ -210,6 +216,7 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
+        """Read a record from JSON text, checking every move against the rules (:class:`RecordError` if not)."""
         try:
             data = json.loads(text)
         except ValueError as error:

@@ -14,6 +14,7 @@ from .record import GameRecord, PlayerInfo
 
 
 def player_info(player: Player) -> PlayerInfo:
+    """The name and spec of a player, as a record keeps them."""
     return PlayerInfo(getattr(player, "name", "player"), getattr(player, "spec", ""))
 
 
@@ -24,13 +25,16 @@ class RecordBuilder(Observer):
         self.record: GameRecord | None = None
 
     def game_started(self, start: Position, players: Sequence[Player]) -> None:
+        """Start a new record."""
         self.record = GameRecord(start, [player_info(p) for p in players])
 
     def move_played(self, event: MoveEvent) -> None:
+        """Append the move to the record."""
         assert self.record is not None
         self.record.add_move(event.player, event.move, event.after, event.seconds, event.info)
 
     def game_ended(self, result: GameResult) -> None:
+        """Note how the game ended."""
         assert self.record is not None
         self.record.finished = result.finished
         self.record.stop_reason = result.stop_reason
@@ -49,13 +53,16 @@ class RecordFileWriter(RecordBuilder):
         write_atomic(self.path, self.record.to_json() + "\n")
 
     def game_started(self, start: Position, players: Sequence[Player]) -> None:
+        """Start the record and write the file."""
         super().game_started(start, players)
         self._write()
 
     def move_played(self, event: MoveEvent) -> None:
+        """Append the move and rewrite the file (atomically)."""
         super().move_played(event)
         self._write()
 
     def game_ended(self, result: GameResult) -> None:
+        """Note how the game ended and rewrite the file."""
         super().game_ended(result)
         self._write()

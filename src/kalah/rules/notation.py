@@ -7,10 +7,16 @@ from .position import SWAP, Move, Position
 
 
 def pit_letter(player: int, pit: int) -> str:
+    """The letter of a pit: ``A``, ``B``, ... for player 0, ``a``, ``b``, ... for player 1.
+
+    >>> pit_letter(0, 2), pit_letter(1, 0)
+    ('C', 'a')
+    """
     return chr((ord("A") if player == 0 else ord("a")) + pit)
 
 
 def store_letter(player: int) -> str:
+    """The letter of a store: ``O`` for player 0, ``o`` for player 1."""
     return "O" if player == 0 else "o"
 
 

@@ -85,6 +85,11 @@ class Position:
 
     @classmethod
     def start(cls, variant: Variant | None = None) -> Position:
+        """The starting position of ``variant`` (default: standard Kalah), player 0 to move.
+
+        >>> Position.start().pits(0)
+        (4, 4, 4, 4, 4, 4)
+        """
         variant = variant or STANDARD
         row = [variant.seeds] * variant.pits + [0]
         return cls([row, row], 0, variant)
@@ -102,10 +107,12 @@ class Position:
 
     @property
     def variant(self) -> Variant:
+        """The rules this position is played under."""
         return self._variant
 
     @property
     def to_move(self) -> int:
+        """The player to move: 0 or 1."""
         return self._to_move
 
     @property
@@ -120,20 +127,24 @@ class Position:
         return [list(self._cells[:half]), list(self._cells[half:])]
 
     def pits(self, player: int) -> tuple[int, ...]:
+        """The seeds in ``player``'s pits, from their first pit to their last."""
         start = player * (self._variant.pits + 1)
         return self._cells[start : start + self._variant.pits]
 
     def store(self, player: int) -> int:
+        """The seeds in ``player``'s store."""
         return self._cells[player * (self._variant.pits + 1) + self._variant.pits]
 
     @property
     def seeds_in_pits(self) -> int:
+        """The seeds in all pits (not in the stores)."""
         return sum(self.pits(0)) + sum(self.pits(1))
 
     # --- game state ---------------------------------------------------------
 
     @property
     def is_over(self) -> bool:
+        """Whether the game is over: one side's pits are empty."""
         return sum(self.pits(0)) == 0 or sum(self.pits(1)) == 0
 
     @property
@@ -254,13 +265,16 @@ class Position:
     # --- JSON -----------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON shape: ``board``, ``to_move`` and ``variant``."""
         return {"board": self.board, "to_move": self._to_move, "variant": self._variant.to_dict()}
 
     def to_json(self) -> str:
+        """The position as JSON text; :meth:`from_json` reads it back."""
         return json.dumps(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Any) -> Position:
+        """Read the JSON shape of :meth:`to_dict`, checking it (:class:`InvalidPositionError` if not valid)."""
         if not isinstance(data, dict):
             raise InvalidPositionError(f"a position must be a JSON object, got {type(data).__name__}")
         unknown = set(data) - {"board", "to_move", "variant"}

@@ -37,6 +37,7 @@ class Variant:
 
     @property
     def total_seeds(self) -> int:
+        """The seeds on the board: ``2 * pits * seeds``."""
         return 2 * self.pits * self.seeds
 
     @property
@@ -49,6 +50,7 @@ class Variant:
         return self.name
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of the variant."""
         return {
             "pits": self.pits,
             "seeds": self.seeds,
@@ -58,6 +60,7 @@ class Variant:
 
     @classmethod
     def from_dict(cls, data: Any) -> Variant:
+        """Read the JSON shape of :meth:`to_dict`, checking it (:class:`InvalidVariantError` if not valid)."""
         if not isinstance(data, dict):
             raise InvalidVariantError(f"a variant must be a JSON object, got {type(data).__name__}")
         unknown = set(data) - {"pits", "seeds", "empty_capture", "pie_rule"}

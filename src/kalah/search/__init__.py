@@ -73,18 +73,21 @@ class SearchError(KalahError, ValueError):
 
 
 def check_algorithm(name: Any) -> str:
+    """The algorithm's name in lower case, or :class:`SearchError` naming the accepted ones."""
     if not isinstance(name, str) or name.strip().lower() not in ALGORITHMS:
         raise SearchError(f"unknown algorithm {name!r}; accepted: {', '.join(ALGORITHMS)}")
     return name.strip().lower()
 
 
 def check_evaluation(name: Any) -> str:
+    """The evaluation's name in lower case, or :class:`SearchError` naming the accepted ones."""
     if not isinstance(name, str) or name.strip().lower() not in EVALUATIONS:
         raise SearchError(f"unknown evaluation {name!r}; accepted: {', '.join(EVALUATIONS)}")
     return name.strip().lower()
 
 
 def check_depth(depth: Any) -> int | None:
+    """A depth limit as an int (None: no limit), or :class:`SearchError` if it is not a positive integer."""
     if depth is None:
         return None
     if isinstance(depth, bool) or not isinstance(depth, int):
@@ -97,6 +100,7 @@ def check_depth(depth: Any) -> int | None:
 
 
 def check_time(time: Any) -> float | None:
+    """A time budget in seconds as a float (None: none), or :class:`SearchError` if it is not positive."""
     if time is None:
         return None
     if isinstance(time, bool) or not isinstance(time, (int, float)) or math.isnan(time):
