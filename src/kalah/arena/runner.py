@@ -61,6 +61,7 @@ def play_task(task: GameTask) -> dict[str, Any]:
 
 
 def store_result(library: GameLibrary, task: GameTask, result: dict[str, Any]) -> int:
+    """Store a played game (the result of a worker) in the library, tagged with its arena slot; returns the game's id."""
     record = GameRecord.from_dict(result["record"])
     tags = task.tags
     if result.get("forfeit") is not None:

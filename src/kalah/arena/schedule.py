@@ -49,10 +49,12 @@ class GameTask:
 
     @property
     def slot(self) -> tuple[str, int, int]:
+        """Which game of the schedule this is: (pairing, opening, colour)."""
         return (f"{self.pairing[0]}-{self.pairing[1]}", self.opening, self.colour)
 
     @property
     def tags(self) -> dict[str, Any]:
+        """The library tags that mark the stored game as this task's."""
         return {"arena": self.key, "pairing": f"{self.pairing[0]}-{self.pairing[1]}", "opening": self.opening,
                 "colour": self.colour, "seats": list(self.seats)}
 
@@ -99,10 +101,12 @@ class Arena:
 
     @property
     def pairings(self) -> list[tuple[int, int]]:
+        """Every pair of players (indices), each pair once."""
         return list(combinations(range(len(self.players)), 2))
 
     @property
     def total_games(self) -> int:
+        """The games of the whole schedule."""
         return len(self.pairings) * self.games
 
     def tasks(self) -> list[GameTask]:
@@ -132,10 +136,12 @@ class Arena:
         return done
 
     def missing_tasks(self, library: GameLibrary) -> list[GameTask]:
+        """The tasks whose game is not in the library yet (to resume an interrupted arena)."""
         done = self.stored_games(library)
         return [task for task in self.tasks() if task.slot not in done]
 
     def results(self, library: GameLibrary) -> ArenaResults:
+        """The tables of the games stored so far."""
         outcomes = []
         for game in self.stored_games(library).values():
             seats = game.tags["seats"]
@@ -151,6 +157,7 @@ class Arena:
 
 @dataclass(frozen=True)
 class PlayerRow:
+    """One player's line of the results table."""
     spec: str
     games: int
     wins: int
@@ -166,6 +173,7 @@ class PlayerRow:
 
 @dataclass(frozen=True)
 class PairRow:
+    """One pairing's line of the results table, from ``first``'s side."""
     first: str
     second: str
     games: int
@@ -175,6 +183,7 @@ class PairRow:
 
     @property
     def score(self) -> float:
+        """``first``'s points (a win 1, a draw 1/2) per game."""
         return (self.wins + self.draws / 2) / self.games if self.games else 0.0
 
 
@@ -190,6 +199,7 @@ class ArenaResults:
     @classmethod
     def from_outcomes(cls, specs: Sequence[str], outcomes: Sequence[tuple[int, int, float]],
                       games_per_pairing: int) -> ArenaResults:
+        """Tally outcomes ``(i, j, score of i)`` and fit the ratings."""
         count = len(specs)
         tally = [[0, 0, 0] for _ in range(count)]  # wins, draws, losses
         pair: dict[tuple[int, int], list[int]] = {}
@@ -209,6 +219,7 @@ class ArenaResults:
         return cls(rows, pairs, len(outcomes), pairings * games_per_pairing)
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of ``kalah arena --json``."""
         return {
             "games_played": self.games_played,
             "games_planned": self.games_planned,

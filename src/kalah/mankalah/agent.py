@@ -62,10 +62,12 @@ class TimeBudget:
         self.used = 0.0
 
     def allowance(self) -> float:
+        """Seconds for the next move: a tenth of what is left after the reserve, at most ``move_time``."""
         usable = self.total * (1 - RESERVE) - self.used
         return max(0.01, min(self.move_time, usable / 10))
 
     def spend(self, seconds: float) -> None:
+        """Count ``seconds`` as used."""
         self.used += seconds
 
 
@@ -79,6 +81,7 @@ class MankalahEngine(ComputerPlayer):
         self.spec = "mankalah"
 
     def choose_move(self, position: Position) -> Move:
+        """The move its player chooses within the time the budget allows."""
         seconds = self.budget.allowance()
         began = time.perf_counter()
         try:
@@ -119,6 +122,7 @@ class Agent:
         self.thinking = 0.0  # seconds spent choosing moves
 
     def handle(self, line: str) -> list[str]:
+        """The replies (zero or one move) to one message from the engine."""
         if self.match_over:
             raise ProtocolError(f"message {line.strip()!r} after END")
         message = parse_engine_message(line, self.variant)

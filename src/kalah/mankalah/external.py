@@ -43,6 +43,7 @@ class ExternalEngineError(KalahError):
 
 
 class ExecPlayer(ComputerPlayer):
+    """A player that is another program speaking the ManKalah protocol (the ``exec:COMMAND`` spec)."""
     def __init__(self, command: str, timeout: float = MOVE_TIMEOUT, total: float = TOTAL_TIME) -> None:
         super().__init__()
         try:
@@ -72,6 +73,7 @@ class ExecPlayer(ComputerPlayer):
     # --- the game ------------------------------------------------------------------------
 
     def choose_move(self, position: Position) -> Move:
+        """Tell the program the moves since its last turn (starting it on the first call) and read its move, within the time limits."""
         if self._process is None:
             self._start(position)
         else:

@@ -25,7 +25,9 @@ MANKALAH = Variant(pits=7, seeds=7, pie_rule=True)
 
 SOUTH: Literal["South"] = "South"
 NORTH: Literal["North"] = "North"
-TURNS = ("YOU", "OPP", "END")
+#: Whose turn a CHANGE message announces.
+Turn = Literal["YOU", "OPP", "END"]
+TURNS: tuple[Literal["YOU"], Literal["OPP"], Literal["END"]] = ("YOU", "OPP", "END")
 
 
 class ProtocolError(KalahError, ValueError):
@@ -34,19 +36,27 @@ class ProtocolError(KalahError, ValueError):
 
 @dataclass(frozen=True)
 class Start:
-    side: str  # "South" or "North"
+    """``START;South`` or ``START;North``: a new match, and the side the agent plays."""
+
+    side: Literal["South", "North"]
+    """The agent's side; South moves first."""
 
 
 @dataclass(frozen=True)
 class Change:
-    move: Union[int, Literal["SWAP"]]  # hole 1..m, or "SWAP"
-    state: tuple[int, ...]  # North holes, North store, South holes, South store
-    turn: str  # "YOU", "OPP" or "END"
+    """``CHANGE;MOVE;STATE;TURN``: a move was played."""
+
+    move: Union[int, Literal["SWAP"]]
+    """The hole played, 1..m, or ``"SWAP"``."""
+    state: tuple[int, ...]
+    """The board after it: North's holes, North's store, South's holes, South's store."""
+    turn: Turn
+    """Who moves next: ``YOU`` (the agent), ``OPP`` or ``END`` (the game is over)."""
 
 
 @dataclass(frozen=True)
 class End:
-    pass
+    """``END``: the match is over."""
 
 
 EngineMessage = Union[Start, Change, End]
@@ -91,6 +101,7 @@ def _hole(text: str, variant: Variant, shown: str) -> int:
 
 
 def parse_state(text: str, variant: Variant = MANKALAH, shown: str | None = None) -> tuple[int, ...]:
+    """The board of a CHANGE message as numbers, checked against ``variant``."""
     shown = shown or text
     fields = text.split(",")
     size = 2 * (variant.pits + 1)
@@ -103,6 +114,7 @@ def parse_state(text: str, variant: Variant = MANKALAH, shown: str | None = None
 
 
 def format_engine_message(message: EngineMessage) -> str:
+    """The text line the engine sends for ``message`` (the inverse of :func:`parse_engine_message`)."""
     if isinstance(message, Start):
         return f"START;{message.side}"
     if isinstance(message, End):
@@ -143,6 +155,7 @@ def side_of(player: int, swapped: bool) -> str:
 
 
 def player_of(side: str, swapped: bool) -> int:
+    """Our player number (0 or 1) of a protocol side, once the sides may have been swapped."""
     return 0 if (side == SOUTH) != swapped else 1
 
 
