@@ -11,6 +11,8 @@ found: value (seeds, for the player), depth, nodes, principal variation, and
 
 from __future__ import annotations
 
+from typing import Callable
+
 from kalah.endgame import oracle_for
 from kalah.rules import Move, Position
 from kalah.search import ALGORITHMS, EVALUATIONS, SearchError, check_evaluation, search
@@ -124,7 +126,7 @@ class SearchPlayer(ComputerPlayer):
         return result.best_move
 
 
-def _factory(algorithm: str):
+def _factory(algorithm: str) -> Callable[..., SearchPlayer]:
     def make(depth: str | None = None, time: str | None = None, eval: str | None = None,
              playouts: str | None = None, seed: str | None = None, memo: str | None = None) -> SearchPlayer:
         if algorithm == "mcts":
@@ -143,7 +145,7 @@ def _factory(algorithm: str):
             time=float_option("time", time),
             evaluation=evaluation,
             playouts=int_option("playouts", playouts, minimum=1),
-            seed=int_option("seed", seed, default=0, minimum=0),
+            seed=int_option("seed", seed, default=0, minimum=0) or 0,
             memo=memo is None or memo.lower() in ("1", "true", "yes", "on"),
         )
 

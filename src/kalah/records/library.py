@@ -17,7 +17,7 @@ from typing import Any, Iterator, Sequence
 
 from kalah.match import GameResult, MoveEvent, Observer
 from kalah.players.base import Player
-from kalah.rules import KalahError, Move, Position
+from kalah.rules import SWAP, KalahError, Move, Position
 
 from .record import GameRecord, PlayerInfo, RecordedMove, RecordError
 from .writer import player_info
@@ -100,7 +100,7 @@ def _move_text(move: Move) -> str:
 
 
 def _move_value(text: str) -> Move:
-    return text if text == "swap" else int(text)
+    return SWAP if text == SWAP else int(text)
 
 
 def _insert_game(db: sqlite3.Connection, record: GameRecord, tags: dict[str, Any] | None) -> int:
@@ -170,7 +170,7 @@ class GameLibrary:
         with self._transaction() as db:
             return _insert_game(db, record, tags)
 
-    def add_move(self, game_id: int, move: Move, seconds: float = 0.0, info: dict | None = None) -> Position:
+    def add_move(self, game_id: int, move: Move, seconds: float = 0.0, info: dict[str, Any] | None = None) -> Position:
         """Check ``move`` against the stored game and store it; returns the new position.
 
         Raises the rules' ``IllegalMoveError`` (and stores nothing) for an
@@ -227,7 +227,7 @@ class GameLibrary:
 
     def _row(self, db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
         db.row_factory = sqlite3.Row
-        row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        row: sqlite3.Row | None = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise LibraryError(f"no game {game_id} in {self.path}")
         return row
@@ -277,7 +277,8 @@ class GameLibrary:
                    limit: int | None = None) -> list[GameSummary]:
         """Games, newest first; ``tags`` keeps those whose tags contain all the given pairs."""
         query = ("SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS move_count FROM games g")
-        clauses, parameters = [], []
+        clauses: list[str] = []
+        parameters: list[Any] = []
         for key, value in (tags or {}).items():
             clauses.append("json_extract(g.tags, ?) = json_extract(?, '$')")
             parameters += [f"$.{key}", json.dumps(value)]
