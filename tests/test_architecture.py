@@ -125,3 +125,20 @@ def test_there_are_no_package_cycles():
         list(TopologicalSorter(graph).static_order())
     except CycleError as error:
         pytest.fail(f"import cycle between packages: {error.args[1]}")
+
+
+def test_players_defined_above_the_players_package_come_through_entry_points():
+    import tomllib
+
+    project = tomllib.loads((PACKAGE.parent.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    entries = project["entry-points"]["kalah.players"]
+    assert set(entries) == {"replay", "exec"}
+    for module in entries.values():
+        assert RANK[_package_of(module)] > RANK["players"]
+        assert (PACKAGE.parent / (module.replace(".", "/") + ".py")).exists()
+
+
+def test_the_installed_registry_finds_the_entry_point_players():
+    from kalah.players import player_types
+
+    assert {"replay", "exec"} <= set(player_types())
