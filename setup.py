@@ -2,6 +2,11 @@
 
 KALAH_ONLY=board,search limits a development build to some extensions, so
 that people working on different parts do not rebuild each other's code.
+
+KALAH_DEBUG=1 builds the debug core instead: the invariant checks of
+csrc/check.h on, -O1 -g, AddressSanitizer and UndefinedBehaviorSanitizer.
+Python must then be started with the sanitizer runtime preloaded; .ci/debug-tests
+shows how, and builds it apart from the release install (see DEVELOPING.md).
 """
 
 import glob
@@ -11,15 +16,20 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 CORE = "src/kalah/core"
-FLAGS = ["-O3", "-std=c11", "-Wall", "-Wno-unused-function", "-pthread"]
+COMMON = ["-std=c11", "-Wall", "-Wno-unused-function", "-pthread"]
+RELEASE = ["-O3"]
+SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"]
+# -fno-wrapv undoes Python's -fwrapv, under which signed overflow is defined and UBSan does not report it.
+DEBUG = ["-O1", "-g", "-fno-omit-frame-pointer", "-fno-wrapv", "-DKALAH_DEBUG=1", *SANITIZERS]
 
 # name -> extra C sources (besides the .pyx of the same name)
 EXTENSIONS = {
     "board": [],
-    "search": ["search.c"],
+    "search": ["search.c", "mcts.c", "reference.c"],
     "solver": ["solve.c", "endgame.c"],
 }
 
+debug = os.environ.get("KALAH_DEBUG", "") not in ("", "0")
 only = {name for name in os.environ.get("KALAH_ONLY", "").split(",") if name}
 extensions = [
     Extension(
@@ -28,8 +38,8 @@ extensions = [
         include_dirs=[CORE],
         # The headers hold inline code and struct layouts that every extension compiles in.
         depends=sorted(glob.glob(f"{CORE}/csrc/*.h")) + sorted(glob.glob(f"{CORE}/*.pxd")),
-        extra_compile_args=FLAGS,
-        extra_link_args=["-pthread"],
+        extra_compile_args=(DEBUG if debug else RELEASE) + COMMON,
+        extra_link_args=["-pthread", *(SANITIZERS if debug else [])],
     )
     for name, sources in EXTENSIONS.items()
     if not only or name in only

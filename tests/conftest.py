@@ -1,4 +1,4 @@
-"""Fixtures shared by the tests (the helper functions are in helpers.py)."""
+"""Fixtures shared by the tests (helper functions are in helpers.py)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,12 @@
-"""Helpers shared by the tests: random positions of many variants, hypothesis strategies,
-and a stable seed for a name. Imported as ``from helpers import ...`` (pytest puts tests/ on the path)."""
+"""Shared test helpers: random positions of many variants (imported by the tests as ``helpers``)."""
 
 from __future__ import annotations
 
 import random
-import zlib
 
 from hypothesis import strategies as st
 
 from kalah import Position, Variant
-
-def stable_seed(name: str) -> int:
-    """A seed for a random generator, the same in every run (``hash`` of a string is salted per process)."""
-    return zlib.crc32(name.encode()) & 0xFFFF
-
 
 AGREEMENT_VARIANTS = [
     Variant(6, 4),
@@ -72,3 +65,48 @@ def arbitrary_positions(draw):
     pits = draw(st.integers(1, 8))
     rows = [draw(st.lists(st.integers(0, 12), min_size=pits + 1, max_size=pits + 1)) for _ in range(2)]
     return Position(rows, draw(st.integers(0, 1)), Variant(pits=pits, empty_capture=draw(st.booleans())))
+
+
+def free_port() -> int:
+    """A TCP port on loopback that nothing listens on now."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_kalah_serve(db, *options: str):
+    """``kalah serve`` in a process group of its own, on a free port, once it answers: (process, url)."""
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), "--db", str(db),
+                                *options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{url}/api/info", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            pass
+        assert process.poll() is None, process.stderr.read().decode() if process.stderr else "kalah serve stopped"
+        assert time.monotonic() < deadline, "kalah serve did not answer"
+        time.sleep(0.2)
+
+
+def kill_group(process) -> None:
+    """SIGKILL a process started with start_new_session=True and everything in its group."""
+    import os
+    import signal
+
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait(timeout=10)

@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from kalah import Position
+
 
 def kalah(*args, input=None):
     return subprocess.run([sys.executable, "-m", "kalah.cli", *args], input=input, capture_output=True, text=True, timeout=120)
@@ -33,7 +35,7 @@ def test_human_types_letters_and_bad_input_is_asked_again(tmp_path):
     record = tmp_path / "game.json"
     run = kalah("play", "-1", "random:seed=1", "--record", str(record), input="c\nzz\nq\nd\n")
     assert run.returncode == 0, run.stderr
-    assert "'zz' is not a legal move; legal:" in run.stdout
+    assert "'zz' is not a pit; legal:" in run.stdout
     assert "Game stopped (end of input)" in run.stdout
     data = json.loads(record.read_text())
     assert data["moves"][0]["move"] == 2 and data["moves"][1]["move"] == 3  # C, then (extra turn) D
@@ -112,3 +114,45 @@ def test_the_replay_player_plays_a_recorded_game_again(tmp_path):
     moves = lambda path: [(m["player"], m["move"]) for m in json.loads(path.read_text())["moves"]]  # noqa: E731
     assert moves(again) == moves(first)
     assert json.loads(again.read_text())["result"] == json.loads(first.read_text())["result"]
+
+
+def test_an_illegal_entry_says_why_and_question_mark_helps():
+    from kalah.cli.terminal import HELP, why_illegal
+
+    position = Position.start().play(2)  # C is empty, and player 0 moves again
+    assert why_illegal("c", position).startswith("pit C is empty")
+    assert why_illegal("3", position).startswith("pit C is empty")
+    assert why_illegal("z", position).startswith("'z' is not a pit")
+    assert "pie rule" in why_illegal("swap", position)
+    assert "Last seed in your store" in HELP
+
+
+def test_the_person_plays_from_the_bottom_row_and_the_stores_are_named():
+    from kalah.cli.terminal import board_text
+
+    text = board_text(Position.start().play(0), names=("Ann (0)", "Bob (1)"), bottom=1).plain.splitlines()
+    assert text[0].split() == list("FEDCBA") and text[-2].split() == list("abcdef")  # Bob's row below
+    assert "Bob (1)" in text[-3] and "Ann (0)" in text[1]
+    assert text[-1].strip() == "stores: o Bob (1), O Ann (0)"
+
+
+def test_ctrl_c_stops_a_game_while_an_engine_thinks(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    record = tmp_path / "game.json"
+    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "play", "-q", "--player0", "pvs:time=60",
+                                "--player1", "random", "--record", str(record)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not record.exists():  # the game has started: the engine thinks for a minute
+        assert time.monotonic() < deadline and process.poll() is None, process.stderr.read()
+        time.sleep(0.05)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    stopped = time.monotonic()
+    process.wait(timeout=30)
+    assert time.monotonic() - stopped < 5  # not the minute the engine had (0.3 s on an idle machine)
+    assert process.returncode == 130

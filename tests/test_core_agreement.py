@@ -1,20 +1,21 @@
 """The compiled core agrees with the reference on every move of many random games."""
 
 import random
+import zlib
 
 import pytest
 
 from kalah import Position, Variant
 from kalah.core import CoreGame, random_playouts
 
-from helpers import AGREEMENT_VARIANTS, stable_seed
+from helpers import AGREEMENT_VARIANTS
 
 MOVES_PER_VARIANT = 100_000
 
 
 @pytest.mark.parametrize("variant", AGREEMENT_VARIANTS, ids=str)
 def test_core_agrees_with_reference_on_random_games(variant):
-    rng = random.Random(stable_seed(variant.name))
+    rng = random.Random(zlib.crc32(variant.name.encode()))
     moves = 0
     while moves < MOVES_PER_VARIANT:
         reference = Position.start(variant)

@@ -157,7 +157,7 @@ def test_external_programs_start_from_the_start():
     ("exec[move=30]:", "exec needs a command"),
     ("exec[move=0]:python3", "option move must be a positive number"),
     ("exec[total=soon]:python3", "option total must be a number"),
-    ("exec[depth=3]:python3", "bad options for player 'exec'"),
+    ("exec[depth=3]:python3", "unknown option 'depth' for player 'exec'"),
     ("exec[move=30:python3", r"expected exec\[key=value,...\]:COMMAND"),
 ])
 def test_bad_exec_specs(spec, words):

@@ -19,7 +19,7 @@ def test_parse_spec():
 @pytest.mark.parametrize(
     "spec, message",
     [("", "non-empty"), ("nobody", "unknown player 'nobody'"), ("random:seed", "key=value"),
-     ("random:seed=x", "seed must be an integer"), ("random:depth=3", "bad options for player 'random'")],
+     ("random:seed=x", "seed must be an integer"), ("random:depth=3", "unknown option 'depth' for player 'random'")],
 )
 def test_bad_specs(spec, message):
     with pytest.raises(PlayerSpecError, match=message):

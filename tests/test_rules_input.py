@@ -101,3 +101,13 @@ def test_positions_are_hashable_and_compare_by_value():
     b = Position.start().play(2)
     assert a == b and hash(a) == hash(b) and len({a, b}) == 1
     assert a != Position.start()
+
+
+def test_typed_moves_read_letters_numbers_and_swap_only():
+    from kalah.rules import parse_move
+
+    start = Position.start()
+    assert [parse_move(text, start) for text in ("a", "F", " 3 ", "6")] == [0, 5, 2, 5]
+    for text in ("²", "٣", "1e3", "0", "7", "", "é", "swap"):  # no swap on the first move without the pie rule
+        with pytest.raises(IllegalMoveError):
+            parse_move(text, start)

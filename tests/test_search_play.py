@@ -181,7 +181,7 @@ def test_analyse_table_from_a_file(tmp_path):
         (["--depth", "x"], "whole number"),
         (["--time", "-1"], "positive"),
         (["--position", '{"board": 3}'], "board"),
-        (["--position", "/no/such/file.json"], "neither position JSON nor a readable file"),
+        (["--position", "/no/such/file.json"], "neither a position (JSON or a board) nor a readable file"),
     ],
 )
 def test_analyse_bad_input(args, message):

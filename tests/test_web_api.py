@@ -96,9 +96,9 @@ def test_a_game_against_the_computer_to_the_end(client, db):
     game_id = state["id"]
     while not state["over"]:
         if state["human_to_move"]:
-            response = client.post(f"/api/games/{game_id}/moves", json={"move": state["legal_moves"][-1]})
+            response = act(client, game_id, "moves", move=state["legal_moves"][-1])
         else:
-            response = client.post(f"/api/games/{game_id}/computer-move")
+            response = act(client, game_id, "computer-move")
         assert response.status_code == 200, response.text
         new = response.json()
         assert new["moves"] == state["moves"] + 1
@@ -115,11 +115,11 @@ def test_a_game_against_the_computer_to_the_end(client, db):
 
 def test_move_effect_describes_sowing_extra_turn_and_capture(client):
     game_id = new_game(client)["id"]
-    state = client.post(f"/api/games/{game_id}/moves", json={"move": 2}).json()  # C: last seed in the store
+    state = act(client, game_id, "moves", move=2).json()  # C: last seed in the store
     assert state["last"]["sown"] == [3, 4, 5, 6]
     assert state["last"]["extra_turn"] and state["human_to_move"]
     assert state["last"]["name"] == "C"
-    state = client.post(f"/api/games/{game_id}/moves", json={"move": "f"}).json()  # a pit letter works too
+    state = act(client, game_id, "moves", move="f").json()  # a pit letter works too
     assert state["history"] == ["C", "F"]
 
 
@@ -132,23 +132,23 @@ def test_bad_requests_get_clear_4xx_and_leave_the_game_alone(client, db):
         detail = response.json()["detail"]
         assert isinstance(detail, str) and words in detail.lower(), detail
 
-    check(client.post(f"/api/games/{game_id}/moves", json={"move": 9}), 422, "illegal move")
-    check(client.post(f"/api/games/{game_id}/moves", json={"move": "swap"}), 422, "swap is not allowed")
-    check(client.post(f"/api/games/{game_id}/moves", json={"move": "z"}), 422, "not a legal move")
+    check(act(client, game_id, "moves", move=9), 422, "illegal move")
+    check(act(client, game_id, "moves", move="swap"), 422, "swap is not allowed")
+    check(act(client, game_id, "moves", move="z"), 422, "not a legal move")
     check(client.post(f"/api/games/{game_id}/moves", content=b"{not json",
                       headers={"Content-Type": "application/json"}), 422, "malformed json")
     check(client.post(f"/api/games/{game_id}/moves", json={}), 422, "move")
-    check(client.post(f"/api/games/{game_id}/computer-move"), 409, "human's turn")
-    check(client.post("/api/games/9999/moves", json={"move": 0}), 404, "no game 9999")
+    check(act(client, game_id, "computer-move"), 409, "human's turn")
+    check(act(client, 9999, "moves", move=0), 404, "no game 9999")
     check(client.get("/api/games/9999"), 404, "no game")
     check(client.post("/api/games", json={"variant": {"pits": 9}}), 422, "pits")
-    check(client.post("/api/games", json={"variant": {"seeds": 2}}), 422, "seeds")
+    check(client.post("/api/games", json={"variant": {"seeds": 16}}), 422, "seeds")  # the rules allow 1 to 15
     check(client.post("/api/games", json={"players": ["human", "nosuch:depth=2"]}), 422, "unknown player")
-    check(client.post(f"/api/games/{game_id}/takeback"), 409, "no move")
-    check(client.post(f"/api/games/{game_id}/redo"), 409, "nothing to redo")
+    check(act(client, game_id, "takeback"), 409, "no move")
+    check(act(client, game_id, "redo"), 409, "nothing to redo")
     # after the human's move it is the computer's turn: no second human move
-    assert client.post(f"/api/games/{game_id}/moves", json={"move": 0}).status_code == 200
-    check(client.post(f"/api/games/{game_id}/moves", json={"move": 1}), 409, "not a human's turn")
+    assert act(client, game_id, "moves", move=0).status_code == 200
+    check(act(client, game_id, "moves", move=1), 409, "not a human's turn")
     after = GameLibrary(db).record(game_id).to_dict()
     assert len(after["moves"]) == len(before["moves"]) + 1
 
@@ -156,26 +156,26 @@ def test_bad_requests_get_clear_4xx_and_leave_the_game_alone(client, db):
 def test_take_back_and_redo_against_the_computer(client):
     state = new_game(client)
     game_id = state["id"]
-    state = client.post(f"/api/games/{game_id}/moves", json={"move": 0}).json()
-    state = client.post(f"/api/games/{game_id}/computer-move").json()
+    state = act(client, game_id, "moves", move=0).json()
+    state = act(client, game_id, "computer-move").json()
     while not state["human_to_move"]:
-        state = client.post(f"/api/games/{game_id}/computer-move").json()
+        state = act(client, game_id, "computer-move").json()
     played = state["history"]
     assert state["can_take_back"]
-    back = client.post(f"/api/games/{game_id}/takeback").json()
+    back = act(client, game_id, "takeback").json()
     assert back["moves"] == 0 and back["human_to_move"] and back["can_redo"]
-    again = client.post(f"/api/games/{game_id}/redo").json()
+    again = act(client, game_id, "redo").json()
     assert again["history"] == played and not again["can_redo"]
 
 
 def test_human_against_human_and_the_pie_rule(client):
     state = new_game(client, players=("human", "human"), pie_rule=True)
     game_id = state["id"]
-    state = client.post(f"/api/games/{game_id}/moves", json={"move": 0}).json()
+    state = act(client, game_id, "moves", move=0).json()
     assert "swap" in state["legal_moves"] and state["human_to_move"]
-    state = client.post(f"/api/games/{game_id}/moves", json={"move": "swap"}).json()
+    state = act(client, game_id, "moves", move="swap").json()
     assert state["to_move"] == 0 and state["last"]["move"] == "swap"
-    back = client.post(f"/api/games/{game_id}/takeback").json()  # one move at a time between people
+    back = act(client, game_id, "takeback").json()  # one move at a time between people
     assert back["moves"] == 1
 
 
@@ -183,14 +183,14 @@ def test_computer_against_computer(client):
     state = new_game(client, players=("beginner", "random:seed=4"), pits=4, seeds=3)
     assert state["computer_to_move"]
     while not state["over"]:
-        state = client.post(f"/api/games/{state['id']}/computer-move").json()
+        state = act(client, state['id'], "computer-move").json()
     assert sum(state["scores"]) == 24
 
 
 def test_record_export_import_and_replay(client):
     state = new_game(client, players=("random:seed=2", "random:seed=3"), pits=5, seeds=3)
     while not state["over"]:
-        state = client.post(f"/api/games/{state['id']}/computer-move").json()
+        state = act(client, state['id'], "computer-move").json()
     record = client.get(f"/api/games/{state['id']}/record").json()
     assert record["format"] == "kalah-game" and record["result"]["finished"]
     download = client.get(f"/api/games/{state['id']}/record?download=true")
@@ -231,15 +231,21 @@ def test_analysis(client):
 def test_process_pool_plays_computer_moves(db):
     with TestClient(create_app(db, workers=1), base_url="http://localhost") as client:
         state = new_game(client, players=("random:seed=5", "human"))
-        state = client.post(f"/api/games/{state['id']}/computer-move").json()
+        state = act(client, state['id'], "computer-move").json()
         assert state["moves"] >= 1 and state["players"][1]["human"]
 
 
 def test_library_list_shows_unfinished_games(client):
     first = new_game(client)
-    client.post(f"/api/games/{first['id']}/moves", json={"move": 1})
+    act(client, first['id'], "moves", move=1)
     games = client.get("/api/games").json()
     entry = next(g for g in games if g["id"] == first["id"])
     assert entry["status"] == "playing" and entry["moves"] == 1
     assert entry["variant_name"] == "Kalah(6,4)"
     assert json.dumps(entry)
+
+
+def act(client, game_id, action, **body):
+    """POST a game action with the move count the game has now (what the page sends)."""
+    state = client.get(f"/api/games/{game_id}").json()
+    return client.post(f"/api/games/{game_id}/{action}", json={"moves": state.get("moves", 0), **body})

@@ -246,7 +246,7 @@ def test_import_a_record_in_the_library(page, server, tmp_path):
 
     state = httpx.post(f"{server['url']}/api/games", json={"players": ["random:seed=1", "random:seed=2"]}).json()
     while not state["over"]:
-        state = httpx.post(f"{server['url']}/api/games/{state['id']}/computer-move").json()
+        state = httpx.post(f"{server['url']}/api/games/{state['id']}/computer-move", json={"moves": state["moves"]}).json()
     record = httpx.get(f"{server['url']}/api/games/{state['id']}/record").json()
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
@@ -254,3 +254,41 @@ def test_import_a_record_in_the_library(page, server, tmp_path):
     page.wait_for_selector("#library tbody tr")
     page.set_input_files("#import-file", str(path))
     page.wait_for_function("() => /Imported as game/.test(document.querySelector('#library-message').textContent)")
+
+
+@pytest.mark.parametrize("path, operation", [("/docs", ".opblock"), ("/redoc", "[data-section-id]")])
+def test_the_api_documentation_renders_without_the_internet(browser, server, path, operation):
+    context = browser.new_context()
+    page = context.new_page()
+    fetched: list[str] = []  # what the browser got from outside (a request the page's policy blocks is not fetched)
+    page.on("requestfinished", lambda request: fetched.append(request.url)
+            if not request.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None)
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
+               else route.abort())  # as on a machine without the internet
+    response = page.goto(server["url"] + path)
+    assert response is not None and "default-src 'self'" in response.headers["content-security-policy"]
+    page.wait_for_selector(operation, timeout=20_000)
+    assert page.locator(operation).count() >= 5  # the operations of the API, drawn by bundled scripts
+    context.close()
+    assert fetched == []
+
+
+def test_no_page_scrolls_sideways_on_a_phone(browser, server):
+    import httpx
+
+    game = httpx.post(f"{server['url']}/api/games", json={"players": ["random:seed=3", "random:seed=4"]}).json()
+    while not game["over"]:
+        game = httpx.post(f"{server['url']}/api/games/{game['id']}/computer-move", json={"moves": game["moves"]}).json()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    page = context.new_page()
+    for path, ready in [("/", READY), ("/#/library", "#library tbody tr"), (f"/#/replay/{game['id']}", "#rp-slider")]:
+        page.goto(server["url"] + path)
+        page.wait_for_selector(ready, timeout=20_000)
+        wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        shot(page, f"phone-{path.strip('/#').replace('/', '-') or 'board'}")
+        assert wide <= 0, f"{path} is {wide} px wider than a 390 px phone"
+    page.click("#btn-new")
+    dialog = page.wait_for_selector("dialog[open]", timeout=5_000).bounding_box()
+    shot(page, "phone-new-game")
+    assert dialog is not None and dialog["x"] >= 0 and dialog["x"] + dialog["width"] <= 390  # the dialog fits
+    context.close()

@@ -3,52 +3,28 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 
 import httpx
+
+from helpers import kill_group, start_kalah_serve
 
 from kalah.cli import main
 from kalah.records import GameLibrary, GameRecord
 from kalah.rules import Position
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def test_serve_stores_every_acknowledged_move_even_when_killed(tmp_path):
     db = tmp_path / "games.sqlite"
-    port = _free_port()
-    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), "--db", str(db),
-                                "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               start_new_session=True)  # its own process group, worker pool included
-    url = f"http://127.0.0.1:{port}"
+    process, url = start_kalah_serve(db, "--workers", "1")  # its own process group, worker pool included
     try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                if httpx.get(f"{url}/api/info", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert process.poll() is None, process.stderr.read().decode()
-            assert time.time() < deadline, "kalah serve did not answer"
-            time.sleep(0.2)
         assert 'id="board"' in httpx.get(url + "/").text
         state = httpx.post(f"{url}/api/games", json={"players": ["human", "random:seed=1"]}).json()
-        state = httpx.post(f"{url}/api/games/{state['id']}/moves", json={"move": 0}).json()
-        state = httpx.post(f"{url}/api/games/{state['id']}/computer-move").json()  # runs in a worker process
+        state = httpx.post(f"{url}/api/games/{state['id']}/moves", json={"move": 0, "moves": 0}).json()
+        state = httpx.post(f"{url}/api/games/{state['id']}/computer-move",
+                           json={"moves": state["moves"]}).json()  # runs in a worker process
         acknowledged = state["history"]
     finally:
-        os.killpg(process.pid, signal.SIGKILL)  # no clean shutdown, and no orphaned workers
-        process.wait(timeout=10)
+        kill_group(process)  # no clean shutdown
     record = GameLibrary(db).record(state["id"])
     from kalah.rules import move_name
 
@@ -78,3 +54,27 @@ def test_games_list_and_export(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == str(game + 1)
     assert main(["games", "--db", str(db), "export", "99"]) == 2
     assert "no game 99" in capsys.readouterr().err
+
+
+def test_games_delete_asks_and_deletes(tmp_path, capsys, monkeypatch):
+    from kalah.records import GameLibrary, PlayerInfo
+
+    db = tmp_path / "games.db"
+    library = GameLibrary(db)
+    game = library.create_game(Position.start(), [PlayerInfo("Ann", "human"), PlayerInfo("Bob", "human")])
+    library.add_move(game, 2)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    assert main(["games", "--db", str(db), "delete", str(game)]) == 2  # no terminal to ask at
+    assert "--yes" in capsys.readouterr().err
+    assert [summary.id for summary in library.list_games()] == [game]
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("typer.confirm", lambda *args, **kwargs: False)
+    assert main(["games", "--db", str(db), "delete", str(game)]) == 0
+    assert "Nothing deleted" in capsys.readouterr().out and len(library.list_games()) == 1
+    monkeypatch.setattr("typer.confirm", lambda *args, **kwargs: True)
+    assert main(["games", "--db", str(db), "delete", str(game)]) == 0
+    assert library.list_games() == []
+    with library._connect() as connection:  # the moves went with the game
+        assert connection.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
+    assert main(["games", "--db", str(db), "delete", str(game), "--yes"]) == 2
+    assert f"no game {game}" in capsys.readouterr().err

@@ -77,7 +77,7 @@ def test_an_exec_game_already_in_the_library_is_not_run(db, attack):
     spec, marker = attack
     game_id = GameLibrary(db).import_record(record_with(spec))  # put there locally, e.g. by `kalah games import`
     with TestClient(create_app(db, workers=1, pool="thread"), base_url="http://localhost") as client:
-        response = client.post(f"/api/games/{game_id}/computer-move")
+        response = act(client, game_id, "computer-move")
         assert response.status_code == 403, response.text
         assert client.get(f"/api/games/{game_id}").json()["moves"] == 0
     assert not marker.exists()
@@ -97,7 +97,7 @@ def test_allow_exec_lets_a_trusted_server_run_programs(db, tmp_path):
         state = client.post("/api/games", json={"players": [agent, "human"],
                                                 "variant": {"pits": 7, "seeds": 7, "pie_rule": True}})
         assert state.status_code == 201, state.text
-        moved = client.post(f"/api/games/{state.json()['id']}/computer-move")
+        moved = act(client, state.json()['id'], "computer-move")
         assert moved.status_code == 200, moved.text
         assert moved.json()["moves"] >= 1
 
@@ -150,3 +150,9 @@ def test_replay_recompute_does_not_run_a_records_program_unasked(tmp_path, attac
     assert not marker.exists()
     allowed = kalah("replay", str(path), "--recompute", "--allow-exec")
     assert marker.exists(), allowed.stdout + allowed.stderr
+
+
+def act(client, game_id, action, **body):
+    """POST a game action with the move count the game has now (what the page sends)."""
+    state = client.get(f"/api/games/{game_id}").json()
+    return client.post(f"/api/games/{game_id}/{action}", json={"moves": state.get("moves", 0), **body})

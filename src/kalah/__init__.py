@@ -7,8 +7,6 @@ code), ``search``/``solve``/``endgame`` (algorithms with a small Python face),
 faces ``cli``, ``web`` and ``notebook``.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 from .rules import (
     STANDARD,
     SWAP,
@@ -23,11 +21,8 @@ from .rules import (
 )
 from .search import SearchResult, search
 from .solve import SolveResult, solve
+from .version import __version__
 
-try:
-    __version__ = version("kalah")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0"
 
 __all__ = [
     "STANDARD",

@@ -32,14 +32,15 @@ VIRTUAL_DRAWS = 1.0
 
 @dataclass(frozen=True)
 class Rating:
-    """An Elo rating with its 95% confidence interval ``low..high``."""
+    """An Elo rating with its 95% confidence interval."""
+
     elo: float
     low: float  # 95% interval
     high: float
 
     @property
     def error(self) -> float:
-        """Half the width of the 95% interval: the rating is ``elo ± error``."""
+        """Half the width of the 95% interval, in Elo."""
         return (self.high - self.low) / 2
 
 

@@ -11,9 +11,9 @@ match again plays exactly the missing ones.
 
 from __future__ import annotations
 
-import multiprocessing
+import concurrent.futures
 import os
-import signal
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable, Iterator
 
 from kalah.match import play_game
@@ -22,6 +22,7 @@ from kalah.records import GameLibrary, GameRecord, RecordBuilder
 from kalah.rules import KalahError, Position
 
 from .schedule import Arena, ArenaError, GameTask
+from .workers import process_pool, stop_pool
 
 Progress = Callable[[int, int, GameTask, dict], None]
 
@@ -61,7 +62,7 @@ def play_task(task: GameTask) -> dict[str, Any]:
 
 
 def store_result(library: GameLibrary, task: GameTask, result: dict[str, Any]) -> int:
-    """Store a played game (the result of a worker) in the library, tagged with its arena slot; returns the game's id."""
+    """Store a finished game of the arena in the library, tagged with its pairing, opening and colour."""
     record = GameRecord.from_dict(result["record"])
     tags = task.tags
     if result.get("forfeit") is not None:
@@ -69,28 +70,43 @@ def store_result(library: GameLibrary, task: GameTask, result: dict[str, Any]) -
     return library.import_record(record, tags=tags)
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _inline(tasks: list[GameTask]) -> Iterator[tuple[GameTask, dict]]:
+def _inline(tasks: list[GameTask]) -> Iterator[tuple[GameTask, dict[str, Any]]]:
     for task in tasks:
         yield task, play_task(task)
 
 
-def _pool(tasks: list[GameTask], jobs: int) -> Iterator[tuple[GameTask, dict]]:
-    context = multiprocessing.get_context("spawn")
-    pool = context.Pool(processes=min(jobs, len(tasks)), initializer=_ignore_sigint)
-    try:
-        for pair in pool.imap_unordered(_play_pair, tasks, chunksize=1):
-            yield pair
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+#: How often a game is started again after the worker playing it died (killed, out of memory).
+ATTEMPTS = 3
 
 
-def _play_pair(task: GameTask) -> tuple[GameTask, dict]:
+def _pool(tasks: list[GameTask], jobs: int) -> Iterator[tuple[GameTask, dict[str, Any]]]:
+    """Play ``tasks`` on ``jobs`` worker processes, yielding each finished game.
+
+    A worker that dies breaks its pool: the games that had not finished are
+    played again on a new pool (at most ``ATTEMPTS`` times each), so a lost
+    worker costs its games, not the whole arena.
+    """
+    pending = list(tasks)
+    attempts: dict[tuple[Any, ...], int] = {}
+    while pending:
+        pool = process_pool(min(jobs, len(pending)))
+        try:
+            futures = {pool.submit(_play_pair, task): task for task in pending}
+            pending = []
+            for future in concurrent.futures.as_completed(futures):
+                task = futures[future]
+                try:
+                    yield future.result()
+                except BrokenProcessPool:
+                    attempts[task.slot] = attempts.get(task.slot, 0) + 1
+                    if attempts[task.slot] >= ATTEMPTS:
+                        raise ArenaError(f"the workers playing game {task.slot} died {ATTEMPTS} times") from None
+                    pending.append(task)
+        finally:
+            stop_pool(pool)
+
+
+def _play_pair(task: GameTask) -> tuple[GameTask, dict[str, Any]]:
     return task, play_task(task)
 
 

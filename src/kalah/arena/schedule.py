@@ -49,12 +49,12 @@ class GameTask:
 
     @property
     def slot(self) -> tuple[str, int, int]:
-        """Which game of the schedule this is: (pairing, opening, colour)."""
+        """The game's place in the schedule: (pairing, opening, colour)."""
         return (f"{self.pairing[0]}-{self.pairing[1]}", self.opening, self.colour)
 
     @property
     def tags(self) -> dict[str, Any]:
-        """The library tags that mark the stored game as this task's."""
+        """The library tags that identify this game of the arena, so that a resumed arena skips it."""
         return {"arena": self.key, "pairing": f"{self.pairing[0]}-{self.pairing[1]}", "opening": self.opening,
                 "colour": self.colour, "seats": list(self.seats)}
 
@@ -101,12 +101,12 @@ class Arena:
 
     @property
     def pairings(self) -> list[tuple[int, int]]:
-        """Every pair of players (indices), each pair once."""
+        """Every pair of players that meets, each pair once."""
         return list(combinations(range(len(self.players)), 2))
 
     @property
     def total_games(self) -> int:
-        """The games of the whole schedule."""
+        """Games in the whole arena: the pairings times the games of each."""
         return len(self.pairings) * self.games
 
     def tasks(self) -> list[GameTask]:
@@ -124,9 +124,9 @@ class Arena:
 
     # --- what the library holds ---------------------------------------------------
 
-    def stored_games(self, library: GameLibrary) -> dict[tuple[str, int, int], GameSummary]:
+    def stored_games(self, library: GameLibrary) -> dict[tuple[Any, Any, Any], GameSummary]:
         """One completed game per done slot (the first stored), keyed by slot."""
-        done: dict[tuple[str, int, int], GameSummary] = {}
+        done: dict[tuple[Any, Any, Any], GameSummary] = {}
         for game in sorted(library.list_games(tags={"arena": self.key}), key=lambda g: g.id):
             tags = game.tags
             completed = game.status == "finished" or "forfeit" in tags
@@ -136,12 +136,12 @@ class Arena:
         return done
 
     def missing_tasks(self, library: GameLibrary) -> list[GameTask]:
-        """The tasks whose game is not in the library yet (to resume an interrupted arena)."""
+        """The games of the schedule that the library does not hold finished yet."""
         done = self.stored_games(library)
         return [task for task in self.tasks() if task.slot not in done]
 
     def results(self, library: GameLibrary) -> ArenaResults:
-        """The tables of the games stored so far."""
+        """Standings and ratings from the arena's finished games in the library."""
         outcomes = []
         for game in self.stored_games(library).values():
             seats = game.tags["seats"]
@@ -157,7 +157,8 @@ class Arena:
 
 @dataclass(frozen=True)
 class PlayerRow:
-    """One player's line of the results table."""
+    """One player's line of the standings: games, wins, draws, losses and rating."""
+
     spec: str
     games: int
     wins: int
@@ -173,7 +174,8 @@ class PlayerRow:
 
 @dataclass(frozen=True)
 class PairRow:
-    """One pairing's line of the results table, from ``first``'s side."""
+    """The score of one pairing, from the first player's point of view."""
+
     first: str
     second: str
     games: int
@@ -183,7 +185,7 @@ class PairRow:
 
     @property
     def score(self) -> float:
-        """``first``'s points (a win 1, a draw 1/2) per game."""
+        """Points (a win 1, a draw 1/2) per game for the first player."""
         return (self.wins + self.draws / 2) / self.games if self.games else 0.0
 
 
@@ -199,7 +201,7 @@ class ArenaResults:
     @classmethod
     def from_outcomes(cls, specs: Sequence[str], outcomes: Sequence[tuple[int, int, float]],
                       games_per_pairing: int) -> ArenaResults:
-        """Tally outcomes ``(i, j, score of i)`` and fit the ratings."""
+        """Standings and Bradley-Terry ratings from (player a, player b, outcome) triples."""
         count = len(specs)
         tally = [[0, 0, 0] for _ in range(count)]  # wins, draws, losses
         pair: dict[tuple[int, int], list[int]] = {}
@@ -212,14 +214,14 @@ class ArenaResults:
             tally[a][column] += 1
             tally[b][2 - column] += 1
         ratings = fit_ratings(count, outcomes)
-        rows = [PlayerRow(specs[i], sum(tally[i]), *tally[i], ratings[i]) for i in range(count)]
+        rows = [PlayerRow(specs[i], sum(tally[i]), tally[i][0], tally[i][1], tally[i][2], ratings[i]) for i in range(count)]
         rows.sort(key=lambda row: (-row.rating.elo, row.spec))
         pairs = [PairRow(specs[a], specs[b], sum(v), *v) for (a, b), v in sorted(pair.items())]
         pairings = count * (count - 1) // 2
         return cls(rows, pairs, len(outcomes), pairings * games_per_pairing)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of ``kalah arena --json``."""
+        """The standings and pairings as a JSON-ready dict."""
         return {
             "games_played": self.games_played,
             "games_planned": self.games_planned,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -13,10 +14,11 @@ from kalah.rules import SWAP, Position, line_names, move_name
 from kalah.search import ALGORITHMS, EVALUATIONS, SearchError, check_algorithm, check_depth, check_evaluation, check_time, search
 
 from . import fail
-from .options import read_position
+from .options import read_position, read_record_position
 
 
 def parse_depth(text: Optional[str]) -> Optional[int]:
+    """The ``--depth`` option as a search depth, or a one-line error."""
     if text is None:
         return None
     try:
@@ -27,6 +29,7 @@ def parse_depth(text: Optional[str]) -> Optional[int]:
 
 
 def parse_time(text: Optional[str]) -> Optional[float]:
+    """The ``--time`` option as seconds, or a one-line error."""
     if text is None:
         return None
     try:
@@ -45,9 +48,17 @@ def _value_text(value) -> str:
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah analyse`` to the command line."""
+
     @app.command()
     def analyse(
-        position_text: Optional[str] = typer.Option(None, "--position", "-p", help="The position: JSON inline or a JSON file (default: the start of Kalah(6,4))."),
+        position_text: Optional[str] = typer.Option(
+            None, "--position", "-p",
+            help="The position: JSON or a board such as '[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]', inline or in a file"
+                 " (default: the start of Kalah(6,4))."),
+        to_move: Optional[int] = typer.Option(None, "--to-move", min=0, max=1, help="Who moves in a board given with -p (default 0)."),
+        record: Optional[Path] = typer.Option(None, "--record", help="Take the position from a game record (JSON) ..."),
+        move: Optional[int] = typer.Option(None, "--move", min=0, help="... after this many moves (default: its last position)."),
         algorithm: str = typer.Option("pvs", "--algorithm", "-a", help=f"One of: {', '.join(ALGORITHMS)}."),
         depth: Optional[str] = typer.Option(None, "--depth", "-d", help="Depth limit in moves (sowings)."),
         time: Optional[str] = typer.Option(None, "--time", "-t", help="Seconds to think (progressive deepening)."),
@@ -62,7 +73,14 @@ def register(app: typer.Typer) -> None:
             seconds = parse_time(time)
         except SearchError as error:
             fail(str(error))
-        position = read_position(position_text) if position_text is not None else Position.start()
+        if record is not None and position_text is not None:
+            fail("give a position with --position or --record, not both")
+        if move is not None and record is None:
+            fail("--move needs --record FILE")
+        if record is not None:
+            position = read_record_position(record, move)
+        else:
+            position = read_position(position_text, to_move) if position_text is not None else Position.start()
         result = search(position, name, depth=limit, time=seconds, evaluation=kind, move_values=True)
         if as_json:
             data = result.to_dict()
@@ -85,7 +103,8 @@ def register(app: typer.Typer) -> None:
             table.add_row(move_name(me, entry.move), "swap" if entry.move == SWAP else str(entry.move), _value_text(entry.value), " ".join(filter(None, [mark, bound])))
         console.print(table)
         verdict = f" (proven: player {me} {result.outcome})" if result.outcome else ""
-        console.print(f"Best move: [bold]{move_name(me, result.best_move)}[/bold], value {_value_text(result.value)}{verdict}")
+        best = move_name(me, result.best_move) if result.best_move is not None else "-"
+        console.print(f"Best move: [bold]{best}[/bold], value {_value_text(result.value)}{verdict}")
         console.print(f"Principal variation: {' '.join(line_names(position, result.pv)) or '-'}")
         s = result.stats
         if name == "mcts":

@@ -11,6 +11,7 @@ from kalah.cli import fail
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah arena`` to the command line."""
     app.command("arena")(arena)
 
 
@@ -77,6 +78,7 @@ def arena(
 
 
 def show_results(results) -> None:
+    """Print an arena's standings and pairings as tables."""
     from rich.console import Console
     from rich.table import Table
 

@@ -15,7 +15,7 @@ from kalah.search import EVALUATIONS, EXACT_ALGORITHMS, SearchError, check_algor
 from kalah.search.compare import run_comparison, varied_positions
 
 from . import fail
-from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 
 MAX_COMPARE_DEPTH = 30
 
@@ -40,6 +40,7 @@ def parse_depths(text: str) -> list[int]:
 
 
 def write_plot(path: Path, algorithms, depths, totals, title: str) -> None:
+    """Draw nodes and time against depth for each algorithm into an image file."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -62,6 +63,8 @@ def write_plot(path: Path, algorithms, depths, totals, title: str) -> None:
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah compare`` to the command line."""
+
     @app.command()
     def compare(
         algorithms: str = typer.Option(",".join(EXACT_ALGORITHMS), "--algorithms", help="Comma-separated algorithms."),
@@ -89,6 +92,8 @@ def register(app: typer.Typer) -> None:
                 raise SearchError(f"--positions must be 0 or more, got {positions}")
         except SearchError as error:
             fail(str(error))
+        check_output_path(csv_file, "--csv")
+        check_output_path(plot_file, "--plot")
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         chosen = varied_positions(variant, positions, seed)
         console = Console(highlight=False)

@@ -9,10 +9,10 @@ from typing import Optional
 import typer
 
 from . import fail
-from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, available_memory, make_variant
 
 
-def _size(nbytes: int) -> str:
+def _size(nbytes: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB"):
         if nbytes < 1024 or unit == "GiB":
             return f"{nbytes:.0f} {unit}" if unit == "B" else f"{nbytes:.1f} {unit}"
@@ -21,6 +21,7 @@ def _size(nbytes: int) -> str:
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah endgame`` (build, info, list) to the command line."""
     group = typer.Typer(help="Endgame databases: exact values of every position with few seeds left.", no_args_is_help=True)
     app.add_typer(group, name="endgame")
 
@@ -46,6 +47,10 @@ def register(app: typer.Typer) -> None:
         if max_seeds < 0 or max_seeds > 40:
             fail(f"--max-seeds must be from 0 to 40, got {max_seeds}")
         positions = table_positions(variant.pits, max_seeds)
+        available = available_memory()
+        if available is not None and positions > available:
+            fail(f"the database of {variant.pits} pits up to K={max_seeds} needs {_size(positions)} of memory while"
+                 f" it is built; {_size(available)} is available")
         directory = path or default_directory()
         started = _time.perf_counter()
         if quiet:

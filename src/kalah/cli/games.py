@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import typer
@@ -10,9 +11,15 @@ import typer
 from kalah.records import GameLibrary
 from kalah.rules import KalahError, Variant
 
+from .options import check_output_path
 
-def _library(context: typer.Context) -> GameLibrary:
-    return GameLibrary(context.obj)
+
+_DB_HELP = "The game library (SQLite); default: the one kalah serve uses."
+
+
+def _library(context: typer.Context, db: Path | None) -> GameLibrary:
+    """The library named after the command (``kalah games list --db X``) or before it (``kalah games --db X list``)."""
+    return GameLibrary(db or context.obj, busy_timeout=5)  # a locked library: one line after 5 s, not a long wait
 
 
 def _result(summary) -> str:
@@ -32,23 +39,25 @@ def _variant_name(data) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    games = typer.Typer(help="The game library: list games and export their records.", no_args_is_help=True)
+    """Add ``kalah games`` (list, export, import, delete) to the command line."""
+    games = typer.Typer(help="The game library: list, export, import and delete games.", no_args_is_help=True)
 
     @games.callback()
     def _games(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", help="The game library (SQLite); default: the one kalah serve uses."),
+        db: Path = typer.Option(None, "--db", help=_DB_HELP),
     ) -> None:
         context.obj = db
 
     @games.command("list")
     def list_games(
         context: typer.Context,
+        db: Path = typer.Option(None, "--db", help=_DB_HELP),
         as_json: bool = typer.Option(False, "--json", help="One JSON array instead of a table."),
         limit: int = typer.Option(None, "--limit", min=1, help="Only the newest N games."),
     ) -> None:
         """The games, newest first: id, players, variant, moves so far, result."""
-        summaries = _library(context).list_games(limit=limit)
+        summaries = _library(context, db).list_games(limit=limit)
         if as_json:
             rows = []
             for summary in summaries:
@@ -72,11 +81,13 @@ def register(app: typer.Typer) -> None:
     @games.command("export")
     def export(
         context: typer.Context,
+        db: Path = typer.Option(None, "--db", help=_DB_HELP),
         game_id: int = typer.Argument(..., metavar="ID", help="The game's id (see kalah games list)."),
         output: Path = typer.Option(None, "--output", "-o", help="Write the record to this file (atomically) instead of stdout."),
     ) -> None:
         """A game's JSON record, as kalah replay and the web board read it."""
-        record = _library(context).record(game_id)
+        check_output_path(output, "--output")
+        record = _library(context, db).record(game_id)
         text = record.to_json() + "\n"
         if output is None:
             typer.echo(text, nl=False)
@@ -88,12 +99,35 @@ def register(app: typer.Typer) -> None:
     @games.command("import")
     def import_(
         context: typer.Context,
+        db: Path = typer.Option(None, "--db", help=_DB_HELP),
         file: Path = typer.Argument(..., help="A JSON game record."),
     ) -> None:
         """Store a JSON game record in the library; prints the new id."""
         from kalah.records import load_record
 
-        game_id = _library(context).import_record(load_record(file), tags={"source": "import"})
+        game_id = _library(context, db).import_record(load_record(file), tags={"source": "import"})
         typer.echo(str(game_id))
+
+    @games.command("delete")
+    def delete(
+        context: typer.Context,
+        db: Path = typer.Option(None, "--db", help=_DB_HELP),
+        game_id: int = typer.Argument(..., metavar="ID", help="The game's id (see kalah games list)."),
+        yes: bool = typer.Option(False, "--yes", "-y", help="Delete without asking (needed when not at a terminal)."),
+    ) -> None:
+        """Delete a game and its moves from the library, after asking."""
+        from kalah.cli import fail
+
+        library = _library(context, db)
+        summary = library.summary(game_id)
+        if not yes:
+            if not sys.stdin.isatty():
+                fail(f"kalah games delete asks before deleting game {game_id}; add --yes to delete without asking")
+            if not typer.confirm(f"Delete game {game_id} ({summary.players[0].name} vs {summary.players[1].name}, "
+                                 f"{_result(summary)})?", default=False):
+                typer.echo("Nothing deleted.")
+                return
+        library.delete_game(game_id)
+        typer.echo(f"Deleted game {game_id}.")
 
     app.add_typer(games, name="games")

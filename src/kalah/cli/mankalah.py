@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import typer
 
@@ -12,6 +12,7 @@ from kalah.cli import fail
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah mankalah`` to the command line."""
     app.command("mankalah")(mankalah)
 
 
@@ -28,25 +29,30 @@ def mankalah(
     Nothing but protocol messages is written to standard output.
     """
     from kalah.mankalah import ConnectionClosed, MankalahEngine, TimeBudget, run_agent
-    from kalah.players import make_player
+    from kalah.players import Player, make_player
 
     if total_time <= 0:
         fail(f"--total-time must be positive, got {total_time}")
     if move_time is not None and move_time <= 0:
         fail(f"--move-time must be positive, got {move_time}")
+    chosen: Player
     if player is None:
         chosen = MankalahEngine(TimeBudget(total_time, move_time))
     else:
         chosen = make_player(player)
         if not getattr(chosen, "is_computer", False):
             fail(f"player {player!r} needs a person at a board; the agent plays computer players only")
-    writer = None
+    writer: Callable[[str], None] | None = None
     if log is not None:
         try:
             log_file = log.open("a", encoding="utf-8")
         except OSError as error:
             fail(f"cannot open the log {log}: {error.strerror or error}")
-        writer = lambda text: (log_file.write(text + "\n"), log_file.flush())  # noqa: E731
+
+        def writer(text: str) -> None:
+            log_file.write(text + "\n")
+            log_file.flush()
+
     try:
         run_agent(chosen, sys.stdin, sys.stdout, log=writer)
     except ConnectionClosed as error:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import typer
@@ -19,19 +21,74 @@ def make_variant(pits: int, seeds: int, empty_capture: bool, pie_rule: bool) -> 
     return Variant(pits=pits, seeds=seeds, empty_capture=empty_capture, pie_rule=pie_rule)
 
 
-def read_position(text: str) -> Position:
-    """A position given on the command line: inline JSON, or the path of a JSON file."""
+def read_position(text: str, to_move: int | None = None) -> Position:
+    """A position given on the command line, inline or in a file: position JSON
+    (``{"board": ..., "to_move": ...}``) or a bare board in the notation of the
+    README (``[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]``: player 0's pits and store,
+    then player 1's), whose player to move is ``to_move`` (default 0)."""
     stripped = text.strip()
-    if not stripped.startswith("{"):
+    source = "the position"
+    if not stripped.startswith(("{", "[")):
         path = Path(text)
         if not path.is_file():
-            raise InvalidPositionError(f"{text!r} is neither position JSON nor a readable file")
+            raise InvalidPositionError(f"{text!r} is neither a position (JSON or a board) nor a readable file")
+        if path.stat().st_size > 1_000_000:
+            raise InvalidPositionError(f"{path} is too large for a position")
         try:
-            stripped = path.read_text(encoding="utf-8")
+            stripped = path.read_text(encoding="utf-8").strip()
         except (OSError, UnicodeDecodeError) as error:
             raise InvalidPositionError(f"cannot read {path}: {error}") from None
-        try:
-            return Position.from_json(stripped)
-        except KalahError as error:
-            raise InvalidPositionError(f"{path}: {error}") from None
-    return Position.from_json(stripped)
+        source = str(path)
+    try:
+        data = json.loads(stripped)
+    except (ValueError, RecursionError) as error:
+        raise InvalidPositionError(f"{source} is not valid JSON: {error}") from None
+    try:
+        if isinstance(data, list):
+            return Position(data, 0 if to_move is None else to_move)
+        position = Position.from_dict(data)
+    except (KalahError, TypeError, ValueError) as error:
+        raise InvalidPositionError(f"{source}: {error}") from None
+    if to_move is not None and to_move != position.to_move:
+        raise InvalidPositionError(f"--to-move {to_move} contradicts the position's to_move {position.to_move}")
+    return position
+
+
+def read_record_position(path: Path, move: int | None) -> Position:
+    """The position of a game record after ``move`` moves (default: its last position)."""
+    from kalah.records import load_record
+
+    positions = list(load_record(path).positions())
+    if move is None:
+        return positions[-1]
+    if not 0 <= move < len(positions):
+        raise InvalidPositionError(f"--move must be from 0 to {len(positions) - 1} for {path}, got {move}")
+    return positions[move]
+
+
+def check_output_path(path: Path | None, option: str) -> None:
+    """Refuse, before any computing, an output file that cannot be written: a missing folder, a folder
+    given as the file, a FIFO or device, a folder this user cannot write."""
+    if path is None:
+        return
+    from kalah.cli import fail
+
+    if path.exists() and not path.is_file():
+        fail(f"{option} {path}: not a regular file")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        fail(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        fail(f"{option} {path}: the folder {folder} is not writable")
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation now (Linux), or None when unknown."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None

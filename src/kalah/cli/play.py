@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import typer
 from rich.console import Console
@@ -13,37 +14,74 @@ from kalah.match import GameResult, MoveEvent, Observer, play_game
 from kalah.players import HumanPlayer, make_player
 from kalah.players.base import Player
 from kalah.records import RecordFileWriter
-from kalah.rules import Position
+from kalah.rules import Move, Position
 
 from . import fail
-from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 from .terminal import board_text, describe_move, result_line, terminal_asker
 
-# The opponent a newcomer meets: the strongest engine, about a second a move.
+# The opponent a newcomer meets.
 DEFAULT_OPPONENT = "pvs:time=1"
+
+
+class PromptlyInterruptible:
+    """A computer player that thinks in a thread of its own, so that Ctrl-C stops the game at once
+    (the main thread only waits; compiled engines do not look at signals while they search)."""
+
+    is_computer = True
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.name = player.name
+        self.spec = player.spec
+
+    def __getattr__(self, name: str) -> Any:  # last_info, reset, ...: those of the player
+        return getattr(self.player, name)
+
+    def choose_move(self, position: Position) -> Move:
+        """The player's move; a KeyboardInterrupt here leaves the thinking thread behind (it is a daemon)."""
+        answer: dict[str, Any] = {}
+
+        def think() -> None:
+            try:
+                answer["move"] = self.player.choose_move(position)
+            except BaseException as error:  # handed to the main thread
+                answer["error"] = error
+
+        thread = threading.Thread(target=think, name=f"kalah-{self.name}", daemon=True)
+        thread.start()
+        while thread.is_alive():
+            thread.join(0.05)
+        if "error" in answer:
+            raise answer["error"]
+        return answer["move"]
 
 
 class TerminalDisplay(Observer):
     """Shows the board after every move, with what the move did."""
 
-    def __init__(self, console: Console, delay: float = 0.0) -> None:
+    def __init__(self, console: Console, delay: float = 0.0, bottom: int = 0) -> None:
         self.console = console
         self.delay = delay
+        self.bottom = bottom  # whose row is drawn at the bottom: the person's
         self.names: tuple[str, str] = ("player 0", "player 1")
 
     def game_started(self, start: Position, players: Sequence[Player]) -> None:
+        """Show the players and the starting board."""
         self.names = (f"{players[0].name} (0)", f"{players[1].name} (1)")
         self.console.print(f"[bold]{start.variant.name}[/bold]: {self.names[0]} against {self.names[1]}")
-        self.console.print(board_text(start, names=self.names))
+        self.console.print(board_text(start, names=self.names, bottom=self.bottom))
 
     def move_played(self, event: MoveEvent) -> None:
+        """Show the move, what it did, and the board after it."""
         self.console.print()
         self.console.print(describe_move(event, self.names))
-        self.console.print(board_text(event.after, event, self.names))
+        self.console.print(board_text(event.after, event, self.names, bottom=self.bottom))
         if self.delay:
             time.sleep(self.delay)
 
     def game_ended(self, result: GameResult) -> None:
+        """Show the final score."""
         self.console.print()
         if result.finished:
             self.console.print(f"[bold]{result_line(result.final, self.names)}[/bold]")
@@ -52,6 +90,8 @@ class TerminalDisplay(Observer):
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah play`` to the command line."""
+
     @app.command()
     def play(
         player0: str = typer.Option("human", "--player0", "-0", help="Who moves first: a player spec such as human, random:seed=3, pvs:time=1."),
@@ -65,17 +105,21 @@ def register(app: typer.Typer) -> None:
         delay: float = typer.Option(0.0, "--delay", help="Seconds to pause after each move, to watch engines play."),
     ) -> None:
         """Play a game in the terminal. Type a pit letter (or its number) to move."""
+        check_output_path(record, "--record")
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         if delay < 0:
             fail(f"--delay must not be negative, got {delay}")
-        players = [make_player(player0), make_player(player1 or DEFAULT_OPPONENT)]
+        players: list[Player] = [make_player(player0), make_player(player1 or DEFAULT_OPPONENT)]
         console = Console(highlight=False)
         humans = [p for p in players if isinstance(p, HumanPlayer)]
         if quiet and humans:
             fail("--quiet needs two computer players (a human must see the board)")
         for human in humans:
             human.ask = terminal_asker(console, input)
-        observers: list[Observer] = [] if quiet else [TerminalDisplay(console, delay)]
+        players = [player if isinstance(player, HumanPlayer) else PromptlyInterruptible(player) for player in players]
+        seats = [number for number, player in enumerate(players) if isinstance(player, HumanPlayer)]
+        bottom = seats[0] if len(seats) == 1 else 0  # a person plays from the bottom row, whichever seat
+        observers: list[Observer] = [] if quiet else [TerminalDisplay(console, delay, bottom)]
         if record is not None:
             observers.append(RecordFileWriter(record))
         result = play_game(players, Position.start(variant), observers)

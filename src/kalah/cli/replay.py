@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from kalah.match import MoveEvent
-from kalah.players import PlayerSpecError, external_access, make_player
+from kalah.players import Player, PlayerSpecError, external_access, make_player
 from kalah.records import GameRecord, load_record
 from kalah.rules import move_name
 
@@ -25,7 +25,8 @@ def recompute(record: GameRecord, allowed_external: frozenset[int] = frozenset()
     differences (one line each), the number of moves checked, and notes on
     players that could not be re-run.
     """
-    players, notes = [], []
+    players: list[Player | None] = []
+    notes: list[str] = []
     for number, info in enumerate(record.players):
         reach = external_access(info.spec)
         if reach is not None and number not in allowed_external:
@@ -46,11 +47,11 @@ def recompute(record: GameRecord, allowed_external: frozenset[int] = frozenset()
     differences, checked = [], 0
     positions = list(record.positions())
     for number, (before, recorded) in enumerate(zip(positions, record.moves), 1):
-        player = players[recorded.player]
-        if player is None:
+        rerun = players[recorded.player]
+        if rerun is None:
             continue
         checked += 1
-        now = player.choose_move(before)
+        now = rerun.choose_move(before)
         if now != recorded.move:
             differences.append(
                 f"move {number} (player {recorded.player}, {record.players[recorded.player].spec}): "
@@ -79,6 +80,8 @@ def _external_players_to_run(record: GameRecord, allow_exec: bool) -> frozenset[
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah replay`` to the command line."""
+
     @app.command()
     def replay(
         file: Path = typer.Argument(..., help="A game record (JSON) written by kalah play, the web board or the arena."),
@@ -91,7 +94,7 @@ def register(app: typer.Typer) -> None:
         """Show a recorded game move by move."""
         record = load_record(file)
         console = Console(highlight=False)
-        names = tuple(f"{p.name} (0)" if i == 0 else f"{p.name} (1)" for i, p in enumerate(record.players))
+        names = (f"{record.players[0].name} (0)", f"{record.players[1].name} (1)")
         if recompute_moves:
             allowed = _external_players_to_run(record, allow_exec)
             differences, checked, notes = recompute(record, allowed)

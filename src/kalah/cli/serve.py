@@ -38,6 +38,8 @@ def exposure_warning(host: str, port: int, allow_exec: bool, allowed_hosts: list
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah serve`` to the command line."""
+
     @app.command()
     def serve(
         host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
@@ -52,6 +54,10 @@ def register(app: typer.Typer) -> None:
         allowed_host: list[str] = typer.Option(
             None, "--allowed-host",
             help="A name or address the server answers to besides localhost (repeatable; '*' for any)."),
+        max_move_seconds: float = typer.Option(
+            5.0, "--max-move-seconds",
+            help="Engine time per computer move, whatever the player's spec asks (a perfect or pvs:time=60 player"
+                 " thinks at most this long)."),
     ) -> None:
         """Play, watch, analyse and replay games in the browser; every game is kept in the library."""
         import uvicorn
@@ -62,6 +68,8 @@ def register(app: typer.Typer) -> None:
 
         if not 0 < port < 65536:
             fail(f"--port must be between 1 and 65535, got {port}")
+        if not 0.05 <= max_move_seconds <= 600:
+            fail(f"--max-move-seconds must be from 0.05 to 600, got {max_move_seconds:g}")
         extra_hosts = [name.strip().lower() for name in allowed_host or [] if name.strip()]
         for name in extra_hosts:
             if "*" in name[1:] or (name.startswith("*") and name != "*" and not name.startswith("*.")):
@@ -70,8 +78,9 @@ def register(app: typer.Typer) -> None:
         if host not in _ANY and not _is_loopback(host):
             hosts.append(f"[{host}]" if ":" in host else host)  # the address it listens on is a name it answers to
         path = db or default_library_path()
-        GameLibrary(path)  # a library that cannot be opened is a one-line error (KalahError), before the server starts
-        application = create_app(path, workers=workers, allow_exec=allow_exec, allowed_hosts=hosts)
+        GameLibrary(path, busy_timeout=5)  # a library that cannot be opened: one line (KalahError), before the server starts
+        application = create_app(path, workers=workers, allow_exec=allow_exec, allowed_hosts=hosts,
+                                 move_seconds=max_move_seconds)
         warning = exposure_warning(host, port, allow_exec, extra_hosts)
         if warning:
             typer.echo(warning, err=True)

@@ -14,6 +14,8 @@ from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant, read_po
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``kalah solve`` to the command line."""
+
     @app.command()
     def solve(
         position_text: Optional[str] = typer.Option(None, "--position", "-p", help="The position: JSON inline or a JSON file (default: the start of the variant)."),
@@ -42,7 +44,8 @@ def register(app: typer.Typer) -> None:
         except KalahError as error:
             fail(str(error))
         if as_json:
-            typer.echo(json.dumps(result.to_dict()))
+            data = result.to_dict()
+            typer.echo(json.dumps(data))
             return
         mover = position.to_move
         variant = position.variant

@@ -22,10 +22,13 @@ def _cell(count: int, style: str = "") -> Text:
     return Text(f"{count:>{CELL - 1}} ", style=style)
 
 
-def board_text(position: Position, event: MoveEvent | None = None, names: tuple[str, str] = ("player 0", "player 1")) -> Text:
-    """The board as rich Text: pits, stores, letters; the last move's pit, sown
-    pits and capture marked."""
+def board_text(position: Position, event: MoveEvent | None = None, names: tuple[str, str] = ("player 0", "player 1"),
+               bottom: int = 0) -> Text:
+    """The board as rich Text: pits, stores (with their owners' names), letters; the last move's pit,
+    sown pits and capture marked. ``bottom`` is the player whose row is drawn at the bottom (the
+    person at the terminal), sowing left to right."""
     m = position.variant.pits
+    near, far = bottom, 1 - bottom
     base = (0, m + 1)
     sown = set(event.effect.sown) if event else set()
     origin = base[event.player] + event.move if event and event.move != "swap" else None
@@ -38,32 +41,32 @@ def board_text(position: Position, event: MoveEvent | None = None, names: tuple[
             return "bold red"
         return "bold yellow" if cell in sown else ""
 
-    marker = ("▶ " if position.to_move == 0 and not position.is_over else "  ",
-              "▶ " if position.to_move == 1 and not position.is_over else "  ")
+    marker = ["▶ " if position.to_move == player and not position.is_over else "  " for player in (0, 1)]
     pad = " " * (CELL + 2)
     lines = Text()
-    lines.append(pad + "".join(f"{pit_letter(1, i):>{CELL - 1}} " for i in reversed(range(m))) + "\n", style="dim")
+    lines.append(pad + "".join(f"{pit_letter(far, i):>{CELL - 1}} " for i in reversed(range(m))) + "\n", style="dim")
     top = Text(pad)
     for i in reversed(range(m)):
-        top.append_text(_cell(position.cells[base[1] + i], style(base[1] + i)))
-    top.append(f"   {marker[1]}{names[1]}")
+        top.append_text(_cell(position.cells[base[far] + i], style(base[far] + i)))
+    top.append(f"   {marker[far]}{names[far]}")
     lines.append_text(top)
     lines.append("\n")
-    store1, store0 = position.cells[base[1] + m], position.cells[base[0] + m]
-    middle = Text(f" {store_letter(1)}", style="dim")
-    middle.append_text(Text(f"{store1:>3}  ", style=style(base[1] + m)))
+    far_store, near_store = position.cells[base[far] + m], position.cells[base[near] + m]
+    middle = Text(f" {store_letter(far)}", style="dim")
+    middle.append_text(Text(f"{far_store:>3}  ", style=style(base[far] + m)))
     middle.append(" " * (CELL * m))
-    middle.append_text(Text(f"{store0:>3}", style=style(base[0] + m)))
-    middle.append(f" {store_letter(0)}", style="dim")
+    middle.append_text(Text(f"{near_store:>3}", style=style(base[near] + m)))
+    middle.append(f" {store_letter(near)}", style="dim")
     lines.append_text(middle)
     lines.append("\n")
-    bottom = Text(pad)
+    low = Text(pad)
     for i in range(m):
-        bottom.append_text(_cell(position.cells[base[0] + i], style(base[0] + i)))
-    bottom.append(f"   {marker[0]}{names[0]}")
-    lines.append_text(bottom)
+        low.append_text(_cell(position.cells[base[near] + i], style(base[near] + i)))
+    low.append(f"   {marker[near]}{names[near]}")
+    lines.append_text(low)
     lines.append("\n")
-    lines.append(pad + "".join(f"{pit_letter(0, i):>{CELL - 1}} " for i in range(m)), style="dim")
+    lines.append(pad + "".join(f"{pit_letter(near, i):>{CELL - 1}} " for i in range(m)) + "\n", style="dim")
+    lines.append(f" stores: {store_letter(near)} {names[near]}, {store_letter(far)} {names[far]}", style="dim")
     return lines
 
 
@@ -91,6 +94,7 @@ def describe_move(event: MoveEvent, names: tuple[str, str]) -> str:
 
 
 def result_line(position: Position, names: tuple[str, str]) -> str:
+    """One line with the final score, the winner first (``Ann (0) wins 39-9``)."""
     scores = position.scores
     if scores is None:
         return f"Game not finished: stores {position.store(0)}-{position.store(1)}"
@@ -99,16 +103,41 @@ def result_line(position: Position, names: tuple[str, str]) -> str:
     return f"{names[position.winner]} wins {max(scores)}-{min(scores)}"
 
 
+HELP = ("Type the letter of one of your pits (or its number, 1 for the first) and press Enter: its seeds are"
+        " sown one by one counter-clockwise. Last seed in your store: you move again. Last seed in an empty pit"
+        " of yours with seeds opposite: you capture them. 'swap' takes over the first player's side where the"
+        " pie rule allows it. Ctrl-C stops the game.")
+
+
+def why_illegal(answer: str, position: Position) -> str:
+    """Why a typed answer is not a legal move, in words a player understands."""
+    word = answer.strip()
+    me, m = position.to_move, position.variant.pits
+    legal = ", ".join(move_name(me, move) for move in position.legal_moves())
+    if not word:
+        return f"type a pit letter ({legal}), or ? for help"
+    for pit in range(m):  # a letter names the mover's pit in either case, as parse_move reads it
+        if word.lower() == pit_letter(me, pit).lower() or (word.isascii() and word.isdigit() and int(word) == pit + 1):
+            if position.pits(me)[pit] == 0:
+                return f"pit {pit_letter(me, pit)} is empty; legal: {legal}"
+    if word.lower() == "swap":
+        return f"no swap here: the pie rule lets player 1 swap only as the answer to the first move; legal: {legal}"
+    return f"{word!r} is not a pit; legal: {legal} (? for help)"
+
+
 def terminal_asker(console: Console, read_line: Callable[[str], str]) -> Callable[[Position], Move]:
-    """How a human player at the terminal is asked: again and again until legal."""
+    """How a human player at the terminal is asked: again and again until legal; ``?`` shows help."""
 
     def ask(position: Position) -> Move:
         while True:
             legal = " ".join(move_name(position.to_move, move) for move in position.legal_moves())
-            answer = read_line(f"Player {position.to_move}, your move [{legal}]: ")
+            answer = read_line(f"Player {position.to_move}, your move [{legal}] (? for help): ")
+            if answer.strip() in ("?", "help"):
+                console.print(HELP)
+                continue
             try:
                 return parse_move(answer, position)
-            except IllegalMoveError as error:
-                console.print(f"[red]{error}[/red]")
+            except IllegalMoveError:
+                console.print(f"[red]{why_illegal(answer, position)}[/red]")
 
     return ask

@@ -1,4 +1,4 @@
-# Declarations of csrc/search.h, and the compiled engine class (cimport kalah.core.search).
+# Declarations of csrc/search.h and csrc/mcts.h, and the compiled engine class (cimport kalah.core.search).
 from libc.stdint cimport uint8_t, int8_t, int32_t, uint64_t
 
 from kalah.core.board cimport kalah_rules, kalah_state, kalah_oracle
@@ -55,6 +55,15 @@ cdef extern from "csrc/search.h" nogil:
         int depth
         int exact
 
+    double ks_now()
+    void ks_init(ks_context *c, const kalah_rules *r, int eval, ks_entry *table, uint64_t table_size)
+    void ks_clear(ks_context *c)
+    int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
+    int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, int last)
+    int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max)
+    int ks_reference_alphabeta(const kalah_rules *r, const kalah_state *s, int depth, uint64_t *nodes)
+
+cdef extern from "csrc/mcts.h" nogil:
     ctypedef struct ks_mcts_result:
         long playouts
         long nodes
@@ -66,13 +75,6 @@ cdef extern from "csrc/search.h" nogil:
         int best_move
         int depth
 
-    double ks_now()
-    void ks_init(ks_context *c, const kalah_rules *r, int eval, ks_entry *table, uint64_t table_size)
-    void ks_clear(ks_context *c)
-    int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
-    int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, int last)
-    int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max)
-    int ks_reference_alphabeta(const kalah_rules *r, const kalah_state *s, int depth, uint64_t *nodes)
     int ks_mcts(const kalah_rules *r, const kalah_state *s, long max_playouts, double deadline,
                 double exploration, uint64_t seed, long max_nodes, ks_mcts_result *out)
 

@@ -27,9 +27,10 @@ import os
 import struct
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
-from kalah.rules import KalahError, Position, Variant, seen_by
+from kalah.core import solver as core
+from kalah.rules import KalahError, Position, Variant
 
 __all__ = [
     "FORMAT_VERSION",
@@ -58,12 +59,6 @@ class EndgameDatabaseError(KalahError):
     """An endgame database file that cannot be used (corrupt, foreign, another variant)."""
 
 
-def _core():
-    from kalah.core import solver
-
-    return solver
-
-
 def default_directory() -> Path:
     """Where databases live unless told otherwise: ``$KALAH_ENDGAME_DIR`` or the user data directory."""
     override = os.environ.get("KALAH_ENDGAME_DIR")
@@ -81,8 +76,8 @@ def _rule_key(variant: Variant | tuple[int, bool]) -> tuple[int, bool]:
     return int(pits), bool(empty_capture)
 
 
-def database_path(variant: Variant | tuple[int, bool], max_seeds: int, directory: str | os.PathLike | None = None) -> Path:
-    """Where the database file for this rule set and K lives (``directory`` or the default cache folder)."""
+def database_path(variant: Variant | tuple[int, bool], max_seeds: int, directory: str | os.PathLike[str] | None = None) -> Path:
+    """Where the database of ``variant``'s pit count and capture rule with K = ``max_seeds`` lives."""
     pits, empty_capture = _rule_key(variant)
     rule = "empty" if empty_capture else "std"
     return Path(directory or default_directory()) / f"kalah-m{pits}-{rule}-k{max_seeds}.egdb"
@@ -90,11 +85,11 @@ def database_path(variant: Variant | tuple[int, bool], max_seeds: int, directory
 
 def table_positions(pits: int, max_seeds: int) -> int:
     """Positions (= payload bytes) of a database of ``pits`` pits per side and K = ``max_seeds``."""
-    return _core().table_size(pits, max_seeds)
+    return core.table_size(pits, max_seeds)
 
 
 def _check_request(pits: int, max_seeds: int) -> None:
-    limit = _core().MAX_SEEDS
+    limit = core.MAX_SEEDS
     if isinstance(max_seeds, bool) or not isinstance(max_seeds, int) or not 0 <= max_seeds <= limit:
         raise EndgameDatabaseError(f"max_seeds must be an integer from 0 to {limit}, got {max_seeds!r}")
     if not 1 <= pits <= 8:
@@ -109,22 +104,22 @@ class EndgameDatabase:
     empty_capture: bool
     max_seeds: int
     path: Path | None
-    table: object  # kalah.core.solver.EndgameTable
-    _buffer: object = None
+    table: core.EndgameTable
+    _buffer: Any = None
     _copied: bool = False
 
     @property
     def positions(self) -> int:
-        """How many positions (pit contents) the database holds a value for."""
+        """Positions the database values (one byte each)."""
         return self.table.size
 
     @property
     def nbytes(self) -> int:
-        """The database's size in bytes (one byte a position, plus the file header)."""
+        """Bytes of the database: the values, and the header of its file."""
         return self.table.size + (HEADER.size if self.path else 0)
 
     def covers(self, variant: Variant) -> bool:
-        """Whether the database answers for ``variant``'s pit count and capture rule (any seed count)."""
+        """Whether the database holds values for ``variant`` (same pit count and capture rule)."""
         return (variant.pits, variant.empty_capture) == (self.pits, self.empty_capture)
 
     def _check(self, position: Position) -> None:
@@ -146,12 +141,12 @@ class EndgameDatabase:
         pits_value = self.probe(position)
         if pits_value is None:
             return None
-        me = position.to_move
         if position.is_over:
-            return seen_by(position.margin or 0, me)
+            return position.mover_margin
+        me = position.to_move
         return position.store(me) - position.store(1 - me) + pits_value
 
-    def oracle(self):
+    def oracle(self) -> object:
         """A PyCapsule named ``"kalah.oracle"`` for ``kalah.search(..., oracle=...)``; it keeps the values alive."""
         return self.table.oracle_capsule()
 
@@ -173,18 +168,19 @@ class EndgameDatabase:
         size = self.table.size
         buffer = _anonymous(size)
         memoryview(buffer)[:size] = memoryview(self._buffer)[HEADER.size : HEADER.size + size]
-        table = _core().EndgameTable(self.pits, self.empty_capture, self.max_seeds, buffer)
+        table = core.EndgameTable(self.pits, self.empty_capture, self.max_seeds, buffer)
         return EndgameDatabase(self.pits, self.empty_capture, self.max_seeds, self.path, table, buffer, _copied=True)
 
     def describe(self) -> str:
-        """A one-line description: rule set, K, size and where it is stored."""
+        """Where the database is and what it covers, for messages."""
         where = str(self.path) if self.path else "in memory"
         rule = ", empty capture" if self.empty_capture else ""
         return f"{where} ({self.pits} pits{rule}, K={self.max_seeds})"
 
     def close(self) -> None:
         """Release the mapping (the object is unusable afterwards)."""
-        buffer, self._buffer, self.table = self._buffer, None, None
+        buffer, self._buffer = self._buffer, None
+        vars(self).pop("table", None)  # the table reads the buffer: it goes first
         if buffer is not None:
             try:
                 buffer.close()
@@ -212,7 +208,8 @@ def _anonymous(size: int) -> mmap.mmap:
     return buffer
 
 
-def _build_layers(table, first: int, threads: int, progress: Progress | None, after_layer=None) -> None:
+def _build_layers(table: core.EndgameTable, first: int, threads: int, progress: Progress | None,
+                  after_layer: Callable[[int], None] | None = None) -> None:
     total = table.size
     done = table.layer_offset(first)
     for seeds in range(first, table.max_seeds + 1):
@@ -242,7 +239,6 @@ def build_in_memory(
     """Compute a database in memory (nothing is written)."""
     pits, empty_capture = _rule_key(variant)
     _check_request(pits, max_seeds)
-    core = _core()
     buffer = _anonymous(core.table_size(pits, max_seeds))
     table = core.EndgameTable(pits, empty_capture, max_seeds, buffer)
     if progress is not None:
@@ -258,9 +254,9 @@ def _header(pits: int, empty_capture: bool, max_seeds: int, layers: int, size: i
 def build(
     variant: Variant | tuple[int, bool],
     max_seeds: int,
-    directory: str | os.PathLike | None = None,
+    directory: str | os.PathLike[str] | None = None,
     *,
-    path: str | os.PathLike | None = None,
+    path: str | os.PathLike[str] | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
     resume: bool = True,
@@ -276,7 +272,6 @@ def build(
     pits, empty_capture = _rule_key(variant)
     _check_request(pits, max_seeds)
     threads = _threads(threads)
-    core = _core()
     target = Path(path) if path is not None else database_path((pits, empty_capture), max_seeds, directory)
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
@@ -293,33 +288,34 @@ def build(
     if progress is not None:
         progress(table.layer_offset(first) if first <= max_seeds else size, size)
 
-    with open(partial, "r+b") as file:
+    with open(partial, "r+b") as layer_file:
 
         def save_layer(seeds: int) -> None:
             start = table.layer_offset(seeds)
             end = start + table.layer_size(seeds)
-            file.seek(HEADER.size + start)
-            file.write(memoryview(buffer)[start:end])
-            file.flush()
-            os.fsync(file.fileno())
-            file.seek(0)
-            file.write(_header(pits, empty_capture, max_seeds, seeds + 1, size, 0, False))
-            file.flush()
+            layer_file.seek(HEADER.size + start)
+            layer_file.write(memoryview(buffer)[start:end])
+            layer_file.flush()
+            os.fsync(layer_file.fileno())
+            layer_file.seek(0)
+            layer_file.write(_header(pits, empty_capture, max_seeds, seeds + 1, size, 0, False))
+            layer_file.flush()
 
         _build_layers(table, first, threads, progress, save_layer)
         checksum = core.checksum(buffer, 0, size)
-        file.truncate(HEADER.size + size)
-        file.seek(0)
-        file.write(_header(pits, empty_capture, max_seeds, max_seeds + 1, size, checksum, True))
-        file.flush()
-        os.fsync(file.fileno())
+        layer_file.truncate(HEADER.size + size)
+        layer_file.seek(0)
+        layer_file.write(_header(pits, empty_capture, max_seeds, max_seeds + 1, size, checksum, True))
+        layer_file.flush()
+        os.fsync(layer_file.fileno())
     os.replace(partial, target)
     del table
     buffer.close()
     return load(target, verify=False)
 
 
-def _read_partial(partial: Path, pits, empty_capture, max_seeds, size, buffer, table) -> int:
+def _read_partial(partial: Path, pits: int, empty_capture: bool, max_seeds: int, size: int, buffer: mmap.mmap,
+                  table: core.EndgameTable) -> int:
     """Load the complete layers of a partial file; returns the first layer still to build (0: start over)."""
     try:
         with open(partial, "rb") as file:
@@ -334,7 +330,7 @@ def _read_partial(partial: Path, pits, empty_capture, max_seeds, size, buffer, t
             if len(data) != end:
                 return 0
             buffer[:end] = data
-            return layers
+            return int(layers)
     except (OSError, struct.error):
         return 0
 
@@ -342,7 +338,7 @@ def _read_partial(partial: Path, pits, empty_capture, max_seeds, size, buffer, t
 # --- loading --------------------------------------------------------------------
 
 
-def load(path: str | os.PathLike, verify: bool = True) -> EndgameDatabase:
+def load(path: str | os.PathLike[str], verify: bool = True) -> EndgameDatabase:
     """Memory-map a database file, checking its header (and, with ``verify``, its checksum)."""
     path = Path(path)
     try:
@@ -358,7 +354,6 @@ def load(path: str | os.PathLike, verify: bool = True) -> EndgameDatabase:
             raise EndgameDatabaseError(f"{path} has format version {version}; this kalah reads version {FORMAT_VERSION}")
         if not complete or layers != max_seeds + 1:
             raise EndgameDatabaseError(f"{path} is an incomplete endgame database (an interrupted build?)")
-        core = _core()
         if not 1 <= pits <= 8 or not 0 <= max_seeds <= core.MAX_SEEDS or size != core.table_size(pits, max_seeds):
             raise EndgameDatabaseError(f"{path} has an inconsistent header (pits {pits}, K {max_seeds}, size {size})")
         actual = os.fstat(file.fileno()).st_size
@@ -376,7 +371,7 @@ _LOADED: dict[Path, EndgameDatabase] = {}
 
 
 def locate(
-    variant: Variant | tuple[int, bool], directory: str | os.PathLike | None = None, max_seeds: int | None = None
+    variant: Variant | tuple[int, bool], directory: str | os.PathLike[str] | None = None, max_seeds: int | None = None
 ) -> EndgameDatabase | None:
     """The database with the largest K (at most ``max_seeds``) for ``variant`` in ``directory``, or None.
 
@@ -414,7 +409,7 @@ def locate(
     return _LOADED[path]
 
 
-def oracle_for(variant: Variant, directory: str | os.PathLike | None = None):
+def oracle_for(variant: Variant, directory: str | os.PathLike[str] | None = None) -> object | None:
     """The oracle capsule of the largest database of ``variant`` on disk, or None (for search players)."""
     try:
         database = locate(variant, directory)

@@ -23,7 +23,7 @@ so the hour is never used up however long the game.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable, TextIO
+from typing import Callable, Iterable, TextIO
 
 from kalah.players.base import ComputerPlayer, Player
 from kalah.rules import SWAP, KalahError, Move, Position, Variant
@@ -62,7 +62,7 @@ class TimeBudget:
         self.used = 0.0
 
     def allowance(self) -> float:
-        """Seconds for the next move: a tenth of what is left after the reserve, at most ``move_time``."""
+        """Seconds the next move may take: a tenth of what is left after the reserve, at most the move limit."""
         usable = self.total * (1 - RESERVE) - self.used
         return max(0.01, min(self.move_time, usable / 10))
 
@@ -81,7 +81,7 @@ class MankalahEngine(ComputerPlayer):
         self.spec = "mankalah"
 
     def choose_move(self, position: Position) -> Move:
-        """The move its player chooses within the time the budget allows."""
+        """The move of a search timed by the budget, from the game's position."""
         seconds = self.budget.allowance()
         began = time.perf_counter()
         try:
@@ -91,7 +91,7 @@ class MankalahEngine(ComputerPlayer):
         self.last_info = info
         return move
 
-    def _think(self, position: Position, seconds: float) -> tuple[Move, dict[str, Any]]:
+    def _think(self, position: Position, seconds: float) -> tuple[Move, dict]:
         legal = position.legal_moves()
         if len(legal) == 1:
             return legal[0], {"forced": True}
@@ -122,7 +122,7 @@ class Agent:
         self.thinking = 0.0  # seconds spent choosing moves
 
     def handle(self, line: str) -> list[str]:
-        """The replies (zero or one move) to one message from the engine."""
+        """Answer one message of the game server: the lines to send back (none when it is not our turn)."""
         if self.match_over:
             raise ProtocolError(f"message {line.strip()!r} after END")
         message = parse_engine_message(line, self.variant)

@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from typing import IO
 
 from kalah.players.base import ComputerPlayer
 from kalah.players.spec import PlayerSpecError, float_option, register_player
@@ -43,7 +44,8 @@ class ExternalEngineError(KalahError):
 
 
 class ExecPlayer(ComputerPlayer):
-    """A player that is another program speaking the ManKalah protocol (the ``exec:COMMAND`` spec)."""
+    """A program on this machine that plays over the ManKalah protocol (the ``exec:`` player)."""
+
     def __init__(self, command: str, timeout: float = MOVE_TIMEOUT, total: float = TOTAL_TIME) -> None:
         super().__init__()
         try:
@@ -60,8 +62,8 @@ class ExecPlayer(ComputerPlayer):
         self.total = total
         self.name = os.path.basename(argv[0]) if len(argv) == 1 else f"{os.path.basename(argv[0])} {' '.join(argv[1:])}"
         self.spec = f"exec:{command}"
-        self._process: subprocess.Popen | None = None
-        self._stderr = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._stderr: IO[bytes] | None = None
         self._buffer = b""
         self._me = 0
         self._swapped = False
@@ -73,7 +75,7 @@ class ExecPlayer(ComputerPlayer):
     # --- the game ------------------------------------------------------------------------
 
     def choose_move(self, position: Position) -> Move:
-        """Tell the program the moves since its last turn (starting it on the first call) and read its move, within the time limits."""
+        """Tell the program the moves since its last one and read its answer, within the time limits."""
         if self._process is None:
             self._start(position)
         else:
@@ -101,7 +103,8 @@ class ExecPlayer(ComputerPlayer):
         except (ExternalEngineError, OSError):
             pass
         try:
-            process.stdin.close()
+            if process.stdin is not None:
+                process.stdin.close()
         except OSError:
             pass
         try:
@@ -127,12 +130,13 @@ class ExecPlayer(ComputerPlayer):
             raise ExternalEngineError(
                 f"{self.name} speaks the ManKalah protocol, which starts only from the start position; "
                 "play it from the start (e.g. arena --pie-rule, or --random-plies 0)")
-        path: list[Move] | None = []
+        path: list[Move] = []
         if self._me == 1:
-            path = _chain(start, position, 0)
-            if path is None:
+            chain = _chain(start, position, 0)
+            if chain is None:
                 raise ExternalEngineError(
                     f"{self.name} speaks the ManKalah protocol, which starts only from the start position")
+            path = chain
         self._stderr = tempfile.TemporaryFile()
         try:
             self._process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -142,6 +146,8 @@ class ExecPlayer(ComputerPlayer):
         self._send(f"START;{side_of(self._me, False)}")
         self._known = start
         for move in path:
+            if move == SWAP:
+                raise ExternalEngineError(f"{self.name} cannot be told of a swap before its first move")
             after = self._known.play(move)
             self._send_change(move + 1, after)
             self._known = after
@@ -173,7 +179,8 @@ class ExecPlayer(ComputerPlayer):
         assert self._process is not None
         self._write(self._process, line)
 
-    def _write(self, process: subprocess.Popen, line: str) -> None:
+    def _write(self, process: subprocess.Popen[bytes], line: str) -> None:
+        assert process.stdin is not None  # started with stdin=PIPE
         try:
             process.stdin.write((line + "\n").encode())
             process.stdin.flush()
@@ -196,6 +203,7 @@ class ExecPlayer(ComputerPlayer):
     def _read_line(self) -> str:
         assert self._process is not None
         stdout = self._process.stdout
+        assert stdout is not None  # started with stdout=PIPE
         began = time.perf_counter()
         deadline = began + min(self.timeout, max(0.0, self.total - self._used))
         try:

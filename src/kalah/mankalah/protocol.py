@@ -25,9 +25,7 @@ MANKALAH = Variant(pits=7, seeds=7, pie_rule=True)
 
 SOUTH: Literal["South"] = "South"
 NORTH: Literal["North"] = "North"
-#: Whose turn a CHANGE message announces.
-Turn = Literal["YOU", "OPP", "END"]
-TURNS: tuple[Literal["YOU"], Literal["OPP"], Literal["END"]] = ("YOU", "OPP", "END")
+TURNS = ("YOU", "OPP", "END")
 
 
 class ProtocolError(KalahError, ValueError):
@@ -36,27 +34,25 @@ class ProtocolError(KalahError, ValueError):
 
 @dataclass(frozen=True)
 class Start:
-    """``START;South`` or ``START;North``: a new match, and the side the agent plays."""
+    """The server's ``START;North|South`` message: which side the agent plays."""
 
-    side: Literal["South", "North"]
-    """The agent's side; South moves first."""
+    side: str  # "South" or "North"
 
 
 @dataclass(frozen=True)
 class Change:
-    """``CHANGE;MOVE;STATE;TURN``: a move was played."""
+    """The server's ``CHANGE;move;state;turn`` message: a move was played."""
 
-    move: Union[int, Literal["SWAP"]]
-    """The hole played, 1..m, or ``"SWAP"``."""
-    state: tuple[int, ...]
-    """The board after it: North's holes, North's store, South's holes, South's store."""
-    turn: Turn
-    """Who moves next: ``YOU`` (the agent), ``OPP`` or ``END`` (the game is over)."""
+    move: Union[int, Literal["SWAP"]]  # hole 1..m, or "SWAP"
+    state: tuple[int, ...]  # North holes, North store, South holes, South store
+    turn: str  # "YOU", "OPP" or "END"
 
 
 @dataclass(frozen=True)
 class End:
-    """``END``: the match is over."""
+    """The server's ``END`` message: the game is over."""
+
+    pass
 
 
 EngineMessage = Union[Start, Change, End]
@@ -95,17 +91,17 @@ def parse_engine_message(line: str, variant: Variant = MANKALAH) -> EngineMessag
 
 
 def _hole(text: str, variant: Variant, shown: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= variant.pits:
+    if not _count(text) or not 1 <= int(text) <= variant.pits:
         raise ProtocolError(f"bad move in {shown!r}: expected a hole 1..{variant.pits} or SWAP, got {text!r}")
     return int(text)
 
 
 def parse_state(text: str, variant: Variant = MANKALAH, shown: str | None = None) -> tuple[int, ...]:
-    """The board of a CHANGE message as numbers, checked against ``variant``."""
+    """The board of a protocol state string, or a ProtocolError naming the problem."""
     shown = shown or text
     fields = text.split(",")
     size = 2 * (variant.pits + 1)
-    if len(fields) != size or not all(field.isdigit() for field in fields):
+    if len(fields) != size or not all(_count(field) for field in fields):
         raise ProtocolError(f"bad state in {shown!r}: expected {size} comma-separated counts")
     state = tuple(int(field) for field in fields)
     if sum(state) != variant.total_seeds:
@@ -114,7 +110,7 @@ def parse_state(text: str, variant: Variant = MANKALAH, shown: str | None = None
 
 
 def format_engine_message(message: EngineMessage) -> str:
-    """The text line the engine sends for ``message`` (the inverse of :func:`parse_engine_message`)."""
+    """The protocol line of a server message (START, CHANGE or END)."""
     if isinstance(message, Start):
         return f"START;{message.side}"
     if isinstance(message, End):
@@ -141,7 +137,7 @@ def parse_agent_message(line: str, variant: Variant = MANKALAH) -> Move:
     if text == "SWAP":
         return SWAP
     kind, _, hole = text.partition(";")
-    if kind != "MOVE" or not hole.isdigit() or not 1 <= int(hole) <= variant.pits:
+    if kind != "MOVE" or not _count(hole) or not 1 <= int(hole) <= variant.pits:
         raise ProtocolError(f"bad answer {shown!r}: expected MOVE;<1..{variant.pits}> or SWAP")
     return int(hole) - 1
 
@@ -155,7 +151,7 @@ def side_of(player: int, swapped: bool) -> str:
 
 
 def player_of(side: str, swapped: bool) -> int:
-    """Our player number (0 or 1) of a protocol side, once the sides may have been swapped."""
+    """The player number (0 or 1) of a protocol side, given whether the sides were swapped."""
     return 0 if (side == SOUTH) != swapped else 1
 
 
@@ -171,3 +167,8 @@ def position_of(state: tuple[int, ...], swapped: bool, to_move: int, variant: Va
     north_row, south_row = list(state[:half]), list(state[half:])
     rows = [south_row, north_row] if not swapped else [north_row, south_row]
     return Position(rows, to_move, variant)
+
+
+def _count(text: str) -> bool:
+    """A small whole number in ASCII digits ("²".isdigit() is true, and a 5,000-digit count is no seed count)."""
+    return 0 < len(text) <= 6 and text.isascii() and text.isdigit()

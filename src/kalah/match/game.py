@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Sequence
 
 from kalah.players.base import Player
 from kalah.rules import IllegalMoveError, Move, MoveEffect, Position
@@ -25,7 +25,7 @@ class MoveEvent:
     after: Position
     effect: MoveEffect
     seconds: float
-    info: dict[str, Any] = field(default_factory=dict)  # what the player said about its choice
+    info: dict = field(default_factory=dict)  # what the player said about its choice
 
 
 @dataclass(frozen=True)
@@ -39,17 +39,17 @@ class GameResult:
 
     @property
     def scores(self) -> tuple[int, int] | None:
-        """The final totals of player 0 and player 1, or None if the game stopped early."""
+        """Final totals of player 0 and player 1, or None for an unfinished game."""
         return self.final.scores
 
     @property
     def winner(self) -> int | None:
-        """0 or 1, or None for a draw or a game that stopped early."""
+        """0 or 1, or None after a draw or an unfinished game."""
         return self.final.winner
 
     @property
     def margin(self) -> int | None:
-        """Player 0's final total minus player 1's, or None if the game stopped early."""
+        """Player 0's total minus player 1's, or None for an unfinished game."""
         return self.final.margin
 
 
@@ -61,7 +61,7 @@ class Observer:
         pass
 
     def move_played(self, event: MoveEvent) -> None:
-        """Called after each move."""
+        """Called after every move with what it did."""
         pass
 
     def game_ended(self, result: GameResult) -> None:

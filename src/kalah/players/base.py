@@ -15,8 +15,7 @@ class Player(Protocol):
     spec: str
 
     def choose_move(self, position: Position) -> Move:
-        """The move to play in ``position`` (one of ``position.legal_moves()``)."""
-        ...
+        """The move to play in ``position`` (it is this player's turn and the game is not over)."""
 
 
 class ComputerPlayer:
@@ -35,7 +34,7 @@ class ComputerPlayer:
         self.last_info: dict[str, object] = {}
 
     def choose_move(self, position: Position) -> Move:  # pragma: no cover - abstract
-        """The move to play in ``position``; subclasses compute it."""
+        """The move to play in ``position``; ``last_info`` then tells what the player found."""
         raise NotImplementedError
 
     def reset(self) -> None:

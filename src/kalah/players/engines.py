@@ -11,8 +11,7 @@ found: value (seeds, for the player), depth, nodes, principal variation, and
 
 from __future__ import annotations
 
-from typing import Callable
-
+from kalah.core.search import Engine
 from kalah.endgame import oracle_for
 from kalah.rules import Move, Position
 from kalah.search import ALGORITHMS, EVALUATIONS, SearchError, check_evaluation, search
@@ -55,7 +54,7 @@ class SearchPlayer(ComputerPlayer):
         else:
             self.depth = depth if depth is not None or time is not None else DEFAULT_DEPTHS[algorithm]
             self.playouts = None
-        self._engine = None
+        self._engine: Engine | None = None
         self._calls = 0
         limits = []
         if self.depth is not None:
@@ -81,14 +80,12 @@ class SearchPlayer(ComputerPlayer):
         self.spec = algorithm + (":" + ",".join(options) if options else "")
 
     def reset(self) -> None:
-        """Forget the previous game (before a new one starts)."""
+        """Forget the last game (a new game starts)."""
         self._calls = 0
 
     def choose_move(self, position: Position) -> Move:
-        """The best move its search finds within the player's depth or time."""
+        """The best move of a search with the player's algorithm, depth or time, and evaluation."""
         if self.algorithm != "mcts" and self._engine is None:
-            from kalah.core.search import Engine
-
             self._engine = Engine(20)
         result = search(
             position,
@@ -126,7 +123,7 @@ class SearchPlayer(ComputerPlayer):
         return result.best_move
 
 
-def _factory(algorithm: str) -> Callable[..., SearchPlayer]:
+def _factory(algorithm: str):
     def make(depth: str | None = None, time: str | None = None, eval: str | None = None,
              playouts: str | None = None, seed: str | None = None, memo: str | None = None) -> SearchPlayer:
         if algorithm == "mcts":
@@ -145,7 +142,7 @@ def _factory(algorithm: str) -> Callable[..., SearchPlayer]:
             time=float_option("time", time),
             evaluation=evaluation,
             playouts=int_option("playouts", playouts, minimum=1),
-            seed=int_option("seed", seed, default=0, minimum=0) or 0,
+            seed=int_option("seed", seed, default=0, minimum=0),
             memo=memo is None or memo.lower() in ("1", "true", "yes", "on"),
         )
 

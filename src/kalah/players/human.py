@@ -29,7 +29,7 @@ class HumanPlayer:
         self.ask = ask
 
     def choose_move(self, position: Position) -> Move:
-        """The move the person gives through ``ask``; :class:`NoInputError` without it."""
+        """Ask the person for a move until it is legal."""
         if self.ask is None:
             raise NoInputError(f"{self.name} is a human player, and nothing was given to ask them for moves")
         return self.ask(position)

@@ -22,11 +22,11 @@ class RandomPlayer(ComputerPlayer):
         self.reset()
 
     def reset(self) -> None:
-        """Start the random generator again from ``seed``, so a game replays."""
+        """Start the random sequence again from the seed."""
         self._rng = _random.Random(self.seed)
 
     def choose_move(self, position: Position) -> Move:
-        """A legal move drawn uniformly at random."""
+        """A legal move drawn at random."""
         return self._rng.choice(position.legal_moves())
 
 

@@ -7,8 +7,10 @@ registering itself once.
 
 from __future__ import annotations
 
+import difflib
+import inspect
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, overload
 
 from kalah.rules import KalahError
 
@@ -30,7 +32,8 @@ class ExternalPlayerRefusedError(PlayerSpecError):
 
 @dataclass(frozen=True)
 class PlayerType:
-    """A registered player: its spec name, how to make it, and what it says about itself."""
+    """A registered kind of player: how to make it from a spec and what it needs."""
+
     name: str
     factory: Callable[..., Player]  # called with the spec's options as keyword strings
     summary: str
@@ -41,11 +44,6 @@ class PlayerType:
 
 
 _TYPES: dict[str, PlayerType] = {}
-
-# Players that come through entry points: if one is missing, the installed metadata is older
-# than the source (an editable install made before the entry points existed).
-_ENTRY_POINT_PLAYERS = ("replay", "exec")
-_REINSTALL_HINT = " (the installed metadata lists no such entry point: reinstall with pip install -e .)"
 
 
 def register_player(name: str, factory: Callable[..., Player], summary: str, options: str = "",
@@ -122,8 +120,14 @@ def make_player(spec: str, *, allow_external: bool = True) -> Player:
     name, options = parse_spec(spec)
     types = player_types()
     if name not in types:
-        raise PlayerSpecError(f"unknown player {name!r} in spec {spec!r}; known players: {', '.join(types)}"
-                              + _REINSTALL_HINT * (name in _ENTRY_POINT_PLAYERS))
+        raise PlayerSpecError(f"unknown player {name!r} in spec {spec!r}; known players: {', '.join(types)}")
+    allowed = _option_names(types[name].factory)
+    unknown = [key for key in options if allowed is not None and key not in allowed]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], sorted(allowed or ()), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        takes = f"its options: {', '.join(sorted(allowed or ()))}" if allowed else "it takes no options"
+        raise PlayerSpecError(f"unknown option {unknown[0]!r} for player {name!r}{hint}; {takes}")
     try:
         player = types[name].factory(**options)
     except TypeError as error:
@@ -133,6 +137,21 @@ def make_player(spec: str, *, allow_external: bool = True) -> Player:
     return player
 
 
+def _option_names(factory: Callable[..., Player]) -> set[str] | None:
+    """The keyword options a player factory takes, or None when it takes any."""
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters):
+        return None
+    return {parameter.name for parameter in parameters}
+
+
+@overload
+def int_option(name: str, value: str | int | None, default: int, minimum: int | None = None) -> int: ...
+@overload
+def int_option(name: str, value: str | int | None, default: None = None, minimum: int | None = None) -> int | None: ...
 def int_option(name: str, value: str | int | None, default: int | None = None, minimum: int | None = None) -> int | None:
     """Read an integer option of a spec, with an error that names it."""
     if value is None:
@@ -146,6 +165,10 @@ def int_option(name: str, value: str | int | None, default: int | None = None, m
     return number
 
 
+@overload
+def float_option(name: str, value: str | float | None, default: float, positive: bool = True) -> float: ...
+@overload
+def float_option(name: str, value: str | float | None, default: None = None, positive: bool = True) -> float | None: ...
 def float_option(name: str, value: str | float | None, default: float | None = None, positive: bool = True) -> float | None:
     """Read a number option of a spec, with an error that names it."""
     if value is None:
@@ -167,23 +190,31 @@ BUILTIN_PLAYER_MODULES = [
     "kalah.players.perfect",  # perfect: the exact solver
 ]
 
-#: Entry-point group of players defined above this package: ``replay`` (kalah.records.replay)
-#: and ``exec`` (kalah.mankalah.external) register from the layer that knows both sides, and
-#: other distributions can add players the same way. Declared in pyproject.toml.
+#: Players of higher layers and of other packages register through entry points
+#: of this group (``replay`` from kalah.records, ``exec`` from kalah.mankalah):
+#: each entry point names a module whose import registers its players.
 PLAYER_ENTRY_POINTS = "kalah.players"
+
 
 _loaded = False
 
 
 def _load_builtin_players() -> None:
+    """Import the modules that register players, once (reading the entry points takes milliseconds)."""
     global _loaded
     if _loaded:
         return
+    _loaded = True
     import importlib
     from importlib.metadata import entry_points
 
     for module in BUILTIN_PLAYER_MODULES:
         importlib.import_module(module)
-    for entry in entry_points(group=PLAYER_ENTRY_POINTS):
-        entry.load()  # importing the module registers its players
-    _loaded = True
+    for entry_point in entry_points(group=PLAYER_ENTRY_POINTS):
+        try:
+            entry_point.load()
+        except Exception as error:  # a broken plugin must not take the other players down
+            import warnings
+
+            warnings.warn(f"the player plugin {entry_point.name!r} ({entry_point.value}) failed to load: {error}",
+                          RuntimeWarning, stacklevel=2)

@@ -1,7 +1,16 @@
 """Game records (JSON files) and the game library (SQLite)."""
 
 from .atomic import write_atomic
-from .library import GameLibrary, GameSummary, LibraryError, LibraryWriter, default_library_path
+from .library import (
+    DamagedGameError,
+    GameLibrary,
+    GameSummary,
+    LibraryBusyError,
+    LibraryError,
+    LibraryWriter,
+    StaleGameError,
+    default_library_path,
+)
 from .record import GameRecord, PlayerInfo, RecordedMove, RecordError, load_record
 from .writer import RecordBuilder, RecordFileWriter, player_info
 
@@ -10,6 +19,9 @@ __all__ = [
     "GameRecord",
     "GameSummary",
     "LibraryError",
+    "LibraryBusyError",
+    "StaleGameError",
+    "DamagedGameError",
     "LibraryWriter",
     "PlayerInfo",
     "RecordBuilder",

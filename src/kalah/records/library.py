@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from kalah.match import GameResult, MoveEvent, Observer
 from kalah.players.base import Player
 from kalah.rules import SWAP, KalahError, Move, Position
 
-from .record import GameRecord, PlayerInfo, RecordedMove, RecordError
+from .record import GameRecord, PlayerInfo, RecordError
 from .writer import player_info
 
 SCHEMA = """
@@ -54,9 +55,22 @@ class LibraryError(KalahError):
     """The game library cannot be opened, or has no such game."""
 
 
+class LibraryBusyError(LibraryError):
+    """The library is locked by another program (or is read-only) longer than the library waits."""
+
+
+class StaleGameError(LibraryError):
+    """A change made for a game as it was: the game has moved on since (another request, tab or server)."""
+
+
+class DamagedGameError(LibraryError):
+    """A stored game that cannot be read back (a damaged file): named, so that the rest stays usable."""
+
+
 @dataclass(frozen=True)
 class GameSummary:
-    """One game of the library as a list shows it: players, variant, status and scores."""
+    """A game of the library in brief, as ``kalah games list`` shows it."""
+
     id: int
     started_at: str
     players: tuple[PlayerInfo, PlayerInfo]
@@ -68,13 +82,13 @@ class GameSummary:
 
     @property
     def winner(self) -> int | None:
-        """0 or 1 for a finished game that was not a draw, else None."""
+        """0 or 1 for a finished game with a winner, else None."""
         if self.status != "finished" or self.scores is None or self.scores[0] == self.scores[1]:
             return None
         return 0 if self.scores[0] > self.scores[1] else 1
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape the web API and ``kalah games --json`` use."""
+        """The summary as a JSON-ready dict."""
         return {
             "id": self.id,
             "started_at": self.started_at,
@@ -89,7 +103,7 @@ class GameSummary:
 
 
 def default_library_path() -> Path:
-    """The library file used when none is given: ``games.sqlite`` in the user's data folder."""
+    """The game library of this user (``games.sqlite`` in the user data directory), unless told otherwise."""
     import platformdirs
 
     return Path(platformdirs.user_data_dir("kalah")) / "games.sqlite"
@@ -103,33 +117,16 @@ def _move_value(text: str) -> Move:
     return SWAP if text == SWAP else int(text)
 
 
-def _insert_game(db: sqlite3.Connection, record: GameRecord, tags: dict[str, Any] | None) -> int:
-    """Insert a game's header row (no moves) and return its id."""
-    players = record.players
-    cursor = db.execute(
-        "INSERT INTO games (started_at, program, variant, player0_name, player0_spec, player1_name,"
-        " player1_spec, start, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (record.started_at, record.program, json.dumps(record.start.variant.to_dict()),
-         players[0].name, players[0].spec, players[1].name, players[1].spec,
-         record.start.to_json(), json.dumps(tags or {})),
-    )
-    return int(cursor.lastrowid or 0)
-
-
-def _insert_move(db: sqlite3.Connection, game_id: int, number: int, move: RecordedMove) -> None:
-    db.execute(
-        "INSERT INTO moves (game_id, number, player, move, board, seconds, info) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (game_id, number, move.player, _move_text(move.move), json.dumps(move.board), move.seconds,
-         json.dumps(move.info)),
-    )
-
-
 class GameLibrary:
     """A SQLite file of games. Safe to share between threads and processes:
     every call opens its own connection."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, busy_timeout: float = 30.0) -> None:
+        """Open (or create) the library at ``path``; a call waits up to ``busy_timeout`` seconds for a lock."""
         self.path = Path(path) if path is not None else default_library_path()
+        self.busy_timeout = busy_timeout
+        self._local = threading.local()
+        self._writer = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self._connect() as connection:
@@ -141,17 +138,49 @@ class GameLibrary:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        """This thread's connection to the library (opened once per thread: opening costs more than a query)."""
         try:
+            yield self._connection()
+        except sqlite3.OperationalError as error:
+            self._forget_connection()
+            text = str(error)
+            if "locked" in text or "busy" in text:
+                raise LibraryBusyError(f"the game library {self.path} is locked by another program") from None
+            if "readonly" in text:
+                raise LibraryBusyError(f"the game library {self.path} is read-only") from None
+            raise LibraryError(f"the game library {self.path} cannot be used: {text}") from None
+        except sqlite3.DatabaseError as error:
+            self._forget_connection()
+            raise LibraryError(f"the game library {self.path} is damaged: {error}") from None
+
+    def _connection(self) -> sqlite3.Connection:
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+            self._local.connection = connection
+            connection.row_factory = sqlite3.Row
             connection.execute("PRAGMA foreign_keys = ON")
+            # WAL with synchronous=NORMAL: a commit survives the program being killed (the log is
+            # in the operating system's hands); only a power cut may lose the last ones, never corrupt.
             connection.execute("PRAGMA journal_mode = WAL")
-            yield connection
-        finally:
+            connection.execute("PRAGMA synchronous = NORMAL")
+        return connection
+
+    def _forget_connection(self) -> None:
+        connection = getattr(self._local, "connection", None)
+        self._local.connection = None
+        if connection is not None:
             connection.close()
+
+    def close(self) -> None:
+        """Close this thread's connection (others close when their threads end)."""
+        self._forget_connection()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._connect() as connection:
+        # Writers of this process take turns here: waiting in SQLite's busy handler (it sleeps
+        # and retries) costs far more than a queue when many threads write at once.
+        with self._writer, self._connect() as connection:
             connection.execute("BEGIN IMMEDIATE")
             try:
                 yield connection
@@ -164,23 +193,27 @@ class GameLibrary:
 
     def create_game(self, start: Position, players: Sequence[PlayerInfo], started_at: str | None = None,
                     tags: dict[str, Any] | None = None, program: str | None = None) -> int:
-        """Start a game with no moves yet; returns its id."""
+        """Store a new game with no moves yet; returns its id."""
         record = GameRecord(start, list(players), program=program or "")
         record.started_at = started_at or record.started_at
         with self._transaction() as db:
             return _insert_game(db, record, tags)
 
-    def add_move(self, game_id: int, move: Move, seconds: float = 0.0, info: dict[str, Any] | None = None) -> Position:
+    def add_move(self, game_id: int, move: Move, seconds: float = 0.0, info: dict[str, Any] | None = None,
+                 expected_moves: int | None = None) -> Position:
         """Check ``move`` against the stored game and store it; returns the new position.
 
         Raises the rules' ``IllegalMoveError`` (and stores nothing) for an
-        illegal move. The check and the insert are one transaction, so two
-        writers cannot both add move N.
+        illegal move, and ``StaleGameError`` when ``expected_moves`` is given
+        and the game has a different number of moves. The checks and the
+        insert are one transaction, so two writers (two servers on one file)
+        cannot both add move N.
         """
         with self._transaction() as db:
             position, count = self._current(db, game_id)
+            _check_count(game_id, count, expected_moves)
             after = position.play(move)
-            _insert_move(db, game_id, count + 1, RecordedMove(position.to_move, move, after.board, seconds, info or {}))
+            _insert_move(db, game_id, count + 1, position.to_move, move, after.board, seconds, info or {})
             status = "finished" if after.is_over else "playing"
             scores = after.scores or (None, None)
             db.execute(
@@ -188,17 +221,18 @@ class GameLibrary:
                 " WHERE id = ?", (status, scores[0], scores[1], game_id))
             return after
 
-    def take_back(self, game_id: int, count: int = 1) -> Position:
-        """Remove the last ``count`` moves (for take-back in friendly games)."""
+    def take_back(self, game_id: int, count: int = 1, expected_moves: int | None = None) -> Position:
+        """Remove the last ``count`` moves (for take-back in friendly games); see ``add_move`` for ``expected_moves``."""
         with self._transaction() as db:
             _, moves = self._current(db, game_id)
+            _check_count(game_id, moves, expected_moves)
             db.execute("DELETE FROM moves WHERE game_id = ? AND number > ?", (game_id, max(0, moves - count)))
             db.execute("UPDATE games SET status = 'playing', score0 = NULL, score1 = NULL,"
                        " updated_at = datetime('now') WHERE id = ?", (game_id,))
             return self._current(db, game_id)[0]
 
     def mark_stopped(self, game_id: int, reason: str) -> None:
-        """Mark a game that is still being played as stopped, saying why."""
+        """Mark a game that is still playing as stopped, with the reason."""
         with self._transaction() as db:
             db.execute("UPDATE games SET status = 'stopped', stop_reason = ? WHERE id = ? AND status = 'playing'",
                        (reason, game_id))
@@ -209,7 +243,7 @@ class GameLibrary:
         with self._transaction() as db:
             game_id = _insert_game(db, record, tags)
             for number, move in enumerate(record.moves, 1):
-                _insert_move(db, game_id, number, move)
+                _insert_move(db, game_id, number, move.player, move.move, move.board, move.seconds, move.info)
             final = record.final
             status = "finished" if final.is_over else ("stopped" if record.stop_reason else "playing")
             scores = final.scores or (None, None)
@@ -218,7 +252,7 @@ class GameLibrary:
         return game_id
 
     def delete_game(self, game_id: int) -> None:
-        """Delete a game and its moves; a missing id raises :class:`LibraryError`."""
+        """Delete a game and its moves (LibraryError if there is no such game)."""
         with self._transaction() as db:
             self._row(db, game_id)
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
@@ -226,18 +260,23 @@ class GameLibrary:
     # --- reading ----------------------------------------------------------------
 
     def _row(self, db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
-        db.row_factory = sqlite3.Row
-        row: sqlite3.Row | None = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise LibraryError(f"no game {game_id} in {self.path}")
-        return row
+        return row  # type: ignore[no-any-return]  # sqlite3 types rows as Any
 
     def _current(self, db: sqlite3.Connection, game_id: int) -> tuple[Position, int]:
         row = self._row(db, game_id)
-        position = Position.from_json(row["start"])
+        try:
+            position = Position.from_json(row["start"])
+        except (KalahError, ValueError, TypeError) as error:
+            raise DamagedGameError(f"game {game_id} in {self.path} is damaged: {error}") from None
         moves = db.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
-        for (move,) in moves:
-            position = position.play(_move_value(move))
+        try:
+            for (move,) in moves:
+                position = position.play(_move_value(move))
+        except (KalahError, ValueError) as error:
+            raise DamagedGameError(f"game {game_id} in {self.path} is damaged: {error}") from None
         return position, len(moves)
 
     def position(self, game_id: int) -> Position:
@@ -251,23 +290,23 @@ class GameLibrary:
             row = self._row(db, game_id)
             moves = db.execute("SELECT player, move, board, seconds, info FROM moves WHERE game_id = ? ORDER BY number",
                                (game_id,)).fetchall()
-        data = {
-            "format": "kalah-game", "version": 1, "program": row["program"], "started_at": row["started_at"],
-            "variant": json.loads(row["variant"]),
-            "players": [{"name": row["player0_name"], "spec": row["player0_spec"]},
-                        {"name": row["player1_name"], "spec": row["player1_spec"]}],
-            "start": json.loads(row["start"]),
-            "moves": [{"player": p, "move": _move_value(m), "board": json.loads(b), "seconds": s,
-                       **({"info": json.loads(i)} if i and i != "{}" else {})} for p, m, b, s, i in moves],
-            "result": {"stop_reason": row["stop_reason"]} if row["stop_reason"] else {},
-        }
         try:
+            data = {
+                "format": "kalah-game", "version": 1, "program": row["program"], "started_at": row["started_at"],
+                "variant": json.loads(row["variant"]),
+                "players": [{"name": row["player0_name"], "spec": row["player0_spec"]},
+                            {"name": row["player1_name"], "spec": row["player1_spec"]}],
+                "start": json.loads(row["start"]),
+                "moves": [{"player": p, "move": _move_value(m), "board": json.loads(b), "seconds": s,
+                           **({"info": json.loads(i)} if i and i != "{}" else {})} for p, m, b, s, i in moves],
+                "result": {"stop_reason": row["stop_reason"]} if row["stop_reason"] else {},
+            }
             return GameRecord.from_dict(data)
-        except RecordError as error:
-            raise LibraryError(f"game {game_id} in {self.path} is damaged: {error}") from None
+        except (RecordError, ValueError, TypeError) as error:
+            raise DamagedGameError(f"game {game_id} in {self.path} is damaged: {error}") from None
 
     def summary(self, game_id: int) -> GameSummary:
-        """The summary of one game; a missing id raises :class:`LibraryError`."""
+        """The summary of one game (LibraryError if there is no such game)."""
         return next(iter(self.list_games(ids=[game_id])), None) or self._missing(game_id)
 
     def _missing(self, game_id: int) -> GameSummary:
@@ -291,7 +330,6 @@ class GameLibrary:
         if limit is not None:
             query += f" LIMIT {int(limit)}"
         with self._connect() as db:
-            db.row_factory = sqlite3.Row
             rows = db.execute(query, parameters).fetchall()
         return [
             GameSummary(
@@ -320,11 +358,39 @@ class LibraryWriter(Observer):
         self.game_id = self.library.create_game(start, [player_info(p) for p in players], tags=self.tags)
 
     def move_played(self, event: MoveEvent) -> None:
-        """Store the move."""
+        """Store the move (checked against the stored game)."""
         assert self.game_id is not None
         self.library.add_move(self.game_id, event.move, event.seconds, event.info)
 
     def game_ended(self, result: GameResult) -> None:
-        """Mark an unfinished game as stopped (a finished one is already complete)."""
+        """Mark a game that stopped before its end."""
         if self.game_id is not None and not result.finished:
             self.library.mark_stopped(self.game_id, result.stop_reason or "stopped")
+
+
+def _insert_game(db: sqlite3.Connection, record: GameRecord, tags: dict[str, Any] | None) -> int:
+    """Adds the games row of ``record`` (its start and players; no moves yet) and returns its id."""
+    players = record.players
+    cursor = db.execute(
+        "INSERT INTO games (started_at, program, variant, player0_name, player0_spec, player1_name,"
+        " player1_spec, start, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (record.started_at, record.program, json.dumps(record.start.variant.to_dict()),
+         players[0].name, players[0].spec, players[1].name, players[1].spec,
+         record.start.to_json(), json.dumps(tags or {})),
+    )
+    assert cursor.lastrowid is not None  # an INSERT always sets it
+    return cursor.lastrowid
+
+
+def _insert_move(db: sqlite3.Connection, game_id: int, number: int, player: int, move: Move, board: Any,
+                 seconds: float, info: dict[str, Any]) -> None:
+    db.execute(
+        "INSERT INTO moves (game_id, number, player, move, board, seconds, info) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, number, player, _move_text(move), json.dumps(board), seconds, json.dumps(info)),
+    )
+
+
+def _check_count(game_id: int, count: int, expected: int | None) -> None:
+    if expected is not None and count != expected:
+        raise StaleGameError(f"game {game_id} has {count} moves, not {expected}: it moved on since this request was made"
+                             " (reload it)")

@@ -18,12 +18,14 @@ board after the move; ``info`` (optional) is what the player said about it.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
 from kalah.rules import SWAP, KalahError, Move, Position, Variant
+from kalah.version import __version__
 
 FORMAT = "kalah-game"
 VERSION = 1
@@ -33,60 +35,77 @@ class RecordError(KalahError, ValueError):
     """A game record that cannot be read or does not follow the rules."""
 
 
+#: Characters of a move's ``info`` a record may hold.
+MAX_INFO = 10_000
+#: Characters of a whole record: far more than the longest game of the largest variant needs.
+MAX_RECORD = 20_000_000
+
+
+def _text(value: Any, what: str, limit: int) -> str:
+    """A string of the record, checked: text, at most ``limit`` characters, valid Unicode."""
+    if not isinstance(value, str):
+        raise RecordError(f"{what} must be text, got {type(value).__name__}")
+    if len(value) > limit:
+        raise RecordError(f"{what} is longer than {limit} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeError:
+        raise RecordError(f"{what} is not valid Unicode (a lone surrogate)") from None
+    return value
+
+
 @dataclass(frozen=True)
 class PlayerInfo:
-    """Who played one side of a recorded game."""
+    """Who played a side of a recorded game."""
 
     name: str
-    """A name to show, e.g. ``pvs`` or a person's name."""
+    """The name shown for the player, e.g. ``"Ann"`` or ``"Computer (medium)"``."""
     spec: str
-    """The player spec that makes the player again (see :mod:`kalah.players.spec`), e.g. ``pvs:time=1``."""
+    """The player spec that makes the player again (``"human"``, ``"pvs:time=1"``); see ``kalah.players``."""
 
 
 @dataclass(frozen=True)
 class RecordedMove:
-    """One move of a recorded game."""
+    """One move of a recorded game and the board it left."""
 
     player: int
     """Who moved: 0 or 1."""
     move: Move
-    """The pit played, or ``kalah.SWAP``."""
+    """The pit index ``0..pits-1`` of the mover, or ``"swap"``."""
     board: list[list[int]]
-    """The board after the move: each player's pits and store, as in ``Position.board``."""
+    """The board after the move: two rows of pits then store, player 0's first (the layout of RULES.md)."""
     seconds: float = 0.0
     """How long the player thought."""
     info: dict[str, Any] = field(default_factory=dict)
-    """What the player said about the move (an engine's value, depth, ...)."""
+    """What a computer player reported about the move (value, depth, nodes...)."""
 
 
 @dataclass
 class GameRecord:
-    """A game: who played, from where, every move, and how it ended."""
+    """A game: who played, from where, every move, and how it ended (a ``kalah-game`` JSON file)."""
 
     start: Position
-    """The position the game started from (its variant included)."""
+    """The position the game started from (usually the start of its variant)."""
     players: list[PlayerInfo]
     """Player 0 and player 1."""
     moves: list[RecordedMove] = field(default_factory=list)
-    """Every move, in order."""
+    """Every move in order."""
     started_at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
-    """When the game started: an ISO 8601 UTC time."""
+    """When the game started (ISO 8601, UTC)."""
     program: str = ""
-    """The program that wrote the record (``kalah VERSION`` by default)."""
+    """The program that wrote the record (default: this kalah and its version)."""
     finished: bool = False
-    """Whether the game reached its end."""
+    """True when the game reached its end by the rules."""
     stop_reason: str | None = None
-    """Why an unfinished game stopped (a player's error, an interruption), else None."""
+    """Why an unfinished game stopped (e.g. ``"interrupted"``, ``"forfeit: ..."``), or None."""
 
     def __post_init__(self) -> None:
         if not self.program:
-            from kalah import __version__
-
             self.program = f"kalah {__version__}"
 
     @property
     def variant(self) -> Variant:
-        """The variant played (the start position's)."""
+        """The variant the game was played in."""
         return self.start.variant
 
     def positions(self) -> Iterator[Position]:
@@ -106,11 +125,11 @@ class GameRecord:
         return position
 
     def add_move(self, player: int, move: Move, after: Position, seconds: float = 0.0, info: dict[str, Any] | None = None) -> None:
-        """Append a move: who played it, the position after it, the time taken and what the player said."""
+        """Append a move and the board it left."""
         self.moves.append(RecordedMove(player, move, after.board, round(seconds, 6), dict(info or {})))
 
     def result(self) -> dict[str, Any]:
-        """How the game ended: finished or not, scores, winner and stop reason, as a dictionary."""
+        """How the game ended, as the record stores it (scores, winner, margin, or why it stopped)."""
         final = self.final
         scores = final.scores if final.is_over else None
         result: dict[str, Any] = {
@@ -124,7 +143,7 @@ class GameRecord:
         return result
 
     def to_dict(self) -> dict[str, Any]:
-        """The record in its JSON file format (``format: kalah-game``)."""
+        """The record as a JSON-ready dict (the ``kalah-game`` format, version 1)."""
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -142,7 +161,7 @@ class GameRecord:
         }
 
     def to_json(self, indent: int | None = 1) -> str:
-        """The record as JSON text, as written to a file."""
+        """The record as ``kalah-game`` JSON text."""
         return json.dumps(self.to_dict(), indent=indent)
 
     def _repr_html_(self) -> str:
@@ -176,16 +195,19 @@ class GameRecord:
         players = data["players"]
         if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, dict) for p in players):
             raise RecordError("'players' must list two players, each with a name and a spec")
-        infos = [PlayerInfo(str(p.get("name", f"player {i}")), str(p.get("spec", ""))) for i, p in enumerate(players)]
+        infos = [PlayerInfo(_text(p.get("name", f"player {i}"), f"player {i}'s name", 200),
+                            _text(p.get("spec", ""), f"player {i}'s spec", 1000)) for i, p in enumerate(players)]
         if not isinstance(data["moves"], list):
             raise RecordError("'moves' must be a list")
-        record = cls(start, infos, started_at=str(data.get("started_at", "")), program=str(data.get("program", "")) or "")
+        record = cls(start, infos, started_at=_text(data.get("started_at", ""), "started_at", 100),
+                     program=_text(data.get("program", ""), "program", 200))
         position = start
         for number, entry in enumerate(data["moves"], 1):
             position = record._check_move(number, entry, position)
         result = data.get("result")
         if isinstance(result, dict):
-            record.stop_reason = result.get("stop_reason")
+            reason = result.get("stop_reason")
+            record.stop_reason = None if reason is None else _text(reason, "the stop reason", 500)
             if result.get("finished") and not position.is_over:
                 raise RecordError(f"the record says the game finished, but after move {len(record.moves)} it is not over")
         record.finished = position.is_over
@@ -206,28 +228,41 @@ class GameRecord:
         if "board" in entry and entry["board"] != after.board:
             raise RecordError(f"move {number}: the recorded board {entry['board']} does not follow from the moves (expected {after.board})")
         seconds = entry.get("seconds", 0.0)
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
             raise RecordError(f"move {number}: 'seconds' must be a non-negative number, got {seconds!r}")
         info = entry.get("info") or {}
         if not isinstance(info, dict):
             raise RecordError(f"move {number}: 'info' must be an object")
+        try:  # what is stored must be written back as strict JSON
+            if len(json.dumps(info, allow_nan=False)) > MAX_INFO:
+                raise RecordError(f"move {number}: 'info' is longer than {MAX_INFO} characters")
+        except (ValueError, TypeError, UnicodeError):
+            raise RecordError(f"move {number}: 'info' holds values JSON cannot carry (NaN, Infinity, broken text)") from None
         self.moves.append(RecordedMove(position.to_move, move, after.board, float(seconds), info))
         return after
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
-        """Read a record from JSON text, checking every move against the rules (:class:`RecordError` if not)."""
+        """Read a record from JSON text, checking every move against the rules (RecordError if it does not)."""
+        if len(text) > MAX_RECORD:
+            raise RecordError(f"a game record is at most {MAX_RECORD} characters long; this text has {len(text)}")
         try:
             data = json.loads(text)
         except ValueError as error:
             raise RecordError(f"not valid JSON: {error}") from None
+        except RecursionError:
+            raise RecordError("not a game record: the JSON is nested too deeply") from None
         return cls.from_dict(data)
 
 
 def load_record(path: str | Path) -> GameRecord:
     """Read a record file, with errors that name the file."""
     path = Path(path)
+    if path.exists() and not path.is_file():
+        raise RecordError(f"{path} is not a regular file")
     try:
+        if path.stat().st_size > MAX_RECORD * 4:
+            raise RecordError(f"{path} is too large for a game record")
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror or error}") from None

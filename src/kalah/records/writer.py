@@ -14,7 +14,7 @@ from .record import GameRecord, PlayerInfo
 
 
 def player_info(player: Player) -> PlayerInfo:
-    """The name and spec of a player, as a record keeps them."""
+    """The name and spec that a record keeps of a player."""
     return PlayerInfo(getattr(player, "name", "player"), getattr(player, "spec", ""))
 
 
@@ -29,7 +29,7 @@ class RecordBuilder(Observer):
         self.record = GameRecord(start, [player_info(p) for p in players])
 
     def move_played(self, event: MoveEvent) -> None:
-        """Append the move to the record."""
+        """Add the move to the record."""
         assert self.record is not None
         self.record.add_move(event.player, event.move, event.after, event.seconds, event.info)
 
@@ -53,16 +53,16 @@ class RecordFileWriter(RecordBuilder):
         write_atomic(self.path, self.record.to_json() + "\n")
 
     def game_started(self, start: Position, players: Sequence[Player]) -> None:
-        """Start the record and write the file."""
+        """Start the record and write it."""
         super().game_started(start, players)
         self._write()
 
     def move_played(self, event: MoveEvent) -> None:
-        """Append the move and rewrite the file (atomically)."""
+        """Add the move and write the file again, so a crash loses at most this move."""
         super().move_played(event)
         self._write()
 
     def game_ended(self, result: GameResult) -> None:
-        """Note how the game ended and rewrite the file."""
+        """Write the finished record."""
         super().game_ended(result)
         self._write()

@@ -2,7 +2,7 @@
 
 from .errors import IllegalMoveError, InvalidPositionError, InvalidVariantError, KalahError
 from .notation import line_names, move_name, parse_move, pit_letter, store_letter
-from .position import SWAP, Move, MoveEffect, Position, seen_by
+from .position import SWAP, Move, MoveEffect, Position
 from .variant import STANDARD, Variant
 
 __all__ = [
@@ -20,6 +20,5 @@ __all__ = [
     "move_name",
     "parse_move",
     "pit_letter",
-    "seen_by",
     "store_letter",
 ]

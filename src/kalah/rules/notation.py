@@ -7,16 +7,12 @@ from .position import SWAP, Move, Position
 
 
 def pit_letter(player: int, pit: int) -> str:
-    """The letter of a pit: ``A``, ``B``, ... for player 0, ``a``, ``b``, ... for player 1.
-
-    >>> pit_letter(0, 2), pit_letter(1, 0)
-    ('C', 'a')
-    """
+    """The letter of a pit in the notation: ``A..F`` for player 0, ``a..f`` for player 1."""
     return chr((ord("A") if player == 0 else ord("a")) + pit)
 
 
 def store_letter(player: int) -> str:
-    """The letter of a store: ``O`` for player 0, ``o`` for player 1."""
+    """The letter of a player's store in the notation: ``O`` for player 0, ``o`` for player 1."""
     return "O" if player == 0 else "o"
 
 
@@ -50,7 +46,7 @@ def parse_move(text: str, position: Position) -> Move:
         move = SWAP
     elif len(word) == 1 and word.isalpha():
         move = ord(word.lower()) - ord("a")
-    elif word.isdigit():
+    elif word.isascii() and word.isdigit():  # "²".isdigit() is true, and int() refuses it
         move = int(word) - 1
     if move is None or move not in legal:
         raise IllegalMoveError(f"{word!r} is not a legal move; legal: {choices}")

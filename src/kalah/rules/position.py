@@ -39,21 +39,6 @@ class MoveEffect:
     game_over: bool
 
 
-
-def seen_by(value: int, player: int, holder: int = 0) -> int:
-    """A value held from ``holder``'s point of view (player 0's by default), seen from ``player``'s.
-
-    Values in this package are margins: what one side gets minus what the other
-    gets, so the other side sees the same number negated. The one place that
-    turns a value around, e.g. a finished game's margin for the side to move::
-
-        >>> seen_by(4, player=1)
-        -4
-        >>> seen_by(4, player=1, holder=1)
-        4
-    """
-    return value if player == holder else -value
-
 class Position:
     """A Kalah position: board, side to move and variant. Immutable and hashable."""
 
@@ -85,11 +70,7 @@ class Position:
 
     @classmethod
     def start(cls, variant: Variant | None = None) -> Position:
-        """The starting position of ``variant`` (default: standard Kalah), player 0 to move.
-
-        >>> Position.start().pits(0)
-        (4, 4, 4, 4, 4, 4)
-        """
+        """The starting position of ``variant`` (default: standard Kalah(6,4)), player 0 to move."""
         variant = variant or STANDARD
         row = [variant.seeds] * variant.pits + [0]
         return cls([row, row], 0, variant)
@@ -127,7 +108,7 @@ class Position:
         return [list(self._cells[:half]), list(self._cells[half:])]
 
     def pits(self, player: int) -> tuple[int, ...]:
-        """The seeds in ``player``'s pits, from their first pit to their last."""
+        """The seeds in ``player``'s pits, in sowing order."""
         start = player * (self._variant.pits + 1)
         return self._cells[start : start + self._variant.pits]
 
@@ -137,14 +118,14 @@ class Position:
 
     @property
     def seeds_in_pits(self) -> int:
-        """The seeds in all pits (not in the stores)."""
+        """The seeds still in play (in the pits of both sides)."""
         return sum(self.pits(0)) + sum(self.pits(1))
 
     # --- game state ---------------------------------------------------------
 
     @property
     def is_over(self) -> bool:
-        """Whether the game is over: one side's pits are empty."""
+        """True when the game has ended: one side has no seeds left in its pits."""
         return sum(self.pits(0)) == 0 or sum(self.pits(1)) == 0
 
     @property
@@ -159,6 +140,16 @@ class Position:
         """Player 0's final total minus player 1's, once over."""
         scores = self.scores
         return None if scores is None else scores[0] - scores[1]
+
+    @property
+    def mover_margin(self) -> int | None:
+        """The side to move's final total minus the opponent's, once over: a finished game's value in search and solve.
+
+        >>> Position([[0, 0, 0, 0, 0, 0, 30], [0, 0, 0, 0, 0, 1, 17]], to_move=1).mover_margin
+        -12
+        """
+        margin = self.margin
+        return None if margin is None else (margin if self._to_move == 0 else -margin)
 
     @property
     def winner(self) -> int | None:
@@ -265,16 +256,16 @@ class Position:
     # --- JSON -----------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape: ``board``, ``to_move`` and ``variant``."""
+        """The position as a JSON-ready dict: board, side to move, variant."""
         return {"board": self.board, "to_move": self._to_move, "variant": self._variant.to_dict()}
 
     def to_json(self) -> str:
-        """The position as JSON text; :meth:`from_json` reads it back."""
+        """The position as JSON text (the format of the web API and of records)."""
         return json.dumps(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Any) -> Position:
-        """Read the JSON shape of :meth:`to_dict`, checking it (:class:`InvalidPositionError` if not valid)."""
+        """A position from the dict of ``to_dict`` (InvalidPositionError naming what is wrong)."""
         if not isinstance(data, dict):
             raise InvalidPositionError(f"a position must be a JSON object, got {type(data).__name__}")
         unknown = set(data) - {"board", "to_move", "variant"}

@@ -56,30 +56,24 @@ class GameLike(Protocol):
     @property
     def players(self) -> Sequence[_Player]:
         """Player 0 and player 1 (each with a ``name``)."""
-        ...
 
     @property
     def moves(self) -> Sequence[_RecordedMove]:
-        """The moves played, in order."""
-        ...
+        """The moves in order."""
 
     @property
     def variant(self) -> Variant:
-        """The variant played."""
-        ...
+        """The variant of the game."""
 
     @property
     def final(self) -> Position:
         """The position after the last move."""
-        ...
 
     def positions(self) -> Iterable[Position]:
-        """Every position of the game, from the start."""
-        ...
+        """The start and the position after each move."""
 
     def result(self) -> dict[str, Any]:
-        """How the game ended (as ``GameRecord.result``)."""
-        ...
+        """How the game ended."""
 
 
 def _hash(a: int, b: int) -> float:

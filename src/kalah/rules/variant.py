@@ -37,7 +37,7 @@ class Variant:
 
     @property
     def total_seeds(self) -> int:
-        """The seeds on the board: ``2 * pits * seeds``."""
+        """Seeds on the board: 2 x pits x seeds."""
         return 2 * self.pits * self.seeds
 
     @property
@@ -50,7 +50,7 @@ class Variant:
         return self.name
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of the variant."""
+        """The variant as a JSON-ready dict."""
         return {
             "pits": self.pits,
             "seeds": self.seeds,
@@ -60,7 +60,7 @@ class Variant:
 
     @classmethod
     def from_dict(cls, data: Any) -> Variant:
-        """Read the JSON shape of :meth:`to_dict`, checking it (:class:`InvalidVariantError` if not valid)."""
+        """A variant from the dict of ``to_dict`` (InvalidVariantError naming what is wrong)."""
         if not isinstance(data, dict):
             raise InvalidVariantError(f"a variant must be a JSON object, got {type(data).__name__}")
         unknown = set(data) - {"pits", "seeds", "empty_capture", "pie_rule"}

@@ -29,18 +29,18 @@ import math
 import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Iterator, Literal
 
-from kalah.rules import SWAP, KalahError, Move, Position, seen_by
+from kalah.core import search as core
+from kalah.core.search import MAX_DEPTH, NO_MOVE, UNIT, Engine
+from kalah.rules import SWAP, KalahError, Move, Position
 
-if TYPE_CHECKING:
-    from kalah.core.search import Engine
+#: How much is known about a root move's value (see :class:`MoveValue`).
+Bound = Literal["exact", "lower", "upper", "unknown", "estimate"]
 
 __all__ = [
-    "Algorithm",
-    "Bound",
-    "Evaluation",
     "ALGORITHMS",
+    "Bound",
     "EVALUATIONS",
     "EXACT_ALGORITHMS",
     "DEFAULT_DEPTH",
@@ -55,12 +55,6 @@ __all__ = [
     "search",
 ]
 
-#: How much is known of a root move's value (see :class:`MoveValue`).
-Bound = Literal["exact", "lower", "upper", "unknown", "estimate"]
-#: The search algorithms by name, and the evaluations of unfinished positions.
-Algorithm = Literal["minimax", "alphabeta", "scout", "pvs", "mtdf", "mcts"]
-Evaluation = Literal["strong", "store", "seed"]
-
 EXACT_ALGORITHMS = ("minimax", "alphabeta", "scout", "pvs", "mtdf")
 ALGORITHMS = EXACT_ALGORITHMS + ("mcts",)
 EVALUATIONS = ("strong", "store", "seed")
@@ -73,34 +67,32 @@ class SearchError(KalahError, ValueError):
 
 
 def check_algorithm(name: Any) -> str:
-    """The algorithm's name in lower case, or :class:`SearchError` naming the accepted ones."""
+    """``algorithm`` if it is one of ``ALGORITHMS``, else a SearchError naming them."""
     if not isinstance(name, str) or name.strip().lower() not in ALGORITHMS:
         raise SearchError(f"unknown algorithm {name!r}; accepted: {', '.join(ALGORITHMS)}")
     return name.strip().lower()
 
 
 def check_evaluation(name: Any) -> str:
-    """The evaluation's name in lower case, or :class:`SearchError` naming the accepted ones."""
+    """``evaluation`` if it is one of ``EVALUATIONS``, else a SearchError naming them."""
     if not isinstance(name, str) or name.strip().lower() not in EVALUATIONS:
         raise SearchError(f"unknown evaluation {name!r}; accepted: {', '.join(EVALUATIONS)}")
     return name.strip().lower()
 
 
 def check_depth(depth: Any) -> int | None:
-    """A depth limit as an int (None: no limit), or :class:`SearchError` if it is not a positive integer."""
+    """``depth`` as a depth limit (1 or more, capped at the engine's maximum), else a SearchError."""
     if depth is None:
         return None
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise SearchError(f"depth must be a whole number of moves (1 or more), got {depth!r}")
     if depth < 1:
         raise SearchError(f"depth must be at least 1, got {depth}")
-    from kalah.core.search import MAX_DEPTH
-
     return min(depth, MAX_DEPTH)
 
 
 def check_time(time: Any) -> float | None:
-    """A time budget in seconds as a float (None: none), or :class:`SearchError` if it is not positive."""
+    """``time`` as positive seconds (None stays None), else a SearchError."""
     if time is None:
         return None
     if isinstance(time, bool) or not isinstance(time, (int, float)) or math.isnan(time):
@@ -112,87 +104,91 @@ def check_time(time: Any) -> float | None:
 
 @dataclass(frozen=True)
 class SearchStats:
-    """What a search did. ``seconds`` is wall-clock time of the whole search."""
+    """What a search did, counted by the compiled engine (see docs/search.md)."""
 
     nodes: int = 0
-    """Positions visited, the root and leaves included."""
+    """Positions visited, the root and every leaf included (for MCTS: tree nodes created)."""
     leaves: int = 0
-    """Positions valued by the evaluation or as finished games."""
+    """Positions valued without looking further: at the depth limit, finished games and oracle hits."""
     tt_probes: int = 0
-    """Lookups in the transposition table."""
+    """Transposition-table lookups."""
     tt_hits: int = 0
-    """Lookups that found an entry for the position."""
+    """Lookups whose entry answered the node or narrowed its window."""
     cutoffs: int = 0
-    """Beta cutoffs: moves left unsearched because one move already refuted the line."""
+    """Nodes left early because a move reached beta (the seeds' pruning)."""
     researches: int = 0
-    """Searches repeated with a wider window after a null-window test failed (scout, pvs, mtdf)."""
+    """Null-window probes that failed high and were searched again with a full window (PVS), or Scout's re-evaluations."""
     oracle_probes: int = 0
-    """Positions valued by the endgame database instead of searched."""
+    """Positions answered by the endgame database."""
     depth: int = 0
-    """The deepest completed iteration, in plies."""
+    """The depth of the last completed iteration, in moves."""
     seconds: float = 0.0
     """Wall-clock time of the whole search."""
     playouts: int = 0
-    """Random games played to the end (mcts only)."""
+    """Random games played (MCTS only)."""
 
     @property
     def nodes_per_second(self) -> float:
-        """Search speed: ``nodes / seconds``, or 0.0 for a search too quick to time."""
+        """Visited positions per second of wall-clock time (0 when no time was measured)."""
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields as a JSON-ready dictionary."""
+        """The fields as a JSON-ready dict."""
         return asdict(self)
 
 
 @dataclass(frozen=True)
 class MoveValue:
-    """A root move's value for the side to move, and how much of it is known (``bound``)."""
+    """A root move's value for the side to move, and how much is known about it.
+
+    >>> [entry.bound for entry in kalah.search(kalah.Position.start(), depth=2).moves]
+    ['exact', 'exact', 'exact', 'exact', 'exact', 'exact']
+    """
 
     move: Move
-    """The move: a pit number, or ``kalah.SWAP``."""
+    """A pit index ``0..pits-1`` of the mover, or ``"swap"``."""
     value: float | int | None
-    """Seeds, from the side to move's view; a mean margin for mcts; None when not searched."""
+    """In seeds, for the side to move: an ``int`` for a proven margin, a ``float`` when a heuristic
+    evaluation took part; ``None`` when the move was not searched."""
     bound: Bound = "exact"
-    """``exact``; ``upper`` (worth at most ``value``, so not better than the best move);
-    ``lower`` (worth at least ``value``); ``unknown`` (not searched); ``estimate`` (mcts's mean)."""
+    """``"exact"``; ``"upper"`` (worth at most ``value``: not better than the best move, with
+    ``move_values=False``); ``"lower"`` (at least ``value``); ``"unknown"`` (not searched: time ran out);
+    ``"estimate"`` (MCTS: the mean final margin of its playouts)."""
 
 
 @dataclass(frozen=True)
 class SearchResult:
-    """What :func:`search` found: the best move, its value, the line it expects, and the work done.
+    """What ``kalah.search`` found: the value and best move of a position, the line, and the work done.
 
-    >>> from kalah import Position, search
-    >>> result = search(Position.start(), depth=6)
-    >>> result.best_move in Position.start().legal_moves()
-    True
+    >>> result = kalah.search(kalah.Position.start(), algorithm="alphabeta", depth=3)
+    >>> result.best_move, result.value, result.pv
+    (2, -0.5, [2, 5])
     """
 
     position: Position
     """The position searched."""
-    algorithm: Algorithm
-    """The algorithm that searched (one of :data:`ALGORITHMS`)."""
-    evaluation: Evaluation
-    """The evaluation of unfinished leaves (one of :data:`EVALUATIONS`)."""
+    algorithm: str
+    """One of ``ALGORITHMS``: ``minimax``, ``alphabeta``, ``scout``, ``pvs``, ``mtdf`` or ``mcts``."""
+    evaluation: str
+    """The evaluation at the depth limit: ``strong``, ``store`` or ``seed`` (see docs/search.md)."""
     value: float | int | None
-    """The best move's value in seeds for the side to move (a mean margin for mcts); for a
-    finished position, its final margin."""
+    """The position's value in seeds for the side to move (``int`` when proven); None if nothing completed."""
     best_move: Move | None
-    """The move to play; None when the game is over."""
+    """The move to play: the lowest pit among the moves of best value (the swap counts as the highest)."""
     pv: list[Move]
-    """The principal variation: the line both sides are expected to play, starting with ``best_move``."""
+    """The principal variation: the best line from the position, best move first."""
     moves: list[MoveValue]
-    """Every root move with its value and bound."""
+    """Every legal move with its value and how much is known about it."""
     stats: SearchStats
-    """Nodes, depth, time and the rest of the search's counters."""
+    """Nodes, cutoffs, table hits, depth reached and time."""
     exact: bool
-    """True when ``value`` is proven: the search reached the end of every line."""
+    """True when ``value`` is proven: only finished games (and endgame-database values) decided it."""
     extra: dict[str, Any] = field(default_factory=dict)
-    """Algorithm-specific details (mcts: ``win_rate`` and the ``visits`` of each move)."""
+    """Algorithm-specific figures: for MCTS ``win_rate`` and ``visits`` per move."""
 
     @property
     def depth(self) -> int:
-        """The deepest completed iteration (``stats.depth``)."""
+        """The depth of the last completed iteration, in moves."""
         return self.stats.depth
 
     @property
@@ -225,15 +221,13 @@ class SearchResult:
         }
 
 
-_SHARED: dict[str, Any] = {}
+_SHARED: dict[int, Engine] = {}
 _SHARED_LOCK = threading.Lock()
 
 
 @contextmanager
-def _engine_for(table_bits: int):
+def _engine_for(table_bits: int) -> Iterator[Engine]:
     """A search engine: the shared one of this size if no other thread is using it, else a new one."""
-    from kalah.core.search import Engine
-
     if _SHARED_LOCK.acquire(blocking=False):
         try:
             engine = _SHARED.get(table_bits)
@@ -247,8 +241,6 @@ def _engine_for(table_bits: int):
 
 
 def _move(code: int) -> Move:
-    from kalah.core.search import NO_MOVE
-
     if code == 255:
         return SWAP
     if code == NO_MOVE:
@@ -257,8 +249,6 @@ def _move(code: int) -> Move:
 
 
 def _seeds(units: int | None, exact: bool) -> float | int | None:
-    from kalah.core.search import UNIT
-
     if units is None:
         return None
     if exact and units % UNIT == 0:
@@ -280,7 +270,7 @@ def search(
     playouts: int | None = None,
     seed: int = 0,
     engine: Engine | None = None,
-    oracle: object | None = None,  # a PyCapsule named "kalah.oracle" (EndgameDatabase.oracle())
+    oracle: object | None = None,
     table_bits: int = 20,
 ) -> SearchResult:
     """Search ``position`` and return its value, best move, principal variation and statistics.
@@ -306,8 +296,6 @@ def search(
     time = check_time(time)
     if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
         raise SearchError(f"playouts must be a whole number of at least 1, got {playouts!r}")
-
-    from kalah.core import search as core
 
     if algorithm == "mcts":
         return _mcts(position, evaluation, depth, time, playouts, seed)
@@ -341,6 +329,7 @@ def search(
     if oracle is not None:
         engine.set_oracle(None)
     exact = bool(raw["exact"])
+    best: Move | None
     if raw["completed"] == 0 and not position.is_over:
         # Not even depth 1 finished in time: fall back to the first legal move.
         moves = position.legal_moves()
@@ -369,8 +358,6 @@ def search(
 
 
 def _mcts(position: Position, evaluation: str, depth: int | None, time: float | None, playouts: int | None, seed: int) -> SearchResult:
-    from kalah.core import search as core
-
     if playouts is None and time is None:
         playouts = DEFAULT_PLAYOUTS
     raw = core.mcts(position, playouts=playouts or 0, seconds=time or 0.0, seed=seed)
@@ -384,7 +371,7 @@ def _mcts(position: Position, evaluation: str, depth: int | None, time: float | 
             win_rate = wins / visits if visits else None
     best = _move(raw["best_move"]) if raw["best_move"] is not None else None
     if best is None:
-        best_value = seen_by(position.margin or 0, position.to_move)
+        best_value = position.mover_margin or 0
         win_rate = None
     stats = SearchStats(nodes=raw["nodes"], depth=raw["depth"], seconds=raw["seconds"], playouts=raw["playouts"])
     extra = {"win_rate": win_rate, "visits": {m.move: v for m, (_, v, _, _) in zip(moves, raw["moves"])}}

@@ -22,15 +22,12 @@ import os
 import threading
 import time as _time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Literal, Union
+from typing import Any, Callable, Literal, Union
 
-from kalah.rules import KalahError, Move, Position, seen_by
-
-if TYPE_CHECKING:
-    from kalah.endgame import EndgameDatabase
-
-#: What ``solve(endgame=...)`` accepts: "auto", None (no database), a database file, or a database.
-EndgameChoice = Union[Literal["auto"], None, str, os.PathLike[str], "EndgameDatabase"]
+from kalah import endgame as eg
+from kalah.core import solver as core
+from kalah.endgame import EndgameDatabase
+from kalah.rules import KalahError, Move, Position
 
 __all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "solve"]
 
@@ -49,36 +46,36 @@ class SolveError(KalahError, ValueError):
 
 @dataclass(frozen=True)
 class SolveResult:
-    """What the solver proved about a position, from the side to move's point of view."""
+    """What the solver proved about a position, from the side to move's point of view.
+
+    >>> kalah.solve(kalah.Position.start(kalah.Variant(4, 2))).describe()
+    '+6'
+    """
 
     value: int | None
-    """The exact final margin under perfect play, or None if only bounds were proven (time ran out)."""
+    """The exact final margin (the mover's total minus the opponent's) under perfect play, or None if only bounds were proven."""
     lower: int
-    """The value is at least this."""
+    """The value is at least this (equal to ``value`` when solved)."""
     upper: int
-    """The value is at most this (``lower == upper == value`` when exact)."""
+    """The value is at most this (equal to ``value`` when solved)."""
     best_moves: list[Move] = field(default_factory=list)
-    """Every move that keeps the exact value (empty unless exact and asked for)."""
+    """Every move that keeps the value, in pit order (empty when only bounds were proven)."""
     pv: list[Move] = field(default_factory=list)
-    """A line of perfect play from the position (empty unless exact and asked for)."""
+    """A line of perfect play from the position, the first best move first."""
     nodes: int = 0
     """Positions the solver visited."""
     seconds: float = 0.0
-    """Wall-clock time of the solve."""
+    """Wall-clock time of the solve, database loading included."""
     endgame_seeds: int | None = None
-    """K of the endgame database used (positions with at most K seeds in the pits), or None."""
+    """K of the endgame database that was probed, or None when none was used."""
 
     @property
     def exact(self) -> bool:
-        """Whether the value is proven exactly."""
+        """True when the value is proven exactly (``value`` is not None)."""
         return self.value is not None
 
     def describe(self) -> str:
-        """``+8`` when exact, else the proven bounds: ``between -2 and +6``.
-
-        >>> SolveResult(None, -2, 6).describe()
-        'between -2 and +6'
-        """
+        """``+8``, or a bound such as ``at least +4`` / ``between -2 and +6``."""
         if self.value is not None:
             return f"{self.value:+d}"
         return f"between {self.lower:+d} and {self.upper:+d}"
@@ -103,24 +100,26 @@ class SolveResult:
 
 class _Engine:
     def __init__(self, pits: int, empty_capture: bool, tt_log2: int):
-        from kalah.core import solver as core
-
         self.core = core
         self.pits = pits
         self.empty_capture = empty_capture
         self.solver = core.Solver(pits, empty_capture, tt_log2)
-        self.database = None
+        self.database: EndgameDatabase | None = None
         self.lock = threading.Lock()
 
-    def attach(self, database) -> None:
+    def attach(self, database: EndgameDatabase | None) -> None:
         if database is not self.database:
             self.database = database
             self.solver.set_endgame(database.table if database is not None else None)
 
 
 _ENGINES: dict[tuple[int, bool], _Engine] = {}
-_MEMORY_DATABASES: dict[tuple[int, bool], Any] = {}
-_RESIDENT_DATABASES: dict[tuple[Any, ...], Any] = {}
+#: What ``solve(..., endgame=...)`` takes: ``"auto"`` (or True) finds or builds a database, None (or False)
+#: uses none, a path loads that file, an EndgameDatabase is used as it is.
+EndgameChoice = Union[Literal["auto"], bool, None, str, "os.PathLike[str]", EndgameDatabase]
+
+_MEMORY_DATABASES: dict[tuple[int, bool], EndgameDatabase] = {}
+_RESIDENT_DATABASES: dict[tuple[Any, ...], EndgameDatabase] = {}
 #: Solves with at least this many seeds more than a database file's K probe a private
 #: copy of it on huge pages (see EndgameDatabase.in_memory): long solves, where it pays.
 RESIDENT_MARGIN = 20
@@ -201,7 +200,7 @@ def auto_max_seeds(pits: int, seeds_on_board: int, time: float | None = None) ->
     return best
 
 
-def _database(position: Position, endgame: EndgameChoice, threads: int, time: float | None = None):
+def _database(position: Position, endgame: EndgameChoice, threads: int, time: float | None = None) -> EndgameDatabase | None:
     database = _chosen_database(position, endgame, threads, time)
     if database is None or database.resident or position.seeds_in_pits < database.max_seeds + RESIDENT_MARGIN:
         return database
@@ -212,9 +211,7 @@ def _database(position: Position, endgame: EndgameChoice, threads: int, time: fl
     return _RESIDENT_DATABASES[key]
 
 
-def _chosen_database(position: Position, endgame: EndgameChoice, threads: int, time: float | None = None):
-    from kalah import endgame as eg
-
+def _chosen_database(position: Position, endgame: EndgameChoice, threads: int, time: float | None = None) -> EndgameDatabase | None:
     variant = position.variant
     if endgame is None or endgame is False:
         return None
@@ -311,7 +308,7 @@ class _Run:
     def _exact_small(self, position: Position) -> int | None:
         """The value when it needs no search: a finished game or a database hit."""
         if position.is_over:
-            return seen_by(position.margin or 0, position.to_move)
+            return position.mover_margin
         database = self.engine.database
         if database is not None and position.seeds_in_pits <= database.max_seeds:
             return database.value(position)
@@ -379,7 +376,7 @@ class _Run:
         lo, hi = self.interval(child)
         if child.to_move == position.to_move:
             return lo, hi
-        return -hi, -lo  # the interval seen from the other side
+        return -hi, -lo
 
     def move_at_least(self, position: Position, move: Move, target: int) -> bool | None:
         child = position.play(move)
@@ -423,7 +420,8 @@ class _Run:
                 return line
             child = position.play(chosen)
             line.append(chosen)
-            value = seen_by(value, child.to_move, position.to_move)
+            if child.to_move != position.to_move:
+                value = -value
             position = child
         return line
 

@@ -13,6 +13,8 @@ from kalah.players import parse_spec, player_types
 
 @dataclass(frozen=True)
 class Level:
+    """A named strength of computer player: the player spec it stands for."""
+
     name: str
     spec: str
     summary: str
@@ -37,6 +39,7 @@ def available_levels() -> list[Level]:
 
 
 def level_named(name: str) -> Level | None:
+    """The level of that name, or None."""
     for level in available_levels():
         if level.name == name:
             return level
@@ -52,6 +55,7 @@ def default_level() -> Level:
 
 
 def level_of_spec(spec: str) -> str | None:
+    """The name of the level that plays ``spec``, or None."""
     for level in LEVELS:
         if level.spec == spec:
             return level.name

@@ -8,43 +8,84 @@ schema at ``/docs``; the routes are in :mod:`kalah.web.app`, the work in
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+#: Largest id SQLite stores (a signed 64-bit integer).
+MAX_ID = 2**63 - 1
+#: Most moves a game can have: every move sows at least one seed into a store or
+#: forward, so even Kalah(8,15) ends far sooner.
+MAX_MOVES = 100_000
+
+
+def _printable(text: str) -> str:
+    """Text a client may store: no lone surrogates (they cannot be encoded) and no control characters."""
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        raise ValueError("text holds a lone surrogate (not valid Unicode)")
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise ValueError("text holds control characters")
+    return text
+
+
+#: A name shown for a player.
+Name = Annotated[str, Field(max_length=60), AfterValidator(_printable)]
+#: 'human', a level name or a player spec.
+Spec = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_printable)]
+#: A move count a request expects the game to have (see MoveIn).
+MoveCount = Annotated[int, Field(ge=0, le=MAX_MOVES)]
+
+
+class Strict(BaseModel):
+    """Request bodies: unknown fields refused, no NaN or Infinity."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 # --- requests ----------------------------------------------------------------------
 
 
-class VariantIn(BaseModel):
+class VariantIn(Strict):
     """The variant of a new game."""
 
-    pits: int = Field(6, ge=4, le=7, description="pits per side, 4 to 7")
-    seeds: int = Field(4, ge=3, le=7, description="seeds per pit at the start, 3 to 7")
+    pits: int = Field(6, ge=1, le=8, description="pits per side, 1 to 8 (the range of the rules)")
+    seeds: int = Field(4, ge=1, le=15, description="seeds per pit at the start, 1 to 15")
     empty_capture: bool = Field(False, description="a last seed in an empty own pit captures even when the opposite pit is empty")
     pie_rule: bool = Field(False, description="player 1 may swap sides after player 0's first move")
 
 
-class NewGame(BaseModel):
+class NewGame(Strict):
     """A new game: the variant and, for each side, who plays it."""
 
     variant: VariantIn = Field(default_factory=VariantIn)
-    players: list[str] | None = Field(
+    players: list[Spec] | None = Field(
         None, min_length=2, max_length=2,
         description="for player 0 and player 1: 'human', a level name (see /api/levels) or a player spec"
                     " such as 'pvs:depth=8'; default: a human against the medium level")
-    names: list[str | None] | None = Field(None, min_length=2, max_length=2, description="names to show")
+    names: list[Name | None] | None = Field(None, min_length=2, max_length=2, description="names to show")
     reuse_unstarted: bool = Field(
         False, description="return the newest web game with the same settings and no moves yet, if any,"
                            " instead of storing another empty game")
 
 
-class MoveIn(BaseModel):
-    """A human move."""
+class Expected(Strict):
+    """What the client saw: a request that acts on a game says how many moves the game had.
 
-    move: Union[int, str] = Field(..., description="a pit index 0..pits-1 of the mover's side, a pit letter, or 'swap'")
+    A stale or repeated request (a double click, a second tab, another server
+    on the same library) finds the game moved on and is refused with 409,
+    changing nothing.
+    """
+
+    moves: MoveCount = Field(..., description="the number of moves the game has, as the client last saw it")
 
 
-class AnalyseIn(BaseModel):
+class MoveIn(Expected):
+    """A human move, and the move count it follows."""
+
+    move: Union[Annotated[int, Field(ge=0, le=255)], Annotated[str, Field(min_length=1, max_length=8)]] = Field(
+        ..., description="a pit index 0..pits-1 of the mover's side, a pit letter, or 'swap'")
+
+
+class AnalyseIn(Strict):
     """A position to analyse, and for how long."""
 
     position: dict[str, Any] = Field(..., description="a position in the JSON form of the rules")

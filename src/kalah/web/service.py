@@ -13,10 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import ctypes
+import ctypes.util
 import json
-import multiprocessing
+import os
 import time
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, TypeVar
+
+from kalah.arena.workers import process_pool, stop_pool
 
 from kalah.players import (
     ExternalPlayerRefusedError,
@@ -26,7 +31,17 @@ from kalah.players import (
     parse_spec,
     player_types,
 )
-from kalah.records import GameLibrary, GameRecord, LibraryError, PlayerInfo
+from kalah.records import (
+    DamagedGameError,
+    GameLibrary,
+    GameRecord,
+    LibraryBusyError,
+    LibraryError,
+    PlayerInfo,
+    StaleGameError,
+)
+from kalah.search import ALGORITHMS as SEARCH_ALGORITHMS
+from kalah.solve import clear_cache as clear_solver_cache
 from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Variant, move_name, parse_move
 
 from .analysis import analyse
@@ -34,6 +49,11 @@ from .levels import LEVELS, available_levels, default_level, level_named, level_
 from .models import NewGame
 
 T = TypeVar("T")
+
+#: Engine seconds per computer move unless the server is told otherwise (kalah serve --max-move-seconds).
+DEFAULT_MOVE_SECONDS = 5.0
+#: How long a job may run past the cap before its worker is killed.
+GRACE_SECONDS = 2.0
 
 _EXEC_HINT = "this server runs no programs and reads no files for its clients (kalah serve --allow-exec allows it)"
 
@@ -44,10 +64,16 @@ _EXEC_HINT = "this server runs no programs and reads no files for its clients (k
 class ApiError(Exception):
     """A request the API refuses: answered as ``{"detail": message}`` with HTTP ``status``."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers or {}
+
+
+def busy(message: str, retry_after: int = 1) -> ApiError:
+    """The server cannot take the request now (503); the client may try again after ``retry_after`` seconds."""
+    return ApiError(503, message, {"Retry-After": str(retry_after)})
 
 
 def invalid(message: str) -> ApiError:
@@ -107,12 +133,38 @@ def _resolve_player(entry: str, name: str | None, allow_external: bool) -> tuple
     return PlayerInfo(name or f"Computer ({text})", player.spec), level_of_spec(player.spec)
 
 
+def capped_spec(spec: str, seconds: float) -> str:
+    """``spec`` with its thinking time held to ``seconds``: the server's cap on engine time per move.
+
+    Search players (depth or time) get ``time`` at most ``seconds`` (a depth
+    limit stays, and the search stops at whichever comes first); ``perfect``
+    shares ``seconds`` between its solve and its fallback search. Players that
+    do not think (human, random) are unchanged; so is a spec that does not
+    parse, which making the player then refuses.
+    """
+    try:
+        name, options = parse_spec(spec)
+        if name == "perfect":
+            total = min(float(options.get("time", 10.0)) + float(options.get("fallback", 2.0)), seconds)
+            options["time"], options["fallback"] = f"{0.65 * total:.4g}", f"{0.3 * total:.4g}"
+        elif name in SEARCH_ALGORITHMS:
+            options["time"] = f"{min(float(options.get('time', seconds)), seconds):.4g}"
+        else:
+            return spec
+    except (PlayerSpecError, ValueError):
+        return spec
+    return f"{name}:" + ",".join(f"{key}={value}" for key, value in options.items())
+
+
 def _choose_move(spec: str, position_json: str, allow_external: bool) -> tuple[Any, float, dict[str, Any]]:
     """Run in a worker: make the player and let it choose (players are made fresh for every move)."""
     player = make_player(spec, allow_external=allow_external)
     position = Position.from_json(position_json)
     began = time.perf_counter()
-    move = player.choose_move(position)
+    try:
+        move = player.choose_move(position)
+    finally:
+        release_memory()
     seconds = time.perf_counter() - began
     info = getattr(player, "last_info", {}) or {}
     try:
@@ -127,16 +179,45 @@ def _warm_up() -> bool:
     return True
 
 
+#: A worker that holds more than this after a job gives its caches back (a big solve can take gigabytes).
+KEEP_BYTES = 1 << 30
+
+
+def release_memory() -> None:
+    """In a worker: drop the solver's tables and return freed memory to the system when the worker grew big."""
+    try:
+        with open("/proc/self/statm") as statm:
+            resident = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        resident = KEEP_BYTES + 1  # cannot tell: assume big
+    if resident <= KEEP_BYTES:
+        return
+    clear_solver_cache()
+    try:
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: the allocator keeps what it keeps
+        pass
+
+
 # --- the service ------------------------------------------------------------------
 
 
 class GameService:
     """Games of the library, as the API sees them. Engine work goes to ``pool``."""
 
-    def __init__(self, library: GameLibrary, pool: concurrent.futures.Executor, allow_exec: bool = False) -> None:
+    def __init__(self, library: GameLibrary, pool: concurrent.futures.Executor, allow_exec: bool = False, *,
+                 move_seconds: float = DEFAULT_MOVE_SECONDS, max_jobs: int = 4,
+                 new_pool: Callable[[], concurrent.futures.Executor] | None = None) -> None:
+        """``pool`` runs the engines: at most ``max_jobs`` jobs at once (running or queued), each held to
+        ``move_seconds`` of thinking; a job that overruns by GRACE_SECONDS is killed with its pool, which
+        ``new_pool`` replaces (a thread pool, without it, cannot be killed)."""
         self.library = library
         self.pool = pool
         self.allow_exec = allow_exec
+        self.move_seconds = move_seconds
+        self.max_jobs = max_jobs
+        self._new_pool = new_pool
+        self._jobs = 0
         self._locks: dict[int, asyncio.Lock] = {}
         self._redo: dict[int, list[list[Move]]] = {}
 
@@ -158,20 +239,48 @@ class GameService:
             "default_level": default_level().name,
             "player_types": [{"name": t.name, "summary": t.summary, "options": t.options}
                              for t in player_types(include_external=self.allow_exec).values() if t.name != "replay"],
-            "analysis": True,  # search and solve ship with the package
+            "analysis": True,
         }
 
     async def _db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a library call in a thread; a missing game is a 404."""
+        """Run a library call in a thread: a missing game is a 404, a stale request 409, a damaged game 422,
+        a locked or read-only library 503."""
         try:
             return await asyncio.to_thread(function, *args, **kwargs)
+        except StaleGameError as error:
+            raise ApiError(409, str(error)) from None
+        except DamagedGameError as error:
+            raise invalid(str(error)) from None
+        except LibraryBusyError as error:
+            raise busy(str(error), retry_after=2) from None
         except LibraryError as error:
             text = str(error)
-            raise ApiError(404 if text.startswith("no game") else 500, text) from None
+            raise (ApiError(404, text) if text.startswith("no game") else busy(text, retry_after=5)) from None
 
     async def _pooled(self, function: Callable[..., T], *args: Any) -> T:
+        """Run engine work in the pool: 503 when ``max_jobs`` are already under way; a job that overruns
+        the time cap is killed with its pool (and the pool replaced)."""
+        if self._jobs >= self.max_jobs:
+            raise busy(f"all engines are busy ({self._jobs} jobs); try again in a moment")
+        self._jobs += 1
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, function, *args)
+        try:
+            future = loop.run_in_executor(self.pool, function, *args)
+            return await asyncio.wait_for(future, self.move_seconds + GRACE_SECONDS)
+        except asyncio.TimeoutError:
+            self._replace_pool()
+            raise busy(f"the engine ran over the server's limit of {self.move_seconds:g} s a move") from None
+        except BrokenProcessPool:
+            self._replace_pool()
+            raise busy("an engine worker stopped; try again") from None
+        finally:
+            self._jobs -= 1
+
+    def _replace_pool(self) -> None:
+        if self._new_pool is None:
+            return
+        old, self.pool = self.pool, self._new_pool()
+        stop_pool(old)
 
     # reading
 
@@ -236,8 +345,10 @@ class GameService:
             game_id = await self._db(self._find_unstarted, start, infos)
             if game_id is not None:
                 return await self.state(game_id)
-        game_id = await self._db(self.library.create_game, start, infos, tags=tags)
-        return await self.state(game_id)
+        return await self._db(self._create_sync, start, infos, tags)
+
+    def _create_sync(self, start: Position, infos: list[PlayerInfo], tags: dict[str, Any]) -> dict[str, Any]:
+        return self._state_sync(self.library.create_game(start, infos, tags=tags))
 
     def _find_unstarted(self, start: Position, infos: list[PlayerInfo]) -> int | None:
         for summary in self.library.list_games(tags={"source": "web"}, limit=20):
@@ -246,26 +357,43 @@ class GameService:
                 return summary.id
         return None
 
-    async def human_move(self, game_id: int, raw: int | str) -> dict[str, Any]:
-        """Play a human's move (index, letter or swap); 409 when no human is to move, 422 when illegal."""
+    async def human_move(self, game_id: int, raw: int | str, expected_moves: int) -> dict[str, Any]:
+        """Play a human's move (index, letter or swap) as move ``expected_moves + 1``; 409 when the game
+        moved on or no human is to move, 422 when illegal."""
         async with self.lock(game_id):
-            state = await self.state(game_id)
-            if state["over"]:
-                raise ApiError(409, f"game {game_id} is over ({self._result_text(state)}); no more moves")
-            if not state["human_to_move"]:
-                raise ApiError(409, f"it is not a human's turn in game {game_id}: player {state['to_move']}"
-                                    f" ({state['players'][state['to_move']]['name']}) is a computer")
-            position = await self._db(self.library.position, game_id)
-            move = self._parse(raw, position)
-            await self._store(game_id, move, 0.0, {})
-            return await self.state(game_id)
+            state = await self._db(self._human_move_sync, game_id, raw, expected_moves)
+            self._redo.pop(game_id, None)
+            return state
+
+    def _human_move_sync(self, game_id: int, raw: int | str, expected_moves: int) -> dict[str, Any]:
+        # one trip to a database thread: the checks, the move and the new state
+        state = self._state_sync(game_id)
+        self._check_current(state, expected_moves)
+        if state["over"]:
+            raise ApiError(409, f"game {game_id} is over ({self._result_text(state)}); no more moves")
+        if not state["human_to_move"]:
+            raise ApiError(409, f"it is not a human's turn in game {game_id}: player {state['to_move']}"
+                                f" ({state['players'][state['to_move']]['name']}) is a computer")
+        position = Position(state["board"], state["to_move"], Variant.from_dict(state["variant"]))
+        move = self._parse(raw, position)
+        try:
+            self.library.add_move(game_id, move, 0.0, {}, expected_moves)
+        except IllegalMoveError as error:
+            raise invalid(f"illegal move: {error}") from None
+        return self._state_sync(game_id)
+
+    @staticmethod
+    def _check_current(state: dict[str, Any], expected_moves: int) -> None:
+        if state["moves"] != expected_moves:
+            raise ApiError(409, f"game {state['id']} has {state['moves']} moves, not {expected_moves}: it moved on"
+                                " since this request was made (reload it)")
 
     @staticmethod
     def _parse(raw: int | str, position: Position) -> Move:
         if isinstance(raw, str):
             if raw.strip().lower() == SWAP:
                 move: Move = SWAP
-            elif raw.strip().lstrip("-").isdigit():
+            elif raw.strip().isascii() and raw.strip().isdigit():
                 move = int(raw.strip())
             else:
                 try:
@@ -280,33 +408,46 @@ class GameService:
             raise invalid(f"illegal move: {error}") from None
         return move
 
-    async def _store(self, game_id: int, move: Move, seconds: float, info: dict[str, Any], keep_redo: bool = False) -> None:
+    async def _store(self, game_id: int, move: Move, seconds: float, info: dict[str, Any], keep_redo: bool = False,
+                     expected_moves: int | None = None) -> None:
         try:
-            await self._db(self.library.add_move, game_id, move, seconds, info)
+            await self._db(self.library.add_move, game_id, move, seconds, info, expected_moves)
         except IllegalMoveError as error:
             raise invalid(f"illegal move: {error}") from None
         if not keep_redo:
             self._redo.pop(game_id, None)
 
-    async def computer_move(self, game_id: int) -> dict[str, Any]:
-        """Let the computer to move choose in a worker, and store its move."""
+    async def computer_move(self, game_id: int, expected_moves: int) -> dict[str, Any]:
+        """Let the computer to move choose in a worker (thinking at most ``move_seconds``), and store its move."""
+        if self.lock(game_id).locked():
+            raise ApiError(409, f"game {game_id} is busy: a move of it is being made")
         async with self.lock(game_id):
             state = await self.state(game_id)
+            self._check_current(state, expected_moves)
             if state["over"]:
                 raise ApiError(409, f"game {game_id} is over ({self._result_text(state)}); no more moves")
             if not state["computer_to_move"]:
                 raise ApiError(409, f"it is a human's turn in game {game_id}, not the computer's")
             spec = state["players"][state["to_move"]]["spec"]
             self._check_runnable(spec)
-            position = await self._db(self.library.position, game_id)
+            position = Position(state["board"], state["to_move"], Variant.from_dict(state["variant"]))
             try:
-                move, seconds, info = await self._pooled(_choose_move, spec, position.to_json(), self.allow_exec)
+                move, seconds, info = await self._pooled(_choose_move, capped_spec(spec, self.move_seconds),
+                                                         position.to_json(), self.allow_exec)
             except ExternalPlayerRefusedError as error:
                 raise _refused(error) from None
             except KalahError as error:
                 raise ApiError(422, f"the computer player {spec!r} cannot move: {error}") from None
-            await self._store(game_id, move, round(seconds, 6), info)
-            return await self.state(game_id)
+            return await self._db(self._store_sync, game_id, move, round(seconds, 6), info, expected_moves)
+
+    def _store_sync(self, game_id: int, move: Move, seconds: float, info: dict[str, Any],
+                    expected_moves: int) -> dict[str, Any]:
+        try:
+            self.library.add_move(game_id, move, seconds, info, expected_moves)
+        except IllegalMoveError as error:
+            raise invalid(f"illegal move: {error}") from None
+        self._redo.pop(game_id, None)
+        return self._state_sync(game_id)
 
     def _check_runnable(self, spec: str) -> None:
         """Refuse (403) a player that would run a program or read a file, unless allowed."""
@@ -316,30 +457,49 @@ class GameService:
             except ExternalPlayerRefusedError as error:
                 raise _refused(error) from None
 
-    async def take_back(self, game_id: int) -> dict[str, Any]:
+    async def take_back(self, game_id: int, expected_moves: int) -> dict[str, Any]:
         """Undo back to before the last human move; the moves go on the redo stack."""
         async with self.lock(game_id):
             record = await self._db(self.library.record, game_id)
+            if len(record.moves) != expected_moves:
+                raise ApiError(409, f"game {game_id} has {len(record.moves)} moves, not {expected_moves}: it moved on"
+                                    " since this request was made (reload it)")
             humans = [_is_human(p.spec) for p in record.players]
             count = self._take_back_count(record, humans)
             if count == 0:
                 raise ApiError(409, f"game {game_id} has no move to take back")
             undone = [m.move for m in record.moves[-count:]]
-            await self._db(self.library.take_back, game_id, count)
+            await self._db(self.library.take_back, game_id, count, expected_moves)
             self._redo.setdefault(game_id, []).append(undone)
             return await self.state(game_id)
 
-    async def redo(self, game_id: int) -> dict[str, Any]:
+    async def redo(self, game_id: int, expected_moves: int) -> dict[str, Any]:
         """Play again what the last take-back removed."""
         async with self.lock(game_id):
-            await self.state(game_id)  # 404 for unknown games
+            self._check_current(await self.state(game_id), expected_moves)  # 404 for unknown games
             stack = self._redo.get(game_id)
             if not stack:
                 raise ApiError(409, f"game {game_id} has nothing to redo")
             moves = stack.pop()
-            for move in moves:
-                await self._store(game_id, move, 0.0, {}, keep_redo=True)
+            for number, move in enumerate(moves):
+                await self._store(game_id, move, 0.0, {}, keep_redo=True, expected_moves=expected_moves + number)
             return await self.state(game_id)
+
+    async def leave(self, game_id: int) -> dict[str, Any]:
+        """A computer-against-computer game nobody watches any more is stopped ("left unfinished");
+        a game with a person in it stays as it is (they come back to it)."""
+        state = await self.state(game_id)
+        if not state["over"] and not any(player["human"] for player in state["players"]):
+            return await self.stop(game_id, "left unfinished")
+        return state
+
+    async def delete(self, game_id: int) -> None:
+        """Delete the game (404 if there is none); a move of it in the making is refused (409)."""
+        if self.lock(game_id).locked():
+            raise ApiError(409, f"game {game_id} is busy: a move of it is being made")
+        async with self.lock(game_id):
+            await self._db(self.library.delete_game, game_id)
+            self._redo.pop(game_id, None)
 
     async def stop(self, game_id: int, reason: str = "left unfinished") -> dict[str, Any]:
         """Mark the game stopped for ``reason``."""
@@ -405,17 +565,17 @@ class GameService:
         return await self.analyse(position, seconds)
 
     async def analyse(self, position: Position, seconds: float) -> dict[str, Any]:
-        """The value of every legal move and the best line, thought about for ``seconds`` in a worker."""
+        """The value of every legal move and the best line, thought about for ``seconds`` (at most the
+        server's ``move_seconds``) in a worker."""
         try:
-            return await self._pooled(analyse, position.to_json(), seconds)
+            return await self._pooled(analyse, position.to_json(), min(seconds, self.move_seconds))
         except KalahError as error:
             raise invalid(str(error)) from None
 
 
 def make_pool(workers: int, kind: str) -> concurrent.futures.Executor:
-    """The engine workers: ``workers`` processes, or threads when ``kind`` is "thread"."""
+    """The engine workers: ``workers`` processes (they die with the server), or threads when ``kind`` is "thread"."""
     if kind == "thread":
         return concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kalah-engine")
     # Engines may hold the GIL for a long time: processes keep the event loop free.
-    # "spawn" because forking a threaded server is unsafe.
-    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return process_pool(workers)

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "check.h"
+
 #define KALAH_MAX_PITS 8
 #define KALAH_MAX_CELLS (2 * (KALAH_MAX_PITS + 1))
 #define KALAH_MAX_MOVES (KALAH_MAX_PITS + 1) /* every pit, plus the swap */
@@ -64,8 +66,28 @@ typedef struct {
 static inline int kalah_base(const kalah_rules *r, int player) { return player * (r->pits + 1); }
 static inline int kalah_store_index(const kalah_rules *r, int player) { return player * (r->pits + 1) + r->pits; }
 
+/* For the checks of a debug build (check.h): the plain byte loops that the
+ * word tricks below must agree with. */
+static inline int kalah_check_side_seeds(const kalah_rules *r, const kalah_state *s, int player)
+{
+    int sum = 0;
+    for (int i = 0; i < r->pits; i++) sum += s->cell[kalah_base(r, player) + i];
+    return sum;
+}
+
+static inline int kalah_check_total(const kalah_rules *r, const kalah_state *s)
+{
+    int sum = 0;
+    for (int i = 0; i < 2 * (r->pits + 1); i++) sum += s->cell[i];
+    for (int i = 2 * (r->pits + 1); i < KALAH_MAX_CELLS; i++) KALAH_ASSERT(s->cell[i] == 0);
+    return sum;
+}
+
 static inline void kalah_rules_init(kalah_rules *r, int pits, int seeds, int empty_capture, int pie_rule)
 {
+    /* Cells are bytes, and the wide sowing and the byte sums below rely on no
+     * byte ever carrying into the next: a board holds fewer than 256 seeds. */
+    KALAH_ASSERT(1 <= pits && pits <= KALAH_MAX_PITS && 0 <= seeds && 2 * pits * seeds < 256);
     memset(r, 0, sizeof *r);
     r->pits = pits;
     r->seeds = seeds;
@@ -105,7 +127,9 @@ static inline uint64_t kalah_side_word(const kalah_rules *r, const kalah_state *
 /* The byte sum by one multiplication: exact because a board never holds 256 seeds. */
 static inline int kalah_side_seeds(const kalah_rules *r, const kalah_state *s, int player)
 {
-    return (int)((kalah_side_word(r, s, player) * 0x0101010101010101ull) >> 56);
+    int sum = (int)((kalah_side_word(r, s, player) * 0x0101010101010101ull) >> 56);
+    KALAH_ASSERT(sum == kalah_check_side_seeds(r, s, player));
+    return sum;
 }
 #else
 static inline uint64_t kalah_side_word(const kalah_rules *r, const kalah_state *s, int player)
@@ -158,6 +182,14 @@ static inline int kalah_legal_moves(const kalah_rules *r, const kalah_state *s, 
     return n;
 }
 
+/* Is `move` legal: a non-empty pit of the mover, or the swap while it is available? */
+static inline int kalah_is_legal(const kalah_rules *r, const kalah_state *s, int move)
+{
+    if (kalah_is_over(r, s)) return 0;
+    if (move == KALAH_SWAP) return (s->flags & KALAH_SWAP_AVAILABLE) != 0;
+    return 0 <= move && move < r->pits && s->cell[kalah_base(r, s->to_move) + move] != 0;
+}
+
 static inline void kalah_swap_sides(const kalah_rules *r, kalah_state *s)
 {
     uint8_t row[KALAH_MAX_PITS + 1];
@@ -169,15 +201,32 @@ static inline void kalah_swap_sides(const kalah_rules *r, kalah_state *s)
     s->flags = 0;
 }
 
+/* The sowing of the `seeds` (less than a lap) and `laps` (whole laps) taken
+ * from the mover's pit, byte by byte. */
+static inline void kalah_sow_bytes(const kalah_rules *r, uint8_t *c, int me, int move, int laps, int seeds)
+{
+    const uint8_t *ring = r->ring[me];
+    c[kalah_base(r, me) + move] = 0;
+    for (int i = 0; laps && i < r->ring_len; i++) c[ring[i]] += (uint8_t)laps;
+    for (int k = 1; k <= seeds; k++) c[ring[move + k]]++;
+}
+
 /* Play a legal move in place. Returns 1 when the mover earned an extra turn. */
 static inline int kalah_play(const kalah_rules *r, kalah_state *s, int move)
 {
+    KALAH_ASSERT(kalah_is_legal(r, s, move));
+#ifdef KALAH_DEBUG
+    const int seeds_before = kalah_check_total(r, s);
+    const kalah_state before = *s;
+#endif
     if (move == KALAH_SWAP) {
         kalah_swap_sides(r, s);
+#ifdef KALAH_DEBUG
+        KALAH_ASSERT(kalah_check_total(r, s) == seeds_before);
+#endif
         return 0;
     }
     const int m = r->pits, me = s->to_move, len = r->ring_len;
-    const uint8_t *ring = r->ring[me];
     uint8_t *c = s->cell;
     const int own = me * (m + 1), store = own + m, opp = (1 - me) * (m + 1);
 
@@ -194,13 +243,14 @@ static inline int kalah_play(const kalah_rules *r, kalah_state *s, int move)
         board = (board & r->keep[own + move]) + r->sow[me][move][seeds];
         if (laps) board += (unsigned __int128)laps * r->lap[me];
         memcpy(c, &board, sizeof board);
+#ifdef KALAH_DEBUG
+        kalah_state bytes = before; /* the one addition must sow exactly as the byte loop */
+        kalah_sow_bytes(r, bytes.cell, me, move, laps, seeds);
+        KALAH_ASSERT(memcmp(bytes.cell, c, KALAH_MAX_CELLS) == 0);
+#endif
     } else
 #endif
-    {
-        c[own + move] = 0;
-        for (int i = 0; laps && i < len; i++) c[ring[i]] += (uint8_t)laps;
-        for (int k = 1; k <= seeds; k++) c[ring[move + k]]++;
-    }
+        kalah_sow_bytes(r, c, me, move, laps, seeds);
     int place = move + seeds;
     if (place >= len) place -= len;
 
@@ -222,6 +272,11 @@ static inline int kalah_play(const kalah_rules *r, kalah_state *s, int move)
         memset(c, 0, m);
         memset(c + m + 1, 0, m);
     }
+#ifdef KALAH_DEBUG
+    /* Seeds are neither made nor lost, and the stores never shrink. */
+    KALAH_ASSERT(kalah_check_total(r, s) == seeds_before);
+    KALAH_ASSERT(c[m] >= before.cell[m] && c[2 * m + 1] >= before.cell[2 * m + 1]);
+#endif
     return extra;
 }
 
@@ -271,7 +326,9 @@ static inline uint64_t kalah_rng_next(kalah_rng *g)
 /* A uniform integer in [0, n) (Lemire's multiply-shift; the bias is below 2^-32 for n <= 9). */
 static inline int kalah_rng_below(kalah_rng *g, int n)
 {
-    return (int)(((kalah_rng_next(g) >> 32) * (uint64_t)n) >> 32);
+    int k = (int)(((kalah_rng_next(g) >> 32) * (uint64_t)n) >> 32);
+    KALAH_ASSERT(0 <= k && k < n);
+    return k;
 }
 
 /* Play uniformly random legal moves to the end; returns the final margin (player 0 minus 1).
@@ -292,6 +349,7 @@ static inline int kalah_random_playout(const kalah_rules *r, kalah_state *s, kal
         if (s->flags & KALAH_SWAP_AVAILABLE) moves[n++] = KALAH_SWAP;
         kalah_play(r, s, moves[kalah_rng_below(g, n)]);
     }
+    KALAH_ASSERT(kalah_is_over(r, s));
     return kalah_final_margin(r, s);
 }
 

@@ -71,6 +71,7 @@ int kalah_egdb_probe(const void *opaque, const kalah_rules *r, const kalah_state
     memcpy(pits, s->cell + s->to_move * (m + 1), m);
     memcpy(pits + m, s->cell + (1 - s->to_move) * (m + 1), m);
     *value = *kalah_egdb_slot(db, kalah_u128_from_pits(pits, 2 * m), seeds);
+    KALAH_ASSERT(-seeds <= *value && *value <= seeds); /* probed only once complete: no KALAH_EGDB_UNKNOWN */
     return 1;
 }
 
@@ -119,8 +120,19 @@ expand(kalah_egdb *db, const int m, kalah_u128 b, int seeds, successor *out, int
 
 static int compute(kalah_egdb *db, kalah_u128 b, int seeds, int8_t *slot);
 
-/* The best value over the successors (computing same-layer ones not done yet). */
-static inline int combine(kalah_egdb *db, successor *kids, int n)
+/* The build order's measure: the sum over both rows of pit index x seeds (the
+ * same from either mover's view). A move that keeps the seeds in the pits
+ * raises it, which is why the recursion into same-layer successors ends. */
+static inline int build_measure(const kalah_egdb *db, kalah_u128 b)
+{
+    int p = 0;
+    for (int j = 0; j < db->places; j++) p += (j % db->pits) * kalah_u128_byte(b, j);
+    return p;
+}
+
+/* The best value over the successors of `b` (`seeds` seeds), computing
+ * same-layer ones not done yet. */
+static inline int combine(kalah_egdb *db, kalah_u128 b, int seeds, successor *kids, int n)
 {
     int best = -1000;
     for (int i = 0; i < n; i++) {
@@ -128,11 +140,17 @@ static inline int combine(kalah_egdb *db, successor *kids, int n)
         int value = c->gain;
         if (c->slot) {
             int cv = load_value(c->slot);
-            if (cv == KALAH_EGDB_UNKNOWN) cv = compute(db, c->pits, c->left, c->slot); /* same layer */
+            if (cv == KALAH_EGDB_UNKNOWN) {
+                /* Only this layer can be unfinished, and its successors come later in build order. */
+                KALAH_ASSERT(c->left == seeds && build_measure(db, c->pits) > build_measure(db, b));
+                cv = compute(db, c->pits, c->left, c->slot);
+            }
+            KALAH_ASSERT(-c->left <= cv && cv <= c->left);
             value = c->extra ? c->gain + cv : c->gain - cv;
         }
         if (value > best) best = value;
     }
+    KALAH_ASSERT(n > 0 && -seeds <= best && best <= seeds);
     return best;
 }
 
@@ -142,7 +160,7 @@ static int compute(kalah_egdb *db, kalah_u128 b, int seeds, int8_t *slot)
     successor kids[KALAH_MAX_PITS];
     int best = 0;
     int n = db->pits == 6 ? expand(db, 6, b, seeds, kids, &best) : expand(db, db->pits, b, seeds, kids, &best);
-    if (n >= 0) best = combine(db, kids, n);
+    if (n >= 0) best = combine(db, b, seeds, kids, n);
     store_value(slot, (int8_t)best);
     return best;
 }
@@ -156,6 +174,7 @@ static kalah_u128 unrank(const kalah_egdb *db, int seeds, uint64_t rank, int pla
     for (int k = n - 2; k >= 0; k--) {
         int p = top;
         while (db->binom[p][k + 1] > rank) p--;
+        KALAH_ASSERT(p >= k);
         bar[k] = p;
         rank -= db->binom[p][k + 1];
         top = p - 1;
@@ -177,6 +196,7 @@ static kalah_u128 unrank(const kalah_egdb *db, int seeds, uint64_t rank, int pla
 static inline kalah_u128 next_composition(kalah_u128 b)
 {
     kalah_u128 rest = b >> 8;
+    KALAH_ASSERT(rest != 0); /* not the last composition: some seed lies beyond place 0 */
     uint64_t low = (uint64_t)rest;
     int k = low ? __builtin_ctzll(low) >> 3 : 8 + (__builtin_ctzll((uint64_t)(rest >> 64)) >> 3);
     int first = (uint8_t)b;
@@ -216,6 +236,7 @@ static void cursor_start(const kalah_egdb *db, build_cursor *c, int seeds, uint6
         c->y_count = compositions(db, seeds - c->mover, m);
         if (index < c->x_count * c->y_count) break;
         index -= c->x_count * c->y_count;
+        KALAH_ASSERT(c->mover < seeds); /* the index lies inside the layer */
     }
     c->x_rank = index / c->y_count;
     c->y_rank = index % c->y_count;
@@ -264,6 +285,8 @@ next_batch(const kalah_egdb *db, int8_t *layer, build_cursor *cursor, kalah_u128
 {
     for (int j = 0; j < BUILD_BATCH && *left; j++, (*left)--) {
         board[j] = cursor_board(cursor);
+        KALAH_ASSERT(kalah_pits_sane(board[j], db->pits, cursor->seeds));
+        KALAH_ASSERT(kalah_egdb_rank(db, board[j]) < kalah_egdb_layer_size(db, cursor->seeds));
         slot[j] = layer + kalah_egdb_rank(db, board[j]);
         __builtin_prefetch(slot[j], 1);
         if (*left > 1) cursor_next(db, cursor);
@@ -299,7 +322,7 @@ static inline __attribute__((always_inline)) void build_block(kalah_egdb *db, co
         }
         for (int j = 0; j < count; j++) {
             if (nkids[j] == -2) continue;
-            int best = nkids[j] >= 0 ? combine(db, kids[j], nkids[j]) : value[j];
+            int best = nkids[j] >= 0 ? combine(db, board[now][j], seeds, kids[j], nkids[j]) : value[j];
             store_value(slot[now][j], (int8_t)best);
         }
     }
@@ -327,6 +350,7 @@ static void *build_worker(void *arg)
 int kalah_egdb_build_range(kalah_egdb *db, int seeds, uint64_t lo, uint64_t hi, int threads, volatile int *stop)
 {
     if (seeds < 0 || seeds > db->max_seeds) return -1;
+    KALAH_ASSERT(lo <= hi && hi <= kalah_egdb_layer_size(db, seeds));
     if (threads < 1) threads = 1;
     if (threads > 64) threads = 64;
     build_job job = {db, seeds, lo, hi, lo, stop, 0};

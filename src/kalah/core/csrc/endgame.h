@@ -59,6 +59,18 @@ static inline void kalah_u128_to_pits(kalah_u128 b, uint8_t *pits, int places)
     for (int j = 0; j < places; j++) pits[j] = (uint8_t)kalah_u128_byte(b, j);
 }
 
+/* For the checks of a debug build: is `b` a position of m pits a side holding
+ * `seeds` seeds, the bytes above its 2m places empty? */
+static inline int kalah_pits_sane(kalah_u128 b, int m, int seeds)
+{
+    int sum = 0;
+    for (int j = 0; j < 16; j++) {
+        if (j >= 2 * m && kalah_u128_byte(b, j) != 0) return 0;
+        sum += kalah_u128_byte(b, j);
+    }
+    return sum == seeds && kalah_u128_sum(b) == seeds;
+}
+
 /* The rules of a sowing on such words, for one pit count and capture rule.
  * Everything that depends on the pit and the seeds sown is a table, so that a
  * move is a few loads, one 128-bit addition and no variable shifts. */
@@ -76,6 +88,9 @@ typedef struct {
     uint8_t last[KALAH_MAX_PITS][2 * KALAH_MAX_PITS + 1];
     kalah_u128 keep[KALAH_MAX_PITS], capture[KALAH_MAX_PITS];
     kalah_u128 lap, own_mask, opp_mask;
+#ifdef KALAH_DEBUG
+    kalah_rules board; /* the same rules on the byte board, which every move is checked against */
+#endif
 } kalah_pits_rules;
 
 static inline void kalah_pits_rules_init(kalah_pits_rules *pr, int m, int empty_capture)
@@ -85,6 +100,9 @@ static inline void kalah_pits_rules_init(kalah_pits_rules *pr, int m, int empty_
     pr->places = 2 * m;
     pr->ring_len = 2 * m + 1;
     pr->empty_capture = empty_capture != 0;
+#ifdef KALAH_DEBUG
+    kalah_rules_init(&pr->board, m, 1, empty_capture, 0);
+#endif
     for (int j = 0; j < m; j++) {
         pr->own_mask |= (kalah_u128)0xFF << (8 * j);
         pr->opp_mask |= (kalah_u128)0xFF << (8 * (m + j));
@@ -114,6 +132,34 @@ typedef struct {
     int left;        /* seeds left in the pits (0: the game is over) */
 } kalah_pits_move;
 
+#ifdef KALAH_DEBUG
+/* Does a move on a pits-only word agree with kalah_play on the byte board
+ * (board.h)? The sowing by one addition, the capture, the rotation to the next
+ * mover's view and the end of the game are all checked this way. */
+static inline int kalah_pits_check_move(const kalah_pits_rules *pr, kalah_u128 b, int i, const kalah_pits_move *out)
+{
+    const kalah_rules *r = &pr->board;
+    const int m = pr->m;
+    kalah_state s;
+    memset(&s, 0, sizeof s);
+    for (int j = 0; j < m; j++) {
+        s.cell[j] = (uint8_t)kalah_u128_byte(b, j);
+        s.cell[m + 1 + j] = (uint8_t)kalah_u128_byte(b, m + j);
+    }
+    kalah_play(r, &s, i);
+    int gain = s.cell[m] - s.cell[2 * m + 1];
+    if (kalah_is_over(r, &s)) return out->pits == 0 && out->left == 0 && out->extra && out->gain == gain;
+    int mover = s.to_move, left = 0;
+    kalah_u128 view = 0;
+    for (int j = 0; j < m; j++) {
+        view |= (kalah_u128)s.cell[kalah_base(r, mover) + j] << (8 * j);
+        view |= (kalah_u128)s.cell[kalah_base(r, 1 - mover) + j] << (8 * (m + j));
+        left += s.cell[j] + s.cell[m + 1 + j];
+    }
+    return out->pits == view && out->gain == gain && out->extra == (mover == 0) && out->left == left;
+}
+#endif
+
 /* Play pit i of `b`, which holds `seeds` seeds and is not over; `sown` is the
  * (non-zero) content of pit i and m the pit count (pass a constant where the
  * caller can, so that the halves' rotation compiles to fixed shifts). The same
@@ -121,6 +167,11 @@ typedef struct {
 static inline __attribute__((always_inline)) void
 kalah_pits_play(const kalah_pits_rules *pr, const int m, kalah_u128 b, int seeds, int i, int sown, kalah_pits_move *out)
 {
+    KALAH_ASSERT(m == pr->m && 0 <= i && i < m && sown > 0 && sown == kalah_u128_byte(b, i));
+    KALAH_ASSERT(kalah_pits_sane(b, m, seeds) && (b & pr->own_mask) != 0 && (b & pr->opp_mask) != 0);
+#ifdef KALAH_DEBUG
+    const kalah_u128 before = b;
+#endif
     const int len = 2 * m + 1;
     int laps = 0, rest = sown;
     if (__builtin_expect(sown >= len, 0)) {
@@ -150,6 +201,9 @@ kalah_pits_play(const kalah_pits_rules *pr, const int m, kalah_u128 b, int seeds
         out->gain = gain + mine - (left - mine);
         out->extra = 1;
         out->left = 0;
+#ifdef KALAH_DEBUG
+        KALAH_ASSERT(kalah_pits_check_move(pr, before, i, out));
+#endif
         return;
     }
     int extra = place == m;
@@ -158,6 +212,9 @@ kalah_pits_play(const kalah_pits_rules *pr, const int m, kalah_u128 b, int seeds
     out->gain = gain;
     out->extra = extra;
     out->left = left;
+#ifdef KALAH_DEBUG
+    KALAH_ASSERT(kalah_pits_sane(out->pits, m, left) && kalah_pits_check_move(pr, before, i, out));
+#endif
 }
 
 typedef struct {
@@ -220,10 +277,21 @@ static inline uint64_t kalah_egdb_rank(const kalah_egdb *db, kalah_u128 b)
     }
 }
 
+/* For the checks of a debug build: the rank by the plain loop of endgame.c. */
+static inline uint64_t kalah_egdb_check_rank(const kalah_egdb *db, kalah_u128 b)
+{
+    uint8_t pits[16];
+    kalah_u128_to_pits(b, pits, db->places);
+    return kalah_egdb_index(db, pits, kalah_u128_sum(b));
+}
+
 /* Where the value of a pits-only word with `seeds` seeds (<= K) lives. */
 static inline const int8_t *kalah_egdb_slot(const kalah_egdb *db, kalah_u128 b, int seeds)
 {
-    return db->values + db->layer_offset[seeds] + kalah_egdb_rank(db, b);
+    KALAH_ASSERT(0 <= seeds && seeds <= db->max_seeds && kalah_pits_sane(b, db->pits, seeds));
+    uint64_t rank = kalah_egdb_rank(db, b);
+    KALAH_ASSERT(rank < kalah_egdb_layer_size(db, seeds) && rank == kalah_egdb_check_rank(db, b));
+    return db->values + db->layer_offset[seeds] + rank;
 }
 
 /* The probe of kalah_oracle: db is a kalah_egdb. Returns 1 and the value

@@ -26,6 +26,7 @@
 #define KALAH_EVALUATE_H
 
 #include "board.h"
+#include "moves.h"
 
 #define KALAH_UNIT 100
 
@@ -57,25 +58,13 @@ static inline int kalah_eval_seed(const kalah_rules *r, const kalah_state *s)
 /* Extra-turn moves and the best immediate capture of `player` (as if it were to move). */
 static inline void kalah_eval_chances(const kalah_rules *r, const kalah_state *s, int player, int *extra, int *capture)
 {
-    const int m = r->pits, len = r->ring_len;
     const uint8_t *own = s->cell + kalah_base(r, player);
     const uint8_t *opp = s->cell + kalah_base(r, 1 - player);
     int nextra = 0, best = 0;
-    for (int i = 0; i < m; i++) {
-        int seeds = own[i];
-        if (!seeds) continue;
-        if (seeds % len == m - i) nextra++;
-        if (seeds < len) {
-            int place = i + seeds, lapped = 0;
-            if (place >= len) { place -= len; lapped = 1; }
-            if (place < m && own[place] == 0) {
-                int facing = opp[m - 1 - place] + lapped; /* a sowing that went round also fed the facing pit */
-                if (facing || r->empty_capture) {
-                    int gain = facing + 1;
-                    if (gain > best) best = gain;
-                }
-            }
-        }
+    for (int i = 0; i < r->pits; i++) {
+        int seeds = own[i], gain;
+        if (kalah_captures(r, own, opp, i, seeds, &gain) && gain > best) best = gain;
+        if (seeds && kalah_ends_in_store(r, i, seeds)) nextra++;
     }
     *extra = nextra;
     *capture = best;

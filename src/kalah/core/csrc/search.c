@@ -1,33 +1,28 @@
-/* The search engine. Each algorithm is one function that follows its textbook
- * description; they share the leaf handling (ks_leaf), the move generator of
- * board.h, the move ordering (ks_order) and the transposition table
- * (ks_table_*), which stores bound flags as the seed project's `store_cache`
- * does ('=' exact, '≥' lower, '≤' upper).
+/* The search engine: Minimax, AlphaBeta, PVS, Scout and MTD(f), each one
+ * function that follows its textbook description, and the root that drives
+ * them (progressive deepening, the value of every root move, the principal
+ * variation). They share the leaf handling (ks_leaf), the move generator of
+ * board.h, the move ordering of order.h and the transposition table of
+ * table.h, whose entries answer only at the depth they were computed for
+ * unless proven, so that every algorithm's answer equals plain depth-limited
+ * minimax.
  *
- * A table entry is used for a value only at exactly the depth it was
- * computed for (the seeds key their cache on the depth limit too), or at a
- * greater depth when it is proven (no heuristic leaf below it). That keeps
- * every algorithm's answer equal to plain depth-limited minimax.
+ * The node functions number their steps; the steps they share are the
+ * ks_node_* helpers (open a node, store its result).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <time.h>
-#include <math.h>
 
+#include "order.h"
 #include "search.h"
+#include "table.h"
 
 double ks_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static inline uint64_t ks_mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
 }
 
 void ks_init(ks_context *c, const kalah_rules *r, int eval, ks_entry *table, uint64_t table_size)
@@ -52,26 +47,6 @@ void ks_clear(ks_context *c)
     c->aborted = 0;
     c->root_n = 0;
     c->depth = 0;
-}
-
-/* A hash of the whole state: the 18 cells, the side to move and the pie-rule flags. */
-uint64_t ks_hash(const kalah_state *s)
-{
-    uint64_t a, b;
-    uint32_t d;
-    memcpy(&a, s->cell, 8);
-    memcpy(&b, s->cell + 8, 8);
-    memcpy(&d, s->cell + 16, 4); /* cells 16, 17, to_move, flags */
-    uint64_t h = ks_mix(a + 0x9E3779B97F4A7C15ull);
-    h = ks_mix(h ^ b);
-    h = ks_mix(h ^ ((uint64_t)d << 1 | 1));
-    return h;
-}
-
-/* The table key of a state in this search. */
-static inline uint64_t ks_key(const ks_context *c, const kalah_state *s)
-{
-    return (ks_hash(s) ^ c->salt) | 1; /* 0 marks an empty slot */
 }
 
 /* ---- shared pieces ------------------------------------------------------ */
@@ -100,6 +75,7 @@ static inline int ks_leaf(ks_context *c, const kalah_state *s, int depth, int *v
         int in_pits = kalah_side_seeds(r, s, 0) + kalah_side_seeds(r, s, 1), rest;
         if (in_pits <= c->oracle->max_seeds && c->oracle->probe(c->oracle->db, r, s, &rest)) {
             int me = s->to_move;
+            KALAH_ASSERT(-in_pits <= rest && rest <= in_pits);
             c->stats.leaves++;
             c->stats.oracle_probes++;
             *value = KALAH_UNIT * (s->cell[kalah_store_index(r, me)] - s->cell[kalah_store_index(r, 1 - me)] + rest);
@@ -115,121 +91,8 @@ static inline int ks_leaf(ks_context *c, const kalah_state *s, int depth, int *v
     return 0;
 }
 
-/* Nodes just above the frontier do not use the table: their subtrees are too
- * small to repay a probe that usually misses the cache. */
-#define KS_TABLE_MIN_DEPTH 2
-
 /* The value of a child for the parent: negated unless the mover kept the turn. */
 #define KS_SAME(parent, child) ((child).to_move == (parent)->to_move)
-
-static inline ks_entry *ks_table_find(ks_context *c, uint64_t key)
-{
-    ks_entry *e = &c->table[key & c->mask];
-    return e->key == key ? e : NULL;
-}
-
-/* Is the entry's value valid for a search of this depth? */
-static inline int ks_usable(const ks_entry *e, int depth)
-{
-    return e->depth == depth || (e->proven && depth >= e->depth);
-}
-
-static inline void ks_table_store(ks_context *c, uint64_t key, int depth, int value, int flag, int move, uint64_t heuristic_before)
-{
-    ks_entry *e = &c->table[key & c->mask];
-    e->key = key;
-    e->value = value;
-    e->depth = (int8_t)depth;
-    e->flag = (uint8_t)flag;
-    e->move = (uint8_t)move;
-    e->proven = c->heuristic == heuristic_before;
-}
-
-/* A table value was used: if it rests on heuristics, so does whatever uses it. */
-static inline void ks_table_used(ks_context *c, const ks_entry *e)
-{
-    if (!e->proven) c->heuristic++;
-}
-
-/* The seeds' `evaluate`: an exact entry answers; a bound either answers (it is
- * outside the window) or narrows the window. Returns 1 with *value on an answer. */
-static inline int ks_table_window(ks_context *c, ks_entry *e, int depth, int *alpha, int *beta, int *value)
-{
-    if (!e || !ks_usable(e, depth)) return 0;
-    c->stats.tt_hits++;
-    int v = e->value;
-    if (e->flag == KS_EXACT) {
-        ks_table_used(c, e);
-        *value = v;
-        return 1;
-    }
-    if (e->flag == KS_UPPER) {       /* value <= v */
-        if (v <= *alpha) { ks_table_used(c, e); *value = v; return 1; }
-        if (v < *beta) { ks_table_used(c, e); *beta = v; }
-    } else {                         /* value >= v */
-        if (v >= *beta) { ks_table_used(c, e); *value = v; return 1; }
-        if (v > *alpha) { ks_table_used(c, e); *alpha = v; }
-    }
-    return 0;
-}
-
-/* Move ordering: the table's move first, then moves that earn an extra turn
- * (the pit nearest the store first, so the others stay available), then
- * captures by size, then the other pits from the store backwards. */
-static inline void ks_order(ks_context *c, const kalah_state *s, uint8_t *moves, int n, int first)
-{
-    if (!c->ordering || n < 2) return;
-    const kalah_rules *r = &c->rules;
-    const int m = r->pits, len = r->ring_len;
-    const uint8_t *own = s->cell + kalah_base(r, s->to_move);
-    const uint8_t *opp = s->cell + kalah_base(r, 1 - s->to_move);
-    int score[KALAH_MAX_MOVES];
-    for (int k = 0; k < n; k++) {
-        int mv = moves[k], sc;
-        if (mv == first) sc = 10000;
-        else if (mv == KALAH_SWAP) sc = 0;
-        else {
-            int seeds = own[mv];
-            sc = mv;
-            if (seeds % len == m - mv && !(s->flags & KALAH_FIRST_MOVE)) sc = 1000 + mv;
-            else if (seeds < len && mv + seeds < m && own[mv + seeds] == 0 && (opp[m - 1 - mv - seeds] || r->empty_capture))
-                sc = 100 + opp[m - 1 - mv - seeds];
-        }
-        score[k] = sc;
-    }
-    for (int k = 1; k < n; k++) { /* insertion sort, stable, best first */
-        int sc = score[k];
-        uint8_t mv = moves[k];
-        int j = k - 1;
-        while (j >= 0 && score[j] < sc) { score[j + 1] = score[j]; moves[j + 1] = moves[j]; j--; }
-        score[j + 1] = sc;
-        moves[j + 1] = mv;
-    }
-}
-
-/* An exact table entry answers (the memo of minimax and of Scout's EVAL). */
-static inline int ks_table_exact(ks_context *c, const ks_entry *e, int depth, int *value)
-{
-    if (!e || e->flag != KS_EXACT || !ks_usable(e, depth)) return 0;
-    c->stats.tt_hits++;
-    ks_table_used(c, e);
-    *value = e->value;
-    return 1;
-}
-
-/* For Scout's TEST "value >= t": an entry answers when its bound decides the
- * question. Returns 1 with the answer in *pass. */
-static inline int ks_table_test(ks_context *c, const ks_entry *e, int depth, int t, int *pass)
-{
-    if (!e || !ks_usable(e, depth)) return 0;
-    if ((e->flag != KS_UPPER && e->value >= t) || (e->flag != KS_LOWER && e->value < t)) {
-        c->stats.tt_hits++;
-        ks_table_used(c, e);
-        *pass = e->value >= t;
-        return 1;
-    }
-    return 0;
-}
 
 /* ---- a node ------------------------------------------------------------- */
 
@@ -256,6 +119,7 @@ static inline ks_entry *ks_node_probe(ks_context *c, ks_node *nd, const kalah_st
         if (c->use_table) {
             c->stats.tt_probes++;
             e = ks_table_find(c, nd->key);
+            KALAH_ASSERT(!e || ks_entry_sane(c, e, s));
         }
     }
     nd->first = e ? e->move : KS_NO_MOVE;
@@ -266,6 +130,7 @@ static inline ks_entry *ks_node_probe(ks_context *c, ks_node *nd, const kalah_st
 static inline void ks_node_moves(ks_context *c, ks_node *nd, const kalah_state *s)
 {
     nd->n = kalah_legal_moves(&c->rules, s, nd->moves);
+    KALAH_ASSERT(nd->n > 0); /* not a leaf, so the game goes on */
     ks_order(c, s, nd->moves, nd->n, nd->first);
 }
 
@@ -283,9 +148,18 @@ static inline int ks_node_open(ks_context *c, ks_node *nd, const kalah_state *s,
     return 0;
 }
 
+/* Is `move` one of the node's moves (or KS_NO_MOVE)? For the checks of a debug build. */
+static inline int ks_node_has_move(const ks_node *nd, int move)
+{
+    int found = move == KS_NO_MOVE;
+    for (int k = 0; k < nd->n; k++) found |= nd->moves[k] == move;
+    return found;
+}
+
 /* Stores the node's result, if it is tabled. */
 static inline void ks_node_store(ks_context *c, const ks_node *nd, int depth, int value, int flag, int move)
 {
+    KALAH_ASSERT(ks_node_has_move(nd, move));
     if (nd->tabled) ks_table_store(c, nd->key, depth, value, flag, move, nd->heuristic_before);
 }
 
@@ -306,23 +180,28 @@ static inline int ks_frontier(const ks_context *c, const kalah_state *child, int
  * leaf's value is exact, so no window is needed. */
 static inline int ks_frontier_value(ks_context *c, const kalah_state *s, const kalah_state *child, int depth)
 {
-    int v;
-    ks_leaf(c, child, depth - 1, &v);
+    int v, leaf = ks_leaf(c, child, depth - 1, &v);
+    KALAH_ASSERT(leaf);
     return KS_SAME(s, *child) ? v : -v;
 }
 
 /* ---- Minimax ------------------------------------------------------------ */
 
-/* Plain negamax over every move; memoized (exact values per depth) when use_table is set. */
+/* Plain negamax over every move (von Neumann, 1928; Shannon, 1950); memoized
+ * (exact values per depth) when use_table is set. */
 static int ks_minimax(ks_context *c, const kalah_state *s, int depth)
 {
+    KALAH_ASSERT(0 <= depth && depth <= KS_MAX_DEPTH);
     ks_node nd;
     int value;
+    /* Step 1. A leaf, or a memoized exact value, answers. */
     if (!ks_enter(c)) return 0;
     if (ks_leaf(c, s, depth, &value)) return value;
     ks_entry *e = ks_node_probe(c, &nd, s, depth, 1); /* memoized at every depth */
     if (ks_table_exact(c, e, depth, &value)) return value;
-    nd.n = kalah_legal_moves(&c->rules, s, nd.moves); /* in plain pit order */
+    /* Step 2. The best of every move's value, the moves in plain pit order. */
+    nd.n = kalah_legal_moves(&c->rules, s, nd.moves);
+    KALAH_ASSERT(nd.n > 0);
     int best = -KS_INF, best_move = KS_NO_MOVE;
     for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
@@ -331,19 +210,27 @@ static int ks_minimax(ks_context *c, const kalah_state *s, int depth)
         if (c->aborted) return 0;
         if (v > best) { best = v; best_move = nd.moves[k]; }
     }
+    /* Step 3. Memoize it. */
     ks_node_store(c, &nd, depth, best, KS_EXACT, best_move);
     return best;
 }
 
 /* ---- AlphaBeta ---------------------------------------------------------- */
 
-/* Fail-soft alpha-beta: returns v with v <= alpha meaning "value <= v",
- * v >= beta meaning "value >= v", and the exact value in between. */
+/* Fail-soft alpha-beta (Knuth and Moore, 1975; fail-soft: Fishburn, 1983):
+ * returns v with v <= alpha meaning "value <= v", v >= beta meaning
+ * "value >= v", and the exact value in between. */
 static int ks_alphabeta(ks_context *c, const kalah_state *s, int depth, int alpha, int beta)
 {
+    KALAH_ASSERT(-KS_INF <= alpha && alpha < beta && beta <= KS_INF);
+    KALAH_ASSERT(0 <= depth && depth <= KS_MAX_DEPTH);
     ks_node nd;
     int value;
+    /* Step 1. Open the node: a leaf or the table may answer (or narrow the
+     * window); else its moves, the table's move first. */
     if (ks_node_open(c, &nd, s, depth, &alpha, &beta, &value)) return value;
+    /* Step 2. Every move with the window (a, beta), a rising with the best
+     * value so far, until a move reaches beta (a cut-off). */
     int best = -KS_INF, best_move = KS_NO_MOVE, a = alpha;
     for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
@@ -364,19 +251,28 @@ static int ks_alphabeta(ks_context *c, const kalah_state *s, int depth, int alph
             if (v >= beta) { c->stats.cutoffs++; break; }
         }
     }
+    /* Step 3. Store the value with what it is: an upper bound, exact, or a lower bound. */
+    KALAH_ASSERT(-KS_INF < best && best < KS_INF);
     ks_node_store(c, &nd, depth, best, ks_bound_flag(best, alpha, beta), best_move);
     return best;
 }
 
 /* ---- PVS (NegaScout) ---------------------------------------------------- */
 
-/* The first move with the full window, the others with a null window that
- * only asks "better than alpha?", re-searched when the answer is yes. */
+/* Principal variation search (Marsland and Campbell, 1982; NegaScout:
+ * Reinefeld, 1983): the first move with the full window, the others with a
+ * null window that only asks "better than alpha?", re-searched when the answer
+ * is yes. Fail-soft, as ks_alphabeta. */
 static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int beta)
 {
+    KALAH_ASSERT(-KS_INF <= alpha && alpha < beta && beta <= KS_INF);
+    KALAH_ASSERT(0 <= depth && depth <= KS_MAX_DEPTH);
     ks_node nd;
     int value;
+    /* Step 1. Open the node, as in alpha-beta. */
     if (ks_node_open(c, &nd, s, depth, &alpha, &beta, &value)) return value;
+    /* Step 2. The first move with the window (a, beta); the others with the
+     * null window (a, a + 1), and again with (v, beta) when they beat a. */
     int best = -KS_INF, best_move = KS_NO_MOVE, a = alpha;
     for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
@@ -402,6 +298,8 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
             if (v >= beta) { c->stats.cutoffs++; break; }
         }
     }
+    /* Step 3. Store the value with what it is: an upper bound, exact, or a lower bound. */
+    KALAH_ASSERT(-KS_INF < best && best < KS_INF);
     ks_node_store(c, &nd, depth, best, ks_bound_flag(best, alpha, beta), best_move);
     return best;
 }
@@ -412,13 +310,17 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
  * Answers are memoized as bounds: true is '≥ t', false is '≤ t-1', t = v + strict. */
 static int ks_scout_test(ks_context *c, const kalah_state *s, int depth, int v, int strict)
 {
+    KALAH_ASSERT(-KS_INF < v && v < KS_INF && (strict == 0 || strict == 1));
+    KALAH_ASSERT(0 <= depth && depth <= KS_MAX_DEPTH);
     int value;
+    /* Step 1. A leaf, or a table bound that decides the question, answers. */
     if (!ks_enter(c)) return 0;
     if (ks_leaf(c, s, depth, &value)) return strict ? value > v : value >= v;
     const int t = strict ? v + 1 : v; /* integer values: "> v" is ">= v + 1" */
     ks_node nd;
     ks_entry *e = ks_node_probe(c, &nd, s, depth, KS_TABLE_MIN_DEPTH);
     if (ks_table_test(c, e, depth, t, &value)) return value;
+    /* Step 2. TEST the children until one passes. */
     ks_node_moves(c, &nd, s);
     for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
@@ -434,6 +336,7 @@ static int ks_scout_test(ks_context *c, const kalah_state *s, int depth, int v, 
             return 1;
         }
     }
+    /* Step 3. None passed: the value is below t. */
     ks_node_store(c, &nd, depth, t - 1, KS_UPPER, KS_NO_MOVE);
     return 0;
 }
@@ -442,9 +345,13 @@ static int ks_scout_test(ks_context *c, const kalah_state *s, int depth, int v, 
  * only TESTed against the best value so far and evaluated when it is better. */
 static int ks_scout_eval(ks_context *c, const kalah_state *s, int depth)
 {
+    KALAH_ASSERT(0 <= depth && depth <= KS_MAX_DEPTH);
     ks_node nd;
     int value;
+    /* Step 1. Open the node: a leaf or an exact table entry answers. */
     if (ks_node_open(c, &nd, s, depth, NULL, NULL, &value)) return value;
+    /* Step 2. EVAL the first child; TEST each other one against the best so
+     * far, and EVAL it when it is better. */
     int best = 0, best_move = KS_NO_MOVE;
     for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
@@ -464,6 +371,7 @@ static int ks_scout_eval(ks_context *c, const kalah_state *s, int depth)
         }
         if (c->aborted) return 0;
     }
+    /* Step 3. Store the exact value. */
     ks_node_store(c, &nd, depth, best, KS_EXACT, best_move);
     return best;
 }
@@ -473,6 +381,7 @@ static int ks_scout_eval(ks_context *c, const kalah_state *s, int depth)
 /* A sequence of null-window alpha-beta searches with memory, closing in on the value from a guess. */
 static int ks_mtdf(ks_context *c, const kalah_state *s, int depth, int guess)
 {
+    KALAH_ASSERT(-KS_INF < guess && guess < KS_INF);
     int g = guess, lower = -KS_INF, upper = KS_INF, passes = 0;
     while (lower < upper) {
         int beta = g == lower ? g + 1 : g;
@@ -482,6 +391,7 @@ static int ks_mtdf(ks_context *c, const kalah_state *s, int depth, int guess)
         if (g < beta) upper = g;
         else lower = g;
     }
+    KALAH_ASSERT(lower == g && g == upper);
     return g;
 }
 
@@ -585,10 +495,12 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
             flags[k] = exact ? KS_EXACT : KS_UPPER;
             if (exact) { best = v; best_move = moves[k]; break; }
         }
+        KALAH_ASSERT(best == value); /* some move reaches the root's value */
     } else {
         for (int i = 0; i < n; i++) {
             int mv = order[i], k = 0;
             while (moves[k] != mv) k++;
+            KALAH_ASSERT(k < n); /* the search order is a permutation of the legal moves */
             kalah_state child = *s;
             kalah_play(r, &child, mv);
             int v, exact;
@@ -608,6 +520,7 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
         }
     }
     /* Completed: publish, and order the next iteration best first, then by value. */
+    KALAH_ASSERT(best_move != KS_NO_MOVE && -KS_INF < best && best < KS_INF);
     c->root_n = n;
     memcpy(c->root_moves, moves, n);
     memcpy(c->root_values, values, sizeof(int) * n);
@@ -616,21 +529,11 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
     c->best_move = best_move;
     c->depth = depth;
     c->exact = c->heuristic == heuristic_before;
-    int idx[KALAH_MAX_MOVES];
-    for (int k = 0; k < n; k++) idx[k] = k;
-    for (int k = 1; k < n; k++) {
-        int x = idx[k], j = k - 1;
-        int key = moves[x] == best_move ? KS_INF : flags[x] == KS_UNKNOWN ? -KS_INF : values[x];
-        while (j >= 0) {
-            int y = idx[j];
-            int ky = moves[y] == best_move ? KS_INF : flags[y] == KS_UNKNOWN ? -KS_INF : values[y];
-            if (ky >= key) break;
-            idx[j + 1] = idx[j];
-            j--;
-        }
-        idx[j + 1] = x;
-    }
-    for (int k = 0; k < n; k++) c->root_order[k] = moves[idx[k]];
+    int key[KALAH_MAX_MOVES];
+    for (int k = 0; k < n; k++)
+        key[k] = moves[k] == best_move ? KS_INF : flags[k] == KS_UNKNOWN ? -KS_INF : values[k];
+    memcpy(c->root_order, moves, n);
+    kalah_sort_by_key(key, c->root_order, n);
     return 1;
 }
 
@@ -685,146 +588,4 @@ int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max)
         depth--;
     }
     return len;
-}
-
-/* ---- a reference ------------------------------------------------------- */
-
-/* The plainest alpha-beta in C (store difference, pits in order, no table, no
- * statistics but a node count): the yardstick of benchmarks/bench_search.py. */
-static int ks_reference(const kalah_rules *r, const kalah_state *s, int depth, int alpha, int beta, uint64_t *nodes)
-{
-    ++*nodes;
-    if (kalah_is_over(r, s)) return kalah_eval_final(r, s);
-    if (depth == 0) return kalah_eval_store(r, s);
-    uint8_t moves[KALAH_MAX_MOVES];
-    int n = kalah_legal_moves(r, s, moves), best = -KS_INF;
-    for (int k = 0; k < n; k++) {
-        kalah_state t = *s;
-        kalah_play(r, &t, moves[k]);
-        int v = t.to_move == s->to_move ? ks_reference(r, &t, depth - 1, alpha, beta, nodes)
-                                        : -ks_reference(r, &t, depth - 1, -beta, -alpha, nodes);
-        if (v > best) {
-            best = v;
-            if (v > alpha) alpha = v;
-            if (v >= beta) break;
-        }
-    }
-    return best;
-}
-
-int ks_reference_alphabeta(const kalah_rules *r, const kalah_state *s, int depth, uint64_t *nodes)
-{
-    *nodes = 0;
-    return ks_reference(r, s, depth, -KS_INF, KS_INF, nodes);
-}
-
-/* ---- UCT ---------------------------------------------------------------- */
-
-typedef struct {
-    kalah_state s;
-    int32_t parent;
-    int32_t child;     /* index of the first child; -1 before expansion */
-    uint8_t n;         /* legal moves */
-    uint8_t tried;     /* children created so far */
-    uint8_t move;
-    uint8_t mover;     /* who played the move into this node */
-    uint32_t visits;
-    double wins;       /* for `mover`: 1 a win, 1/2 a draw */
-    double margin;     /* summed final margins for `mover` */
-    uint8_t moves[KALAH_MAX_MOVES];
-} ks_mnode;
-
-int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, double deadline,
-            double exploration, uint64_t seed, long max_nodes, ks_mcts_result *out)
-{
-    memset(out, 0, sizeof *out);
-    if (max_nodes < 16) max_nodes = 16;
-    ks_mnode *nodes = malloc(sizeof(ks_mnode) * (size_t)max_nodes);
-    if (!nodes) return -1;
-    kalah_rng g = {seed};
-    long count = 1, playouts = 0;
-    int deepest = 0;
-    nodes[0].s = *root;
-    nodes[0].parent = -1;
-    nodes[0].child = -1;
-    nodes[0].n = (uint8_t)kalah_legal_moves(r, root, nodes[0].moves);
-    nodes[0].tried = 0;
-    nodes[0].move = KS_NO_MOVE;
-    nodes[0].mover = (uint8_t)(1 - root->to_move);
-    nodes[0].visits = 0;
-    nodes[0].wins = nodes[0].margin = 0;
-    while (nodes[0].n > 0) {
-        if (max_playouts > 0 && playouts >= max_playouts) break;
-        if ((max_playouts <= 0 || deadline > 0) && (playouts & 63) == 0 && deadline > 0 && ks_now() >= deadline) break;
-        /* selection */
-        long at = 0;
-        int level = 0;
-        while (nodes[at].n > 0 && nodes[at].tried == nodes[at].n) {
-            ks_mnode *p = &nodes[at];
-            double logn = log((double)p->visits), best = -1;
-            long pick = p->child;
-            for (int k = 0; k < p->n; k++) {
-                ks_mnode *q = &nodes[p->child + k];
-                double u = q->wins / q->visits + exploration * sqrt(logn / q->visits);
-                if (u > best) { best = u; pick = p->child + k; }
-            }
-            at = pick;
-            level++;
-        }
-        /* expansion: children are allocated together, created one at a time */
-        ks_mnode *p = &nodes[at];
-        if (p->n > 0) {
-            if (p->child < 0) {
-                if (count + p->n <= max_nodes) { p->child = (int32_t)count; count += p->n; }
-            }
-            if (p->child >= 0) {
-                long ci = p->child + p->tried;
-                ks_mnode *q = &nodes[ci];
-                q->s = p->s;
-                q->move = p->moves[p->tried];
-                q->mover = p->s.to_move;
-                kalah_play(r, &q->s, q->move);
-                q->parent = (int32_t)at;
-                q->child = -1;
-                q->n = (uint8_t)kalah_legal_moves(r, &q->s, q->moves);
-                q->tried = 0;
-                q->visits = 0;
-                q->wins = q->margin = 0;
-                p->tried++;
-                at = ci;
-                level++;
-            }
-        }
-        if (level > deepest) deepest = level;
-        /* simulation */
-        kalah_state t = nodes[at].s;
-        int margin = kalah_random_playout(r, &t, &g);
-        playouts++;
-        /* back-propagation */
-        for (long i = at; i >= 0; i = nodes[i].parent) {
-            ks_mnode *q = &nodes[i];
-            int mine = q->mover ? -margin : margin;
-            q->visits++;
-            q->wins += mine > 0 ? 1.0 : mine == 0 ? 0.5 : 0.0;
-            q->margin += mine;
-        }
-    }
-    out->playouts = playouts;
-    out->nodes = count;
-    out->depth = deepest;
-    out->n = nodes[0].n;
-    out->best_move = KS_NO_MOVE;
-    long best_visits = -1;
-    for (int k = 0; k < nodes[0].n; k++) {
-        out->moves[k] = nodes[0].moves[k];
-        if (nodes[0].child >= 0 && k < nodes[0].tried) {
-            ks_mnode *q = &nodes[nodes[0].child + k];
-            out->visits[k] = q->visits;
-            out->wins[k] = q->wins;
-            out->margin[k] = q->margin;
-        }
-        if (out->visits[k] > best_visits) { best_visits = out->visits[k]; out->best_move = out->moves[k]; }
-    }
-    free(nodes);
-    return 0;
 }

@@ -1,6 +1,8 @@
-/* The search engine: Minimax, AlphaBeta, Scout, PVS, MTD(f) and UCT on the flat board.
+/* The search engine: Minimax, AlphaBeta, Scout, PVS and MTD(f) on the flat board
+ * (search.c, with the table in table.h and the move ordering in order.h); UCT
+ * is in mcts.h, the benchmarks' yardstick in reference.c.
  *
- * Conventions shared by every algorithm (see search.c):
+ * Conventions shared by every algorithm:
  * - negamax values from the point of view of the side to move, in the units of
  *   evaluate.h (KALAH_UNIT per seed); a finished game is its exact margin;
  * - depth counts moves (sowings): a move that earns an extra turn uses one
@@ -24,7 +26,7 @@ enum { KS_MINIMAX = 0, KS_ALPHABETA = 1, KS_SCOUT = 2, KS_PVS = 3, KS_MTDF = 4 }
 /* What a value is: exact, a lower bound (the seeds' '≥') or an upper bound ('≤'). */
 enum { KS_EXACT = 0, KS_LOWER = 1, KS_UPPER = 2, KS_UNKNOWN = 3 };
 
-/* One transposition-table entry (16 bytes). */
+/* One transposition-table entry (16 bytes; the table's code is in table.h). */
 typedef struct {
     uint64_t key;
     int32_t value;
@@ -74,7 +76,6 @@ typedef struct {
 double ks_now(void);
 void ks_init(ks_context *c, const kalah_rules *r, int eval, ks_entry *table, uint64_t table_size);
 void ks_clear(ks_context *c);
-uint64_t ks_hash(const kalah_state *s);
 
 /* One iteration at a fixed depth from the root: fills the root results.
  * Returns 1 when it completed, 0 when the deadline stopped it. */
@@ -88,24 +89,7 @@ int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, in
 /* The principal variation from the table: up to `max` moves, returns how many. */
 int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max);
 
-/* The plainest alpha-beta (store difference, pits in order): a yardstick for benchmarks. */
+/* The plainest alpha-beta (store difference, pits in order): a yardstick for benchmarks (reference.c). */
 int ks_reference_alphabeta(const kalah_rules *r, const kalah_state *s, int depth, uint64_t *nodes);
-
-/* UCT Monte-Carlo tree search with random playouts. */
-typedef struct {
-    long playouts;      /* performed */
-    long nodes;         /* tree nodes created */
-    int n;
-    uint8_t moves[KALAH_MAX_MOVES];
-    long visits[KALAH_MAX_MOVES];
-    double wins[KALAH_MAX_MOVES];    /* wins + draws/2 for the side to move at the root */
-    double margin[KALAH_MAX_MOVES];  /* summed final margins for the side to move at the root */
-    int best_move;
-    int depth;          /* deepest tree node */
-} ks_mcts_result;
-
-/* Returns 0 on success, -1 when out of memory. max_playouts <= 0: until the deadline. */
-int ks_mcts(const kalah_rules *r, const kalah_state *s, long max_playouts, double deadline,
-            double exploration, uint64_t seed, long max_nodes, ks_mcts_result *out);
 
 #endif

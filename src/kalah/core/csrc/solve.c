@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "solve.h"
 #include "endgame.h"
+#include "moves.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -9,11 +10,32 @@
 #include <time.h>
 
 /* A table slot: check = key ^ data, so that a slot torn by two threads writing
- * at once is seen as a miss rather than as wrong data (lock-free hashing). */
+ * at once is seen as a miss rather than as wrong data (lock-free hashing,
+ * Hyatt and Mann, 2002). */
 typedef struct {
     uint64_t check;
-    uint64_t data; /* bits 0-7 lower+128, 8-15 upper+128, 16-23 best move (255 none), 24-31 work */
+    uint64_t data; /* see slot_data */
 } tt_slot;
+
+/* The data of a slot: bits 0-15 the lower bound + 256, 16-31 the upper bound
+ * + 256 (a board holds fewer than 256 seeds, so every bound fits), 32-39 the
+ * best move (255: none), 40-47 the work (log2 of the nodes searched). */
+#define SLOT_BIAS 256
+static inline uint64_t slot_data(int lower, int upper, int best, int work)
+{
+    KALAH_ASSERT(-SLOT_BIAS < lower && lower <= upper && upper < SLOT_BIAS);
+    KALAH_ASSERT(-1 <= best && best < KALAH_MAX_PITS && work >= 0);
+    return (uint64_t)(lower + SLOT_BIAS) | ((uint64_t)(upper + SLOT_BIAS) << 16) |
+           ((uint64_t)(best < 0 ? 255 : best) << 32) | ((uint64_t)(work > 255 ? 255 : work) << 40);
+}
+static inline int slot_lower(uint64_t data) { return (int)(data & 0xFFFF) - SLOT_BIAS; }
+static inline int slot_upper(uint64_t data) { return (int)((data >> 16) & 0xFFFF) - SLOT_BIAS; }
+static inline int slot_best(uint64_t data)
+{
+    int move = (int)((data >> 32) & 0xFF);
+    return move == 255 ? -1 : move;
+}
+static inline int slot_work(uint64_t data) { return (int)((data >> 40) & 0xFF); }
 
 #define BUCKET 4
 #define BUSY_SIZE (1 << 16)
@@ -143,10 +165,9 @@ static inline int tt_probe(const kalah_solver *solver, uint64_t key, int *lower,
         uint64_t check = __atomic_load_n(&bucket[i].check, __ATOMIC_RELAXED);
         uint64_t data = __atomic_load_n(&bucket[i].data, __ATOMIC_RELAXED);
         if ((check ^ data) == key) {
-            *lower = (int)(data & 0xFF) - 128;
-            *upper = (int)((data >> 8) & 0xFF) - 128;
-            int move = (int)((data >> 16) & 0xFF);
-            *best = move == 255 ? -1 : move;
+            *lower = slot_lower(data);
+            *upper = slot_upper(data);
+            *best = slot_best(data);
             return 1;
         }
     }
@@ -161,27 +182,26 @@ static inline void tt_store(kalah_solver *solver, uint64_t key, int lower, int u
         uint64_t check = __atomic_load_n(&bucket[i].check, __ATOMIC_RELAXED);
         uint64_t data = __atomic_load_n(&bucket[i].data, __ATOMIC_RELAXED);
         if ((check ^ data) == key) { /* merge what is known */
-            int lo = (int)(data & 0xFF) - 128, hi = (int)((data >> 8) & 0xFF) - 128;
+            int lo = slot_lower(data), hi = slot_upper(data);
             if (lo > lower) lower = lo;
             if (hi < upper) upper = hi;
-            if (best < 0) {
-                int move = (int)((data >> 16) & 0xFF);
-                best = move == 255 ? -1 : move;
-            }
-            int w = (int)((data >> 24) & 0xFF);
+            if (best < 0) best = slot_best(data);
+            int w = slot_work(data);
             if (w > work) work = w;
             victim = i;
             break;
         }
-        int w = (check | data) ? (int)((data >> 24) & 0xFF) : -1;
+        int w = (check | data) ? slot_work(data) : -1;
         if (w < victim_work) {
             victim_work = w;
             victim = i;
         }
     }
-    if (lower > upper) lower = upper; /* a torn read merged with new bounds; keep them consistent */
-    uint64_t data = (uint64_t)(lower + 128) | ((uint64_t)(upper + 128) << 8) |
-                    ((uint64_t)(best < 0 ? 255 : best) << 16) | ((uint64_t)(work > 255 ? 255 : work) << 24);
+    /* True bounds never cross (a torn slot reads as a miss): they could only if
+     * two positions shared a 64-bit key. Keep the entry consistent even then. */
+    KALAH_ASSERT(lower <= upper);
+    if (lower > upper) lower = upper;
+    uint64_t data = slot_data(lower, upper, best, work);
     __atomic_store_n(&bucket[victim].check, key ^ data, __ATOMIC_RELAXED);
     __atomic_store_n(&bucket[victim].data, data, __ATOMIC_RELAXED);
 }
@@ -199,10 +219,16 @@ typedef struct {
     int gain;
     int extra;
     int move;
-    int order;
 } child;
 
 static int search(worker *w, kalah_u128 pits, int seeds, int alpha, int beta, uint64_t key);
+
+/* Frees the ABDADA mark of a node: only the thread that set it does, so it still holds the node's key. */
+static inline void release_busy(uint64_t *busy, uint64_t key)
+{
+    KALAH_ASSERT(__atomic_load_n(busy, __ATOMIC_RELAXED) == key);
+    __atomic_store_n(busy, 0, __ATOMIC_RELAXED);
+}
 
 /* The value of an exact child (game over, or covered by the database) for the
  * parent's mover; returns 0 when the child needs a search. */
@@ -216,6 +242,7 @@ static inline int exact_value(const kalah_solver *solver, const child *c, int *v
         int v;
         if (solver->egdb) {
             v = *kalah_egdb_slot(solver->egdb, c->pits, c->seeds);
+            KALAH_ASSERT(-c->seeds <= v && v <= c->seeds); /* a complete database: no KALAH_EGDB_UNKNOWN */
         } else {
             kalah_state s;
             memset(&s, 0, sizeof s);
@@ -235,6 +262,9 @@ static inline __attribute__((always_inline)) int
 search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta, uint64_t key)
 {
     kalah_solver *solver = w->solver;
+    KALAH_ASSERT(alpha < beta);
+    KALAH_ASSERT(kalah_pits_sane(pits, m, seeds) && seeds > 0 && key == hash_word(pits));
+    /* Step 1. Count the node, look at the clock now and then; the seeds left bound the value. */
     uint64_t start_nodes = ++w->nodes;
     if ((start_nodes & 0x3FFF) == 0) {
         if ((w->stop && *w->stop) || *w->done || (w->deadline > 0 && kalah_solver_now() > w->deadline))
@@ -244,8 +274,11 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
     if (seeds <= alpha) return seeds;
     if (-seeds >= beta) return -seeds;
 
+    /* Step 2. The table's bounds answer, or narrow the window. */
     int lower = -seeds, upper = seeds, tt_move = -1;
     if (tt_probe(solver, key, &lower, &upper, &tt_move)) {
+        KALAH_ASSERT(-seeds <= lower && lower <= upper && upper <= seeds);
+        KALAH_ASSERT(tt_move == -1 || (0 <= tt_move && tt_move < m && kalah_u128_byte(pits, tt_move) > 0));
         if (lower >= beta) return lower;
         if (upper <= alpha) return upper;
         if (lower == upper) return lower;
@@ -253,14 +286,15 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
         if (upper < beta) beta = upper;
     }
 
-    /* Expand: play every move first, prefetching where each child's value
-     * lives (its database entry or its table bucket), so that the misses
+    /* Step 3. Expand: play every move first, prefetching where each child's
+     * value lives (its database entry or its table bucket), so that the misses
      * overlap; then settle the exact children (game over, or in the database). */
     const kalah_pits_rules *pr = &solver->moves;
     uint8_t bytes[16];
     memcpy(bytes, &pits, 16);
     child kids[KALAH_MAX_PITS];
-    child *todo[KALAH_MAX_PITS];
+    uint8_t todo[KALAH_MAX_PITS]; /* the children left to search (indices into kids), */
+    int order[KALAH_MAX_PITS];    /* and their ordering scores */
     const int8_t *slot[KALAH_MAX_PITS];
     int n = 0, pending = 0, best = -1000, best_move = -1;
     for (int i = m - 1; i >= 0; i--) {
@@ -277,24 +311,26 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
         if (mv.left && mv.left <= solver->oracle_seeds && solver->egdb) {
             slot[n] = kalah_egdb_slot(solver->egdb, mv.pits, mv.left);
             __builtin_prefetch(slot[n]);
-        } else if (mv.left > solver->oracle_seeds) {
+        } else if (mv.left) { /* may need a search (an oracle other than our database can fail) */
             c->key = hash_word(c->pits);
             __builtin_prefetch(solver->table + (c->key & solver->bucket_mask) * BUCKET);
         }
         n++;
     }
+    KALAH_ASSERT(n > 0); /* the game is not over */
     for (int k = 0; k < n; k++) {
         child *c = &kids[k];
         int v;
         if (slot[k]) {
             int cv = *slot[k];
+            KALAH_ASSERT(-c->seeds <= cv && cv <= c->seeds);
             v = c->extra ? c->gain + cv : c->gain - cv;
         } else if (!exact_value(solver, c, &v)) {
-            /* Ordering: the table's move, extra turns, then what the move gains now, then pits near the store. */
             /* Ordering: the table's move, extra turns, then what the move gains now, then pits near
-             * the store (a history of cutoffs did not beat this on test positions). */
-            c->order = (c->move == tt_move ? 100000 : 0) + (c->extra ? 1000 : 0) + 16 * c->gain + c->move;
-            todo[pending++] = c;
+             * the store (a history of cutoffs did not beat this on test positions). The moves were
+             * played, so this needs no prediction of what they do (moves.h). */
+            order[pending] = (c->move == tt_move ? 100000 : 0) + (c->extra ? 1000 : 0) + 16 * c->gain + c->move;
+            todo[pending++] = (uint8_t)k;
             continue;
         }
         if (v > best) {
@@ -306,11 +342,12 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
             }
         }
     }
-    /* Enhanced transposition cutoff: a child whose table bounds already refute
-     * the window. Only where much is left: near the database the subtrees are
-     * small and the extra table reads cost more than they save. */
+    /* Step 4. Enhanced transposition cutoff (Plaat et al., 1996): a child whose
+     * table bounds already refute the window. Only where much is left: near the
+     * database the subtrees are small and the extra table reads cost more than
+     * they save. */
     for (int i = 0; i < pending && seeds >= solver->etc_seeds; i++) {
-        child *c = todo[i];
+        child *c = &kids[todo[i]];
         int lo, hi, mv;
         if (!tt_probe(solver, c->key, &lo, &hi, &mv)) continue;
         int v = c->extra ? c->gain + lo : c->gain - hi; /* a lower bound on this move's value */
@@ -319,18 +356,11 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
             return v;
         }
     }
-    /* insertion sort, best order first */
-    for (int i = 1; i < pending; i++) {
-        child *c = todo[i];
-        int j = i;
-        while (j > 0 && todo[j - 1]->order < c->order) {
-            todo[j] = todo[j - 1];
-            j--;
-        }
-        todo[j] = c;
-    }
+    /* Step 5. Search the other children, best order first, with the window
+     * (a, beta), a rising with the best value so far. */
+    kalah_sort_by_key(order, todo, pending);
     int a = best > alpha ? best : alpha;
-    /* Several threads share the work by ABDADA: a node being searched is marked
+    /* Several threads share the work by ABDADA (Weill, 1996): a node being searched is marked
      * busy (in a small table, only where subtrees are large), and the other
      * threads, at a node whose first child is done, leave busy children for a
      * second pass, searching their other children meanwhile. Each thread still
@@ -347,7 +377,7 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
     for (int pass = 0; pass < 2 && a < beta; pass++) {
         int count = pass == 0 ? pending : deferred;
         for (int i = 0; i < count && a < beta; i++) {
-            child *c = pass == 0 ? todo[i] : later[i];
+            child *c = pass == 0 ? &kids[todo[i]] : later[i];
             if (pass == 0 && i > 0 && w->threads > 1 && c->seeds >= solver->busy_seeds &&
                 __atomic_load_n(&solver->busy[c->key & BUSY_MASK], __ATOMIC_RELAXED) == c->key) {
                 later[deferred++] = c;
@@ -359,7 +389,7 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
             else
                 v = c->gain - search(w, c->pits, c->seeds, c->gain - beta, c->gain - a, c->key);
             if (w->aborted) {
-                if (busy) __atomic_store_n(busy, 0, __ATOMIC_RELAXED);
+                if (busy) release_busy(busy, key);
                 return 0;
             }
             if (v > best) {
@@ -369,7 +399,9 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
             }
         }
     }
-    if (busy) __atomic_store_n(busy, 0, __ATOMIC_RELAXED);
+    if (busy) release_busy(busy, key);
+    /* Step 6. Store what was proven: a lower bound, an upper bound, or the value. */
+    KALAH_ASSERT(-seeds <= best && best <= seeds && best_move >= 0);
     int work = log2_work(w->nodes - start_nodes + 1);
     if (best >= beta)
         tt_store(solver, key, best, seeds, best_move, work);
@@ -385,6 +417,14 @@ static int search(worker *w, kalah_u128 pits, int seeds, int alpha, int beta, ui
     if (w->solver->pits == 6) /* standard Kalah's board, with its shifts and loops fixed at compile time */
         return search_m(w, 6, pits, seeds, alpha, beta, key);
     return search_m(w, w->solver->pits, pits, seeds, alpha, beta, key);
+}
+
+/* Do two fail-soft answers of a search with the window (alpha, beta) say the same? */
+static inline int same_answer(int a, int b, int alpha, int beta)
+{
+    if (a <= alpha || b <= alpha) return a <= alpha && b <= alpha;
+    if (a >= beta || b >= beta) return a >= beta && b >= beta;
+    return a == b;
 }
 
 static void *run_worker(void *arg)
@@ -434,8 +474,11 @@ int kalah_solver_search(kalah_solver *solver, const uint8_t *pits, int alpha, in
     int result = 0, found = 0;
     for (int t = 0; t < threads; t++) {
         total += workers[t].nodes;
-        if (!found && !workers[t].aborted && (t == 0 || started[t])) {
-            result = workers[t].result;
+        if (!workers[t].aborted && (t == 0 || started[t])) {
+            /* Threads that both finished searched the same tree exactly: their
+             * fail-soft answers may differ only as bounds on the same side of the window. */
+            KALAH_ASSERT(!found || same_answer(result, workers[t].result, alpha, beta));
+            if (!found) result = workers[t].result;
             found = 1;
         }
     }

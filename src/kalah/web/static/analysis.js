@@ -6,11 +6,19 @@
 
 import * as api from "./api.js";
 import { $ } from "./dom.js";
+import { resultText } from "./page.js";
 
 /** @typedef {import("./api.js").Analysis} Analysis */
 /** @typedef {import("./api.js").Frame} Frame */
 /** @typedef {import("./api.js").Move} Move */
 /** @typedef {import("./api.js").Variant} Variant */
+
+/** What the analysis says of a finished game: its result, each side's seeds counted (pits and store).
+ * @param {number[][]} board the final board @returns {string} */
+export function finalText(board) {
+  const totals = board.map((row) => row.reduce((sum, seeds) => sum + seeds, 0));
+  return `The game is over: ${resultText({ scores: totals }, board)}.`;
+}
 
 /** A move in pit letters: A-F for the first player, a-f for the second.
  * @param {number} player @param {Move} move @returns {string} */
@@ -60,7 +68,7 @@ export function renderAnalysis(result, toMove) {
  * @param {Frame} frame @param {Variant} variant
  */
 export async function analyseFrame(frame, variant) {
-  if (frame.over) { renderAnalysis({ available: true, value: null, moves: [] }, frame.to_move); return; }
+  if (frame.over) { analysisMessage(finalText(frame.board)); return; }
   analysisMessage("Thinking…");
   try {
     const result = await api.analysePosition({ board: frame.board, to_move: frame.to_move, variant });

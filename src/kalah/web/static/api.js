@@ -105,8 +105,9 @@
 
 /** A request the server refused. */
 export class ApiError extends Error {
-  /** @param {number} status the HTTP status @param {string} message the server's explanation */
-  constructor(status, message) { super(message); this.status = status; }
+  /** @param {number} status the HTTP status @param {string} message the server's explanation
+   * @param {number} [retryAfter] seconds the server asked to wait (503, 429) */
+  constructor(status, message, retryAfter) { super(message); this.status = status; this.retryAfter = retryAfter || 0; }
 }
 
 /** The text of an error of any kind, for the status line.
@@ -137,7 +138,7 @@ async function request(method, url, body) {
   try { data = await response.json(); } catch (e) { data = null; }
   if (!response.ok) {
     const detail = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : response.statusText;
-    throw new ApiError(response.status, detail);
+    throw new ApiError(response.status, detail, Number(response.headers.get("Retry-After")) || 0);
   }
   return data;
 }
@@ -152,14 +153,19 @@ export const getGame = (id) => request("GET", `/api/games/${id}`);
  * @param {object} body the NewGame request of kalah/web/models.py @returns {Promise<GameState>} */
 export const newGame = (body) => request("POST", "/api/games", body);
 
-/** @param {number} id @param {Move} move @returns {Promise<GameState>} */
-export const playMove = (id, move) => request("POST", `/api/games/${id}/moves`, { move });
+/** Play a human move; ``moves`` is the game's move count the page saw (a stale request gets 409).
+ * @param {number} id @param {Move} move @param {number} moves @returns {Promise<GameState>} */
+export const playMove = (id, move, moves) => request("POST", `/api/games/${id}/moves`, { move, moves });
 
-/** @param {number} id @returns {Promise<GameState>} */
-export const computerMove = (id) => request("POST", `/api/games/${id}/computer-move`);
+/** @param {number} id @param {number} moves the game's move count the page saw @returns {Promise<GameState>} */
+export const computerMove = (id, moves) => request("POST", `/api/games/${id}/computer-move`, { moves });
 
-/** @param {number} id @param {"takeback" | "redo"} action @returns {Promise<GameState>} */
-export const gameAction = (id, action) => request("POST", `/api/games/${id}/${action}`);
+/** @param {number} id @param {"takeback" | "redo"} action @param {number} moves the game's move count the page saw
+ * @returns {Promise<GameState>} */
+export const gameAction = (id, action, moves) => request("POST", `/api/games/${id}/${action}`, { moves });
+
+/** Delete a game of the library. @param {number} id @returns {Promise<null>} */
+export const deleteGame = (id) => request("DELETE", `/api/games/${id}`);
 
 /** @param {number} id @returns {Promise<ReplayData>} */
 export const getReplay = (id) => request("GET", `/api/games/${id}/replay`);

@@ -7,7 +7,7 @@
  * ("true" when a click would play). */
 
 import { animateMove, effectMarks } from "./anim.js";
-import { analysisMessage, moveName, renderAnalysis } from "./analysis.js";
+import { analysisMessage, finalText, moveName, renderAnalysis } from "./analysis.js";
 import * as api from "./api.js";
 import { drawBoard } from "./board.js";
 import { $, $input, boardElement, sleep } from "./dom.js";
@@ -140,7 +140,7 @@ export async function playHuman(move) {
   setHint(null);
   setBusy(true);
   try {
-    const after = await api.playMove(game.id, move);
+    const after = await api.playMove(game.id, move, game.moves);
     setBusy(false);
     await showState(after, true);
   } catch (error) {
@@ -179,9 +179,15 @@ export async function driveComputer() {
       if (!state.game || state.game.id !== id || state.paused || state.mode !== "play") break;
       let game;
       try {
-        game = await api.computerMove(id);
+        game = await api.computerMove(id, state.game.moves);
       } catch (error) {
         if (api.hasStatus(error, 409)) { game = await api.getGame(id); }
+        else if (api.hasStatus(error, 503) || api.hasStatus(error, 429)) {
+          // the server's engines are all busy: wait as it asks, then ask again
+          setStatus("The server is busy; the computer's move will follow.", false);
+          await sleep(1000 * Math.max(1, error instanceof api.ApiError ? error.retryAfter : 1));
+          continue;
+        }
         else { setStatus(api.errorText(error), true); break; }
       }
       if (!state.game || state.game.id !== id || state.mode !== "play") break;
@@ -207,11 +213,12 @@ export async function gameAction(action) {
   if (!state.game || state.busy) return;
   setHint(null);
   try {
-    const game = await api.gameAction(state.game.id, action);
+    const game = await api.gameAction(state.game.id, action, state.game.moves);
     setPaused(state.paused && !game.over);
     await showState(game, false);
   } catch (error) {
     setStatus(api.errorText(error), true);
+    if (api.hasStatus(error, 409)) reload();
   }
 }
 
@@ -226,7 +233,7 @@ export function togglePause() {
 export async function refreshGameAnalysis() {
   if (!state.analysisOn) return;
   const game = state.game;
-  if (!game || game.over) { renderAnalysis(null); analysisMessage(game && game.over ? "The game is over." : ""); return; }
+  if (!game || game.over) { renderAnalysis(null); analysisMessage(game && game.over ? finalText(game.board) : ""); return; }
   const moves = game.moves;
   analysisMessage("Thinking…");
   try {

@@ -3,7 +3,7 @@
  * export, and the import of a JSON game record.
  *
  * For tests: each row is tr[data-game=ID][data-status=playing|finished|stopped]
- * with links a.continue, a.replay and a.export. */
+ * with links a.continue, a.replay, a.export and the button button.delete. */
 
 import * as api from "./api.js";
 import { $ } from "./dom.js";
@@ -22,8 +22,8 @@ function formatDate(text) {
 /** @param {GameSummary} game @returns {string} */
 function resultOf(game) {
   if (game.status === "finished" && game.scores) {
-    return game.winner === null ? `draw ${game.scores[0]}–${game.scores[1]}`
-      : `${game.players[game.winner].name} won ${game.scores[0]}–${game.scores[1]}`;
+    const high = Math.max(...game.scores), low = Math.min(...game.scores);
+    return game.winner === null ? `draw ${high}–${low}` : `${game.players[game.winner].name} won ${high}–${low}`;
   }
   return game.status === "stopped" ? "stopped" : "in progress";
 }
@@ -54,9 +54,26 @@ function row(game) {
   if (game.status !== "finished") actions.appendChild(link("Continue", `#/game/${game.id}`, "button small continue"));
   const exportLink = link("Export", `/api/games/${game.id}/record?download=true`, "button small export");
   exportLink.setAttribute("download", `kalah-game-${game.id}.json`);
-  actions.append(link("Replay", `#/replay/${game.id}`, "button small replay"), exportLink);
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "button small delete";
+  remove.textContent = "Delete";
+  remove.addEventListener("click", () => deleteGame(game));
+  actions.append(link("Replay", `#/replay/${game.id}`, "button small replay"), exportLink, remove);
   tr.appendChild(actions);
   return tr;
+}
+
+/** Delete a game of the library, once the user confirms. @param {GameSummary} game */
+async function deleteGame(game) {
+  const who = `${game.players[0].name} vs ${game.players[1].name}`;
+  if (!window.confirm(`Delete game ${game.id} (${who}, ${resultOf(game)})? This cannot be undone.`)) return;
+  try {
+    await api.deleteGame(game.id);
+    await openLibrary(`Deleted game ${game.id}.`);
+  } catch (error) {
+    $("#library-message").textContent = `Delete failed: ${api.errorText(error)}`;
+  }
 }
 
 /** Show the library, newest game first, with `message` above it. @param {string} [message] */

@@ -25,9 +25,18 @@ import {
 import { setUpSettings } from "./settings.js";
 import { bottomPlayer, setAnalysisOn, setFlipped, setInfo, setMode, state } from "./state.js";
 
+/** A computer-against-computer game the page stops watching is marked unfinished on the server
+ * (nobody drives it any more); a beacon, because the page may be closing. */
+function leaveComputerGame() {
+  const game = state.game;
+  if (!game || game.over || state.mode !== "play" || game.players.some((p) => p.human)) return;
+  navigator.sendBeacon(`/api/games/${game.id}/leave`);
+}
+
 /** Show what the address names. */
 async function route() {
   stopAutoplay();
+  leaveComputerGame();
   const hash = location.hash || "#/";
   let match;
   if ((match = hash.match(/^#\/game\/(\d+)/))) return openGame(Number(match[1]));
@@ -96,6 +105,7 @@ async function init() {
   });
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", route);
+  window.addEventListener("pagehide", leaveComputerGame);
   try { setInfo(await api.getInfo()); } catch (error) { setStatus(api.errorText(error), true); return; }
   await route();
 }

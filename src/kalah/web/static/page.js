@@ -80,7 +80,8 @@ export function drawPanels(board, toMove, over) {
     score.textContent = String(store);
     const turn = document.createElement("span");
     turn.className = "turn";
-    turn.textContent = active ? (kind === "computer" ? "thinking…" : "to move") : "";
+    // a replay shows what was, nobody is thinking
+    turn.textContent = active ? (kind === "computer" && state.mode !== "replay" ? "thinking…" : "to move") : "";
     panel.append(dot, name, side, turn, score);
   }
 }
@@ -96,7 +97,7 @@ export function resultText(result, board) {
   if (scores[0] === scores[1]) return `Draw, ${scores[0]} – ${scores[1]}`;
   const winner = scores[0] > scores[1] ? 0 : 1;
   const humans = players ? players.filter((p) => p.human).length : 0;
-  const name = players ? players[winner].name : `Player ${winner + 1}`;
+  const name = players ? players[winner].name : `Player ${winner}`;
   let text = `${name} wins`;
   if (humans === 1 && players) text = players[winner].human ? "You win!" : `${name} wins`;
   return `${text} ${Math.max(...scores)} – ${Math.min(...scores)}`;

@@ -1,21 +1,22 @@
-"""Registers the ``replay:file=PATH`` player, which needs both a player and a game record.
+"""The ``replay:file=PATH`` player: the moves of a game record read from a file.
 
-It lives here, above :mod:`kalah.players`, so that players never import records; the
-player registry finds it through the ``kalah.players`` entry point (see pyproject.toml).
+It registers here, in the layer that reads records, rather than in
+``kalah.players``: the players do not know about files of games. The spec
+registry finds it through the ``kalah.players`` entry point of pyproject.toml.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from kalah.players.replay import ReplayPlayer
+from kalah.players import ReplayPlayer
 from kalah.players.spec import PlayerSpecError, register_player
 
 from .record import load_record
 
 
 def replay_player(file: str | None = None) -> ReplayPlayer:
-    """The player that plays the moves of the game record at ``file`` again."""
+    """The player that plays the moves of the record in ``file``, position by position."""
     if not file:
         raise PlayerSpecError("replay needs file=PATH of a game record")
     record = load_record(Path(file))

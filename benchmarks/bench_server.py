@@ -1,0 +1,162 @@
+"""Many players at once against one ``kalah serve``: throughput, latency per route, errors.
+
+    python benchmarks/bench_server.py [--clients 10,50,200] [--seconds 20] [--workers 2]
+
+Starts ``kalah serve`` in a fresh process on a fresh game library, then for
+each client count runs that many concurrent clients for ``--seconds``: each
+client (one keep-alive connection) plays games against the "easy" level as
+the page does: it reads the game, plays a human move, asks for the
+computer's answer (waiting as told when the engines are busy, as the page
+does), and starts a new game when one ends. Reports requests per second,
+p50/p95/p99 latency per route, busy answers (503 with Retry-After, expected
+under load) and errors (any other 5xx, or a failed connection). Results go
+to results/server.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import httpx
+
+from common import markdown_table, report
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(workers: int, directory: Path) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), "--workers",
+                                str(workers), "--db", str(directory / "games.sqlite")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(url + "/api/info", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit("kalah serve did not start")
+        time.sleep(0.2)
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.latencies: dict[str, list[float]] = defaultdict(list)
+        self.busy = 0
+        self.errors: list[str] = []
+
+    async def request(self, client: httpx.AsyncClient, route: str, method: str, url: str, **kwargs) -> httpx.Response | None:
+        began = time.perf_counter()
+        try:
+            response = await client.request(method, url, **kwargs)
+        except httpx.HTTPError as error:
+            self.errors.append(f"{route}: {type(error).__name__}")
+            return None
+        self.latencies[route].append(time.perf_counter() - began)
+        if response.status_code == 503:
+            self.busy += 1
+        elif response.status_code >= 500:
+            self.errors.append(f"{route}: {response.status_code}")
+        return response
+
+
+async def play(url: str, tally: Tally, until: float) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+        game = None
+        while time.monotonic() < until:
+            if game is None or game["over"]:
+                response = await tally.request(client, "POST /api/games", "POST", "/api/games",
+                                               json={"players": ["human", "easy"]})
+                if response is None or response.status_code != 201:
+                    await asyncio.sleep(0.5)
+                    continue
+                game = response.json()
+            gid = game["id"]
+            response = await tally.request(client, "GET /api/games/ID", "GET", f"/api/games/{gid}")
+            if response is None or response.status_code != 200:
+                continue
+            game = response.json()
+            if game["over"]:
+                continue
+            if game["human_to_move"]:
+                response = await tally.request(client, "POST moves", "POST", f"/api/games/{gid}/moves",
+                                               json={"move": game["legal_moves"][0], "moves": game["moves"]})
+            else:
+                response = await tally.request(client, "POST computer-move", "POST",
+                                               f"/api/games/{gid}/computer-move", json={"moves": game["moves"]})
+                if response is not None and response.status_code == 503:
+                    await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
+                    continue
+            if response is not None and response.status_code == 200:
+                game = response.json()
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def run(url: str, clients: int, seconds: float) -> tuple[list[list[object]], Tally, float]:
+    tally = Tally()
+    began = time.monotonic()
+    until = began + seconds
+
+    async def everyone() -> None:
+        await asyncio.gather(*(play(url, tally, until) for _ in range(clients)))
+
+    asyncio.run(everyone())
+    elapsed = time.monotonic() - began
+    rows = []
+    for route, values in sorted(tally.latencies.items()):
+        rows.append([clients, route, len(values), f"{len(values) / elapsed:.0f}", f"{statistics.median(values) * 1000:.0f}",
+                     f"{percentile(values, 0.95) * 1000:.0f}", f"{percentile(values, 0.99) * 1000:.0f}"])
+    return rows, tally, elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", default="10,50,200")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    counts = [int(part) for part in args.clients.split(",")]
+    rows: list[list[object]] = []
+    summary: list[list[object]] = []
+    with tempfile.TemporaryDirectory() as directory:
+        process, url = start_server(args.workers, Path(directory))
+        try:
+            for clients in counts:
+                route_rows, tally, elapsed = run(url, clients, args.seconds)
+                rows += route_rows
+                total = sum(len(values) for values in tally.latencies.values())
+                summary.append([clients, f"{total / elapsed:.0f}", tally.busy, len(tally.errors),
+                                ", ".join(sorted(set(tally.errors))[:3]) or "-"])
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+    body = (f"`kalah serve --workers {args.workers}` on loopback, a fresh library; each client plays the 'easy' level"
+            f" for {args.seconds:g} s per row, one keep-alive connection each.\n\n"
+            + markdown_table(["clients", "req/s", "busy (503)", "errors", "which"], summary) + "\n\n"
+            + markdown_table(["clients", "route", "requests", "req/s", "p50 ms", "p95 ms", "p99 ms"], rows))
+    report("Server under load", body, "server.md")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+/* UCT (Kocsis and Szepesvári, 2006): Monte-Carlo tree search whose
+ * selection treats each node's moves as bandit arms (UCB1, Auer et al., 2002),
+ * with uniformly random playouts (board.h) from the node it adds.
+ *
+ * The tree lives in one array of max_nodes nodes; a node's children are
+ * allocated together (so they are found as first child + k) and created one
+ * at a time, in the order of its legal moves. Values are wins (1, a draw 1/2)
+ * for the player who made the move into the node.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "mcts.h"
+
+typedef struct {
+    kalah_state s;
+    int32_t parent;
+    int32_t child;     /* index of the first child; -1 before expansion */
+    uint8_t n;         /* legal moves */
+    uint8_t tried;     /* children created so far */
+    uint8_t move;
+    uint8_t mover;     /* who played the move into this node */
+    uint32_t visits;
+    double wins;       /* for `mover`: 1 a win, 1/2 a draw */
+    double margin;     /* summed final margins for `mover` */
+    uint8_t moves[KALAH_MAX_MOVES];
+} ks_mnode;
+
+int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, double deadline,
+            double exploration, uint64_t seed, long max_nodes, ks_mcts_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (max_nodes < 16) max_nodes = 16;
+    KALAH_ASSERT(max_nodes <= INT32_MAX); /* nodes point at each other with int32 indices */
+    ks_mnode *nodes = malloc(sizeof(ks_mnode) * (size_t)max_nodes);
+    if (!nodes) return -1;
+    kalah_rng g = {seed};
+    long count = 1, playouts = 0;
+    int deepest = 0;
+    nodes[0].s = *root;
+    nodes[0].parent = -1;
+    nodes[0].child = -1;
+    nodes[0].n = (uint8_t)kalah_legal_moves(r, root, nodes[0].moves);
+    nodes[0].tried = 0;
+    nodes[0].move = KS_NO_MOVE;
+    nodes[0].mover = (uint8_t)(1 - root->to_move);
+    nodes[0].visits = 0;
+    nodes[0].wins = nodes[0].margin = 0;
+    while (nodes[0].n > 0) {
+        if (max_playouts > 0 && playouts >= max_playouts) break;
+        if ((max_playouts <= 0 || deadline > 0) && (playouts & 63) == 0 && deadline > 0 && ks_now() >= deadline) break;
+        /* selection */
+        long at = 0;
+        int level = 0;
+        while (nodes[at].n > 0 && nodes[at].tried == nodes[at].n) {
+            ks_mnode *p = &nodes[at];
+            double logn = log((double)p->visits), best = -1;
+            long pick = p->child;
+            KALAH_ASSERT(p->child > at && p->child + p->n <= count);
+            for (int k = 0; k < p->n; k++) {
+                ks_mnode *q = &nodes[p->child + k];
+                KALAH_ASSERT(q->visits > 0 && q->parent == at); /* a created child has had its playout */
+                double u = q->wins / q->visits + exploration * sqrt(logn / q->visits);
+                if (u > best) { best = u; pick = p->child + k; }
+            }
+            at = pick;
+            level++;
+        }
+        /* expansion: children are allocated together, created one at a time */
+        ks_mnode *p = &nodes[at];
+        if (p->n > 0) {
+            if (p->child < 0) {
+                if (count + p->n <= max_nodes) { p->child = (int32_t)count; count += p->n; }
+            }
+            KALAH_ASSERT(count <= max_nodes);
+            if (p->child >= 0) {
+                long ci = p->child + p->tried;
+                ks_mnode *q = &nodes[ci];
+                q->s = p->s;
+                q->move = p->moves[p->tried];
+                q->mover = p->s.to_move;
+                kalah_play(r, &q->s, q->move);
+                q->parent = (int32_t)at;
+                q->child = -1;
+                q->n = (uint8_t)kalah_legal_moves(r, &q->s, q->moves);
+                q->tried = 0;
+                q->visits = 0;
+                q->wins = q->margin = 0;
+                p->tried++;
+                at = ci;
+                level++;
+            }
+        }
+        if (level > deepest) deepest = level;
+        /* simulation */
+        kalah_state t = nodes[at].s;
+        int margin = kalah_random_playout(r, &t, &g);
+        playouts++;
+        /* back-propagation */
+        for (long i = at; i >= 0; i = nodes[i].parent) {
+            ks_mnode *q = &nodes[i];
+            KALAH_ASSERT(q->parent < i); /* parents are created before their children */
+            int mine = q->mover ? -margin : margin;
+            q->visits++;
+            q->wins += mine > 0 ? 1.0 : mine == 0 ? 0.5 : 0.0;
+            q->margin += mine;
+        }
+    }
+    KALAH_ASSERT(nodes[0].n == 0 || nodes[0].visits == (uint32_t)playouts);
+    out->playouts = playouts;
+    out->nodes = count;
+    out->depth = deepest;
+    out->n = nodes[0].n;
+    out->best_move = KS_NO_MOVE;
+    long best_visits = -1;
+    for (int k = 0; k < nodes[0].n; k++) {
+        out->moves[k] = nodes[0].moves[k];
+        if (nodes[0].child >= 0 && k < nodes[0].tried) {
+            ks_mnode *q = &nodes[nodes[0].child + k];
+            out->visits[k] = q->visits;
+            out->wins[k] = q->wins;
+            out->margin[k] = q->margin;
+        }
+        if (out->visits[k] > best_visits) { best_visits = out->visits[k]; out->best_move = out->moves[k]; }
+    }
+    free(nodes);
+    return 0;
+}

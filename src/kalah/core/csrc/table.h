@@ -1,0 +1,148 @@
+/* The transposition table of the search engine (search.c); its entry, ks_entry,
+ * is declared in search.h with the context that holds the table.
+ *
+ * One entry per slot, always replaced, keyed by a 64-bit hash of the whole
+ * state salted per search (ks_clear), so that a new search never sees the
+ * entries of the last one. Entries store bound flags as the seed project's
+ * `store_cache` does ('=' exact, '≥' lower, '≤' upper).
+ *
+ * An entry is used for a value only at exactly the depth it was computed for
+ * (the seeds key their cache on the depth limit too), or at a greater depth
+ * when it is proven (no heuristic leaf below it). That keeps every
+ * algorithm's answer equal to plain depth-limited minimax.
+ *
+ * Everything here is static inline: the probes sit in the inner loop of every
+ * algorithm.
+ */
+#ifndef KALAH_TABLE_H
+#define KALAH_TABLE_H
+
+#include "search.h"
+
+_Static_assert(KS_MAX_DEPTH <= INT8_MAX, "an entry keeps its depth in an int8_t");
+
+/* Nodes just above the frontier do not use the table: their subtrees are too
+ * small to repay a probe that usually misses the cache. */
+#define KS_TABLE_MIN_DEPTH 2
+
+static inline uint64_t ks_mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A hash of the whole state: the 18 cells, the side to move and the pie-rule flags. */
+static inline uint64_t ks_hash(const kalah_state *s)
+{
+    _Static_assert(sizeof(kalah_state) == 20 && KALAH_MAX_CELLS == 18, "the hash reads the state as 8 + 8 + 4 bytes");
+    uint64_t a, b;
+    uint32_t d;
+    memcpy(&a, s->cell, 8);
+    memcpy(&b, s->cell + 8, 8);
+    memcpy(&d, s->cell + 16, 4); /* cells 16, 17, to_move, flags */
+    uint64_t h = ks_mix(a + 0x9E3779B97F4A7C15ull);
+    h = ks_mix(h ^ b);
+    h = ks_mix(h ^ ((uint64_t)d << 1 | 1));
+    return h;
+}
+
+/* The table key of a state in this search. */
+static inline uint64_t ks_key(const ks_context *c, const kalah_state *s)
+{
+    return (ks_hash(s) ^ c->salt) | 1; /* 0 marks an empty slot */
+}
+
+/* Is an entry well formed, and its move legal in s? (for the checks of a debug
+ * build: a 64-bit key makes two states sharing an entry practically impossible) */
+static inline int ks_entry_sane(const ks_context *c, const ks_entry *e, const kalah_state *s)
+{
+    return e->key != 0 && e->flag <= KS_UPPER && 1 <= e->depth && e->depth <= KS_MAX_DEPTH && e->proven <= 1 &&
+           -KS_INF < e->value && e->value < KS_INF &&
+           (e->move == KS_NO_MOVE || kalah_is_legal(&c->rules, s, e->move));
+}
+
+static inline ks_entry *ks_table_find(ks_context *c, uint64_t key)
+{
+    ks_entry *e = &c->table[key & c->mask];
+    return e->key == key ? e : NULL;
+}
+
+/* Is the entry's value valid for a search of this depth? */
+static inline int ks_usable(const ks_entry *e, int depth)
+{
+    return e->depth == depth || (e->proven && depth >= e->depth);
+}
+
+/* Writes an entry; `move` is the best or refuting move, KS_NO_MOVE if none.
+ * The value is proven when no heuristic leaf was seen since heuristic_before. */
+static inline void ks_table_store(ks_context *c, uint64_t key, int depth, int value, int flag, int move, uint64_t heuristic_before)
+{
+    KALAH_ASSERT(key & 1);
+    KALAH_ASSERT(1 <= depth && depth <= KS_MAX_DEPTH);
+    KALAH_ASSERT(flag == KS_EXACT || flag == KS_LOWER || flag == KS_UPPER);
+    KALAH_ASSERT(-KS_INF < value && value < KS_INF);
+    KALAH_ASSERT(c->heuristic >= heuristic_before);
+    ks_entry *e = &c->table[key & c->mask];
+    e->key = key;
+    e->value = value;
+    e->depth = (int8_t)depth;
+    e->flag = (uint8_t)flag;
+    e->move = (uint8_t)move;
+    e->proven = c->heuristic == heuristic_before;
+}
+
+/* A table value was used: if it rests on heuristics, so does whatever uses it. */
+static inline void ks_table_used(ks_context *c, const ks_entry *e)
+{
+    if (!e->proven) c->heuristic++;
+}
+
+/* The seeds' `evaluate`: an exact entry answers; a bound either answers (it is
+ * outside the window) or narrows the window. Returns 1 with *value on an answer. */
+static inline int ks_table_window(ks_context *c, ks_entry *e, int depth, int *alpha, int *beta, int *value)
+{
+    if (!e || !ks_usable(e, depth)) return 0;
+    c->stats.tt_hits++;
+    int v = e->value;
+    if (e->flag == KS_EXACT) {
+        ks_table_used(c, e);
+        *value = v;
+        return 1;
+    }
+    if (e->flag == KS_UPPER) {       /* value <= v */
+        if (v <= *alpha) { ks_table_used(c, e); *value = v; return 1; }
+        if (v < *beta) { ks_table_used(c, e); *beta = v; }
+    } else {                         /* value >= v */
+        if (v >= *beta) { ks_table_used(c, e); *value = v; return 1; }
+        if (v > *alpha) { ks_table_used(c, e); *alpha = v; }
+    }
+    KALAH_ASSERT(*alpha < *beta); /* a narrowed window that closed would have answered */
+    return 0;
+}
+
+/* An exact table entry answers (the memo of minimax and of Scout's EVAL). */
+static inline int ks_table_exact(ks_context *c, const ks_entry *e, int depth, int *value)
+{
+    if (!e || e->flag != KS_EXACT || !ks_usable(e, depth)) return 0;
+    c->stats.tt_hits++;
+    ks_table_used(c, e);
+    *value = e->value;
+    return 1;
+}
+
+/* For Scout's TEST "value >= t": an entry answers when its bound decides the
+ * question. Returns 1 with the answer in *pass. */
+static inline int ks_table_test(ks_context *c, const ks_entry *e, int depth, int t, int *pass)
+{
+    if (!e || !ks_usable(e, depth)) return 0;
+    if ((e->flag != KS_UPPER && e->value >= t) || (e->flag != KS_LOWER && e->value < t)) {
+        c->stats.tt_hits++;
+        ks_table_used(c, e);
+        *pass = e->value >= t;
+        return 1;
+    }
+    return 0;
+}
+
+#endif

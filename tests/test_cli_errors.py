@@ -1,0 +1,93 @@
+"""Every misuse of the installed ``kalah`` command is one line ``kalah: error: ...`` and exit code 2:
+no traceback, no boxed help, whatever the input."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+KALAH = shutil.which("kalah")
+pytestmark = pytest.mark.skipif(KALAH is None, reason="the kalah command is not installed (pip install .)")
+
+
+def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([KALAH, *args], input=stdin, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("inputs")
+    deep = folder / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    fifo = folder / "fifo"
+    os.mkfifo(fifo)
+    game = folder / "game.json"
+    subprocess.run([KALAH, "play", "-q", "--player0", "random:seed=1", "--player1", "random:seed=2", "--record",
+                    str(game)], check=True, capture_output=True)
+    odd = folder / "odd.json"
+    odd.write_text(game.read_text().replace('"result": {', '"result": {"stop_reason": {"an": "object"}, ', 1))
+    nan = folder / "nan.json"
+    nan.write_text(re.sub(r'"seconds": [0-9.e-]+', '"seconds": NaN', game.read_text(), count=1))
+    return {"deep": str(deep), "fifo": str(fifo), "game": str(game), "odd": str(odd), "nan": str(nan),
+            "db": str(folder / "games.sqlite"), "folder": str(folder)}
+
+
+MISUSES = [
+    (["play", "--nope"], "No such option: --nope"),
+    (["play", "--plyer0", "random"], "--player0"),  # did you mean
+    (["games", "expot", "1"], "Did you mean 'export'"),
+    (["solve", "--time", "abc"], "--time"),
+    (["play", "-q", "--player0", "pvs:dpth=3", "--player1", "random"], "unknown option 'dpth' for player 'pvs' (did you mean 'depth'?)"),
+    (["play", "-q", "--player0", "nobody", "--player1", "random"], "unknown player 'nobody'"),
+    (["analyse", "-p", "[[1,2],[3"], "not valid JSON"),
+    (["analyse", "-p", "[[1,2,0],[3,0]]"], "the position"),
+    (["analyse", "--record", "{game}", "--move", "5000"], "--move must be from 0 to"),
+    (["analyse", "--move", "3"], "--move needs --record"),
+    (["analyse", "-p", "{fifo}"], "neither a position"),
+    (["replay", "{deep}"], "nested too deeply"),
+    (["replay", "{fifo}"], "not a regular file"),
+    (["replay", "{nan}"], "seconds"),
+    (["games", "--db", "{db}", "import", "{deep}"], "nested too deeply"),
+    (["games", "--db", "{db}", "import", "{odd}"], "stop reason must be text"),
+    (["games", "--db", "{db}", "import", "{nan}"], "seconds"),
+    (["games", "list", "--db", "{db}", "--limit", "0"], "--limit"),
+    (["games", "--db", "{db}", "export", "99"], "no game 99"),
+    (["games", "--db", "{db}", "export", "1", "-o", "{folder}"], "not a regular file"),
+    (["compare", "--depths", "1-2", "--positions", "1", "--plot", "/nonexistent/folder/x.png"], "does not exist"),
+    (["play", "-q", "--record", "/nonexistent/folder/g.json"], "does not exist"),
+    (["endgame", "build", "-k", "40", "--path", "{folder}"], "of memory while it is built"),
+    (["serve", "--port", "0"], "--port"),
+]
+
+
+@pytest.mark.parametrize("args, expected", MISUSES, ids=lambda value: " ".join(value) if isinstance(value, list) else None)
+def test_a_misuse_is_one_line_and_exit_code_2(files, args, expected):
+    result = run(*(arg.format(**files) for arg in args))
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
+    assert len(lines) == 1 and lines[0].startswith("kalah: error: "), result.stderr[-2000:]
+    assert expected in lines[0]
+
+
+@pytest.mark.parametrize("line", ["CHANGE;²;1,2,3;YOU", "CHANGE;1;" + "9" * 5000 + ",7,7,7,7,7,7,0,7,7,7,7,7,7,0;YOU",
+                                  "HELLO", "START;Middle"])
+def test_the_mankalah_agent_refuses_a_bad_protocol_line_in_one_line(line):
+    result = run("mankalah", "--move-time", "0.05", stdin=f"START;South\n{line}\n", timeout=60)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and result.stderr.startswith("kalah: error: ")
+
+
+def test_documented_forms_work(files):
+    assert run("--version").stdout.startswith("kalah ")
+    assert run("games", "list", "--db", files["db"]).returncode == 0  # the group's option after the verb
+    assert run("games", "--db", files["db"], "list").returncode == 0  # and before it
+    board = run("analyse", "-p", "[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]", "-d", "4", "--json")
+    assert board.returncode == 0 and '"to_move": 0' in board.stdout
+    board = run("analyse", "-p", "[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]", "--to-move", "1", "-d", "4", "--json")
+    assert board.returncode == 0 and '"to_move": 1' in board.stdout
+    assert run("analyse", "--record", files["game"], "--move", "4", "-d", "3").returncode == 0
+    assert sys.executable  # the tests ran with the interpreter that installed kalah

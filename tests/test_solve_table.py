@@ -1,0 +1,28 @@
+"""The solver's transposition table keeps every bound a board can have (up to 255 seeds)."""
+
+from __future__ import annotations
+
+from kalah import Position, Variant
+from kalah.core.solver import Solver
+from kalah.solve import solve
+
+# The mover's only seed goes into its store and empties its row: the opponent
+# sweeps its 200 seeds, so the value is 1 - 200 = -199 (201 seeds in the pits).
+PITS = [0] * 7 + [1] + [25] * 8
+VALUE = -199
+
+
+def test_table_keeps_bounds_beyond_127():
+    solver = Solver(8, False, 16)
+    assert solver.search(PITS, -300, 300)[:2] == (VALUE, False)
+    assert solver.lookup(PITS) == (VALUE, VALUE, 7)
+    # Later null-window tests answered from the table still tell the truth.
+    assert solver.search(PITS, -100, -99)[0] <= -100
+    assert solver.search(PITS, VALUE - 1, VALUE)[0] >= VALUE
+    assert solver.search(PITS, VALUE, VALUE + 1)[0] <= VALUE
+
+
+def test_solve_with_a_time_budget_beyond_127_seeds():
+    position = Position.from_cells([0] * 7 + [1, 0] + [25] * 8 + [0], 0, Variant(8, 15))
+    result = solve(position, time=30, endgame=None, threads=1)
+    assert (result.value, result.lower, result.upper, result.best_moves) == (VALUE, VALUE, VALUE, [7])
