@@ -91,3 +91,26 @@ def test_importing_the_rules_loads_no_higher_layer():
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     # the root imports the public API of layers 1 to 3 (kalah.search, kalah.solve), nothing above
     assert all(RANK[package] < 4 for package in loaded), loaded
+
+
+def test_players_above_the_players_package_come_through_entry_points():
+    import tomllib
+
+    project = tomllib.loads((SOURCE.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    entries = project["entry-points"]["kalah.players"]
+    for module in entries.values():
+        assert RANK[_package(module)] > RANK["players"], module  # registered from above, never imported by players
+        assert (SOURCE.parent / (module.replace(".", "/") + ".py")).is_file(), module
+
+    from kalah.players import player_types
+
+    assert set(entries) <= set(player_types())  # the installed metadata lists them (else: pip install -e .)
+
+
+def test_a_missing_entry_point_player_names_the_fix(monkeypatch):
+    from kalah.players import PlayerSpecError, spec
+
+    spec.player_types()
+    monkeypatch.delitem(spec._TYPES, "exec")  # as if the installed metadata predated the entry point
+    with pytest.raises(PlayerSpecError, match="pip install -e"):
+        spec.make_player("exec:true")

@@ -25,7 +25,9 @@ MANKALAH = Variant(pits=7, seeds=7, pie_rule=True)
 
 SOUTH: Literal["South"] = "South"
 NORTH: Literal["North"] = "North"
-TURNS = ("YOU", "OPP", "END")
+#: Whose turn a CHANGE message announces: the agent's, the opponent's, or nobody's (game over).
+Turn = Literal["YOU", "OPP", "END"]
+TURNS: tuple[Literal["YOU"], Literal["OPP"], Literal["END"]] = ("YOU", "OPP", "END")
 
 
 class ProtocolError(KalahError, ValueError):
@@ -36,16 +38,20 @@ class ProtocolError(KalahError, ValueError):
 class Start:
     """The server's ``START;North|South`` message: which side the agent plays."""
 
-    side: str  # "South" or "North"
+    side: Literal["South", "North"]
+    """The agent's side; South moves first."""
 
 
 @dataclass(frozen=True)
 class Change:
     """The server's ``CHANGE;move;state;turn`` message: a move was played."""
 
-    move: Union[int, Literal["SWAP"]]  # hole 1..m, or "SWAP"
-    state: tuple[int, ...]  # North holes, North store, South holes, South store
-    turn: str  # "YOU", "OPP" or "END"
+    move: Union[int, Literal["SWAP"]]
+    """The hole played, 1..m, or ``"SWAP"``."""
+    state: tuple[int, ...]
+    """The board after it: North's holes, North's store, South's holes, South's store."""
+    turn: Turn
+    """Who moves next: ``YOU`` (the agent), ``OPP``, or ``END`` (the game is over)."""
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,12 @@ def _options(text: str, spec: str) -> dict[str, str]:
     return options
 
 
+# Players that come through entry points: when one is missing, the installed metadata is older
+# than the source (an editable install made before the entry point existed).
+_ENTRY_POINT_PLAYERS = ("replay", "exec")
+_STALE_METADATA_HINT = " (the installed package lists no such entry point: reinstall it with pip install -e .)"
+
+
 def make_player(spec: str, *, allow_external: bool = True) -> Player:
     """Make the player a spec describes, or raise :class:`PlayerSpecError` naming the problem.
 
@@ -120,7 +126,8 @@ def make_player(spec: str, *, allow_external: bool = True) -> Player:
     name, options = parse_spec(spec)
     types = player_types()
     if name not in types:
-        raise PlayerSpecError(f"unknown player {name!r} in spec {spec!r}; known players: {', '.join(types)}")
+        raise PlayerSpecError(f"unknown player {name!r} in spec {spec!r}; known players: {', '.join(types)}"
+                              + _STALE_METADATA_HINT * (name in _ENTRY_POINT_PLAYERS))
     allowed = _option_names(types[name].factory)
     unknown = [key for key in options if allowed is not None and key not in allowed]
     if unknown:
