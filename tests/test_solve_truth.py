@@ -160,3 +160,12 @@ def test_progress_reports_tightening_bounds_that_end_at_the_value():
     assert seen and seen[-1] == (result.value, result.value)
     for (lo1, hi1), (lo2, hi2) in zip(seen, seen[1:]):
         assert lo1 <= lo2 and hi2 <= hi1
+
+
+def test_a_timed_solve_too_short_for_the_value_still_proves_bounds():
+    from kalah import Position, Variant, solve
+
+    result = solve(Position.start(Variant(6, 4)), time=2, threads=1)
+    assert not result.exact and result.value is None
+    assert -48 <= result.lower <= result.upper <= 48 and (result.lower, result.upper) != (-48, 48)  # not trivial
+    assert result.lower <= 8 <= result.upper  # and true: Kalah(6,4) is +8 (bench_solve.py solves it, 18 s)

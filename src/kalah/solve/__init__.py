@@ -266,6 +266,24 @@ def heuristic_guess(position: Position) -> int | None:
     return round(result.value)
 
 
+#: The distances from the guess at which a timed solve tests the value first, outside in.
+OUTSIDE_IN_STEPS = (24, 12, 6, 3)
+
+
+def _narrowed(lower: int, upper: int, value: int, bar: int, seeds: int) -> tuple[int, int]:
+    """The bounds after a null-window test at ``bar`` answered ``value`` (fail-soft), with the parity
+    of the seeds in the pits (every value has it)."""
+    if value >= bar:
+        lower = max(lower, value)
+    else:
+        upper = min(upper, value)
+    if (lower - seeds) % 2:
+        lower += 1
+    if (upper - seeds) % 2:
+        upper -= 1
+    return lower, upper
+
+
 class _Run:
     """One call of solve: the engine, the deadline and the nodes spent."""
 
@@ -326,6 +344,21 @@ class _Run:
         g = 0 if guess is None else max(lower, min(upper, guess - diff))
         if (g - seeds) % 2:
             g += 1 if g < upper else -1
+        if self.deadline:
+            # Under a time budget, close in from outside: a bar far from the value is proven in a
+            # fraction of the time of one near it, so the bounds tighten step by step and a budget
+            # too short for the value still ends with proven bounds better than the trivial ones.
+            for step in OUTSIDE_IN_STEPS:
+                for bar in (g - step, g + step + 1):  # is the value at least bar?
+                    if not lower < bar <= upper:
+                        continue
+                    value = self._search(pits, bar - 1, bar)
+                    if value is None:
+                        return lower + diff, upper + diff
+                    lower, upper = _narrowed(lower, upper, value, bar, seeds)
+                    if report and self.on_bounds is not None:
+                        self.on_bounds(lower + diff, upper + diff)
+            g = max(lower, min(upper, g))
         while lower < upper:
             beta = g + 1 if g == lower else g
             value = self._search(pits, beta - 1, beta)
