@@ -76,3 +76,21 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
     games = arena_games(db)
     assert len(games) == 300 and len({tuple(slot) for _, *slot in games}) == 300
     assert "300 of 300 games" in resumed.stdout
+
+
+def test_arena_writes_json_and_csv_and_numbers_long_names_on_a_narrow_terminal(tmp_path):
+    import csv
+    import json
+    import os
+
+    long_spec = "pvs:time=0.01,eval=store,memo=true"
+    run = subprocess.run([sys.executable, "-m", "kalah.cli", "arena", "-p", "random:seed=1", "-p", long_spec,
+                          "--games", "2", "--jobs", "1", "--pits", "4", "--seeds", "3", "--db", str(tmp_path / "g.sqlite"),
+                          "--json", str(tmp_path / "r.json"), "--csv", str(tmp_path / "r.csv")],
+                         capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "70"})
+    assert run.returncode == 0, run.stderr
+    assert f": {long_spec}" in run.stdout and "#1" in run.stdout  # numbered in the tables, in full below
+    standings = json.loads((tmp_path / "r.json").read_text())
+    assert {row["spec"] for row in standings["players"]} == {"random:seed=1", long_spec}
+    rows = list(csv.DictReader((tmp_path / "r.csv").open()))
+    assert {row["player"] for row in rows} == {"random:seed=1", long_spec} and all(row["games"] == "2" for row in rows)

@@ -27,6 +27,8 @@ def arena(
     empty_capture: bool = typer.Option(False, "--empty-capture", help="Capture even when the opposite pit is empty."),
     pie_rule: bool = typer.Option(False, "--pie-rule", help="Player 1 may swap sides after the first move."),
     db: Optional[Path] = typer.Option(None, "--db", help="Game library (SQLite) to store the games and resume from."),
+    json_file: Optional[Path] = typer.Option(None, "--json", help="Also write the standings and pairings as JSON to this file."),
+    csv_file: Optional[Path] = typer.Option(None, "--csv", help="Also write the standings as CSV to this file."),
 ) -> None:
     """Play a round robin, store every game, and print scores and Elo ratings with 95% intervals.
 
@@ -39,6 +41,10 @@ def arena(
     from kalah.records import GameLibrary
     from kalah.rules import Variant
 
+    from .options import check_output_path
+
+    check_output_path(json_file, "--json")
+    check_output_path(csv_file, "--csv")
     if openings is not None and random_plies is not None:
         fail("give --openings or --random-plies, not both")
     if games < 2 or games % 2:
@@ -74,27 +80,57 @@ def arena(
         typer.echo(f"kalah: interrupted: {stored} of {match.total_games} games are in {library.path}; "
                    "run the same command again to resume", err=True)
         raise typer.Exit(130)
-    show_results(match.results(library))
+    results = match.results(library)
+    show_results(results)
+    write_results(results, json_file, csv_file)
 
 
 def show_results(results) -> None:
-    """Print an arena's standings and pairings as tables."""
+    """Print an arena's standings and pairings as tables. Player specs are never cut: on a narrow
+    terminal the players are numbered in the tables and listed in full below them."""
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
+    specs = [row.spec for row in results.players]
+    numbered = console.width < 60 + max(len(spec) for spec in specs)
+    label = {spec: f"#{number}" if numbered else spec for number, spec in enumerate(specs, 1)}
     table = Table(title=f"Arena: {results.games_played} of {results.games_planned} games")
     for column in ("player", "games", "wins", "draws", "losses", "score", "Elo", "95% interval"):
-        table.add_column(column, justify="left" if column == "player" else "right")
+        table.add_column(column, justify="left" if column == "player" else "right", no_wrap=True,
+                         min_width=3 if column == "player" else None)
     for row in results.players:
-        table.add_row(row.spec, str(row.games), str(row.wins), str(row.draws), str(row.losses),
+        table.add_row(label[row.spec], str(row.games), str(row.wins), str(row.draws), str(row.losses),
                       f"{100 * row.score:.1f}%", f"{row.rating.elo:+.0f}",
                       f"{row.rating.low:+.0f} .. {row.rating.high:+.0f}")
     console.print(table)
     pairs = Table(title="Pairings (wins, draws, losses of the first)")
     for column in ("first", "second", "games", "wins", "draws", "losses", "score"):
-        pairs.add_column(column, justify="left" if column in ("first", "second") else "right")
+        pairs.add_column(column, justify="left" if column in ("first", "second") else "right", no_wrap=True)
     for pair in results.pairs:
-        pairs.add_row(pair.first, pair.second, str(pair.games), str(pair.wins), str(pair.draws), str(pair.losses),
-                      f"{100 * pair.score:.1f}%")
+        pairs.add_row(label.get(pair.first, pair.first), label.get(pair.second, pair.second), str(pair.games),
+                      str(pair.wins), str(pair.draws), str(pair.losses), f"{100 * pair.score:.1f}%")
     console.print(pairs)
+    if numbered:
+        for spec in specs:
+            console.print(f"{label[spec]}: {spec}", soft_wrap=True)
+
+
+def write_results(results, json_file: Path | None, csv_file: Path | None) -> None:
+    """The standings (and for JSON the pairings) in files, written atomically."""
+    import csv
+    import io
+    import json
+
+    from kalah.records import write_atomic
+
+    if json_file is not None:
+        write_atomic(json_file, json.dumps(results.to_dict(), indent=2) + "\n")
+    if csv_file is not None:
+        text = io.StringIO()
+        writer = csv.writer(text)
+        writer.writerow(["player", "games", "wins", "draws", "losses", "score", "elo", "elo_low", "elo_high"])
+        for row in results.players:
+            writer.writerow([row.spec, row.games, row.wins, row.draws, row.losses, f"{row.score:.4f}",
+                             f"{row.rating.elo:.1f}", f"{row.rating.low:.1f}", f"{row.rating.high:.1f}"])
+        write_atomic(csv_file, text.getvalue())
