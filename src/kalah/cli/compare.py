@@ -72,6 +72,8 @@ def register(app: typer.Typer) -> None:
         positions: int = typer.Option(10, "--positions", help="Varied positions besides the start."),
         evaluation: str = typer.Option("strong", "--evaluation", "-e", help=f"Evaluation: {', '.join(EVALUATIONS)}."),
         seed: int = typer.Option(1, "--seed", help="Seed of the varied positions."),
+        repeats: int = typer.Option(3, "--repeats", min=1, max=50,
+                                    help="Runs of each search; its time is their median (one timing is noise)."),
         csv_file: Optional[Path] = typer.Option(None, "--csv", help="Write the table as CSV."),
         plot_file: Optional[Path] = typer.Option(None, "--plot", help="Write a plot (PNG) of nodes and time against depth."),
         pits: int = PITS,
@@ -98,8 +100,21 @@ def register(app: typer.Typer) -> None:
         chosen = varied_positions(variant, positions, seed)
         console = Console(highlight=False)
         with Progress(TextColumn("comparing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as progress:
-            task = progress.add_task("compare", total=len(names) * len(depth_list) * len(chosen))
-            totals, disagreements = run_comparison(names, depth_list, chosen, kind, on_search=lambda: progress.advance(task))
+            task = progress.add_task("compare", total=len(names) * len(depth_list) * len(chosen) * repeats)
+            completed: list[int] = []
+            found: dict = {}
+            try:
+                totals, disagreements = run_comparison(names, depth_list, chosen, kind, repeats=repeats,
+                                                       on_search=lambda: progress.advance(task, repeats),
+                                                       completed=completed, found=found)
+            except KeyboardInterrupt:
+                stopped = True
+                totals, disagreements = found.get("totals", {}), found.get("disagreements", [])
+                depth_list = completed
+            else:
+                stopped = False
+        if stopped:
+            console.print(f"[yellow]Interrupted: the table shows the depths finished ({len(depth_list)}).[/yellow]")
 
         title = f"{variant.name}, {len(chosen)} positions, evaluation {kind}"
         for metric, label, fmt in (("nodes", "Nodes visited", "{:,}"), ("seconds", "Seconds", "{:.4f}")):
@@ -129,3 +144,5 @@ def register(app: typer.Typer) -> None:
                 console.print(f"  depth {depth}, position {number}: " + ", ".join(f"{a} {v}/{m}" for a, (v, m) in answers.items()))
             raise typer.Exit(1)
         console.print(f"All {len(names)} algorithms agreed on every decision ({decisions} decisions: same value, same best move).")
+        if stopped:
+            raise typer.Exit(130)

@@ -5,9 +5,9 @@ all made the same decision."""
 from __future__ import annotations
 
 import random
+import statistics
 
 from kalah.rules import Position
-
 from kalah.search import search
 
 
@@ -26,22 +26,32 @@ def varied_positions(variant, count: int, seed: int) -> list[Position]:
     return found
 
 
-def run_comparison(algorithms, depths, positions, evaluation, on_search=None):
+def run_comparison(algorithms, depths, positions, evaluation, on_search=None, repeats=1, completed=None, found=None):
     """Totals per (algorithm, depth) and the decisions on which the algorithms disagreed.
 
     ``on_search`` is called after every single search (for a progress bar).
+    Each search runs ``repeats`` times and counts the median of its times (a
+    single sub-millisecond timing is noise; the nodes are the same every
+    time). ``completed``, a list, gets each depth once all its searches are
+    done, and ``found``, a dict, the totals and disagreements as they grow, so
+    that a caller stopped by Ctrl-C can show the rows that are whole.
     """
     totals = {(a, d): {"nodes": 0, "leaves": 0, "seconds": 0.0, "tt_hits": 0, "cutoffs": 0} for a in algorithms for d in depths}
-    disagreements = []
+    disagreements: list = []
+    if found is not None:
+        found.update(totals=totals, disagreements=disagreements)
     for depth in depths:
         for number, position in enumerate(positions):
             answers = {}
             for algorithm in algorithms:
-                result = search(position, algorithm, depth=depth, evaluation=evaluation, move_values=False)
+                times = []
+                for _ in range(max(1, repeats)):
+                    result = search(position, algorithm, depth=depth, evaluation=evaluation, move_values=False)
+                    times.append(result.stats.seconds)
                 total = totals[(algorithm, depth)]
                 total["nodes"] += result.stats.nodes
                 total["leaves"] += result.stats.leaves
-                total["seconds"] += result.stats.seconds
+                total["seconds"] += statistics.median(times)
                 total["tt_hits"] += result.stats.tt_hits
                 total["cutoffs"] += result.stats.cutoffs
                 answers[algorithm] = (result.value, result.best_move)
@@ -49,4 +59,6 @@ def run_comparison(algorithms, depths, positions, evaluation, on_search=None):
                     on_search()
             if len(set(answers.values())) > 1:
                 disagreements.append((depth, number, answers))
+        if completed is not None:
+            completed.append(depth)
     return totals, disagreements
