@@ -3,9 +3,12 @@ strong engines at 0.1 and 1 second per move, and perfect play where the
 solver provides it; Elo ratings with 95% intervals.
 
     python benchmarks/bench_strength.py [--games N] [--jobs J] [--pits M --seeds S] [--db PATH]
+    python benchmarks/bench_strength.py --cmancala PATH [--time 0.5] [--games N] [--seeds S] [--player SPEC]
 
 Players that are not installed (no such player type) are left out and named
-in the report. The games go to a game library (``--db``, default the user's library, as
+in the report. With --cmancala, a match instead: --player (default
+pvs:time=T) against CMancala at --time T seconds a move, one game from each
+side of each built-in opening; results to results/match-cmancala.md. The games go to a game library (``--db``, default the user's library, as
 for ``kalah arena``), so an interrupted run resumes where it stopped.
 """
 
@@ -19,6 +22,7 @@ from common import report
 
 from kalah import Variant
 from kalah.arena import Arena, builtin_openings, run_arena
+from kalah.match import MoveEvent, Observer, play_game
 from kalah.players import parse_spec, player_types
 from kalah.records import GameLibrary
 
@@ -39,7 +43,12 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=4)
     parser.add_argument("--db", default=None, help="game library (default: the user's, as kalah arena)")
     parser.add_argument("--player", action="append", help="replace the fixed list of players (repeatable)")
+    parser.add_argument("--cmancala", metavar="PATH", help="match against a CMancala binary instead")
+    parser.add_argument("--time", type=float, default=0.5, help="seconds a move for both sides in the match")
     args = parser.parse_args()
+    if args.cmancala:
+        match_cmancala(args)
+        return
 
     variant = Variant(args.pits, args.seeds)
     known = player_types()
@@ -64,6 +73,52 @@ def main() -> None:
     if missing:
         body += f"\n\nNot available in this build, left out: {', '.join(f'`{spec}`' for spec in missing)}."
     report("Playing strength", body, "strength.md")
+
+
+def match_cmancala(args: argparse.Namespace) -> None:
+    """Our engine against CMancala at equal time per move (each side's own clock)."""
+    from statistics import mean
+
+    from cmancala import CMancalaPlayer
+    from common import markdown_table
+
+    from kalah.players import make_player
+
+    variant = Variant(args.pits, args.seeds)
+    spec = (args.player or [f"pvs:time={args.time:g}"])[0]
+    theirs = CMancalaPlayer(args.cmancala, args.time)
+    score, rows, ours_seconds, theirs_seconds = 0.0, [], [], []
+    for number, opening in enumerate(builtin_openings(variant, args.games // 2)):
+        for side in (0, 1):
+            ours = make_player(spec)
+            players = [ours, theirs] if side == 0 else [theirs, ours]
+            timing = _Timing(side, ours_seconds, theirs_seconds)
+            result = play_game(players, opening, observers=[timing])
+            margin = result.margin if side == 0 else -result.margin
+            score += 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+            rows.append([number + 1, "first" if side == 0 else "second", margin])
+            print(f"\rgame {len(rows)}: ours {margin:+d}", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    games = len(rows)
+    body = (f"{variant.name}, `{spec}` against CMancala (`time {args.time:g}`, table 2^24, no book), {games} games "
+            f"(the built-in openings, each from both sides).\n\n"
+            f"Score of ours: {score:g} / {games} ({100 * score / games:.0f}%).  \n"
+            f"Mean seconds a move by each side's own clock: ours {mean(ours_seconds):.3f}, "
+            f"CMancala {mean(theirs_seconds):.3f} (it checks its clock only between iterations).\n\n"
+            + markdown_table(["opening", "we moved", "our margin"], rows))
+    report("Match against CMancala", body, "match-cmancala.md")
+
+
+class _Timing(Observer):
+    """Collects each side's thinking time by its own clock (our search's, CMancala's "Total time")."""
+
+    def __init__(self, our_side: int, ours_seconds: list, theirs_seconds: list) -> None:
+        self.our_side, self.ours_seconds, self.theirs_seconds = our_side, ours_seconds, theirs_seconds
+
+    def move_played(self, event: MoveEvent) -> None:
+        seconds = event.info.get("seconds")
+        if seconds is not None:
+            (self.ours_seconds if event.player == self.our_side else self.theirs_seconds).append(seconds)
 
 
 if __name__ == "__main__":
