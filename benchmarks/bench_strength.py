@@ -3,18 +3,24 @@ strong engines at 0.1 and 1 second per move, and perfect play where the
 solver provides it; Elo ratings with 95% intervals.
 
     python benchmarks/bench_strength.py [--games N] [--jobs J] [--pits M --seeds S] [--db PATH]
+    python benchmarks/bench_strength.py --baseline /work/baseline --pits 7 --seeds 7 --pie --player pvs:time=0.1
     python benchmarks/bench_strength.py --cmancala PATH [--time 0.5] [--games N] [--seeds S] [--player SPEC]
 
 Players that are not installed (no such player type) are left out and named
 in the report. With --cmancala, a match instead: --player (default
 pvs:time=T) against CMancala at --time T seconds a move, one game from each
-side of each built-in opening; results to results/match-cmancala.md. The games go to a game library (``--db``, default the user's library, as
+side of each built-in opening; results to results/match-cmancala.md.
+With --baseline DIR (a built checkout of an earlier version, e.g. the
+pre-round commit), every pvs player also plays as that version's
+``pvs-2026-11`` (shown as its ``exec:`` command) through ``exec:`` and ``kalah mankalah`` of DIR, so only in
+Kalah(7,7) with the pie rule (the ManKalah variant, from its start). The games go to a game library (``--db``, default the user's library, as
 for ``kalah arena``), so an interrupted run resumes where it stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import time
 
@@ -43,6 +49,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=4)
     parser.add_argument("--db", default=None, help="game library (default: the user's, as kalah arena)")
     parser.add_argument("--player", action="append", help="replace the fixed list of players (repeatable)")
+    parser.add_argument("--pie", action="store_true", help="the pie rule (needed with --baseline: Kalah(7,7))")
+    parser.add_argument("--baseline", metavar="DIR", help="an earlier built checkout: its pvs players join")
     parser.add_argument("--cmancala", metavar="PATH", help="match against a CMancala binary instead")
     parser.add_argument("--time", type=float, default=0.5, help="seconds a move for both sides in the match")
     args = parser.parse_args()
@@ -50,9 +58,13 @@ def main() -> None:
         match_cmancala(args)
         return
 
-    variant = Variant(args.pits, args.seeds)
+    variant = Variant(args.pits, args.seeds, pie_rule=args.pie)
     known = player_types()
-    wanted = args.player or PLAYERS
+    wanted = list(args.player or PLAYERS)
+    if args.baseline:
+        if (args.pits, args.seeds, args.pie) != (7, 7, True):
+            sys.exit("bench_strength: --baseline plays through the ManKalah protocol: add --pits 7 --seeds 7 --pie")
+        wanted += [baseline_spec(args.baseline, spec) for spec in wanted if spec.startswith("pvs:")]
     players = [spec for spec in wanted if parse_spec(spec)[0] in known]
     missing = [spec for spec in wanted if spec not in players]
     if len(players) < 2:
@@ -73,6 +85,13 @@ def main() -> None:
     if missing:
         body += f"\n\nNot available in this build, left out: {', '.join(f'`{spec}`' for spec in missing)}."
     report("Playing strength", body, "strength.md")
+
+
+def baseline_spec(directory: str, spec: str) -> str:
+    """An exec: player running ``spec`` with the kalah of ``directory`` (the report shows its exec: command)."""
+    command = (f"env PYTHONPATH={shlex.quote(directory)}/src {shlex.quote(sys.executable)} -m kalah.cli mankalah "
+               f"--player {spec}")
+    return f"exec:{command}"
 
 
 def match_cmancala(args: argparse.Namespace) -> None:
