@@ -44,10 +44,14 @@ def ours(position: Position, *, depth: int | None = None, seconds: float | None 
     return json.loads(out.stdout)
 
 
-def cmancala(binary: str, depth: int, stones: int = 4, cache_bits: int = 24) -> dict:
-    """CMancala's best-move search from the start to ``depth``, one thread, in a fresh process."""
-    script = (f"stones {stones}\ndepth {depth}\ntime 0\nbook false\ncache {cache_bits}\nplayer 1 ai\n"
-              "player 2 human\nprogress false\nautoplay false\nstart\nstep\nlast\nquit\n")
+def cmancala(binary: str, depth: int, position: Position | None = None, cache_bits: int = 24) -> dict:
+    """CMancala's best-move search of ``position`` (default: the start of Kalah(6,4)) to ``depth``, one thread,
+    in a fresh process."""
+    from cmancala import encode
+
+    load = f"load {encode(position)}\n" if position is not None else ""
+    script = (f"stones 4\ndepth {depth}\ntime 0\nbook false\ncache {cache_bits}\nplayer 1 ai\n"
+              f"player 2 ai\nprogress false\nautoplay false\nstart\n{load}step\nlast\nquit\n")
     started = time.perf_counter()
     out = subprocess.run([binary], input=script, capture_output=True, text=True, timeout=3600).stdout
     wall = time.perf_counter() - started
