@@ -1,6 +1,8 @@
 """The search engine: nodes and time of every algorithm against depth, raw speed, depth in one second.
 
     python benchmarks/bench_search.py [--max-depth 14] [--minimax-max-depth 11] [--repeats 5]
+    python benchmarks/bench_search.py --anchor [--cmancala PATH] [--depths 16,20,24] [--middle 20]
+    python benchmarks/bench_search.py --overrun 200
 
 1. Nodes and seconds of minimax, alphabeta, scout, pvs and mtdf at depths 1 to
    14 from the start of Kalah(6,4) (evaluation strong; the seeds' versions:
@@ -11,6 +13,18 @@
    Target: at least 35 million nodes per second on one core.
 3. How deep pvs gets from the start in 1 second (and mtdf, alphabeta).
 Results go to results/search.md.
+
+--anchor measures pvs cold, a fresh process per measurement: nodes and
+seconds to --depths from the start of Kalah(6,4) in both modes (best move
+only, and the exact value of every root move), the same at depth --middle-depth
+on --middle reproducible middle-game positions (totals), and the depth reached
+in 1 s. With --cmancala PATH, CMancala's best-move search (one thread, table
+2^24, its local solver) runs to the same depths in the same run, with the
+ratios. Results go to results/anchor.md.
+
+--overrun N runs N timed pvs searches (budgets 0.02 to 0.5 s, start and
+middle-game positions) and reports by how much the wall-clock time of the
+call exceeded the budget (max, p99, median). Results go to results/overrun.md.
 """
 
 from __future__ import annotations
@@ -20,6 +34,7 @@ import json
 import subprocess
 import sys
 
+import anchor
 from common import markdown_table, report
 
 from kalah import Position, search
@@ -33,7 +48,19 @@ def main() -> None:
     parser.add_argument("--minimax-max-depth", type=int, default=11)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--anchor", action="store_true", help="cold pvs figures (and CMancala's with --cmancala)")
+    parser.add_argument("--cmancala", metavar="PATH", help="a CMancala binary (github.com/LifesLight/CMancala)")
+    parser.add_argument("--depths", default="16,20,24", help="depths from the start for --anchor")
+    parser.add_argument("--middle", type=int, default=20, help="middle-game positions for --anchor")
+    parser.add_argument("--middle-depth", type=int, default=16)
+    parser.add_argument("--overrun", type=int, metavar="N", help="N timed searches: how far past the budget")
     args = parser.parse_args()
+    if args.anchor:
+        anchored(args)
+        return
+    if args.overrun:
+        overrun(args)
+        return
 
     start = Position.start()
     sections = []
@@ -102,6 +129,96 @@ def _cold_search(algorithm: str, move_values: bool) -> dict:
             " 'seconds': r.stats.seconds, 'best_move': r.best_move, 'value': r.value}))") % (algorithm, move_values)
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return json.loads(output)
+
+
+def _ratio(ours: float, theirs: float) -> str:
+    return f"{ours / theirs:.2f}" if theirs else "-"
+
+
+def anchored(args: argparse.Namespace) -> None:
+    start = Position.start()
+    depths = [int(depth) for depth in args.depths.split(",")]
+    sections = []
+
+    rows = []
+    for depth in depths:
+        best = anchor.ours(start, depth=depth, move_values=False)
+        every = anchor.ours(start, depth=depth, move_values=True)
+        row = [depth, f"{best['nodes']:,} / {best['seconds']:.3f}", f"{every['nodes']:,} / {every['seconds']:.3f}"]
+        if args.cmancala:
+            theirs = anchor.cmancala(args.cmancala, depth)
+            row += [f"{theirs['nodes']:,} / {theirs['seconds']:.3f}", _ratio(best["nodes"], theirs["nodes"]),
+                    _ratio(best["seconds"], theirs["seconds"])]
+        rows.append(row)
+    headers = ["depth", "pvs best move only: nodes / s", "pvs every root value: nodes / s"]
+    if args.cmancala:
+        headers += ["CMancala step: nodes / s", "nodes ours/CMancala", "seconds ours/CMancala"]
+    sections.append("## From the start of Kalah(6,4), evaluation strong, cold, one process each\n\n"
+                    + markdown_table(headers, rows)
+                    + "\n\nCMancala's `step` finds the best move only (like our first column); its nodes are "
+                    "printed in millions with three decimals.")
+
+    positions = anchor.middle_game_positions(args.middle)
+    totals = {False: [0, 0.0], True: [0, 0.0], "cmancala": [0, 0.0]}
+    for position in positions:
+        if args.cmancala:
+            theirs = anchor.cmancala(args.cmancala, args.middle_depth, position)
+            totals["cmancala"][0] += theirs["nodes"]
+            totals["cmancala"][1] += theirs["seconds"]
+        for move_values in (False, True):
+            result = anchor.ours(position, depth=args.middle_depth, move_values=move_values)
+            totals[move_values][0] += result["nodes"]
+            totals[move_values][1] += result["seconds"]
+    rows = [["pvs best move only", f"{totals[False][0]:,}", f"{totals[False][1]:.3f}"],
+            ["pvs every root value", f"{totals[True][0]:,}", f"{totals[True][1]:.3f}"]]
+    if args.cmancala:
+        rows.append(["CMancala step (best move only)", f"{totals['cmancala'][0]:,}", f"{totals['cmancala'][1]:.3f}"])
+        rows.append(["ratio ours best move only / CMancala", _ratio(totals[False][0], totals["cmancala"][0]),
+                     _ratio(totals[False][1], totals["cmancala"][1])])
+    sections.append(
+        f"## {len(positions)} middle-game positions (10-20 random moves from the start, seed 2026), "
+        f"depth {args.middle_depth}, totals\n\n" + markdown_table(["search", "nodes", "seconds"], rows))
+
+    rows = []
+    for move_values in (False, True):
+        result = anchor.ours(start, seconds=1.0, move_values=move_values)
+        rows.append(["every root value" if move_values else "best move only", result["depth"], f"{result['nodes']:,}",
+                     f"{result['wall']:.3f}"])
+    sections.append("## pvs from the start in 1 s (time=1.0), cold\n\n"
+                    + markdown_table(["mode", "depth completed", "nodes", "wall seconds of the call"], rows))
+    report("Search engine against the anchor", "\n\n".join(sections), None if args.no_write else "anchor.md")
+
+
+def overrun(args: argparse.Namespace) -> None:
+    import random
+    import time
+
+    rng = random.Random(7)
+    positions = [Position.start(), *anchor.middle_game_positions(9)]
+    overs = []
+    for index in range(args.overrun):
+        budget = rng.choice((0.02, 0.05, 0.1, 0.2, 0.5))
+        position = positions[index % len(positions)]
+        started, cpu = time.perf_counter(), time.thread_time()
+        result = search(position, "pvs", time=budget, evaluation="strong", move_values=False)
+        overs.append(((time.perf_counter() - started - budget) * 1000, budget, index % len(positions),
+                      result.stats.depth, (result.stats.seconds - budget) * 1000,
+                      (time.perf_counter() - started - (time.thread_time() - cpu)) * 1000))
+    worst = sorted(overs, reverse=True)[:3]
+    overs = sorted(over for over, *_ in overs)
+    p99 = overs[min(len(overs) - 1, int(0.99 * len(overs)))]
+    body = markdown_table(["searches", "max overrun ms", "p99 ms", "median ms"],
+                          [[len(overs), f"{overs[-1]:.1f}", f"{p99:.1f}", f"{overs[len(overs) // 2]:.1f}"]])
+    body += "\n\nThe worst three:\n\n" + markdown_table(
+        ["overrun ms (call)", "budget s", "position (0 = start)", "depth", "overrun ms (engine's clock)",
+         "ms not on a CPU (wall - thread CPU time)"],
+        [[f"{over:.1f}", budget, index, depth, f"{inner:.1f}", f"{waiting:.1f}"]
+         for over, budget, index, depth, inner, waiting in worst])
+    body += ("\n\nA large last column means the process was descheduled (a busy machine), not that the "
+             "search failed to look at its clock.")
+    report("Timed pvs searches: time past the budget (wall clock of the call, warm process)",
+           body + "\n\nNegative: the search returned before its budget (a proven value or a predicted "
+           "iteration that could not finish).", None if args.no_write else "overrun.md")
 
 
 if __name__ == "__main__":

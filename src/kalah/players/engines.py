@@ -28,6 +28,11 @@ class SearchPlayer(ComputerPlayer):
 
     Where an endgame database of the variant is on disk (``kalah endgame
     build``), the search takes its values as exact for positions it covers.
+
+    The player owns its search engine and keeps the engine's table from one of
+    its moves to the next (``reset`` starts afresh): the subtrees
+    it searched last move answer at once. Its moves are those of a cold search
+    at the same depth; only nodes and time change.
     """
 
     def __init__(
@@ -55,6 +60,7 @@ class SearchPlayer(ComputerPlayer):
             self.depth = depth if depth is not None or time is not None else DEFAULT_DEPTHS[algorithm]
             self.playouts = None
         self._engine: Engine | None = None
+        self._table_for: tuple[object, object] | None = None  # what the table was filled for
         self._calls = 0
         limits = []
         if self.depth is not None:
@@ -82,15 +88,23 @@ class SearchPlayer(ComputerPlayer):
     def reset(self) -> None:
         """Forget the last game (a new game starts)."""
         self._calls = 0
+        self._table_for = None
 
     def choose_move(self, position: Position) -> Move:
         """The best move of a search with the player's algorithm, depth or time, and evaluation."""
         if self.algorithm != "mcts" and self._engine is None:
             self._engine = Engine(20)
+        oracle = None if self.algorithm == "mcts" else oracle_for(position.variant)
+        # Table values hold for one variant's rules, with or without exact endgames (the database on
+        # disk for a variant is the same from move to move; a new capsule is made for every call).
+        table_for = (position.variant, oracle is not None)
+        keep_table = self.memo and self._table_for == table_for
+        self._table_for = table_for
         result = search(
             position,
             self.algorithm,
-            oracle=None if self.algorithm == "mcts" else oracle_for(position.variant),
+            oracle=oracle,
+            keep_table=keep_table,
             depth=self.depth,
             time=self.time,
             evaluation=self.evaluation,

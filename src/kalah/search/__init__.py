@@ -272,6 +272,7 @@ def search(
     engine: Engine | None = None,
     oracle: object | None = None,
     table_bits: int = 20,
+    keep_table: bool = False,
 ) -> SearchResult:
     """Search ``position`` and return its value, best move, principal variation and statistics.
 
@@ -284,8 +285,14 @@ def search(
       only get an upper bound).
     - ``memo``, ``ordering``, ``iterative``: the transposition table, move
       ordering and progressive deepening (default: on for all but minimax).
-    - ``engine``: a ``kalah.core.search.Engine`` to reuse (its table is cleared);
-      ``oracle``: a PyCapsule named ``"kalah.oracle"`` with exact endgame values.
+    - ``engine``: a ``kalah.core.search.Engine`` to reuse (its table is cleared
+      unless ``keep_table``); ``oracle``: a PyCapsule named ``"kalah.oracle"``
+      with exact endgame values.
+    - ``keep_table``: with ``engine``, start from the table of its previous
+      search (a player's earlier moves in the same game). Values and best moves
+      at a fixed depth do not change, since an entry answers only at the exact
+      depth it was searched to (or when proven); only nodes and time do. The
+      caller must keep the variant, evaluation and oracle of that search.
     - ``mcts`` takes ``playouts`` (default 10000) or ``time``, and ``seed``.
     """
     if not isinstance(position, Position):
@@ -325,6 +332,7 @@ def search(
         all_values=move_values,
         memo=memo,
         ordering=ordering,
+        clear=not keep_table,
     )
     if oracle is not None:
         engine.set_oracle(None)

@@ -1,0 +1,80 @@
+"""Cold measurements of our pvs and of CMancala, each in a fresh process (used by bench_search.py --anchor).
+
+CMancala (github.com/LifesLight/CMancala, built by the user) is driven through
+its text interface: ``step`` runs its best-move search (iterative deepening
+with aspiration windows, local solver) and ``last`` prints "Total nodes" (in
+millions, three decimals) and "Total time". Its node counts therefore have a
+resolution of 1,000 nodes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+import time
+
+from kalah import Position
+
+# One measurement in a fresh interpreter: nothing is warm (tables, imports, caches).
+_CHILD = """
+import json, sys, time
+from kalah import Position, search
+args = json.loads(sys.argv[1])
+position = Position.from_json(args["position"])
+started = time.perf_counter()
+result = search(position, "pvs", depth=args["depth"], time=args["time"], evaluation=args["evaluation"],
+                move_values=args["move_values"])
+wall = time.perf_counter() - started
+print(json.dumps({"nodes": result.stats.nodes, "seconds": result.stats.seconds, "wall": wall,
+                  "depth": result.stats.depth, "value": result.value, "best_move": result.best_move}))
+"""
+
+
+def ours(position: Position, *, depth: int | None = None, seconds: float | None = None,
+         evaluation: str = "strong", move_values: bool = False, python: str = sys.executable,
+         env: dict[str, str] | None = None) -> dict:
+    """pvs on ``position`` in a fresh process: nodes, seconds (the search's own clock), depth, value."""
+    args = {"position": position.to_json(), "depth": depth, "time": seconds, "evaluation": evaluation,
+            "move_values": move_values}
+    out = subprocess.run([python, "-c", _CHILD, json.dumps(args)], capture_output=True, text=True, check=True,
+                         env=env)
+    return json.loads(out.stdout)
+
+
+def cmancala(binary: str, depth: int, position: Position | None = None, cache_bits: int = 24) -> dict:
+    """CMancala's best-move search of ``position`` (default: the start of Kalah(6,4)) to ``depth``, one thread,
+    in a fresh process."""
+    from cmancala import encode
+
+    load = f"load {encode(position)}\n" if position is not None else ""
+    script = (f"stones 4\ndepth {depth}\ntime 0\nbook false\ncache {cache_bits}\nplayer 1 ai\n"
+              f"player 2 ai\nprogress false\nautoplay false\nstart\n{load}step\nlast\nquit\n")
+    started = time.perf_counter()
+    out = subprocess.run([binary], input=script, capture_output=True, text=True, timeout=3600).stdout
+    wall = time.perf_counter() - started
+    nodes = re.search(r"Total nodes:\s*([\d.]+) million", out)
+    seconds = re.search(r"Total time:\s*([\d.]+) seconds", out)
+    value = re.search(r"Evaluation:\s*(-?\d+)", out)
+    if not (nodes and seconds):
+        raise RuntimeError(f"CMancala printed no node count; its output ends with:\n{out[-800:]}")
+    return {"nodes": round(float(nodes.group(1)) * 1e6), "seconds": float(seconds.group(1)), "wall": wall,
+            "value": int(value.group(1)) if value else None}
+
+
+def middle_game_positions(count: int, seed: int = 2026) -> list[Position]:
+    """``count`` reproducible middle-game positions of Kalah(6,4): 10 to 20 random moves from the start,
+    keeping only positions with at least 24 seeds still in the pits (so a depth-20 search is not trivial)."""
+    rng = random.Random(seed)
+    positions: list[Position] = []
+    while len(positions) < count:
+        position = Position.start()
+        for _ in range(rng.randint(10, 20)):
+            if position.is_over:
+                break
+            position = position.play(rng.choice(position.legal_moves()))
+        if not position.is_over and position.seeds_in_pits >= 24:
+            positions.append(position)
+    return positions
