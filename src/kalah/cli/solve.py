@@ -56,6 +56,9 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"value: {result.describe()} for player {mover} (time ran out; proven bounds)")
         if result.best_moves:
             typer.echo("best moves: " + ", ".join(move_name(position.to_move, m) for m in result.best_moves))
+        elif result.unproven_best_move is not None:
+            typer.echo(f"best move so far: {move_name(position.to_move, result.unproven_best_move)}"
+                       " (a heuristic search's choice, not proven)")
         if result.pv:
             typer.echo("principal variation: " + " ".join(line_names(position, result.pv)))
         database = f", endgame database K={result.endgame_seeds}" if result.endgame_seeds is not None else ""

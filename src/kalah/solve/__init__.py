@@ -68,6 +68,8 @@ class SolveResult:
     """Wall-clock time of the solve, database loading included."""
     endgame_seeds: int | None = None
     """K of the endgame database that was probed, or None when none was used."""
+    unproven_best_move: Move | None = None
+    """When the value was not proven in time: the best move of a short heuristic search (not proven)."""
 
     @property
     def exact(self) -> bool:
@@ -92,6 +94,7 @@ class SolveResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "endgame_seeds": self.endgame_seeds,
+            "unproven_best_move": self.unproven_best_move,
         }
 
 
@@ -249,6 +252,11 @@ GUESS_DEPTH = 16
 GUESS_SECONDS = 0.5  # at most, for the guess's search
 
 
+#: The best move of the last guess's search per position (at most a few kept): a timed solve that
+#: proves no value reports it, marked unproven.
+_LAST_GUESS: dict[Position, Move | None] = {}
+
+
 def heuristic_guess(position: Position) -> int | None:
     """A first guess of the value for MTD(f): a short heuristic search (a fraction of a second).
 
@@ -263,11 +271,18 @@ def heuristic_guess(position: Position) -> int | None:
     result = search(position, "pvs", depth=GUESS_DEPTH, time=GUESS_SECONDS, move_values=False)
     if result.value is None:
         return None
+    _LAST_GUESS[position] = result.best_move
     return round(result.value)
 
 
-#: The distances from the guess at which a timed solve tests the value first, outside in.
-OUTSIDE_IN_STEPS = (24, 12, 6, 3)
+def _outside_in_steps(seeds: int) -> list[int]:
+    """The distances from the guess at which a timed solve tests the value first, outside in: half the
+    seeds in play, then halving (Kalah(6,4): 24, 12, 6, 3)."""
+    steps, step = [], seeds // 2
+    while step >= 2:
+        steps.append(step)
+        step //= 2
+    return steps
 
 
 def _narrowed(lower: int, upper: int, value: int, bar: int, seeds: int) -> tuple[int, int]:
@@ -348,7 +363,7 @@ class _Run:
             # Under a time budget, close in from outside: a bar far from the value is proven in a
             # fraction of the time of one near it, so the bounds tighten step by step and a budget
             # too short for the value still ends with proven bounds better than the trivial ones.
-            for step in OUTSIDE_IN_STEPS:
+            for step in _outside_in_steps(seeds):
                 for bar in (g - step, g + step + 1):  # is the value at least bar?
                     if not lower < bar <= upper:
                         continue
@@ -524,6 +539,8 @@ def solve(
                 line = run.principal_variation(position, value)
             if not moves and line:
                 moves = [line[0]]
+        guess_move = _LAST_GUESS.pop(position, None) if value is None else None
+        _LAST_GUESS.clear()
         seconds = _time.perf_counter() - started
     return SolveResult(
         value=value,
@@ -534,4 +551,5 @@ def solve(
         nodes=run.nodes,
         seconds=seconds,
         endgame_seeds=database.max_seeds if database is not None else None,
+        unproven_best_move=guess_move,
     )
