@@ -130,8 +130,12 @@ def start_game(page, server, players, variant=None, anim="0", speed=0):
 
 
 def test_fresh_page_is_a_game_against_the_computer(page, server):
+    import httpx
+
+    stored_before = len(httpx.get(server["url"] + "/api/games").json())
     page.goto(server["url"] + "/")
     page.wait_for_selector(READY)
+    assert len(httpx.get(server["url"] + "/api/games").json()) == stored_before  # a visit stores no empty game
     view = board_state(page)
     assert view["toMove"] == 0 and not view["over"]
     assert view["pits"] == {f"{p}-{i}": 4 for p in (0, 1) for i in range(6)}
@@ -146,6 +150,8 @@ def test_fresh_page_is_a_game_against_the_computer(page, server):
     view = board_state(page)
     assert view["stores"]["0"] == 1 and view["pits"]["0-2"] == 0 and view["toMove"] == 0
     assert matches_server(view, api_state(server, view["game"]))
+    assert page.url.endswith(f"#/game/{view['game']}")  # stored by its first move, and addressable
+    assert len(httpx.get(server["url"] + "/api/games").json()) == stored_before + 1
 
 
 def test_play_a_whole_game_against_the_computer_then_find_and_replay_it(page, server):

@@ -65,6 +65,9 @@ class NewGame(Strict):
     reuse_unstarted: bool = Field(
         False, description="return the newest web game with the same settings and no moves yet, if any,"
                            " instead of storing another empty game")
+    preview: bool = Field(
+        False, description="store nothing: return the state the new game would have (id 0); the page stores the game"
+                           " when its first move is played, so that a visit leaves no empty game in the library")
 
 
 class Expected(Strict):

@@ -285,8 +285,9 @@ class GameService:
     # reading
 
     def _state_sync(self, game_id: int) -> dict[str, Any]:
-        record = self.library.record(game_id)
-        summary = self.library.summary(game_id)
+        return self._state_of(game_id, self.library.record(game_id), self.library.summary(game_id).status)
+
+    def _state_of(self, game_id: int, record: GameRecord, status: str) -> dict[str, Any]:
         positions = list(record.positions())
         position = positions[-1]
         players = _players_out(record.players)
@@ -296,7 +297,7 @@ class GameService:
         return {
             "id": game_id, "variant": position.variant.to_dict(), "variant_name": position.variant.name,
             "players": players, "board": position.board, "to_move": position.to_move,
-            "legal_moves": position.legal_moves(), "over": over, "status": summary.status,
+            "legal_moves": position.legal_moves(), "over": over, "status": status,
             "scores": list(position.scores) if position.scores is not None else None, "winner": position.winner, "margin": position.margin,
             "human_to_move": not over and humans[position.to_move],
             "computer_to_move": not over and not humans[position.to_move],
@@ -341,6 +342,8 @@ class GameService:
             raise invalid(str(error)) from None
         start = Position.start(variant)
         tags = {"source": "web", "levels": [level for _, level in resolved]}
+        if request.preview:  # what the game would be; stored when its first move is played
+            return self._state_of(0, GameRecord(start, infos), "playing")
         if request.reuse_unstarted:
             game_id = await self._db(self._find_unstarted, start, infos)
             if game_id is not None:

@@ -125,11 +125,31 @@ export async function openGame(id) {
   }
 }
 
-/** The default game, reused while nobody has moved in it. */
+/** The default game, shown but not stored (id 0) until its first move: a visit leaves no empty game. */
 export async function freshGame() {
-  const game = await api.newGame({ reuse_unstarted: true });
-  history.replaceState(null, "", `#/game/${game.id}`);
-  await openGame(game.id);
+  const game = await api.newGame({ preview: true });
+  enterGame();
+  showView("game");
+  setGame(null);
+  hideBanner();
+  await showState(game, false);
+}
+
+/** The open game, stored first if it was only shown (freshGame); its id is then in the address.
+ * @param {GameState} game @returns {Promise<GameState>} */
+async function stored(game) {
+  if (game.id !== 0) return game;
+  const created = await api.newGame({});
+  history.replaceState(null, "", `#/game/${created.id}`);
+  setGame(created);
+  return created;
+}
+
+/** The analysis of the open game's position (a game not stored yet is analysed as a position).
+ * @param {GameState} game @returns {Promise<import("./api.js").Analysis>} */
+function analyseOpen(game) {
+  if (game.id !== 0) return api.analyseGame(game.id);
+  return api.analysePosition({ board: game.board, to_move: game.to_move, variant: game.variant });
 }
 
 /** Play a human move, if it is a human's turn and the move is legal. @param {Move} move */
@@ -140,7 +160,8 @@ export async function playHuman(move) {
   setHint(null);
   setBusy(true);
   try {
-    const after = await api.playMove(game.id, move, game.moves);
+    const saved = await stored(game);
+    const after = await api.playMove(saved.id, move, saved.moves);
     setBusy(false);
     await showState(after, true);
   } catch (error) {
@@ -171,7 +192,7 @@ export async function driveComputer() {
   setDriving(true);
   try {
     while (state.mode === "play" && state.game && state.game.computer_to_move && !state.paused) {
-      const id = state.game.id;
+      const id = (await stored(state.game)).id;
       setBusy(true);
       updateControls();
       const wait = computerDelay(state.game);
@@ -237,8 +258,8 @@ export async function refreshGameAnalysis() {
   const moves = game.moves;
   analysisMessage("Thinking…");
   try {
-    const result = await api.analyseGame(game.id);
-    if (!state.game || state.game.moves !== moves || state.game.id !== game.id) return;
+    const result = await analyseOpen(game);
+    if (!state.game || state.game.moves !== moves || (state.game.id !== game.id && game.id !== 0)) return;
     result.forMoves = moves;
     setAnalysis(result);
     renderAnalysis(result, game.to_move);
@@ -252,7 +273,7 @@ export async function hint() {
   if (!game || !game.human_to_move) return;
   setStatus("Looking for the best move…");
   try {
-    const result = await api.analyseGame(game.id);
+    const result = await analyseOpen(game);
     if (!result.available) { setStatus(result.reason || "Hints need a search engine, and none is installed.", true); return; }
     if (result.best_move === null || result.best_move === undefined) { setStatus("No hint for this position.", true); return; }
     setHint({ move: result.best_move, forMoves: game.moves });
