@@ -169,3 +169,17 @@ def test_a_timed_solve_too_short_for_the_value_still_proves_bounds():
     assert not result.exact and result.value is None
     assert -48 <= result.lower <= result.upper <= 48 and (result.lower, result.upper) != (-48, 48)  # not trivial
     assert result.lower <= 8 <= result.upper  # and true: Kalah(6,4) is +8 (bench_solve.py solves it, 18 s)
+
+
+def test_a_timed_solve_reports_true_bounds_for_the_root_moves_it_reached():
+    from kalah import Position, Variant, solve
+
+    start = Position.start(Variant(6, 3))
+    timed = solve(start, time=0.3, threads=1, endgame=None)
+    assert not timed.exact and timed.move_bounds  # the budget is far too short for Kalah(6,3)
+    for move, (low, high) in timed.move_bounds.items():
+        child = start.play(move)
+        value = solve(child, threads=1).value
+        value = value if child.to_move == start.to_move else -value
+        assert low <= value <= high, (move, low, high, value)
+    assert timed.to_dict()["move_bounds"][0]["move"] in start.legal_moves()

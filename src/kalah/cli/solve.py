@@ -59,6 +59,9 @@ def register(app: typer.Typer) -> None:
         elif result.unproven_best_move is not None:
             typer.echo(f"best move so far: {move_name(position.to_move, result.unproven_best_move)}"
                        " (a heuristic search's choice, not proven)")
+        for move, (low, high) in result.move_bounds.items():
+            bound = f"{low:+d}" if low == high else f"between {low:+d} and {high:+d}"
+            typer.echo(f"  move {move_name(position.to_move, move)}: {bound}" + (" (proven)" if low == high else ""))
         if result.pv:
             typer.echo("principal variation: " + " ".join(line_names(position, result.pv)))
         database = f", endgame database K={result.endgame_seeds}" if result.endgame_seeds is not None else ""

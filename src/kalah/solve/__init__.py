@@ -70,6 +70,9 @@ class SolveResult:
     """K of the endgame database that was probed, or None when none was used."""
     unproven_best_move: Move | None = None
     """When the value was not proven in time: the best move of a short heuristic search (not proven)."""
+    move_bounds: dict[Move, tuple[int, int]] = field(default_factory=dict)
+    """When the value was not proven in time: for root moves searched in the time left, the bounds
+    proven on each one's value (lower == upper: that move's value is proven)."""
 
     @property
     def exact(self) -> bool:
@@ -95,6 +98,8 @@ class SolveResult:
             "seconds": round(self.seconds, 6),
             "endgame_seeds": self.endgame_seeds,
             "unproven_best_move": self.unproven_best_move,
+            "move_bounds": [{"move": move, "lower": lower, "upper": upper}
+                            for move, (lower, upper) in self.move_bounds.items()],
         }
 
 
@@ -273,6 +278,27 @@ def heuristic_guess(position: Position) -> int | None:
         return None
     _LAST_GUESS[position] = result.best_move
     return round(result.value)
+
+
+#: The share of a timed solve's budget for bounds on the position's value; the rest goes to its
+#: moves one by one, so that moves whose value is found in time are reported proven.
+ROOT_SHARE = 0.7
+
+
+def _root_move_bounds(run: _Run, position: Position, lower: int, upper: int) -> dict[Move, tuple[int, int]]:
+    """Bounds on each root move's value, in the time left (the likely best move first)."""
+    moves = position.legal_moves()
+    guess = _LAST_GUESS.get(position)
+    if guess in moves:
+        moves.remove(guess)
+        moves.insert(0, guess)
+    found: dict[Move, tuple[int, int]] = {}
+    for move in moves:
+        if run.deadline and run.engine.core.now() >= run.deadline:
+            break
+        low, high = run.move_interval(position, move)
+        found[move] = (max(low, -10**6), min(high, upper))  # no move is worth more than the position
+    return found
 
 
 def _outside_in_steps(seeds: int) -> list[int]:
@@ -527,8 +553,15 @@ def solve(
         engine.attach(database)
         run = _Run(engine, threads, deadline)
         run.on_bounds = progress
+        if time is not None and not position.is_over:
+            run.deadline = engine.core.now() + ROOT_SHARE * time  # the rest for the root moves one by one
         lower, upper = run.interval(position, report=True)
+        run.deadline = deadline
         value = lower if lower == upper else None
+        move_bounds: dict[Move, tuple[int, int]] = {}
+        if value is None and deadline and not position.is_over:
+            move_bounds = _root_move_bounds(run, position, lower, upper)
+            run.timed_out = True
         moves: list[Move] = []
         line: list[Move] = []
         if value is not None and not position.is_over:
@@ -552,4 +585,5 @@ def solve(
         seconds=seconds,
         endgame_seeds=database.max_seeds if database is not None else None,
         unproven_best_move=guess_move,
+        move_bounds=move_bounds,
     )
