@@ -23,11 +23,12 @@ def _library(context: typer.Context, db: Path | None) -> GameLibrary:
 
 
 def _result(summary) -> str:
+    """The result column: the winner and the score, the winner's total first, as everywhere."""
     if summary.status == "finished" and summary.scores:
         winner = summary.winner
         if winner is None:
             return f"draw {summary.scores[0]}-{summary.scores[1]}"
-        return f"{summary.players[winner].name} won {summary.scores[0]}-{summary.scores[1]}"
+        return f"{summary.players[winner].name} won {max(summary.scores)}-{min(summary.scores)}"  # winner first
     return summary.status
 
 
