@@ -161,7 +161,7 @@ export function drawBoard(board, toMove, over, options) {
     el("rect", { x: place.x - 17, y: cy - 17, width: 34, height: 24, rx: 12, class: "badge" }, label);
     el("text", { x: place.x, y: cy + 1, "text-anchor": "middle", class: "count-text" }, label).textContent = String(count);
     el("text", { x: place.x, y: place.top ? place.y + g.R + 17 : place.y - g.R - 8, "text-anchor": "middle",
-      class: "letter" }, group).textContent = letter;
+      class: place.top ? "letter top" : "letter" }, group).textContent = letter;
     const v = values[pit];
     if (isLegal && v !== undefined && v !== null) {
       const best = opts.best === pit;
