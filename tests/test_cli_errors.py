@@ -62,6 +62,11 @@ MISUSES = [
     (["play", "-q", "--record", "/nonexistent/folder/g.json"], "does not exist"),
     (["endgame", "build", "-k", "40", "--path", "{folder}"], "of memory while it is built"),
     (["serve", "--port", "0"], "--port"),
+    (["endgame", "info", "{fifo}"], "not a regular file"),
+    (["endgame", "info", "{deep}"], "not a kalah endgame database"),
+    (["arena", "-p", "random", "-p", "random:seed=2", "--openings", "{fifo}", "--db", "{db}"], "not a regular file"),
+    (["arena", "-p", "random", "-p", "random:seed=2", "--openings", "{deep}", "--db", "{db}"], "not valid JSON"),
+    (["solve", "--endgame", "{deep}", "--time", "1"], "not a kalah endgame database"),
 ]
 
 

@@ -86,16 +86,24 @@ def random_openings(variant: Variant, count: int, plies: int, seed: int = 0) -> 
     return openings
 
 
+#: The largest openings file read (a list of a few thousand openings is far smaller).
+MAX_OPENINGS_BYTES = 20_000_000
+
+
 def load_openings(path: str | Path, variant: Variant) -> list[Position]:
     """Read a JSON list whose items are positions (``{"board": ..., "to_move": ...}``)
     or move lists from the start (``[2, 5]`` or ``{"moves": [2, 5]}``; pit indices
     of the mover, or ``"swap"``)."""
     path = Path(path)
+    if path.exists() and not path.is_file():  # a FIFO or a device would block or never end
+        raise OpeningsError(f"openings file {path} is not a regular file")
     try:
+        if path.stat().st_size > MAX_OPENINGS_BYTES:
+            raise OpeningsError(f"openings file {path} is larger than {MAX_OPENINGS_BYTES} bytes")
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise OpeningsError(f"cannot read openings file {path}: {error.strerror or error}") from None
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:
         raise OpeningsError(f"openings file {path} is not valid JSON: {error}") from None
     if not isinstance(data, list) or not data:
         raise OpeningsError(f"openings file {path} must hold a non-empty JSON list")

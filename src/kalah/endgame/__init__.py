@@ -341,6 +341,8 @@ def _read_partial(partial: Path, pits: int, empty_capture: bool, max_seeds: int,
 def load(path: str | os.PathLike[str], verify: bool = True) -> EndgameDatabase:
     """Memory-map a database file, checking its header (and, with ``verify``, its checksum)."""
     path = Path(path)
+    if path.exists() and not path.is_file():  # a FIFO or a device would block or never end
+        raise EndgameDatabaseError(f"{path} is not a regular file")
     try:
         file = open(path, "rb")
     except OSError as error:
