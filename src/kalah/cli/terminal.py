@@ -18,8 +18,8 @@ from kalah.rules import IllegalMoveError, Move, Position, move_name, parse_move,
 CELL = 4  # characters per pit
 
 
-def _cell(count: int, style: str = "") -> Text:
-    return Text(f"{count:>{CELL - 1}} ", style=style)
+def _cell(count: int, style: str = "", mark: str = "") -> Text:
+    return Text(f"{count:>{CELL - 1 - len(mark)}}{mark} ", style=style)
 
 
 def board_text(position: Position, event: MoveEvent | None = None, names: tuple[str, str] = ("player 0", "player 1"),
@@ -34,6 +34,9 @@ def board_text(position: Position, event: MoveEvent | None = None, names: tuple[
     origin = base[event.player] + event.move if event and event.move != "swap" else None
     captured = event.effect.capture_pit if event else None
 
+    def mark(cell: int) -> str:
+        return "x" if captured is not None and cell == captured else ""  # seen without colours too
+
     def style(cell: int) -> str:
         if cell == origin:
             return "bold reverse"
@@ -47,7 +50,7 @@ def board_text(position: Position, event: MoveEvent | None = None, names: tuple[
     lines.append(pad + "".join(f"{pit_letter(far, i):>{CELL - 1}} " for i in reversed(range(m))) + "\n", style="dim")
     top = Text(pad)
     for i in reversed(range(m)):
-        top.append_text(_cell(position.cells[base[far] + i], style(base[far] + i)))
+        top.append_text(_cell(position.cells[base[far] + i], style(base[far] + i), mark(base[far] + i)))
     top.append(f"   {marker[far]}{names[far]}")
     lines.append_text(top)
     lines.append("\n")
@@ -61,7 +64,7 @@ def board_text(position: Position, event: MoveEvent | None = None, names: tuple[
     lines.append("\n")
     low = Text(pad)
     for i in range(m):
-        low.append_text(_cell(position.cells[base[near] + i], style(base[near] + i)))
+        low.append_text(_cell(position.cells[base[near] + i], style(base[near] + i), mark(base[near] + i)))
     low.append(f"   {marker[near]}{names[near]}")
     lines.append_text(low)
     lines.append("\n")
