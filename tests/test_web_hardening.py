@@ -259,6 +259,49 @@ def test_the_command_line_says_the_library_is_locked_in_one_line(db, tmp_path):
     assert result.stderr.strip().splitlines() == [f"kalah: error: the game library {db} is locked by another program"]
 
 
+# --- the connection after an error ------------------------------------------------------
+
+
+def test_a_keep_alive_connection_survives_every_kind_of_error(db):
+    """A refused request answers and keeps the connection: the next request on the same socket is served
+    (a 500 used to reset it, so a client's following request failed too)."""
+    import http.client
+
+    from helpers import kill_group, start_kalah_serve
+
+    process, url = start_kalah_serve(db)
+    try:
+        connection = http.client.HTTPConnection(url.removeprefix("http://"), timeout=30)
+        json_header = {"Content-Type": "application/json"}
+
+        def ask(method, path, body=None, headers=json_header):
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            response.read()
+            return response
+
+        assert ask("POST", "/api/games", '{"players": ["human", "human"]}').status == 201
+        sock = connection.sock
+        for method, path, body, status in [
+            ("GET", f"/api/games/{2**63}", None, 422),
+            ("GET", "/api/games/999999", None, 404),
+            ("GET", f"/api/games?limit={10**30}", None, 422),
+            ("POST", "/api/games", "{not json", 422),
+            ("POST", "/api/games", '{"players": ["human", "human"], "names": ["\\ud800", null]}', 422),
+            ("POST", "/api/games/1/moves", '{"move": 3, "moves": 7}', 409),
+            ("POST", "/api/games", '{"players": ["exec:true", "human"]}', 403),
+            ("POST", "/api/games", '{"players": ["' + "x" * 2_000_000 + '", "human"]}', 413),
+        ]:
+            response = ask(method, path, body)
+            assert response.status == status, (method, path, response.status)
+            assert not response.will_close, (method, path, response.getheader("connection"))
+            assert ask("GET", "/api/info").status == 200
+            assert connection.sock is sock, f"the connection was closed after {method} {path}"
+        connection.close()
+    finally:
+        kill_group(process)
+
+
 # --- the API schema, fuzzed -------------------------------------------------------------
 
 
