@@ -23,6 +23,7 @@ SUBSTITUTIONS = {
     "kalah endgame build -k 28": "kalah endgame build -k 8 --path {tmp}",
     "kalah solve --seeds 5": "kalah solve --seeds 5 --time 2",
     "kalah play": "kalah play --player1 random:seed=1",  # a person types: stdin ends the game
+    "kalah solve --seeds 4 --time 10": "kalah solve --seeds 4 --time 1",
 }
 
 
