@@ -17,7 +17,7 @@ import math
 import random
 import time
 
-from common import markdown_table, report
+from common import figure, markdown_table, report
 
 from kalah import Position, Variant, search
 
@@ -91,8 +91,11 @@ def main() -> None:
         f"about {elo:+.0f} Elo; mean margin {margin_sum / games:+.2f} seeds per game. "
         f"Run time {time.perf_counter() - started:.0f} s."
     )
-    report(f"Evaluation strength: {args.challenger} against {args.baseline}", body,
-           None if args.no_write else f"eval_strength_{args.challenger}_{args.baseline}_d{args.depth}.md")
+    name = f"eval_strength_{args.challenger}_{args.baseline}_d{args.depth}.md"
+    report(f"Evaluation strength: {args.challenger} against {args.baseline}", body, None if args.no_write else name)
+    if not args.no_write:
+        figure("eval-strength", f"`{args.challenger}` against `{args.baseline}`, {args.algorithm} depth {args.depth}, {games} games",
+               f"{score:.0%} for `{args.challenger}`", name)
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ WORKLOADS = {
 
 def run(name: str) -> str:
     """Do one workload (in this process) and return its answer."""
-    from kalah import Position, Variant
+    from kalah import Position
     from kalah.core import random_playouts
     from kalah.core.search import ALGORITHMS, EVALUATIONS, Engine, mcts, reference_alphabeta
     from kalah.core.solver import EndgameTable, Solver, table_size

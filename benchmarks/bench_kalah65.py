@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import markdown_table, report
+from common import figure, markdown_table, report
 
 BUILD = """
 import json, time
@@ -95,6 +95,9 @@ def main() -> None:
             + (f"\n\nPrincipal variation ({len(pv)} moves, pits of the mover's side): {' '.join(map(str, pv))}" if pv else "")
         )
         report("Kalah(6,5) solve", body, "kalah65.md")
+        built = "on disk before" if build_seconds is None else f"build {build_seconds:.0f} s + solve {seconds:.0f} s = {build_seconds + seconds:.0f} s"
+        figure("solve-65", f"solve Kalah(6,5) from the start, K={args.max_seeds} database built first",
+               f"{shown if exact else shown + ' (stopped)'}: {built}", "kalah65.md")
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)

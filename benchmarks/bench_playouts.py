@@ -11,7 +11,7 @@ import argparse
 import random
 import time
 
-from common import markdown_table, report
+from common import figure, markdown_table, report
 
 from kalah import Position, Variant
 from kalah.core import random_playouts
@@ -43,6 +43,9 @@ def main() -> None:
         reference = time.perf_counter() - began
         compiled_rate = args.games / best
         reference_rate = args.reference_games / reference
+        if variant == Variant(6, 4):
+            figure("playouts", "random playouts, Kalah(6,4), one core",
+                   f"{compiled_rate:,.0f} games/s (reference: {reference_rate:,.0f})", "playouts.md")
         rows.append([variant.name, f"{compiled_rate:,.0f}", f"{reference_rate:,.0f}", f"{compiled_rate / reference_rate:,.0f}x"])
     body = markdown_table(["variant", "compiled core (games/s, 1 core)", "reference (games/s)", "speed-up"], rows)
     body += "\n\nTarget: at least 500,000 games per second for Kalah(6,4) on one core."

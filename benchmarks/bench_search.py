@@ -35,7 +35,7 @@ import subprocess
 import sys
 
 import anchor
-from common import markdown_table, report
+from common import figure, markdown_table, report
 
 from kalah import Position, search
 from kalah.core.search import Engine, reference_alphabeta
@@ -121,6 +121,10 @@ def main() -> None:
                     + markdown_table(["algorithm", "values", "depth", "nodes", "seconds", "best move", "value"], rows))
 
     report("Search engine", "\n\n".join(sections), None if args.no_write else "search.md")
+    if not args.no_write:
+        figure("alphabeta-rate", "plain alpha-beta, depth 12 (no table, pits in order)",
+               f"{rate / 1e6:.1f} M nodes/s (a bare C alpha-beta: {reference[1] / reference[2] / 1e6:.1f} M in the same run)",
+               "search.md")
 
 
 def _cold_search(algorithm: str, move_values: bool) -> dict:
@@ -141,14 +145,16 @@ def anchored(args: argparse.Namespace) -> None:
     sections = []
 
     rows = []
+    ratios: dict[str, list[str]] = {"nodes": [], "seconds": []}
     for depth in depths:
         best = anchor.ours(start, depth=depth, move_values=False)
         every = anchor.ours(start, depth=depth, move_values=True)
         row = [depth, f"{best['nodes']:,} / {best['seconds']:.3f}", f"{every['nodes']:,} / {every['seconds']:.3f}"]
         if args.cmancala:
             theirs = anchor.cmancala(args.cmancala, depth)
-            row += [f"{theirs['nodes']:,} / {theirs['seconds']:.3f}", _ratio(best["nodes"], theirs["nodes"]),
-                    _ratio(best["seconds"], theirs["seconds"])]
+            ratios["nodes"].append(_ratio(best["nodes"], theirs["nodes"]))
+            ratios["seconds"].append(_ratio(best["seconds"], theirs["seconds"]))
+            row += [f"{theirs['nodes']:,} / {theirs['seconds']:.3f}", ratios["nodes"][-1], ratios["seconds"][-1]]
         rows.append(row)
     headers = ["depth", "pvs best move only: nodes / s", "pvs every root value: nodes / s"]
     if args.cmancala:
@@ -180,13 +186,24 @@ def anchored(args: argparse.Namespace) -> None:
         f"depth {args.middle_depth}, totals\n\n" + markdown_table(["search", "nodes", "seconds"], rows))
 
     rows = []
+    reached = {}
     for move_values in (False, True):
         result = anchor.ours(start, seconds=1.0, move_values=move_values)
+        reached[move_values] = result["depth"]
         rows.append(["every root value" if move_values else "best move only", result["depth"], f"{result['nodes']:,}",
                      f"{result['wall']:.3f}"])
     sections.append("## pvs from the start in 1 s (time=1.0), cold\n\n"
                     + markdown_table(["mode", "depth completed", "nodes", "wall seconds of the call"], rows))
     report("Search engine against the anchor", "\n\n".join(sections), None if args.no_write else "anchor.md")
+    if args.no_write:
+        return
+    figure("pvs-1s", "pvs from the start of Kalah(6,4) in 1 s, cold",
+           f"depth {reached[False]} best move only (as a player searches), {reached[True]} with every root move's value",
+           "anchor.md")
+    if args.cmancala:
+        figure("pvs-cmancala", f"pvs / CMancala, best move only, from the start at depth {' / '.join(map(str, depths))}",
+               f"nodes {' / '.join(ratios['nodes'])} times CMancala's, seconds {' / '.join(ratios['seconds'])}",
+               "anchor.md")
 
 
 def overrun(args: argparse.Namespace) -> None:

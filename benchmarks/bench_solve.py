@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import machine
+from common import RESULTS, figure, machine
 
 
 def run_child(code: str, env: dict[str, str]) -> str:
@@ -80,6 +80,7 @@ def main() -> None:
         emit("|---|---|---|---|---|---|---|")
         value, nodes, seconds, k, best = eval(run_child(SOLVE.format(pits=6, seeds=4, budget=None), env).replace("null", "None"))
         emit(f"| Kalah(6,4) | cold (none on disk; included) | {value:+d} | {best} | {nodes:,} | {seconds:.1f} | {k} |")
+        cold = f"{value:+d} in {seconds:.1f} s"
 
         builds = sorted({int(k) for k in args.builds.split(",") if k} | {args.warm_k})
         directory = scratch / "db"
@@ -92,6 +93,7 @@ def main() -> None:
                 path.unlink()
         value, nodes, seconds, k, best = eval(run_child(SOLVE.format(pits=6, seeds=4, budget=None), warm_env).replace("null", "None"))
         emit(f"| Kalah(6,4) | warm (K={args.warm_k} on disk) | {value:+d} | {best} | {nodes:,} | {seconds:.1f} | {k} |")
+        warm = f"{value:+d} in {seconds:.1f} s"
         emit("")
         emit("## Endgame database builds (6 pits, standard capture, both cores)")
         emit("")
@@ -102,8 +104,14 @@ def main() -> None:
             emit(f"| {k} | {positions:,} | {nbytes / 2**20:.1f} MiB | {seconds:.1f} | {seconds / positions * 1e9:.0f} |")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text("\n".join(lines) + "\n")
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n")
+    if out.resolve().parent == RESULTS:
+        figure("solve-64-cold", "solve Kalah(6,4) from the start, cold (database build included)", cold, out.name)
+        figure("solve-64-warm", f"solve Kalah(6,4), warm (K={args.warm_k} database on disk)", warm, out.name)
+        figure("endgame-builds", f"endgame database builds, 6 pits, K = {' / '.join(map(str, builds))}",
+               " / ".join(f"{results[k][2]:.1f}" for k in builds) + " s", out.name)
 
 
 if __name__ == "__main__":

@@ -50,3 +50,25 @@ def report(title: str, body: str, filename: str | None = None) -> str:
         RESULTS.mkdir(exist_ok=True)
         (RESULTS / filename).write_text(text)
     return text
+
+
+FIGURES = RESULTS / "figures.json"
+
+
+def figure(key: str, what: str, value: str, source: str) -> None:
+    """Keep one figure of the README's table (benchmarks/figures.py draws the table from these).
+
+    ``key`` names the row, ``what`` is its left cell, ``value`` the measured
+    figure, ``source`` the results file that holds the full table. The command,
+    date and machine of this run go with it, so that every row of the README
+    can be traced to the run that measured it.
+    """
+    import json
+
+    figures = json.loads(FIGURES.read_text()) if FIGURES.exists() else {}
+    figures[key] = {"what": what, "figure": value, "source": source, "command": command(),
+                    "date": f"{datetime.now(timezone.utc):%Y-%m-%d}", "machine": machine()}
+    RESULTS.mkdir(exist_ok=True)
+    temporary = FIGURES.with_suffix(".json.tmp")
+    temporary.write_text(json.dumps(figures, indent=1, ensure_ascii=False) + "\n")
+    os.replace(temporary, FIGURES)  # a run stopped halfway never leaves a broken file

@@ -112,3 +112,20 @@ def test_the_python_example_runs():
     comment = re.search(r"kalah\.solve\(kalah\.Position\.start\(kalah\.Variant\(6, 3\)\)\)\.value\s+# exact: ([+-]\d+)",
                         example.group(1))
     assert comment is not None and kalah.solve(kalah.Position.start(kalah.Variant(6, 3))).value == int(comment.group(1))
+
+
+def test_the_table_of_figures_is_what_the_benchmarks_measured():
+    """The README's figures come from benchmarks/results/figures.json, which the scripts write."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("figures", ROOT / "benchmarks" / "figures.py")
+    assert spec and spec.loader
+    figures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(figures)
+    readme = (ROOT / "README.md").read_text()
+    kept = figures.load()
+    assert set(figures.ORDER) <= set(kept), "a README figure has no measurement in benchmarks/results/figures.json"
+    assert figures.drawn(readme, kept) == readme, "run python benchmarks/figures.py to redraw the README's table"
+    for figure in kept.values():
+        assert (ROOT / "benchmarks" / "results" / figure["source"]).exists(), figure
+        assert figure["command"].startswith("python benchmarks/"), figure
