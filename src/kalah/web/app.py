@@ -25,6 +25,7 @@ from kalah.records import GameLibrary
 from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
+from .lab import router as lab_router
 from .models import AnalyseIn, GameState, GameSummaryOut, InfoOut, MoveIn, NewGame, ReplayOut
 from .service import ApiError, GameService, invalid, make_pool
 
@@ -100,6 +101,8 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     @app.get("/static/board.json", include_in_schema=False)
     async def board_style() -> FileResponse:
         return FileResponse(str(BOARD_STYLE), media_type="application/json")
+
+    app.include_router(lab_router)  # the /lab page and its API (kalah.web.lab)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
