@@ -87,6 +87,10 @@ def test_opens_from_url_and_counts_nodes_as_the_api(lab, server, tmp_path):  # n
     assert page.input_value("#algorithm") == "alphabeta" and page.input_value("#depth") == "3"
     page.click("#expand")
     assert page.locator("svg#tree [data-node-id]").count() == count
+    for _ in range(9):
+        page.click('[data-action="step"]')
+    page.wait_for_selector('[data-node-id="9"][data-current="true"]')
+    page.wait_for_selector("#board-caption:has-text('node 10')")
     save(page, tmp_path, "lab-1280")
 
 
@@ -148,3 +152,18 @@ def test_phone_width_does_not_scroll_sideways(lab, server, tmp_path):  # noqa: F
     page.click('[data-action="step"]')
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     save(page, tmp_path, "lab-390")
+
+
+def test_main_board_opens_its_position_in_the_lab(lab, server):  # noqa: F811
+    page = lab["open"]()
+    page.goto(f"{server['url']}/?anim=0")
+    page.wait_for_selector('#board[data-busy="false"]')
+    board = page.eval_on_selector_all("#board [data-pit]", "ps => Object.fromEntries(ps.map(p => [p.dataset.pit, Number(p.dataset.seeds)]))")
+    href = page.get_attribute("#nav-lab", "href")
+    assert href.startswith("/lab?") and page.get_attribute("#analysis ~ p a.lab-link", "href") == href
+    page.click("#nav-lab")
+    page.wait_for_url("**/lab?**")
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    position = json.loads(page.evaluate("new URLSearchParams(location.search).get('position')"))
+    m = len(position["board"][0]) - 1
+    assert {f"{p}-{i}": position["board"][p][i] for p in (0, 1) for i in range(m)} == board and m >= 1

@@ -21,6 +21,7 @@ function el(name, attrs, parent) {
   return node;
 }
 
+/** The "Side by side" section: its buttons, table and chart. */
 export class Compare {
   /**
    * @param {() => Position} position @param {() => number} depth @param {() => string} algorithm
@@ -74,7 +75,7 @@ export class Compare {
   /** @param {{name: string, points: {depth: number, nodes: number, ms: number}[]}[]} series @param {number} top */
   draw(series, top) {
     const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#chart")));
-    svg.hidden = false;
+    svg.removeAttribute("hidden");
     svg.replaceChildren();
     svg.setAttribute("viewBox", "0 0 720 300");
     /** @param {"nodes" | "ms"} key @param {number} x0 @param {string} title */

@@ -25,6 +25,7 @@ export function parsePosition(data) {
     throw new Error("a position needs \"board\": two rows of pits and a store");
   const pits = d.board[0].length - 1;
   if (pits < MIN_PITS || pits > MAX_PITS || d.board[1].length !== pits + 1) throw new Error(`rows need ${MIN_PITS + 1} to ${MAX_PITS + 1} numbers, both alike`);
+  /** @type {number[][]} */
   const board = d.board.map((/** @type {unknown[]} */ r) => r.map((x) => {
     const n = Number(x);
     if (!Number.isInteger(n) || n < 0) throw new Error("seed counts are whole numbers, 0 or more");
@@ -36,6 +37,7 @@ export function parsePosition(data) {
     variant: { pits, seeds, empty_capture: !!v.empty_capture, pie_rule: !!v.pie_rule } };
 }
 
+/** The editor over #board and its controls; tells `onChange` of every change the user makes. */
 export class Editor {
   /** @param {(position: Position) => void} onChange the user changed the position */
   constructor(onChange) {

@@ -27,7 +27,7 @@ const S = { position: /** @type {Position} */ (/** @type {unknown} */ (null)), i
 
 const editor = new Editor((position) => { S.position = position; clearTrace(); updateUrl(); });
 const tree = new TreeView(/** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#tree"))), (id) => show(id));
-const compare = new Compare(() => S.position, () => Number($input("#depth").value), () => $select("#algorithm").value, status);
+new Compare(() => S.position, () => Number($input("#depth").value), () => $select("#algorithm").value, status);
 
 /** @param {string} text @param {boolean} [error] */
 function status(text, error) {

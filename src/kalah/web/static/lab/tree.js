@@ -18,6 +18,8 @@ const BOX_W = 78, BOX_H = 46, GAP_X = 10, GAP_Y = 34;
 const OPEN_LEVELS = 2;
 /** At most this many nodes are drawn; beyond it subtrees stay collapsed. */
 export const MAX_DRAWN = 1500;
+/** Screen pixels per tree unit: Fit never makes the text smaller than this, nor a small tree huge. */
+const MIN_SCALE = 0.7, MAX_SCALE = 1.4;
 
 /**
  * @param {string} name @param {Record<string, string | number>} attrs @param {Element} [parent] @returns {SVGElement}
@@ -29,6 +31,7 @@ function el(name, attrs, parent) {
   return node;
 }
 
+/** The tree view over an SVG element: load a trace, step through it, zoom and pan. */
 export class TreeView {
   /**
    * @param {SVGSVGElement} svg
@@ -109,7 +112,6 @@ export class TreeView {
   layout() {
     const ix = this.ix;
     if (!ix) return;
-    const nodes = ix.trace.nodes;
     this.svg.replaceChildren();
     this.drawn = new Map();
     const edges = el("g", { class: "edges" }, this.svg);
@@ -117,7 +119,6 @@ export class TreeView {
     let nextX = 0, maxY = 0;
     /** @param {number} id @returns {number} the x of the node's centre */
     const place = (id) => {
-      const node = nodes[id];
       const y = ix.level[id] * (BOX_H + GAP_Y);
       maxY = Math.max(maxY, y);
       const kids = this.open.has(id) ? ix.children[id] : [];
@@ -125,7 +126,7 @@ export class TreeView {
       const skipped = this.open.has(id) || !ix.children[id].length ? this.pruned.get(id) : undefined;
       /** @type {number[]} */
       const prunedXs = [];
-      if (skipped) for (const move of skipped) { prunedXs.push(nextX + BOX_W / 2); nextX += BOX_W * 0.6 + GAP_X; }
+      if (skipped) for (let k = 0; k < skipped.length; k++) { prunedXs.push(nextX + BOX_W / 2); nextX += BOX_W * 0.6 + GAP_X; }
       let x;
       if (xs.length || prunedXs.length) {
         const all = xs.concat(prunedXs);
@@ -197,16 +198,26 @@ export class TreeView {
     const m = /** @type {SVGGraphicsElement} */ (/** @type {unknown} */ (g)).transform.baseVal.consolidate();
     const x = (m ? m.matrix.e : 0) + box.width / 2, y = (m ? m.matrix.f : 0) + BOX_H / 2;
     const v = this.view;
-    if (x < v.x || x > v.x + v.w || y < v.y || y > v.y + v.h) { v.x = x - v.w / 2; v.y = y - v.h / 3; this.apply(); }
+    const margin = BOX_W;
+    let moved = false;
+    if (x < v.x + margin / 2 || x > v.x + v.w - margin / 2) { v.x = x - v.w / 2; moved = true; }
+    if (y < v.y || y > v.y + v.h - BOX_H) { v.y = Math.max(-34, y - v.h / 2); moved = true; }
+    if (moved) this.apply();
   }
 
+  /** Show the whole tree if it fits legibly; else the part around the current node, at the smallest legible size. */
   fit() {
-    const pad = 20, ratio = this.svg.clientWidth / Math.max(1, this.svg.clientHeight) || 2;
-    let w = this.size.w + 2 * pad, h = this.size.h + 2 * pad;
-    // Never smaller than about five boxes across: a tiny tree is not blown up.
-    w = Math.max(w, 5 * (BOX_W + GAP_X));
-    if (w / h > ratio) h = w / ratio; else w = h * ratio;
-    this.view = { x: -pad, y: -pad - 14, w, h };
+    const pad = 20, cw = Math.max(1, this.svg.clientWidth), ch = Math.max(1, this.svg.clientHeight);
+    const w = this.size.w + 2 * pad, h = this.size.h + 2 * pad;
+    const scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE, cw / w, ch / h));
+    const vw = cw / scale, vh = ch / scale;
+    let x = w <= vw ? -pad - (vw - w) / 2 : -pad;
+    const g = this.drawn.get(this.current);
+    if (w > vw && g) {
+      const m = /** @type {SVGGraphicsElement} */ (/** @type {unknown} */ (g)).transform.baseVal.consolidate();
+      if (m) x = Math.min(w - pad - vw, Math.max(-pad, m.matrix.e + BOX_W / 2 - vw / 2));
+    }
+    this.view = { x, y: -pad - 14, w: vw, h: vh };
     this.apply();
   }
 
