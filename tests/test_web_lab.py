@@ -167,3 +167,40 @@ def test_main_board_opens_its_position_in_the_lab(lab, server):  # noqa: F811
     position = json.loads(page.evaluate("new URLSearchParams(location.search).get('position')"))
     m = len(position["board"][0]) - 1
     assert {f"{p}-{i}": position["board"][p][i] for p in (0, 1) for i in range(m)} == board and m >= 1
+
+
+def test_a_large_trace_stays_usable(browser, server, tmp_path):  # noqa: F811
+    """About 20,000 nodes: the page draws a bounded part of the tree and steps anywhere in it."""
+    import sys
+
+    sys.path.insert(0, str(SAMPLE.parent))
+    from make_lab_sample_trace import make_trace
+
+    position = {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0,
+                "variant": {"pits": 6, "seeds": 4, "empty_capture": False, "pie_rule": False}}
+    big = make_trace(position, 8)
+    assert len(big["nodes"]) >= 20000
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.route("**/api/trace", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                              body=json.dumps(big)))
+        page.goto(lab_url(server, position, "alphabeta", 8))
+        page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+        assert int(page.get_attribute("[data-node-count]", "data-node-count")) == len(big["nodes"])
+        drawn = page.locator("svg#tree [data-node-id]").count()
+        assert 1 < drawn <= 1500
+        page.click('[data-action="end"]')
+        last = len(big["nodes"]) - 1
+        page.wait_for_selector(f'[data-node-id="{last}"][data-current="true"]')
+        page.click("#expand")
+        assert page.locator("svg#tree [data-node-id]").count() <= 1500 + 64
+        page.wait_for_selector(f'[data-node-id="{last}"][data-current="true"]')
+        page.click('[data-action="back"]')
+        page.wait_for_selector(f'[data-node-id="{last - 1}"][data-current="true"]')
+        save(page, tmp_path, "lab-large")
+        assert not errors, errors
+    finally:
+        context.close()
