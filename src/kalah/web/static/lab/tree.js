@@ -72,7 +72,7 @@ export class TreeView {
   /** Open the first `levels` levels, as far as MAX_DRAWN allows. @param {number} levels */
   expandLevels(levels) {
     const ix = /** @type {Indexed} */ (this.ix);
-    let count = ix.roots.length;
+    let count = Math.max(ix.roots.length, this.drawn.size);  // what is drawn already counts against the budget
     /** @type {number[]} */
     let frontier = ix.roots.slice();
     for (let level = 0; level < levels && frontier.length; level++) {
