@@ -204,3 +204,34 @@ def test_a_large_trace_stays_usable(browser, server, tmp_path):  # noqa: F811
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_loads_a_library_game_at_move_n_and_pasted_json(lab, server):  # noqa: F811
+    import httpx
+
+    from kalah.rules import Position
+
+    game = httpx.post(f"{server['url']}/api/games", json={"players": ["human", "human"],
+                                                           "variant": {"pits": 5, "seeds": 3}}).json()
+    for move in (0, 4):
+        game = httpx.post(f"{server['url']}/api/games/{game['id']}/moves", json={"move": move}).json()
+    expected = Position.from_dict({"board": [[3] * 5 + [0], [3] * 5 + [0]], "to_move": 0}).play(0)
+    page = lab["open"]()
+    page.goto(f"{server['url']}/lab")
+    page.wait_for_selector("#board [data-pit]")
+    page.click("details.loaders summary")
+    page.wait_for_selector(f'#game option[value="{game["id"]}"]', state="attached")
+    page.select_option("#game", str(game["id"]))
+    page.fill("#game-move", "1")
+    page.click("#load-game")
+    page.wait_for_selector('#board[data-pits="5"]')
+    url_position = lambda: json.loads(page.evaluate("new URLSearchParams(location.search).get('position')"))  # noqa: E731
+    assert url_position()["board"] == expected.board and url_position()["to_move"] == expected.to_move
+
+    page.fill("#paste", '{"board": [[0, 5, 0], [2, 0, 9]], "to_move": 1}')
+    page.click("#load-paste")
+    page.wait_for_selector('#board[data-pits="2"][data-to-move="1"]')
+    assert url_position()["board"] == [[0, 5, 0], [2, 0, 9]]
+    page.fill("#paste", '{"board": [[1, 2]]}')
+    page.click("#load-paste")
+    page.wait_for_selector("#lab-status.error")
