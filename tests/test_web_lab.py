@@ -235,3 +235,19 @@ def test_loads_a_library_game_at_move_n_and_pasted_json(lab, server):  # noqa: F
     page.fill("#paste", '{"board": [[1, 2]]}')
     page.click("#load-paste")
     page.wait_for_selector("#lab-status.error")
+
+
+def test_side_by_side_counts_the_nodes_of_both(lab, server):  # noqa: F811
+    position = lab["sample"]["position"]
+    page = lab["open"]()
+    page.goto(lab_url(server, position, "alphabeta", 3))
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    page.select_option("#other", "pvs")
+    page.click("#run-compare")
+    page.wait_for_selector(".compare-table")
+    for algorithm in ("alphabeta", "pvs"):
+        nodes = len(trace_of(server, lab, position, algorithm, 3)["nodes"])
+        row = page.locator(f'.compare-table tr[data-algorithm="{lab["sample"]["algorithm"] if not lab["real"] else algorithm}"]').first
+        assert row.locator("td").nth(1).inner_text().replace(",", "") == str(nodes)
+    page.click("#run-chart")
+    page.wait_for_selector("#chart polyline[data-series='mtdf']")

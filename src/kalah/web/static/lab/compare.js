@@ -77,32 +77,37 @@ export class Compare {
     const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#chart")));
     svg.removeAttribute("hidden");
     svg.replaceChildren();
-    svg.setAttribute("viewBox", "0 0 720 300");
-    /** @param {"nodes" | "ms"} key @param {number} x0 @param {string} title */
-    const panel = (key, x0, title) => {
+    // Side by side where there is room, one above the other on a phone.
+    const narrow = (svg.parentElement ? svg.parentElement.clientWidth : 720) < 560;
+    const legendY = narrow ? 620 : 310;
+    svg.setAttribute("viewBox", narrow ? `0 0 360 ${legendY + 20 * Math.ceil(series.length / 3)}` : `0 0 720 ${legendY + 14}`);
+    /** @param {number} v @returns {string} */
+    const tick = (v) => (v >= 1000 ? `${v / 1000}k` : String(v));
+    /** @param {"nodes" | "ms"} key @param {number} x0 @param {number} y0 @param {string} title */
+    const panel = (key, x0, y0, title) => {
       const values = series.flatMap((s) => s.points.map((p) => p[key]));
       const lo = Math.floor(Math.log10(Math.min(...values))), hi = Math.max(lo + 1, Math.ceil(Math.log10(Math.max(...values))));
-      const X = (/** @type {number} */ d) => x0 + 50 + (d - 1) / Math.max(1, top - 1) * 250;
-      const Y = (/** @type {number} */ v) => 250 - (Math.log10(v) - lo) / (hi - lo) * 210;
-      el("text", { x: x0 + 175, y: 22, "text-anchor": "middle", class: "chart-title" }, svg).textContent = title;
+      const X = (/** @type {number} */ d) => x0 + 50 + (d - 1) / Math.max(1, top - 1) * 270;
+      const Y = (/** @type {number} */ v) => y0 + 250 - (Math.log10(v) - lo) / (hi - lo) * 220;
+      el("text", { x: x0 + 185, y: y0 + 18, "text-anchor": "middle", class: "chart-title" }, svg).textContent = title;
       for (let e = lo; e <= hi; e++) {
         el("line", { x1: X(1), x2: X(top), y1: Y(10 ** e), y2: Y(10 ** e), class: "grid" }, svg);
-        el("text", { x: X(1) - 6, y: Y(10 ** e) + 4, "text-anchor": "end", class: "tick" }, svg).textContent = `1e${e}`;
+        el("text", { x: X(1) - 6, y: Y(10 ** e) + 4, "text-anchor": "end", class: "tick" }, svg).textContent = tick(Number((10 ** e).toPrecision(1)));
       }
-      for (let d = 1; d <= top; d++) el("text", { x: X(d), y: 268, "text-anchor": "middle", class: "tick" }, svg).textContent = String(d);
-      el("text", { x: x0 + 175, y: 290, "text-anchor": "middle", class: "tick" }, svg).textContent = "depth";
+      for (let d = 1; d <= top; d++) el("text", { x: X(d), y: y0 + 268, "text-anchor": "middle", class: "tick" }, svg).textContent = String(d);
+      el("text", { x: x0 + 185, y: y0 + 286, "text-anchor": "middle", class: "tick" }, svg).textContent = "depth";
       series.forEach((s, k) => {
         if (!s.points.length) return;
         el("polyline", { points: s.points.map((p) => `${X(p.depth)},${Y(p[key])}`).join(" "), stroke: COLORS[k], class: "series",
           "data-series": s.name }, svg);
       });
     };
-    panel("nodes", 0, "nodes");
-    panel("ms", 360, "time (ms)");
+    panel("nodes", 0, 0, "nodes searched");
+    panel("ms", narrow ? 0 : 360, narrow ? 310 : 0, "time (ms)");
     series.forEach((s, k) => {
-      const x = 70 + k * 130;
-      el("rect", { x, y: 34, width: 14, height: 4, fill: COLORS[k] }, svg);
-      el("text", { x: x + 18, y: 40, class: "tick" }, svg).textContent = s.name;
+      const x = narrow ? 20 + (k % 3) * 115 : 40 + k * 135, y = legendY + (narrow ? 20 * Math.floor(k / 3) : 0);
+      el("rect", { x, y: y - 5, width: 18, height: 4, fill: COLORS[k] }, svg);
+      el("text", { x: x + 23, y, class: "tick legend-name" }, svg).textContent = s.name;
     });
   }
 }
