@@ -250,4 +250,5 @@ def test_side_by_side_counts_the_nodes_of_both(lab, server):  # noqa: F811
         row = page.locator(f'.compare-table tr[data-algorithm="{lab["sample"]["algorithm"] if not lab["real"] else algorithm}"]').first
         assert row.locator("td").nth(1).inner_text().replace(",", "") == str(nodes)
     page.click("#run-chart")
-    page.wait_for_selector("#chart polyline[data-series='mtdf']")
+    page.wait_for_selector("#lab-status:has-text('log scale')")
+    assert page.locator("#chart polyline[data-series='mtdf']").count() == 2  # nodes and time
