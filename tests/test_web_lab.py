@@ -142,6 +142,11 @@ def test_editor_changes_the_position_and_the_url(lab, server):  # noqa: F811
     page.click('#board [data-store="0"]')
     board = json.loads(page.evaluate("new URLSearchParams(location.search).get('position')"))["board"]
     assert board == [[2, 3, 2, 1], [1, 2, 2, 0]]
+    page.check("#empty-capture")
+    page.click("#to-move")
+    position = json.loads(page.evaluate("new URLSearchParams(location.search).get('position')"))
+    assert position["variant"]["empty_capture"] and not position["variant"]["pie_rule"] and position["to_move"] == 1
+    assert position["board"] == board
 
 
 def test_phone_width_does_not_scroll_sideways(lab, server, tmp_path):  # noqa: F811

@@ -47,8 +47,14 @@ export class Editor {
     const pits = $select("#pits"), seeds = $select("#seeds");
     for (let n = MIN_PITS; n <= MAX_PITS; n++) pits.add(new Option(String(n), String(n)));
     for (let n = MIN_SEEDS; n <= MAX_SEEDS; n++) seeds.add(new Option(String(n), String(n)));
-    pits.addEventListener("change", () => this.change(startPosition(Number(pits.value), Number(seeds.value))));
-    seeds.addEventListener("change", () => this.change(startPosition(Number(pits.value), Number(seeds.value))));
+    const restart = () => {
+      const start = startPosition(Number(pits.value), Number(seeds.value));
+      this.change({ ...start, variant: { ...start.variant, empty_capture: $input("#empty-capture").checked, pie_rule: $input("#pie-rule").checked } });
+    };
+    pits.addEventListener("change", restart);
+    seeds.addEventListener("change", restart);
+    for (const [id, field] of /** @type {["#empty-capture" | "#pie-rule", "empty_capture" | "pie_rule"][]} */ ([["#empty-capture", "empty_capture"], ["#pie-rule", "pie_rule"]]))
+      $input(id).addEventListener("change", () => this.change({ ...this.position, variant: { ...this.position.variant, [field]: $input(id).checked } }));
     $("#to-move").addEventListener("click", () => this.change({ ...this.position, to_move: 1 - this.position.to_move }));
     $input("#edit-mode").addEventListener("change", () => this.showMode());
     boardElement().addEventListener("click", (event) => this.clicked(/** @type {MouseEvent} */ (event)));
@@ -73,7 +79,9 @@ export class Editor {
     this.position = position;
     $select("#pits").value = String(position.variant.pits);
     $select("#seeds").value = String(position.variant.seeds);
-    $("#to-move").textContent = position.to_move === 0 ? "South to move" : "North to move";
+    $("#to-move").textContent = position.to_move === 0 ? "First player (bottom) to move" : "Second player (top) to move";
+    $input("#empty-capture").checked = position.variant.empty_capture;
+    $input("#pie-rule").checked = position.variant.pie_rule;
     this.draw(position);
   }
 
