@@ -28,6 +28,7 @@ from kalah.records import GameLibrary
 from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
+from .lab import router as lab_router
 from .limits import DEFAULT_MAX_BODY, BodyLimit
 from .models import MAX_ID, AnalyseIn, Expected, GameState, GameSummaryOut, InfoOut, MoveIn, NewGame, ReplayOut
 from .service import DEFAULT_MOVE_SECONDS, ApiError, GameService, invalid, make_pool
@@ -133,6 +134,8 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     @app.get("/static/board.json", include_in_schema=False)
     async def board_style() -> FileResponse:
         return FileResponse(str(BOARD_STYLE), media_type="application/json")
+
+    app.include_router(lab_router)  # the /lab page and its API (kalah.web.lab)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
