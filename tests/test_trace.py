@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import math
 import random
 
@@ -257,3 +258,55 @@ def test_any_small_search_traces_as_it_searches(variant, seed, plies, algorithm,
     _check_shape(t)
     plain = _search(position, algorithm, depth, **options)
     assert (t.result.value, t.result.best_move, t.result.stats.nodes) == (plain.value, plain.best_move, plain.stats.nodes)
+
+
+# --- POST /api/trace
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    from fastapi.testclient import TestClient
+
+    from kalah.web import create_app
+
+    app = create_app(tmp_path_factory.mktemp("trace") / "games.sqlite", workers=1, pool="thread")
+    with TestClient(app, base_url="http://localhost") as client:
+        yield client
+
+
+def _without_seconds(data: dict) -> dict:
+    result = {key: value for key, value in data["result"].items() if key not in ("seconds", "stats")}
+    stats = {key: value for key, value in data["result"]["stats"].items() if key != "seconds"}
+    return {**data, "result": {**result, "stats": stats}}
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize("options", [{}, {"memo": False, "iterative": False}, {"move_values": False, "ordering": False}],
+                         ids=["defaults", "plain", "no-values"])
+def test_the_api_answers_the_trace_of_python(client, algorithm, options):
+    position = POSITIONS[4]
+    body = {"position": position.to_dict(), "algorithm": algorithm, "depth": 4, "evaluation": "seed", "options": options}
+    answer = client.post("/api/trace", json=body)
+    assert answer.status_code == 200, answer.text
+    expected = kalah.trace(position, algorithm, 4, "seed", **options).to_json()
+    assert _without_seconds(answer.json()) == _without_seconds(json.loads(json.dumps(expected)))
+
+
+@pytest.mark.parametrize("body, status, message", [
+    ({"algorithm": "mcts"}, 422, "mcts cannot be traced"),
+    ({"algorithm": "negamax"}, 422, "unknown algorithm"),
+    ({"depth": 13}, 422, "depth"),
+    ({"depth": 0}, 422, "depth"),
+    ({"evaluation": "clever"}, 422, "unknown evaluation"),
+    ({"options": {"table_bits": 30}}, 422, "unknown option 'table_bits'"),
+    ({"options": {"memo": "no"}}, 422, "options.memo"),
+    ({"position": {"board": [[1, 2]]}}, 422, "2 rows"),
+    ({"position": {"board": [[4] * 6 + [0]] * 2, "to_move": 0}, "algorithm": "minimax", "depth": 8}, 422,
+     "more than 20000 nodes.*smaller depth"),
+    ({"nodes": 5}, 422, "nodes"),
+])
+def test_the_api_refuses_bad_traces(client, body, status, message):
+    request = {"position": POSITIONS[0].to_dict(), "algorithm": "pvs", "depth": 3, **body}
+    answer = client.post("/api/trace", json=request)
+    assert answer.status_code == status
+    assert re.search(message, answer.json()["detail"]), answer.json()["detail"]

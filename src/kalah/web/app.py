@@ -30,7 +30,18 @@ from kalah.rules.svg import board_svg as draw_board
 
 from .lab import router as lab_router
 from .limits import DEFAULT_MAX_BODY, BodyLimit
-from .models import MAX_ID, AnalyseIn, Expected, GameState, GameSummaryOut, InfoOut, MoveIn, NewGame, ReplayOut
+from .models import (
+    MAX_ID,
+    AnalyseIn,
+    Expected,
+    GameState,
+    GameSummaryOut,
+    InfoOut,
+    MoveIn,
+    NewGame,
+    ReplayOut,
+    TraceIn,
+)
 from .service import DEFAULT_MOVE_SECONDS, ApiError, GameService, invalid, make_pool
 
 #: A game's id in a URL: SQLite's ids are signed 64-bit integers.
@@ -217,6 +228,12 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         except KalahError as error:
             raise invalid(str(error)) from None
         return await service().analyse(position, request.seconds)
+
+    @app.post("/api/trace", summary="Every node of a search, in visiting order (kalah.trace; format kalah-trace/1)",
+              responses={422: {"description": "a bad position, algorithm, option or depth, or too many nodes"},
+                         503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
+    async def trace(request: TraceIn) -> dict[str, Any]:
+        return await service().trace(request)
 
     @app.get("/api/board.svg", summary="A position drawn as SVG (the notebook's board, kalah.rules.svg)")
     async def board_svg(board: Annotated[str, Query(max_length=2000)],
