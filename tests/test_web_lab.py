@@ -1,8 +1,7 @@
 """End-to-end tests of the lab page (/lab), in Debian's Chromium driven by Playwright.
 
-The page draws a trace of POST /api/trace (docs/trace.md). Where the server has
-no such route yet, the tests answer it with the hand-made trace in
-tests/data/lab_sample_trace.json (made by tests/data/make_lab_sample_trace.py).
+The page draws the traces of the server's POST /api/trace (kalah.trace,
+docs/trace.md); the tests ask the same route for the trace they expect.
 Screenshots go to tests/artifacts/ and to pytest's tmp path.
 """
 
@@ -18,7 +17,9 @@ import pytest
 
 from test_web_browser import ARTIFACTS, CHROMIUM, browser, server  # noqa: F401  (the shared fixtures)
 
-SAMPLE = Path(__file__).parent / "data" / "lab_sample_trace.json"
+#: Kalah(4,3) from the start: small trees (alpha-beta to depth 3 is 81 nodes).
+POSITION = {"board": [[3, 3, 3, 3, 0], [3, 3, 3, 3, 0]], "to_move": 0,
+            "variant": {"pits": 4, "seeds": 3, "empty_capture": False, "pie_rule": False}}
 
 pytestmark = [
     pytest.mark.browser,
@@ -26,43 +27,33 @@ pytestmark = [
 ]
 
 
-def has_trace_route(server) -> bool:  # noqa: F811
-    import httpx
-
-    return httpx.post(f"{server['url']}/api/trace", json={}).status_code != 404
-
-
 @pytest.fixture()
 def lab(browser, server):  # noqa: F811
-    """A page and the trace the server (or the sample) answers with."""
-    sample = json.loads(SAMPLE.read_text())
-    real = has_trace_route(server)
+    """Pages of the lab; no JavaScript error may happen on any of them."""
     errors: list[str] = []
+    contexts: list = []
 
     def open_page(width: int = 1280, height: int = 800):
         context = browser.new_context(viewport={"width": width, "height": height})
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
-        if not real:
-            page.route("**/api/trace", lambda route: route.fulfill(status=200, content_type="application/json",
-                                                                  body=json.dumps(sample)))
         return page
 
-    contexts: list = []
-    yield {"open": open_page, "sample": sample, "real": real}
+    yield {"open": open_page}
     for context in contexts:
         context.close()
     assert not errors, f"JavaScript errors: {errors}"
 
 
-def trace_of(server, lab, position, algorithm, depth) -> dict:  # noqa: F811
+def trace_of(server, position, algorithm, depth) -> dict:  # noqa: F811
+    """The trace of the server's POST /api/trace, as the page asks for it."""
     import httpx
 
-    if not lab["real"]:
-        return lab["sample"]
     body = {"position": position, "algorithm": algorithm, "depth": depth, "evaluation": "strong", "options": {}}
-    return httpx.post(f"{server['url']}/api/trace", json=body).json()
+    answer = httpx.post(f"{server['url']}/api/trace", json=body, timeout=30)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
 
 
 def lab_url(server, position, algorithm, depth) -> str:  # noqa: F811
@@ -77,8 +68,8 @@ def save(page, tmp_path: Path, name: str) -> None:
 
 
 def test_opens_from_url_and_counts_nodes_as_the_api(lab, server, tmp_path):  # noqa: F811
-    position = lab["sample"]["position"]
-    trace = trace_of(server, lab, position, "alphabeta", 3)
+    position = POSITION
+    trace = trace_of(server, position, "alphabeta", 3)
     page = lab["open"]()
     page.goto(lab_url(server, position, "alphabeta", 3))
     page.wait_for_selector('[data-node-id="0"][data-current="true"]')
@@ -95,7 +86,7 @@ def test_opens_from_url_and_counts_nodes_as_the_api(lab, server, tmp_path):  # n
 
 
 def test_step_follows_the_visiting_order(lab, server):  # noqa: F811
-    position = lab["sample"]["position"]
+    position = POSITION
     page = lab["open"]()
     page.goto(lab_url(server, position, "alphabeta", 3))
     page.wait_for_selector('[data-node-id="0"][data-current="true"]')
@@ -113,8 +104,8 @@ def test_step_follows_the_visiting_order(lab, server):  # noqa: F811
 def test_board_shows_the_position_at_the_current_node(lab, server):  # noqa: F811
     from kalah.rules import Position
 
-    position = lab["sample"]["position"]
-    nodes = lab["sample"]["nodes"] if not lab["real"] else trace_of(server, lab, position, "alphabeta", 3)["nodes"]
+    position = POSITION
+    nodes = trace_of(server, position, "alphabeta", 3)["nodes"]
     page = lab["open"]()
     page.goto(lab_url(server, position, "alphabeta", 3))
     page.wait_for_selector('[data-node-id="0"][data-current="true"]')
@@ -122,7 +113,12 @@ def test_board_shows_the_position_at_the_current_node(lab, server):  # noqa: F81
     page.click('[data-action="step"]')
     page.wait_for_selector('[data-node-id="2"][data-current="true"]')
     at = Position.from_dict(position)
-    for move in [nodes[nodes[2]["parent"]]["move"], nodes[2]["move"]]:
+    line = []
+    node = nodes[2]
+    while node["parent"] is not None:
+        line.insert(0, node["move"])
+        node = nodes[node["parent"]]
+    for move in line:
         at = at.play(move)
     page.wait_for_selector("#board-caption:has-text('node 3')")
     seeds = page.eval_on_selector_all("#board [data-pit]", "ps => Object.fromEntries(ps.map(p => [p.dataset.pit, Number(p.dataset.seeds)]))")
@@ -150,7 +146,7 @@ def test_editor_changes_the_position_and_the_url(lab, server):  # noqa: F811
 
 
 def test_phone_width_does_not_scroll_sideways(lab, server, tmp_path):  # noqa: F811
-    position = lab["sample"]["position"]
+    position = POSITION
     page = lab["open"](390, 844)
     page.goto(lab_url(server, position, "alphabeta", 3))
     page.wait_for_selector('[data-node-id="0"][data-current="true"]')
@@ -174,41 +170,28 @@ def test_main_board_opens_its_position_in_the_lab(lab, server):  # noqa: F811
     assert {f"{p}-{i}": position["board"][p][i] for p in (0, 1) for i in range(m)} == board and m >= 1
 
 
-def test_a_large_trace_stays_usable(browser, server, tmp_path):  # noqa: F811
-    """About 20,000 nodes: the page draws a bounded part of the tree and steps anywhere in it."""
-    import sys
-
-    sys.path.insert(0, str(SAMPLE.parent))
-    from make_lab_sample_trace import make_trace
-
+def test_a_large_trace_stays_usable(lab, server, tmp_path):  # noqa: F811
+    """About 20,000 nodes (PVS to depth 8 from the start of Kalah(6,4)): the page draws a bounded part of the
+    tree and steps anywhere in it."""
     position = {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0,
                 "variant": {"pits": 6, "seeds": 4, "empty_capture": False, "pie_rule": False}}
-    big = make_trace(position, 8)
-    assert len(big["nodes"]) >= 20000
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.route("**/api/trace", lambda route: route.fulfill(status=200, content_type="application/json",
-                                                              body=json.dumps(big)))
-        page.goto(lab_url(server, position, "alphabeta", 8))
-        page.wait_for_selector('[data-node-id="0"][data-current="true"]')
-        assert int(page.get_attribute("[data-node-count]", "data-node-count")) == len(big["nodes"])
-        drawn = page.locator("svg#tree [data-node-id]").count()
-        assert 1 < drawn <= 1500
-        page.click('[data-action="end"]')
-        last = len(big["nodes"]) - 1
-        page.wait_for_selector(f'[data-node-id="{last}"][data-current="true"]')
-        page.click("#expand")
-        assert page.locator("svg#tree [data-node-id]").count() <= 1500 + 64
-        page.wait_for_selector(f'[data-node-id="{last}"][data-current="true"]')
-        page.click('[data-action="back"]')
-        page.wait_for_selector(f'[data-node-id="{last - 1}"][data-current="true"]')
-        save(page, tmp_path, "lab-large")
-        assert not errors, errors
-    finally:
-        context.close()
+    big = trace_of(server, position, "pvs", 8)
+    assert len(big["nodes"]) >= 15000
+    page = lab["open"]()
+    page.goto(lab_url(server, position, "pvs", 8))
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]', timeout=30000)
+    assert int(page.get_attribute("[data-node-count]", "data-node-count")) == len(big["nodes"])
+    drawn = page.locator("svg#tree [data-node-id]").count()
+    assert 1 < drawn <= 1500
+    page.click('[data-action="end"]')
+    last = len(big["nodes"]) - 1
+    page.wait_for_selector(f'[data-node-id="{last}"][data-current="true"]')
+    page.click("#expand")
+    assert page.locator("svg#tree [data-node-id]").count() <= 1500 + 64
+    page.wait_for_selector(f'[data-node-id="{last}"][data-current="true"]')
+    page.click('[data-action="back"]')
+    page.wait_for_selector(f'[data-node-id="{last - 1}"][data-current="true"]')
+    save(page, tmp_path, "lab-large")
 
 
 def test_loads_a_library_game_at_move_n_and_pasted_json(lab, server):  # noqa: F811
@@ -219,7 +202,7 @@ def test_loads_a_library_game_at_move_n_and_pasted_json(lab, server):  # noqa: F
     game = httpx.post(f"{server['url']}/api/games", json={"players": ["human", "human"],
                                                            "variant": {"pits": 5, "seeds": 3}}).json()
     for move in (0, 4):
-        game = httpx.post(f"{server['url']}/api/games/{game['id']}/moves", json={"move": move}).json()
+        game = httpx.post(f"{server['url']}/api/games/{game['id']}/moves", json={"move": move, "moves": game["moves"]}).json()
     expected = Position.from_dict({"board": [[3] * 5 + [0], [3] * 5 + [0]], "to_move": 0}).play(0)
     page = lab["open"]()
     page.goto(f"{server['url']}/lab")
@@ -243,7 +226,7 @@ def test_loads_a_library_game_at_move_n_and_pasted_json(lab, server):  # noqa: F
 
 
 def test_side_by_side_counts_the_nodes_of_both(lab, server):  # noqa: F811
-    position = lab["sample"]["position"]
+    position = POSITION
     page = lab["open"]()
     page.goto(lab_url(server, position, "alphabeta", 3))
     page.wait_for_selector('[data-node-id="0"][data-current="true"]')
@@ -251,8 +234,8 @@ def test_side_by_side_counts_the_nodes_of_both(lab, server):  # noqa: F811
     page.click("#run-compare")
     page.wait_for_selector(".compare-table")
     for algorithm in ("alphabeta", "pvs"):
-        nodes = len(trace_of(server, lab, position, algorithm, 3)["nodes"])
-        row = page.locator(f'.compare-table tr[data-algorithm="{lab["sample"]["algorithm"] if not lab["real"] else algorithm}"]').first
+        nodes = len(trace_of(server, position, algorithm, 3)["nodes"])
+        row = page.locator(f'.compare-table tr[data-algorithm="{algorithm}"]').first
         assert row.locator("td").nth(1).inner_text().replace(",", "") == str(nodes)
     page.click("#run-chart")
     page.wait_for_selector("#lab-status:has-text('log scale')")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -11,12 +10,14 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kalah.rules import Position
+import kalah
+from kalah.rules import Position, Variant
 from kalah.web import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 LAB = ROOT / "src" / "kalah" / "web" / "static" / "lab"
-SAMPLE = json.loads((Path(__file__).parent / "data" / "lab_sample_trace.json").read_text())
+#: A real trace with cutoffs: alpha-beta to depth 3 from the start of Kalah(4,3).
+SAMPLE = kalah.trace(Position.start(Variant(4, 3)), "alphabeta", 3).to_json()
 
 
 @pytest.fixture(scope="module")
