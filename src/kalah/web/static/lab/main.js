@@ -12,7 +12,7 @@ import { $, $input, $select, sleep } from "../dom.js";
 import { errorText } from "../api.js";
 import { Compare } from "./compare.js";
 import { Editor, parsePosition } from "./editor.js";
-import { ALGORITHMS, MAX_DEPTH, boundText, fetchLine, fetchTrace, indexTrace, moveLetter, pathTo, valueText, windowText } from "./trace.js";
+import { ALGORITHMS, KIND_NAMES, MAX_DEPTH, boundText, fetchLine, fetchTrace, indexTrace, moveLetter, pathTo, valueText, windowText } from "./trace.js";
 import { TreeView } from "./tree.js";
 
 /** @typedef {import("./trace.js").Position} Position */
@@ -96,7 +96,7 @@ async function show(id) {
   S.current = Math.max(0, Math.min(ix.trace.nodes.length - 1, id));
   tree.goTo(S.current);
   const node = ix.trace.nodes[S.current];
-  $("#now-node").textContent = `${S.current + 1} of ${ix.trace.nodes.length} · ${node.kind} · ${node.depth} plies left` +
+  $("#now-node").textContent = `${S.current + 1} of ${ix.trace.nodes.length} · ${KIND_NAMES[node.kind] || node.kind} · ${node.depth} plies left` +
     (node.table_hit ? " · table hit" : "");
   $("#now-window").textContent = windowText(node) || "none (plain minimax)";
   $("#now-value").textContent = valueText(node) + (node.cutoff ? " — cutoff: the other moves are not searched" : "");

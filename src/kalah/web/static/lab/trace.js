@@ -25,7 +25,7 @@
  * @property {"exact" | "lower" | "upper"} bound
  * @property {boolean} cutoff
  * @property {boolean} table_hit
- * @property {"search" | "eval" | "test" | "pv" | "probe" | "research"} kind
+ * @property {"root" | "search" | "pass" | "eval" | "test" | "pv" | "probe" | "research"} kind
  */
 
 /**
@@ -50,9 +50,15 @@
  * @property {number[]} roots
  */
 
-/** The lab's limits: the server caps the depth (labcore's POST /api/trace). */
+/** The lab's limits: the server caps the depth (POST /api/trace, kalah.web.models.MAX_TRACE_DEPTH). */
 export const MAX_DEPTH = 12;
 export const ALGORITHMS = ["minimax", "alphabeta", "scout", "pvs", "mtdf"];
+
+/** What each node kind is, for people (docs/trace.md). */
+export const KIND_NAMES = /** @type {Record<string, string>} */ ({
+  root: "iteration root", search: "search", pass: "MTD(f) pass", eval: "Scout EVAL", test: "Scout TEST",
+  pv: "PVS full window", probe: "null-window probe", research: "PVS re-search",
+});
 
 /** @param {Trace} trace @returns {Indexed} */
 export function indexTrace(trace) {

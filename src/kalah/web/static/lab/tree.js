@@ -8,7 +8,7 @@
  * under their node. Zoom with the wheel or the buttons, pan by dragging.
  */
 
-import { moveLetter, valueText, windowText } from "./trace.js";
+import { KIND_NAMES, moveLetter, valueText, windowText } from "./trace.js";
 
 /** @typedef {import("./trace.js").Indexed} Indexed */
 
@@ -159,7 +159,9 @@ export class TreeView {
       role: "button", tabindex: "-1" }, parent);
     el("rect", { width: BOX_W, height: BOX_H, rx: 8, class: "box" }, g);
     const parentMover = node.parent === null ? -1 : this.mover[node.parent];
-    const name = node.parent === null ? "root" : moveLetter(node.move, parentMover < 0 ? 0 : parentMover);
+    // a root is an iteration of progressive deepening ("d3": to depth 3) or an MTD(f) pass at the root
+    const rootName = node.kind === "pass" ? "pass" : `d${node.depth}`;
+    const name = node.parent === null ? rootName : moveLetter(node.move, parentMover < 0 ? 0 : parentMover);
     el("text", { x: 7, y: 18, class: "move" }, g).textContent = node.parent !== null && parentMover < 0 && node.move !== "swap"
       ? `#${Number(node.move) + 1}` : name;
     el("text", { x: BOX_W - 7, y: 18, "text-anchor": "end", class: "value" }, g).textContent = valueText(node);
@@ -174,7 +176,7 @@ export class TreeView {
       el("text", { y: 4, "text-anchor": "middle" }, t).textContent = open ? "−" : `+`;
       if (!open) el("text", { x: 13, y: 4, class: "hidden-count" }, t).textContent = String(ix.end[id] - id);
     }
-    el("title", {}, g).textContent = `node ${id} · ${node.kind} · depth ${node.depth} · window ${windowText(node) || "none"}`
+    el("title", {}, g).textContent = `node ${id} · ${KIND_NAMES[node.kind] || node.kind} · depth ${node.depth} · window ${windowText(node) || "none"}`
       + ` · value ${valueText(node)}${node.cutoff ? " · cutoff" : ""}${node.table_hit ? " · table hit" : ""}`;
     this.drawn.set(id, g);
   }
