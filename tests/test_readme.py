@@ -112,3 +112,9 @@ def test_the_python_example_runs():
     comment = re.search(r"kalah\.solve\(kalah\.Position\.start\(kalah\.Variant\(6, 3\)\)\)\.value\s+# exact: ([+-]\d+)",
                         example.group(1))
     assert comment is not None and kalah.solve(kalah.Position.start(kalah.Variant(6, 3))).value == int(comment.group(1))
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_every_python_example_of_the_documents_runs(document):
+    for number, example in enumerate(re.findall(r"```python\n(.*?)```", document.read_text(encoding="utf-8"), re.S)):
+        exec(compile(example, f"{document.name} (Python example {number + 1})", "exec"), {})
