@@ -49,11 +49,13 @@ class TreeIn(BaseModel):
 
 @router.get("/lab", include_in_schema=False)
 async def lab_page() -> FileResponse:
+    """The lab page (static/lab.html)."""
     return FileResponse(str(STATIC / "lab.html"), media_type="text/html")
 
 
 @router.post("/api/lab/line", summary="The positions along a line of moves (the board at a node of a search tree)")
 async def line(request: LineIn) -> dict[str, Any]:
+    """The positions along ``moves`` from the position, the first included, and whether the last is over."""
     try:
         position = Position.from_dict(request.position)
         positions = [position.to_dict()]
@@ -67,6 +69,7 @@ async def line(request: LineIn) -> dict[str, Any]:
 
 @router.post("/api/lab/tree", summary="Who moves at each node of a traced tree, and the moves each cutoff left unvisited")
 async def tree_facts(request: TreeIn) -> dict[str, Any]:
+    """Who moves at each node of a traced tree, and the legal moves each cutoff node left unvisited."""
     n = len(request.parent)
     if len(request.move) != n or len(request.cutoff) != n:
         raise invalid("parent, move and cutoff must have one entry per node")
