@@ -1,6 +1,6 @@
 """Build the compiled core. Everything else is in pyproject.toml.
 
-KALAH_ONLY=board,search limits a development build to some extensions, so
+KALAH_ONLY=board,search,trace limits a development build to some extensions, so
 that people working on different parts do not rebuild each other's code.
 
 KALAH_DEBUG=1 builds the debug core instead: the invariant checks of
@@ -27,7 +27,14 @@ EXTENSIONS = {
     "board": [],
     "search": ["search.c", "mcts.c", "reference.c"],
     "solver": ["solve.c", "endgame.c"],
+    # search.c again, with the trace hooks of csrc/trace.h compiled in (kalah.trace); the release
+    # search above has none. Hidden symbols: its ks_* functions never meet those of "search".
+    "trace": ["search_traced.c"],
 }
+# name -> extra compiler flags
+FLAGS = {"trace": ["-DKALAH_TRACE", "-fvisibility=hidden"]}
+# name -> C files its sources include (a change rebuilds it)
+INCLUDES = {"trace": ["search.c"]}
 
 debug = os.environ.get("KALAH_DEBUG", "") not in ("", "0")
 only = {name for name in os.environ.get("KALAH_ONLY", "").split(",") if name}
@@ -37,8 +44,9 @@ extensions = [
         [f"{CORE}/{name}.pyx", *(f"{CORE}/csrc/{source}" for source in sources)],
         include_dirs=[CORE],
         # The headers hold inline code and struct layouts that every extension compiles in.
-        depends=sorted(glob.glob(f"{CORE}/csrc/*.h")) + sorted(glob.glob(f"{CORE}/*.pxd")),
-        extra_compile_args=(DEBUG if debug else RELEASE) + COMMON,
+        depends=sorted(glob.glob(f"{CORE}/csrc/*.h")) + sorted(glob.glob(f"{CORE}/*.pxd"))
+        + [f"{CORE}/csrc/{source}" for source in INCLUDES.get(name, [])],
+        extra_compile_args=(DEBUG if debug else RELEASE) + COMMON + FLAGS.get(name, []),
         extra_link_args=["-pthread", *(SANITIZERS if debug else [])],
     )
     for name, sources in EXTENSIONS.items()

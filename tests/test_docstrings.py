@@ -14,7 +14,7 @@ import pytest
 
 import kalah
 from kalah.records import GameRecord, PlayerInfo, RecordedMove
-from kalah.search import MoveValue, SearchResult, SearchStats
+from kalah.search import MoveValue, SearchResult, SearchStats, SearchTrace, TraceNode
 from kalah.solve import SolveResult
 
 SOURCE = Path(kalah.__file__).resolve().parent
@@ -53,7 +53,7 @@ def _field_docstrings(cls: type) -> dict[str, str]:
     return docs
 
 
-@pytest.mark.parametrize("cls", [SearchResult, SearchStats, MoveValue, SolveResult, GameRecord, RecordedMove, PlayerInfo],
+@pytest.mark.parametrize("cls", [SearchResult, SearchStats, MoveValue, SearchTrace, TraceNode, SolveResult, GameRecord, RecordedMove, PlayerInfo],
                          ids=lambda cls: cls.__name__)
 def test_every_field_of_a_result_says_what_it_holds(cls):
     documented = _field_docstrings(cls)

@@ -129,3 +129,9 @@ def test_the_table_of_figures_is_what_the_benchmarks_measured():
     for figure in kept.values():
         assert (ROOT / "benchmarks" / "results" / figure["source"]).exists(), figure
         assert figure["command"].startswith("python benchmarks/"), figure
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_every_python_example_of_the_documents_runs(document):
+    for number, example in enumerate(re.findall(r"```python\n(.*?)```", document.read_text(encoding="utf-8"), re.S)):
+        exec(compile(example, f"{document.name} (Python example {number + 1})", "exec"), {})

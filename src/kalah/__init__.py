@@ -19,7 +19,7 @@ from .rules import (
     Position,
     Variant,
 )
-from .search import SearchResult, search
+from .search import SearchResult, SearchTrace, TraceNode, TraceTooLargeError, search, trace
 from .solve import SolveResult, solve
 from .version import __version__
 
@@ -35,9 +35,13 @@ __all__ = [
     "MoveEffect",
     "Position",
     "SearchResult",
+    "SearchTrace",
     "SolveResult",
+    "TraceNode",
+    "TraceTooLargeError",
     "Variant",
     "__version__",
     "search",
     "solve",
+    "trace",
 ]

@@ -48,11 +48,15 @@ __all__ = [
     "SearchError",
     "SearchResult",
     "SearchStats",
+    "SearchTrace",
+    "TraceNode",
+    "TraceTooLargeError",
     "check_algorithm",
     "check_depth",
     "check_evaluation",
     "check_time",
     "search",
+    "trace",
 ]
 
 EXACT_ALGORITHMS = ("minimax", "alphabeta", "scout", "pvs", "mtdf")
@@ -336,6 +340,11 @@ def search(
     )
     if oracle is not None:
         engine.set_oracle(None)
+    return _result(position, algorithm, evaluation, raw)
+
+
+def _result(position: Position, algorithm: str, evaluation: str, raw: dict[str, Any]) -> SearchResult:
+    """The SearchResult of the compiled engine's answer ``raw`` (Engine.search, or the traced search)."""
     exact = bool(raw["exact"])
     best: Move | None
     if raw["completed"] == 0 and not position.is_over:
@@ -384,3 +393,7 @@ def _mcts(position: Position, evaluation: str, depth: int | None, time: float | 
     stats = SearchStats(nodes=raw["nodes"], depth=raw["depth"], seconds=raw["seconds"], playouts=raw["playouts"])
     extra = {"win_rate": win_rate, "visits": {m.move: v for m, (_, v, _, _) in zip(moves, raw["moves"])}}
     return SearchResult(position, "mcts", evaluation, best_value, best, [best] if best is not None else [], moves, stats, best is None, extra)
+
+
+# The traced search (tracing.py) builds on the definitions above.
+from .tracing import SearchTrace, TraceNode, TraceTooLargeError, trace  # noqa: E402

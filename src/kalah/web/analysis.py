@@ -1,4 +1,4 @@
-"""Move values and best lines for the analysis panel, from ``kalah.search`` and ``kalah.solve``.
+"""Move values and best lines for the analysis panel, from ``kalah.search`` and ``kalah.solve``; traces for the lab.
 
 Everything here runs in a worker process, never on the server's event loop.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from kalah.rules import Position, line_names
-from kalah.search import search
+from kalah.search import search, trace
 from kalah.solve import SolveError, solve
 
 #: The solver is asked only about positions with at most this many seeds in the pits.
@@ -54,3 +54,10 @@ def analyse(position_json: str, seconds: float = 0.5, exact: bool = True) -> dic
                 result["best_moves"] = list(solved.best_moves)
     result["pv_names"] = line_names(position, result["pv"])
     return result
+
+
+def trace_json(position_json: str, algorithm: str, depth: int, evaluation: str, options: dict[str, bool],
+               max_nodes: int) -> dict[str, Any]:
+    """``kalah.trace(...).to_json()`` (format kalah-trace/1, docs/trace.md) of the position in JSON."""
+    position = Position.from_json(position_json)
+    return trace(position, algorithm, depth, evaluation, max_nodes=max_nodes, **options).to_json()

@@ -28,8 +28,20 @@ from kalah.records import GameLibrary
 from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
+from .lab import router as lab_router
 from .limits import DEFAULT_MAX_BODY, BodyLimit
-from .models import MAX_ID, AnalyseIn, Expected, GameState, GameSummaryOut, InfoOut, MoveIn, NewGame, ReplayOut
+from .models import (
+    MAX_ID,
+    AnalyseIn,
+    Expected,
+    GameState,
+    GameSummaryOut,
+    InfoOut,
+    MoveIn,
+    NewGame,
+    ReplayOut,
+    TraceIn,
+)
 from .service import DEFAULT_MOVE_SECONDS, ApiError, GameService, invalid, make_pool
 
 #: A game's id in a URL: SQLite's ids are signed 64-bit integers.
@@ -134,6 +146,8 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     async def board_style() -> FileResponse:
         return FileResponse(str(BOARD_STYLE), media_type="application/json")
 
+    app.include_router(lab_router)  # the /lab page and its API (kalah.web.lab)
+
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
     # --- API
@@ -214,6 +228,12 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         except KalahError as error:
             raise invalid(str(error)) from None
         return await service().analyse(position, request.seconds)
+
+    @app.post("/api/trace", summary="Every node of a search, in visiting order (kalah.trace; format kalah-trace/1)",
+              responses={422: {"description": "a bad position, algorithm, option or depth, or too many nodes"},
+                         503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
+    async def trace(request: TraceIn) -> dict[str, Any]:
+        return await service().trace(request)
 
     @app.get("/api/board.svg", summary="A position drawn as SVG (the notebook's board, kalah.rules.svg)")
     async def board_svg(board: Annotated[str, Query(max_length=2000)],

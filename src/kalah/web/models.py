@@ -1,7 +1,7 @@
 """The web API's request and response bodies.
 
 Pydantic checks what clients send (``VariantIn``, ``NewGame``, ``MoveIn``,
-``AnalyseIn``) and the response models document the answers in the OpenAPI
+``AnalyseIn``, ``TraceIn``) and the response models document the answers in the OpenAPI
 schema at ``/docs``; the routes are in :mod:`kalah.web.app`, the work in
 :mod:`kalah.web.service`.
 """
@@ -86,6 +86,24 @@ class MoveIn(Expected):
 
     move: Union[Annotated[int, Field(ge=0, le=255)], Annotated[str, Field(min_length=1, max_length=8)]] = Field(
         ..., description="a pit index 0..pits-1 of the mover's side, a pit letter, or 'swap'")
+
+
+#: The deepest search the lab traces, and the most nodes a trace of the server may hold.
+MAX_TRACE_DEPTH = 12
+MAX_TRACE_NODES = 20_000
+#: The options of ``kalah.trace`` a client may set (not the table's size).
+TRACE_OPTIONS = ("move_values", "memo", "ordering", "iterative")
+
+
+class TraceIn(Strict):
+    """A search to trace: ``kalah.trace(position, algorithm, depth, evaluation, **options)``."""
+
+    position: dict[str, Any] = Field(..., description="a position in the JSON form of the rules")
+    algorithm: str = Field("alphabeta", max_length=20, description="minimax, alphabeta, scout, pvs or mtdf")
+    depth: int = Field(4, ge=1, le=MAX_TRACE_DEPTH, description="the depth limit in moves")
+    evaluation: str = Field("strong", max_length=20, description="strong, store or seed")
+    options: dict[str, Any] = Field(default_factory=dict, max_length=len(TRACE_OPTIONS),
+                                           description="move_values, memo, ordering, iterative: true or false")
 
 
 class AnalyseIn(Strict):

@@ -44,9 +44,9 @@ from kalah.search import ALGORITHMS as SEARCH_ALGORITHMS
 from kalah.solve import clear_cache as clear_solver_cache
 from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Variant, move_name, parse_move
 
-from .analysis import analyse
+from .analysis import analyse, trace_json
 from .levels import LEVELS, available_levels, default_level, level_named, level_of_spec
-from .models import NewGame
+from .models import MAX_TRACE_NODES, TRACE_OPTIONS, NewGame, TraceIn
 
 T = TypeVar("T")
 
@@ -572,6 +572,21 @@ class GameService:
         server's ``move_seconds``) in a worker."""
         try:
             return await self._pooled(analyse, position.to_json(), min(seconds, self.move_seconds))
+        except KalahError as error:
+            raise invalid(str(error)) from None
+
+    async def trace(self, request: TraceIn) -> dict[str, Any]:
+        """A traced search (``kalah.trace(...).to_json()``) in a worker: at most ``MAX_TRACE_NODES`` nodes."""
+        unknown = sorted(set(request.options) - set(TRACE_OPTIONS))
+        if unknown:
+            raise invalid(f"unknown option {unknown[0]!r}; accepted: {', '.join(TRACE_OPTIONS)}")
+        for name, value in request.options.items():
+            if not isinstance(value, bool):
+                raise invalid(f"options.{name} must be true or false, got {value!r}"[:200])
+        try:
+            position = Position.from_dict(request.position)
+            return await self._pooled(trace_json, position.to_json(), request.algorithm, request.depth,
+                                      request.evaluation, dict(request.options), MAX_TRACE_NODES)
         except KalahError as error:
             raise invalid(str(error)) from None
 

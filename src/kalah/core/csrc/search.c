@@ -8,7 +8,8 @@
  * minimax.
  *
  * The node functions number their steps; the steps they share are the
- * ks_node_* helpers (open a node, store its result).
+ * ks_node_* helpers (open a node, store its result). The KS_TRACE_* hooks
+ * (trace.h) record the tree in the trace build and are nothing in the release build.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "order.h"
 #include "search.h"
 #include "table.h"
+#include "trace.h"
 
 double ks_now(void)
 {
@@ -140,10 +142,19 @@ static inline void ks_node_moves(ks_context *c, ks_node *nd, const kalah_state *
  * Returns 1 when the node is already decided, with its *value. */
 static inline int ks_node_open(ks_context *c, ks_node *nd, const kalah_state *s, int depth, int *alpha, int *beta, int *value)
 {
-    if (!ks_enter(c)) { *value = 0; return 1; }
-    if (ks_leaf(c, s, depth, value)) return 1;
+    if (!ks_enter(c) || !KS_TRACE_ENTER(c, depth, alpha != NULL, alpha ? *alpha : 0, beta ? *beta : 0)) {
+        *value = 0;
+        return 1;
+    }
+    if (ks_leaf(c, s, depth, value)) {
+        KS_TRACE_EXIT(c, *value, KS_EXACT, 0);
+        return 1;
+    }
     ks_entry *e = ks_node_probe(c, nd, s, depth, KS_TABLE_MIN_DEPTH);
-    if (alpha ? ks_table_window(c, e, depth, alpha, beta, value) : ks_table_exact(c, e, depth, value)) return 1;
+    if (KS_TRACE_PROBED(c, alpha ? ks_table_window(c, e, depth, alpha, beta, value) : ks_table_exact(c, e, depth, value))) {
+        KS_TRACE_EXIT(c, *value, e->flag, 0);
+        return 1;
+    }
     ks_node_moves(c, nd, s);
     return 0;
 }
@@ -182,6 +193,7 @@ static inline int ks_frontier_value(ks_context *c, const kalah_state *s, const k
 {
     int v, leaf = ks_leaf(c, child, depth - 1, &v);
     KALAH_ASSERT(leaf);
+    KS_TRACE_EXIT(c, v, KS_EXACT, 0);
     return KS_SAME(s, *child) ? v : -v;
 }
 
@@ -195,10 +207,16 @@ static int ks_minimax(ks_context *c, const kalah_state *s, int depth)
     ks_node nd;
     int value;
     /* Step 1. A leaf, or a memoized exact value, answers. */
-    if (!ks_enter(c)) return 0;
-    if (ks_leaf(c, s, depth, &value)) return value;
+    if (!ks_enter(c) || !KS_TRACE_ENTER(c, depth, 0, 0, 0)) return 0;
+    if (ks_leaf(c, s, depth, &value)) {
+        KS_TRACE_EXIT(c, value, KS_EXACT, 0);
+        return value;
+    }
     ks_entry *e = ks_node_probe(c, &nd, s, depth, 1); /* memoized at every depth */
-    if (ks_table_exact(c, e, depth, &value)) return value;
+    if (KS_TRACE_PROBED(c, ks_table_exact(c, e, depth, &value))) {
+        KS_TRACE_EXIT(c, value, KS_EXACT, 0);
+        return value;
+    }
     /* Step 2. The best of every move's value, the moves in plain pit order. */
     nd.n = kalah_legal_moves(&c->rules, s, nd.moves);
     KALAH_ASSERT(nd.n > 0);
@@ -206,12 +224,14 @@ static int ks_minimax(ks_context *c, const kalah_state *s, int depth)
     for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
         kalah_play(&c->rules, &child, nd.moves[k]);
+        KS_TRACE_CHILD(c, nd.moves[k], KS_K_SEARCH);
         int v = KS_SAME(s, child) ? ks_minimax(c, &child, depth - 1) : -ks_minimax(c, &child, depth - 1);
         if (c->aborted) return 0;
         if (v > best) { best = v; best_move = nd.moves[k]; }
     }
     /* Step 3. Memoize it. */
     ks_node_store(c, &nd, depth, best, KS_EXACT, best_move);
+    KS_TRACE_EXIT(c, best, KS_EXACT, 0);
     return best;
 }
 
@@ -235,9 +255,10 @@ static int ks_alphabeta(ks_context *c, const kalah_state *s, int depth, int alph
     for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
         kalah_play(&c->rules, &child, nd.moves[k]);
+        KS_TRACE_CHILD(c, nd.moves[k], KS_K_SEARCH);
         int v;
         if (ks_frontier(c, &child, depth)) {
-            if (!ks_enter(c)) return 0;
+            if (!ks_enter(c) || !KS_TRACE_ENTER_CHILD(c, KS_SAME(s, child), depth - 1, a, beta)) return 0;
             v = ks_frontier_value(c, s, &child, depth);
         } else {
             v = KS_SAME(s, child) ? ks_alphabeta(c, &child, depth - 1, a, beta)
@@ -254,6 +275,7 @@ static int ks_alphabeta(ks_context *c, const kalah_state *s, int depth, int alph
     /* Step 3. Store the value with what it is: an upper bound, exact, or a lower bound. */
     KALAH_ASSERT(-KS_INF < best && best < KS_INF);
     ks_node_store(c, &nd, depth, best, ks_bound_flag(best, alpha, beta), best_move);
+    KS_TRACE_EXIT(c, best, ks_bound_flag(best, alpha, beta), best >= beta);
     return best;
 }
 
@@ -278,8 +300,10 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
         kalah_state child = *s;
         kalah_play(&c->rules, &child, nd.moves[k]);
         int same = KS_SAME(s, child), v;
+        /* the first child is searched with the window (a, beta): a probe too when that is a null window */
+        KS_TRACE_CHILD(c, nd.moves[k], k == 0 && beta - a > 1 ? KS_K_PV : KS_K_PROBE);
         if (ks_frontier(c, &child, depth)) {
-            if (!ks_enter(c)) return 0;
+            if (!ks_enter(c) || !KS_TRACE_ENTER_CHILD(c, same, depth - 1, a, k == 0 ? beta : a + 1)) return 0;
             v = ks_frontier_value(c, s, &child, depth);
         } else if (k == 0) {
             v = same ? ks_pvs(c, &child, depth - 1, a, beta) : -ks_pvs(c, &child, depth - 1, -beta, -a);
@@ -287,6 +311,7 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
             v = same ? ks_pvs(c, &child, depth - 1, a, a + 1) : -ks_pvs(c, &child, depth - 1, -a - 1, -a);
             if (!c->aborted && v > a && v < beta) {
                 c->stats.researches++;
+                KS_TRACE_KIND(c, KS_K_RESEARCH);
                 v = same ? ks_pvs(c, &child, depth - 1, v, beta) : -ks_pvs(c, &child, depth - 1, -beta, -v);
             }
         }
@@ -301,6 +326,7 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
     /* Step 3. Store the value with what it is: an upper bound, exact, or a lower bound. */
     KALAH_ASSERT(-KS_INF < best && best < KS_INF);
     ks_node_store(c, &nd, depth, best, ks_bound_flag(best, alpha, beta), best_move);
+    KS_TRACE_EXIT(c, best, ks_bound_flag(best, alpha, beta), best >= beta);
     return best;
 }
 
@@ -314,17 +340,25 @@ static int ks_scout_test(ks_context *c, const kalah_state *s, int depth, int v, 
     KALAH_ASSERT(0 <= depth && depth <= KS_MAX_DEPTH);
     int value;
     /* Step 1. A leaf, or a table bound that decides the question, answers. */
-    if (!ks_enter(c)) return 0;
-    if (ks_leaf(c, s, depth, &value)) return strict ? value > v : value >= v;
+    /* traced as the null window (t - 1, t) it amounts to */
+    if (!ks_enter(c) || !KS_TRACE_ENTER(c, depth, 1, strict ? v : v - 1, strict ? v + 1 : v)) return 0;
+    if (ks_leaf(c, s, depth, &value)) {
+        KS_TRACE_EXIT(c, value, KS_EXACT, 0);
+        return strict ? value > v : value >= v;
+    }
     const int t = strict ? v + 1 : v; /* integer values: "> v" is ">= v + 1" */
     ks_node nd;
     ks_entry *e = ks_node_probe(c, &nd, s, depth, KS_TABLE_MIN_DEPTH);
-    if (ks_table_test(c, e, depth, t, &value)) return value;
+    if (KS_TRACE_PROBED(c, ks_table_test(c, e, depth, t, &value))) {
+        KS_TRACE_EXIT(c, value ? t : t - 1, value ? KS_LOWER : KS_UPPER, 0);
+        return value;
+    }
     /* Step 2. TEST the children until one passes. */
     ks_node_moves(c, &nd, s);
     for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
         kalah_play(&c->rules, &child, nd.moves[k]);
+        KS_TRACE_CHILD(c, nd.moves[k], KS_K_TEST);
         /* The mover maximizes: one child that passes is enough. For a child where
          * the opponent moves, "-value(child) > v" is "not value(child) >= -v". */
         int pass = KS_SAME(s, child) ? ks_scout_test(c, &child, depth - 1, v, strict)
@@ -333,11 +367,13 @@ static int ks_scout_test(ks_context *c, const kalah_state *s, int depth, int v, 
         if (pass) {
             c->stats.cutoffs++;
             ks_node_store(c, &nd, depth, t, KS_LOWER, nd.moves[k]);
+            KS_TRACE_EXIT(c, t, KS_LOWER, 1);
             return 1;
         }
     }
     /* Step 3. None passed: the value is below t. */
     ks_node_store(c, &nd, depth, t - 1, KS_UPPER, KS_NO_MOVE);
+    KS_TRACE_EXIT(c, t - 1, KS_UPPER, 0);
     return 0;
 }
 
@@ -357,6 +393,7 @@ static int ks_scout_eval(ks_context *c, const kalah_state *s, int depth)
         kalah_state child = *s;
         kalah_play(&c->rules, &child, nd.moves[k]);
         int same = KS_SAME(s, child);
+        KS_TRACE_CHILD(c, nd.moves[k], k == 0 ? KS_K_EVAL : KS_K_TEST);
         if (k == 0) {
             best = same ? ks_scout_eval(c, &child, depth - 1) : -ks_scout_eval(c, &child, depth - 1);
             best_move = nd.moves[k];
@@ -365,6 +402,7 @@ static int ks_scout_eval(ks_context *c, const kalah_state *s, int depth)
                               : !ks_scout_test(c, &child, depth - 1, -best, 0);
             if (!c->aborted && better) {
                 c->stats.researches++;
+                KS_TRACE_KIND(c, KS_K_EVAL);
                 best = same ? ks_scout_eval(c, &child, depth - 1) : -ks_scout_eval(c, &child, depth - 1);
                 best_move = nd.moves[k];
             }
@@ -373,6 +411,7 @@ static int ks_scout_eval(ks_context *c, const kalah_state *s, int depth)
     }
     /* Step 3. Store the exact value. */
     ks_node_store(c, &nd, depth, best, KS_EXACT, best_move);
+    KS_TRACE_EXIT(c, best, KS_EXACT, 0);
     return best;
 }
 
@@ -385,6 +424,7 @@ static int ks_mtdf(ks_context *c, const kalah_state *s, int depth, int guess)
     int g = guess, lower = -KS_INF, upper = KS_INF, passes = 0;
     while (lower < upper) {
         int beta = g == lower ? g + 1 : g;
+        KS_TRACE_KIND(c, KS_K_PASS);
         g = ks_alphabeta(c, s, depth, beta - 1, beta);
         if (c->aborted) return 0;
         if (passes++) c->stats.researches++;
@@ -402,15 +442,15 @@ static int ks_child_value(ks_context *c, int algorithm, const kalah_state *s, co
 {
     int v;
     switch (algorithm) {
-    case KS_MINIMAX: v = ks_minimax(c, child, depth); break;
-    case KS_SCOUT: v = ks_scout_eval(c, child, depth); break;
-    case KS_PVS: v = ks_pvs(c, child, depth, -KS_INF, KS_INF); break;
+    case KS_MINIMAX: KS_TRACE_KIND(c, KS_K_SEARCH); v = ks_minimax(c, child, depth); break;
+    case KS_SCOUT: KS_TRACE_KIND(c, KS_K_EVAL); v = ks_scout_eval(c, child, depth); break;
+    case KS_PVS: KS_TRACE_KIND(c, KS_K_PV); v = ks_pvs(c, child, depth, -KS_INF, KS_INF); break;
     case KS_MTDF: {
         int guess = c->root_n ? c->value : 0;
         v = ks_mtdf(c, child, depth, KS_SAME(s, *child) ? guess : -guess);
         break;
     }
-    default: v = ks_alphabeta(c, child, depth, -KS_INF, KS_INF); break;
+    default: KS_TRACE_KIND(c, KS_K_SEARCH); v = ks_alphabeta(c, child, depth, -KS_INF, KS_INF); break;
     }
     return KS_SAME(s, *child) ? v : -v;
 }
@@ -424,6 +464,7 @@ static int ks_child_above(ks_context *c, int algorithm, const kalah_state *s, co
     *exact = 0;
     switch (algorithm) {
     case KS_SCOUT:
+        KS_TRACE_KIND(c, KS_K_TEST);
         if (same ? ks_scout_test(c, child, depth, threshold, 1) : !ks_scout_test(c, child, depth, -threshold, 0)) {
             if (c->aborted) return 0;
             c->stats.researches++;
@@ -433,6 +474,7 @@ static int ks_child_above(ks_context *c, int algorithm, const kalah_state *s, co
         return threshold;
     case KS_PVS:
     case KS_MTDF:
+        KS_TRACE_KIND(c, KS_K_PROBE);
         v = same ? ks_pvs(c, child, depth, threshold, threshold + 1) : -ks_pvs(c, child, depth, -threshold - 1, -threshold);
         if (c->aborted || v <= threshold) return v;
         c->stats.researches++;
@@ -440,10 +482,12 @@ static int ks_child_above(ks_context *c, int algorithm, const kalah_state *s, co
             *exact = 1;
             return ks_child_value(c, algorithm, s, child, depth);
         }
+        KS_TRACE_KIND(c, KS_K_RESEARCH);
         v = same ? ks_pvs(c, child, depth, v, KS_INF) : -ks_pvs(c, child, depth, -KS_INF, -v);
         *exact = 1;
         return v;
     default:
+        KS_TRACE_KIND(c, KS_K_SEARCH);
         v = same ? ks_alphabeta(c, child, depth, threshold, KS_INF) : -ks_alphabeta(c, child, depth, -KS_INF, -threshold);
         *exact = v > threshold;
         return v;
@@ -461,15 +505,18 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
     c->aborted = 0;
     if (n == 0) {
         c->stats.nodes++;
+        if (!KS_TRACE_ROOT(c, algorithm, depth)) return 0;
         c->stats.leaves++;
         c->root_n = 0;
         c->value = kalah_eval_final(r, s);
         c->best_move = KS_NO_MOVE;
         c->depth = depth;
         c->exact = 1;
+        KS_TRACE_EXIT(c, c->value, KS_EXACT, 0);
         return 1;
     }
     c->stats.nodes++;
+    if (!KS_TRACE_ROOT(c, algorithm, depth)) return 0;
     /* Search order: the previous iteration's (best first), else the static ordering. */
     int have_order = c->root_n == n && memcmp(c->root_moves, moves, n) == 0;
     if (have_order) memcpy(order, c->root_order, n);
@@ -484,11 +531,13 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
         /* MTD(f) finds the root value; the best move is then the first move (by
          * code) whose null-window test reaches it. */
         int guess = have_order ? c->value : 0;
+        KS_TRACE_MOVE(c, KS_TRACE_NEW_ROOT); /* each pass on the root's position is a root of its own */
         value = ks_mtdf(c, s, depth, guess);
         if (c->aborted) return 0;
         for (int k = 0; k < n; k++) {
             kalah_state child = *s;
             kalah_play(r, &child, moves[k]);
+            KS_TRACE_MOVE(c, moves[k]);
             int exact, v = ks_child_above(c, KS_PVS, s, &child, depth - 1, value - 1, &exact);
             if (c->aborted) return 0;
             values[k] = v;
@@ -503,6 +552,7 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
             KALAH_ASSERT(k < n); /* the search order is a permutation of the legal moves */
             kalah_state child = *s;
             kalah_play(r, &child, mv);
+            KS_TRACE_MOVE(c, mv);
             int v, exact;
             if (i == 0 || c->all_values || algorithm == KS_MINIMAX) {
                 v = ks_child_value(c, algorithm, s, &child, depth - 1);
@@ -534,6 +584,7 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
         key[k] = moves[k] == best_move ? KS_INF : flags[k] == KS_UNKNOWN ? -KS_INF : values[k];
     memcpy(c->root_order, moves, n);
     kalah_sort_by_key(key, c->root_order, n);
+    KS_TRACE_EXIT(c, best, KS_EXACT, 0);
     return 1;
 }
 

@@ -71,6 +71,9 @@ typedef struct {
     int value;
     int depth;   /* depth of the last completed iteration */
     int exact;   /* the value is proven */
+#ifdef KALAH_TRACE
+    struct ks_trace *trace;     /* the trace build only (trace.h): where the nodes go; NULL: none */
+#endif
 } ks_context;
 
 double ks_now(void);

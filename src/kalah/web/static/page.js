@@ -84,6 +84,15 @@ export function drawPanels(board, toMove, over) {
     turn.textContent = active ? (kind === "computer" && state.mode !== "replay" ? "thinking…" : "to move") : "";
     panel.append(dot, name, side, turn, score);
   }
+  labLinks(board, toMove);
+}
+
+/** Point the "lab" links at the position shown. @param {Board} board @param {number} toMove */
+function labLinks(board, toMove) {
+  const source = state.mode === "replay" ? state.replay : state.game;
+  const position = { board, to_move: toMove, variant: source ? source.variant : undefined };
+  const href = `/lab?${new URLSearchParams({ position: JSON.stringify(position), algorithm: "alphabeta", depth: "4" })}`;
+  for (const link of document.querySelectorAll("a.lab-link")) link.setAttribute("href", href);
 }
 
 /**

@@ -1,0 +1,124 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The search engine compiled with its trace hooks (csrc/search_traced.c, csrc/trace.h).
+
+``kalah.trace`` is the public API; this module runs one search of
+csrc/search.c, built with ``KALAH_TRACE``, and returns what ``Engine.search``
+returns plus every node the search entered, in visiting order. The release
+search (``kalah.core.search``) is built without the hooks.
+"""
+
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+
+from kalah.core.board cimport rules_from_variant, state_from_position
+from kalah.core.search cimport (
+    KS_NO_MOVE, KS_MAX_DEPTH, ks_context, ks_entry, ks_init, ks_clear, ks_iterate, ks_now, ks_pv, kalah_rules,
+    kalah_state,
+)
+
+cdef extern from "csrc/trace.h" nogil:
+    enum:
+        KS_TB_WINDOW
+        KS_TB_CUTOFF
+        KS_TB_HIT
+
+    ctypedef struct ks_trace_node:
+        int32_t parent
+        int32_t alpha
+        int32_t beta
+        int32_t value
+        int16_t depth
+        uint8_t move
+        uint8_t kind
+        uint8_t flag
+        uint8_t bits
+
+    ctypedef struct ks_trace:
+        int64_t n
+        int full
+
+    void ks_trace_attach(ks_context *c, ks_trace *t, ks_trace_node *nodes, int64_t max)
+
+FLAGS = {0: "exact", 1: "lower", 2: "upper", 3: "unknown"}
+#: The node kinds of csrc/trace.h, by their codes.
+KINDS = ("root", "search", "pass", "eval", "test", "pv", "probe", "research")
+
+
+def trace_search(position, int algorithm, int evaluation, int first, int last, bint all_values=True,
+                 bint memo=True, bint ordering=True, int table_bits=20, long long max_nodes=20000):
+    """Search ``position`` as ``Engine.search`` does (a new table of ``2**table_bits`` entries), recording the nodes.
+
+    Returns the dict of ``Engine.search`` with ``"full"`` (the trace ran out of
+    room after ``max_nodes`` nodes: the search was aborted) and ``"trace"``: one
+    tuple per node, ``(parent, move, kind, depth, window, alpha, beta, value,
+    flag, cutoff, table_hit)`` in the units of ``kalah.core.search``
+    (``parent`` -1 at a root, ``move`` ``NO_MOVE`` at a root).
+    """
+    cdef kalah_rules rules
+    cdef kalah_state state
+    cdef ks_context ctx
+    cdef ks_trace tr
+    cdef ks_trace_node *nodes
+    cdef ks_trace_node *x
+    cdef ks_entry *table = NULL
+    cdef uint64_t size
+    cdef uint8_t pv[256]
+    cdef int iterations, npv, k
+    cdef long long i
+    cdef double started
+    if table_bits < 0 or table_bits > 30:
+        raise ValueError(f"table_bits must be between 0 and 30, got {table_bits}")
+    if max_nodes < 1:
+        raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
+    rules_from_variant(&rules, position.variant)
+    state_from_position(&rules, &state, position)
+    size = (<uint64_t>1) << table_bits if table_bits > 0 else 0
+    nodes = <ks_trace_node *>malloc(max_nodes * sizeof(ks_trace_node))
+    if size:
+        table = <ks_entry *>calloc(size, sizeof(ks_entry))
+    if nodes == NULL or (size and table == NULL):
+        free(nodes)
+        free(table)
+        raise MemoryError("no memory for the trace or the transposition table")
+    try:
+        started = ks_now()
+        ks_init(&ctx, &rules, evaluation, table, size)
+        ks_clear(&ctx)
+        ctx.use_table = memo and table != NULL
+        ctx.ordering = ordering
+        ctx.all_values = all_values
+        ctx.deadline = 0.0
+        ks_trace_attach(&ctx, &tr, nodes, max_nodes)
+        with nogil:
+            iterations = ks_iterate(&ctx, algorithm, &state, first, last)
+        elapsed = ks_now() - started
+        npv = ks_pv(&ctx, &state, ctx.depth, pv, 256) if iterations else 0
+        moves = [(ctx.root_moves[k], ctx.root_values[k], FLAGS[ctx.root_flags[k]]) for k in range(ctx.root_n)] if iterations else []
+        trace = []
+        for i in range(tr.n):
+            x = &nodes[i]
+            trace.append((x.parent, x.move, KINDS[x.kind], x.depth, bool(x.bits & KS_TB_WINDOW), x.alpha, x.beta,
+                          x.value, FLAGS[x.flag], bool(x.bits & KS_TB_CUTOFF), bool(x.bits & KS_TB_HIT)))
+        return {
+            "completed": iterations,
+            "value": ctx.value if iterations else None,
+            "best_move": ctx.best_move if iterations and ctx.best_move != KS_NO_MOVE else None,
+            "moves": moves,
+            "pv": [pv[k] for k in range(npv)],
+            "depth": ctx.depth if iterations else 0,
+            "exact": bool(ctx.exact) if iterations else False,
+            "aborted": bool(ctx.aborted),
+            "seconds": elapsed,
+            "nodes": ctx.stats.nodes,
+            "leaves": ctx.stats.leaves,
+            "tt_probes": ctx.stats.tt_probes,
+            "tt_hits": ctx.stats.tt_hits,
+            "cutoffs": ctx.stats.cutoffs,
+            "researches": ctx.stats.researches,
+            "oracle_probes": ctx.stats.oracle_probes,
+            "full": bool(tr.full),
+            "trace": trace,
+        }
+    finally:
+        free(nodes)
+        free(table)

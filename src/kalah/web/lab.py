@@ -1,0 +1,94 @@
+"""The lab in the browser: the ``/lab`` page and the small API it needs beyond ``POST /api/trace``.
+
+``router`` is included by :func:`kalah.web.app.create_app`. The page replays a
+search trace (docs/trace.md) node by node; to show the board at a node it asks
+:func:`line` for the positions along the moves from the root, so that the
+rules stay in Python (kalah.rules) and are not copied into the page.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+
+from kalah.rules import KalahError, Position
+
+from .service import invalid
+
+STATIC = files("kalah.web") / "static"
+
+#: Most nodes :func:`tree_facts` plays out: well above the largest trace the server sends.
+MAX_NODES = 200_000
+
+#: Longest line of moves :func:`line` plays out (a traced search is capped far below this).
+MAX_LINE = 64
+
+router = APIRouter()
+
+
+class LineIn(BaseModel):
+    """A position and moves to play from it, one after the other."""
+
+    position: dict[str, Any] = Field(..., description="a position in the JSON form of the rules")
+    moves: list[int | str] = Field(default_factory=list, max_length=MAX_LINE,
+                                   description='pit indices 0..pits-1 of the mover, or "swap"')
+
+
+class TreeIn(BaseModel):
+    """The shape of a traced tree: each node's parent (null at a root) and the move that led to it."""
+
+    position: dict[str, Any] = Field(..., description="the position at every root")
+    parent: list[int | None] = Field(..., max_length=MAX_NODES)
+    move: list[int | str | None] = Field(..., max_length=MAX_NODES)
+    cutoff: list[bool] = Field(..., max_length=MAX_NODES)
+
+
+@router.get("/lab", include_in_schema=False)
+async def lab_page() -> FileResponse:
+    """The lab page (static/lab.html)."""
+    return FileResponse(str(STATIC / "lab.html"), media_type="text/html")
+
+
+@router.post("/api/lab/line", summary="The positions along a line of moves (the board at a node of a search tree)")
+async def line(request: LineIn) -> dict[str, Any]:
+    """The positions along ``moves`` from the position, the first included, and whether the last is over."""
+    try:
+        position = Position.from_dict(request.position)
+        positions = [position.to_dict()]
+        for move in request.moves:
+            position = position.play(move)  # type: ignore[arg-type]  # Move is int | "swap"; play checks it
+            positions.append(position.to_dict())
+    except KalahError as error:
+        raise invalid(str(error)) from None
+    return {"positions": positions, "over": position.is_over}
+
+
+@router.post("/api/lab/tree", summary="Who moves at each node of a traced tree, and the moves each cutoff left unvisited")
+async def tree_facts(request: TreeIn) -> dict[str, Any]:
+    """Who moves at each node of a traced tree, and the legal moves each cutoff node left unvisited."""
+    n = len(request.parent)
+    if len(request.move) != n or len(request.cutoff) != n:
+        raise invalid("parent, move and cutoff must have one entry per node")
+    try:
+        root = Position.from_dict(request.position)
+        positions: list[Position] = []
+        for id_, (parent, move) in enumerate(zip(request.parent, request.move)):
+            if parent is None:
+                positions.append(root)
+            elif not 0 <= parent < id_:
+                raise invalid(f"node {id_}: its parent must be an earlier node")
+            else:
+                positions.append(positions[parent].play(move))  # type: ignore[arg-type]
+    except KalahError as error:
+        raise invalid(str(error)) from None
+    seen: dict[int, set[Any]] = {}
+    for parent, move in zip(request.parent, request.move):
+        if parent is not None:
+            seen.setdefault(parent, set()).add(move)
+    pruned = {str(id_): [m for m in positions[id_].legal_moves() if m not in seen.get(id_, set())]
+              for id_ in range(n) if request.cutoff[id_]}
+    return {"to_move": [p.to_move for p in positions], "pruned": {k: v for k, v in pruned.items() if v}}

@@ -1,0 +1,113 @@
+// @ts-check
+/* Side by side: two algorithms on the same position and depth, and the node
+ * counts and times of every algorithm against depth (log scale), from
+ * POST /api/trace. The times are the server's, of the traced searches. */
+
+import { $ } from "../dom.js";
+import { errorText } from "../api.js";
+import { ALGORITHMS, boundText, fetchTrace, moveLetter } from "./trace.js";
+
+/** @typedef {import("./trace.js").Position} Position */
+/** @typedef {import("./trace.js").Trace} Trace */
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const COLORS = ["#8a4518", "#2f6f8f", "#5b8a3a", "#9a3a6a", "#6a5acd"];
+
+/** @param {string} name @param {Record<string, string | number>} attrs @param {Element} parent @returns {SVGElement} */
+function el(name, attrs, parent) {
+  const node = /** @type {SVGElement} */ (document.createElementNS(SVGNS, name));
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  parent.appendChild(node);
+  return node;
+}
+
+/** The "Side by side" section: its buttons, table and chart. */
+export class Compare {
+  /**
+   * @param {() => Position} position @param {() => number} depth @param {() => string} algorithm
+   * @param {(text: string, error?: boolean) => void} status
+   */
+  constructor(position, depth, algorithm, status) {
+    this.position = position; this.depth = depth; this.algorithm = algorithm; this.status = status;
+    $("#run-compare").addEventListener("click", () => this.sideBySide());
+    $("#run-chart").addEventListener("click", () => this.chart());
+  }
+
+  async sideBySide() {
+    const names = [this.algorithm(), /** @type {HTMLSelectElement} */ ($("#other")).value];
+    this.status("Tracing both…");
+    try {
+      const traces = [];
+      for (const name of names) traces.push(await fetchTrace(this.position(), name, this.depth()));
+      const table = document.createElement("table");
+      table.className = "compare-table";
+      table.innerHTML = "<thead><tr><th>algorithm</th><th>nodes</th><th>value</th><th>best move</th><th>ms</th></tr></thead>";
+      const body = table.createTBody();
+      for (const t of traces) {
+        const row = body.insertRow();
+        row.dataset.algorithm = t.algorithm;
+        for (const text of [t.algorithm, t.nodes.length.toLocaleString("en"), boundText(t.result.value),
+          moveLetter(t.result.best_move, t.position.to_move), (t.result.seconds * 1000).toFixed(1)]) row.insertCell().textContent = text;
+      }
+      $("#compare-table").replaceChildren(table);
+      this.status(`Depth ${this.depth()}: ${traces.map((t) => `${t.algorithm} ${t.nodes.length} nodes`).join(", ")}.`);
+    } catch (error) { this.status(errorText(error), true); }
+  }
+
+  /** Nodes and time of every algorithm at depths 1..depth, drawn on log scales. */
+  async chart() {
+    const top = this.depth();
+    /** @type {{name: string, points: {depth: number, nodes: number, ms: number}[]}[]} */
+    const series = ALGORITHMS.map((name) => ({ name, points: [] }));
+    this.status("Measuring…");
+    try {
+      for (let d = 1; d <= top; d++) {
+        for (const s of series) {
+          const t = await fetchTrace(this.position(), s.name, d);
+          s.points.push({ depth: d, nodes: t.nodes.length, ms: Math.max(0.001, t.result.seconds * 1000) });
+        }
+        this.draw(series, top);
+      }
+      this.status("Nodes and time against depth, log scale.");
+    } catch (error) { this.status(`${errorText(error)} (the chart stops at the depth the server allows)`, true); }
+  }
+
+  /** @param {{name: string, points: {depth: number, nodes: number, ms: number}[]}[]} series @param {number} top */
+  draw(series, top) {
+    const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#chart")));
+    svg.removeAttribute("hidden");
+    svg.replaceChildren();
+    // Side by side where there is room, one above the other on a phone.
+    const narrow = (svg.parentElement ? svg.parentElement.clientWidth : 720) < 560;
+    const legendY = narrow ? 620 : 310;
+    svg.setAttribute("viewBox", narrow ? `0 0 360 ${legendY + 20 * Math.ceil(series.length / 3)}` : `0 0 720 ${legendY + 14}`);
+    /** @param {number} v @returns {string} */
+    const tick = (v) => (v >= 1000 ? `${v / 1000}k` : String(v));
+    /** @param {"nodes" | "ms"} key @param {number} x0 @param {number} y0 @param {string} title */
+    const panel = (key, x0, y0, title) => {
+      const values = series.flatMap((s) => s.points.map((p) => p[key]));
+      const lo = Math.floor(Math.log10(Math.min(...values))), hi = Math.max(lo + 1, Math.ceil(Math.log10(Math.max(...values))));
+      const X = (/** @type {number} */ d) => x0 + 50 + (d - 1) / Math.max(1, top - 1) * 270;
+      const Y = (/** @type {number} */ v) => y0 + 250 - (Math.log10(v) - lo) / (hi - lo) * 220;
+      el("text", { x: x0 + 185, y: y0 + 18, "text-anchor": "middle", class: "chart-title" }, svg).textContent = title;
+      for (let e = lo; e <= hi; e++) {
+        el("line", { x1: X(1), x2: X(top), y1: Y(10 ** e), y2: Y(10 ** e), class: "grid" }, svg);
+        el("text", { x: X(1) - 6, y: Y(10 ** e) + 4, "text-anchor": "end", class: "tick" }, svg).textContent = tick(Number((10 ** e).toPrecision(1)));
+      }
+      for (let d = 1; d <= top; d++) el("text", { x: X(d), y: y0 + 268, "text-anchor": "middle", class: "tick" }, svg).textContent = String(d);
+      el("text", { x: x0 + 185, y: y0 + 286, "text-anchor": "middle", class: "tick" }, svg).textContent = "depth";
+      series.forEach((s, k) => {
+        if (!s.points.length) return;
+        el("polyline", { points: s.points.map((p) => `${X(p.depth)},${Y(p[key])}`).join(" "), stroke: COLORS[k], class: "series",
+          "data-series": s.name }, svg);
+      });
+    };
+    panel("nodes", 0, 0, "nodes searched");
+    panel("ms", narrow ? 0 : 360, narrow ? 310 : 0, "time (ms)");
+    series.forEach((s, k) => {
+      const x = narrow ? 20 + (k % 3) * 115 : 40 + k * 135, y = legendY + (narrow ? 20 * Math.floor(k / 3) : 0);
+      el("rect", { x, y: y - 5, width: 18, height: 4, fill: COLORS[k] }, svg);
+      el("text", { x: x + 23, y, class: "tick legend-name" }, svg).textContent = s.name;
+    });
+  }
+}

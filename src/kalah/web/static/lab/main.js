@@ -1,0 +1,227 @@
+// @ts-check
+/* The lab page (/lab): a position, a traced search of it, the tree, and a
+ * step control that replays the search node by node.
+ *
+ * URL: /lab?position=<JSON>&algorithm=<name>&depth=<d> opens a trace at once;
+ * the URL follows the user's changes (history.replaceState).
+ * For tests: the node count is in [data-node-count]; the current tree node
+ * carries data-current="true"; the step button is [data-action="step"].
+ */
+
+import { $, $input, $select, sleep } from "../dom.js";
+import { errorText } from "../api.js";
+import { Compare } from "./compare.js";
+import { Editor, parsePosition } from "./editor.js";
+import { ALGORITHMS, KIND_NAMES, MAX_DEPTH, boundText, fetchLine, fetchTrace, indexTrace, moveLetter, pathTo, valueText, windowText } from "./trace.js";
+import { TreeView } from "./tree.js";
+
+/** @typedef {import("./trace.js").Position} Position */
+/** @typedef {import("./trace.js").Indexed} Indexed */
+/** @typedef {import("./trace.js").Move} Move */
+
+/**
+ * The page's state; changed only by the functions below.
+ * @type {{position: Position, ix: Indexed | null, current: number, playing: boolean, lines: Map<string, Position>}}
+ */
+const S = { position: /** @type {Position} */ (/** @type {unknown} */ (null)), ix: null, current: 0, playing: false, lines: new Map() };
+
+const editor = new Editor((position) => { S.position = position; clearTrace(); updateUrl(); });
+const tree = new TreeView(/** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#tree"))), (id) => show(id));
+new Compare(() => S.position, () => Number($input("#depth").value), () => $select("#algorithm").value, status);
+
+/** @param {string} text @param {boolean} [error] */
+function status(text, error) {
+  const s = $("#lab-status");
+  s.textContent = text;
+  s.classList.toggle("error", !!error);
+}
+
+function updateUrl() {
+  const params = new URLSearchParams({ position: JSON.stringify(S.position), algorithm: $select("#algorithm").value,
+    depth: $input("#depth").value });
+  history.replaceState(null, "", `/lab?${params}`);
+}
+
+function clearTrace() {
+  S.ix = null;
+  stop();
+  $("#tree").replaceChildren();
+  setCount(0);
+  for (const id of ["#now-node", "#now-window", "#now-value", "#now-line", "#now-best"]) $(id).textContent = "–";
+  $("#board-caption").textContent = "";
+}
+
+/** @param {number} n */
+function setCount(n) { const c = $("#node-count"); c.textContent = n.toLocaleString("en"); c.dataset.nodeCount = String(n); }
+
+async function run() {
+  const depth = Math.max(1, Math.min(MAX_DEPTH, Math.round(Number($input("#depth").value) || 1)));
+  $input("#depth").value = String(depth);
+  updateUrl();
+  status("Tracing…");
+  clearTrace();
+  try {
+    const trace = await fetchTrace(S.position, $select("#algorithm").value, depth);
+    S.ix = indexTrace(trace);
+    S.lines = new Map();
+    setCount(trace.nodes.length);
+    tree.load(S.ix);
+    status(`${trace.algorithm}, depth ${trace.depth}: value ${boundText(trace.result.value)}, best move ` +
+      `${moveLetter(trace.result.best_move, trace.position.to_move)}.`);
+    learnTree(S.ix);
+    await show(0);
+  } catch (error) { status(errorText(error), true); }
+}
+
+/** Ask the server who moves at each node and which moves each cutoff skipped. @param {Indexed} ix */
+async function learnTree(ix) {
+  const nodes = ix.trace.nodes;
+  try {
+    const response = await fetch("/api/lab/tree", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ position: ix.trace.position, parent: nodes.map((n) => n.parent), move: nodes.map((n) => n.move),
+        cutoff: nodes.map((n) => n.cutoff) }) });
+    if (!response.ok || S.ix !== ix) return;
+    const facts = await response.json();
+    facts.to_move.forEach((/** @type {number} */ mover, /** @type {number} */ id) => { tree.mover[id] = mover; });
+    for (const [id, moves] of Object.entries(facts.pruned)) tree.pruned.set(Number(id), moves.map((/** @type {Move} */ m) => moveLetter(m, facts.to_move[Number(id)])));
+    tree.layout();
+    showLine(S.current);
+  } catch (error) { /* the tree keeps numbered moves */ }
+}
+
+/** Go to a node: the tree, the window, the line and the board there. @param {number} id */
+async function show(id) {
+  const ix = S.ix;
+  if (!ix) return;
+  S.current = Math.max(0, Math.min(ix.trace.nodes.length - 1, id));
+  tree.goTo(S.current);
+  const node = ix.trace.nodes[S.current];
+  $("#now-node").textContent = `${S.current + 1} of ${ix.trace.nodes.length} · ${KIND_NAMES[node.kind] || node.kind} · ${node.depth} plies left` +
+    (node.table_hit ? " · table hit" : "");
+  $("#now-window").textContent = windowText(node) || "none (plain minimax)";
+  $("#now-value").textContent = valueText(node) + (node.cutoff ? " — cutoff: the other moves are not searched" : "");
+  showLine(S.current);
+  await showBoard(ix, S.current);
+}
+
+/** The line from the root to a node, and the best line known when the node is visited. @param {number} id */
+function showLine(id) {
+  const ix = S.ix;
+  if (!ix) return;
+  const path = pathTo(ix, id);
+  const names = path.slice(1).map((at) => {
+    const parent = ix.trace.nodes[at].parent;
+    return moveLetter(ix.trace.nodes[at].move, parent === null ? 0 : Math.max(0, tree.mover[parent]));
+  });
+  $("#now-line").textContent = names.length ? names.join(" ") : "(the root)";
+  $("#now-best").textContent = bestLine(ix, path[0], id) || "none yet";
+}
+
+/**
+ * The best line under `root` among the subtrees finished by step `step`:
+ * at each node, the finished child whose value (seen from the node's mover) is highest.
+ * @param {Indexed} ix @param {number} root @param {number} step @returns {string}
+ */
+function bestLine(ix, root, step) {
+  const nodes = ix.trace.nodes;
+  /** @type {string[]} */
+  const names = [];
+  let at = root;
+  for (;;) {
+    const mover = tree.mover[at];
+    let best = -1, bestValue = -Infinity;
+    for (const child of ix.children[at]) {
+      if (ix.end[child] >= step || nodes[child].value === null) continue;
+      const same = tree.mover[child] === mover;
+      const v = same ? Number(nodes[child].value) : -Number(nodes[child].value);
+      if (v > bestValue) { bestValue = v; best = child; }
+    }
+    if (best < 0 || mover < 0) break;
+    names.push(`${moveLetter(nodes[best].move, mover)}`);
+    at = best;
+  }
+  return names.join(" ");
+}
+
+/** @param {Indexed} ix @param {number} id */
+async function showBoard(ix, id) {
+  const moves = pathTo(ix, id).slice(1).map((at) => /** @type {Move} */ (ix.trace.nodes[at].move));
+  const key = JSON.stringify(moves);
+  let position = S.lines.get(key);
+  if (!position) {
+    try {
+      const line = await fetchLine(ix.trace.position, moves);
+      position = line.positions[line.positions.length - 1];
+      S.lines.set(key, position);
+    } catch (error) { status(errorText(error), true); return; }
+  }
+  if (S.ix === ix && S.current === id) {
+    editor.draw(position);
+    $("#board-caption").textContent = moves.length ? `at node ${id + 1}` : "at the root";
+  }
+}
+
+function stop() { S.playing = false; $('[data-action="play"]').textContent = "Play"; }
+
+async function play() {
+  if (S.playing) { stop(); return; }
+  if (!S.ix) return;
+  S.playing = true;
+  $('[data-action="play"]').textContent = "Pause";
+  if (S.current >= S.ix.trace.nodes.length - 1) await show(0);
+  while (S.playing && S.ix && S.current < S.ix.trace.nodes.length - 1) {
+    await sleep(1000 / Number($input("#speed").value));
+    if (S.playing) await show(S.current + 1);
+  }
+  stop();
+}
+
+/** @param {string} action */
+function act(action) {
+  if (!S.ix) return;
+  if (action !== "play") stop();
+  if (action === "step") show(S.current + 1);
+  else if (action === "back") show(S.current - 1);
+  else if (action === "start") show(0);
+  else if (action === "end") show(S.ix.trace.nodes.length - 1);
+  else if (action === "play") play();
+}
+
+function setUp() {
+  const algorithm = $select("#algorithm"), other = $select("#other");
+  for (const name of ALGORITHMS) { algorithm.add(new Option(name, name)); other.add(new Option(name, name)); }
+  algorithm.value = "alphabeta";
+  other.value = "pvs";
+  $input("#depth").max = String(MAX_DEPTH);
+  $("#run").addEventListener("click", run);
+  algorithm.addEventListener("change", updateUrl);
+  $input("#depth").addEventListener("change", updateUrl);
+  for (const button of document.querySelectorAll(".step-buttons [data-action]"))
+    button.addEventListener("click", () => act(String(button.getAttribute("data-action"))));
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLSelectElement) return;
+    if (event.key === "ArrowRight") act("step");
+    else if (event.key === "ArrowLeft") act("back");
+  });
+  $("#zoom-in").addEventListener("click", () => tree.zoom(1 / 1.3));
+  $("#zoom-out").addEventListener("click", () => tree.zoom(1.3));
+  $("#fit").addEventListener("click", () => tree.fit());
+  $("#expand").addEventListener("click", () => { tree.expandAll(); tree.mark(S.current); });
+  $("#collapse").addEventListener("click", () => tree.collapseAll());
+
+  const params = new URLSearchParams(location.search);
+  const name = params.get("algorithm");
+  if (name && ALGORITHMS.includes(name)) algorithm.value = name;
+  const depth = Number(params.get("depth"));
+  if (depth) $input("#depth").value = String(Math.max(1, Math.min(MAX_DEPTH, Math.round(depth))));
+  S.position = editor.position;
+  const given = params.get("position");
+  if (given) {
+    try { S.position = parsePosition(JSON.parse(given)); } catch (error) { status(`position in the URL: ${errorText(error)}`, true); }
+  }
+  editor.set(S.position);
+  updateUrl();
+  if (given && name) run();
+}
+
+setUp();

@@ -1,0 +1,144 @@
+// @ts-check
+/* A search trace (docs/trace.md, format kalah-trace/1) and what the page derives from it.
+ *
+ * The server traces the search (POST /api/trace); here the nodes are indexed
+ * once (children, subtree ends, depth in the tree) so that stepping and
+ * drawing never scan all nodes again.
+ */
+
+/** @typedef {import("../api.js").Board} Board */
+/** @typedef {import("../api.js").Variant} Variant */
+/** @typedef {import("../api.js").Move} Move */
+/** @typedef {{board: Board, to_move: number, variant: Variant}} Position */
+/** @typedef {number | "inf" | "-inf" | null} Bound */
+
+/**
+ * One node of a traced search, in visiting order.
+ * @typedef {object} TraceNode
+ * @property {number} id
+ * @property {number | null} parent   null at a root (each deepening iteration and MTD(f) pass starts one)
+ * @property {Move | null} move        from the parent
+ * @property {number} depth            plies left
+ * @property {Bound} alpha
+ * @property {Bound} beta
+ * @property {number | null} value     node's mover's view
+ * @property {"exact" | "lower" | "upper"} bound
+ * @property {boolean} cutoff
+ * @property {boolean} table_hit
+ * @property {"root" | "search" | "pass" | "eval" | "test" | "pv" | "probe" | "research"} kind
+ */
+
+/**
+ * @typedef {object} Trace
+ * @property {string} format
+ * @property {Position} position
+ * @property {string} algorithm
+ * @property {number} depth
+ * @property {string} evaluation
+ * @property {Record<string, unknown>} options
+ * @property {{value: number | null, best_move: Move | null, pv: Move[], nodes: number, seconds: number}} result
+ * @property {TraceNode[]} nodes
+ */
+
+/**
+ * A trace with its nodes indexed.
+ * @typedef {object} Indexed
+ * @property {Trace} trace
+ * @property {number[][]} children   ids of each node's children, in visiting order
+ * @property {number[]} end          the last id in each node's subtree
+ * @property {number[]} level        distance from the node's root
+ * @property {number[]} roots
+ */
+
+/** The lab's limits: the server caps the depth (POST /api/trace, kalah.web.models.MAX_TRACE_DEPTH). */
+export const MAX_DEPTH = 12;
+export const ALGORITHMS = ["minimax", "alphabeta", "scout", "pvs", "mtdf"];
+
+/** What each node kind is, for people (docs/trace.md). */
+export const KIND_NAMES = /** @type {Record<string, string>} */ ({
+  root: "iteration root", search: "search", pass: "MTD(f) pass", eval: "Scout EVAL", test: "Scout TEST",
+  pv: "PVS full window", probe: "null-window probe", research: "PVS re-search",
+});
+
+/** @param {Trace} trace @returns {Indexed} */
+export function indexTrace(trace) {
+  const n = trace.nodes.length;
+  /** @type {number[][]} */
+  const children = Array.from({ length: n }, () => []);
+  const level = new Array(n).fill(0);
+  /** @type {number[]} */
+  const roots = [];
+  for (const node of trace.nodes) {
+    if (node.parent === null) roots.push(node.id);
+    else { children[node.parent].push(node.id); level[node.id] = level[node.parent] + 1; }
+  }
+  // Visiting order is depth first, so a subtree is a run of ids; its end is found from the leaves up.
+  const end = trace.nodes.map((node) => node.id);
+  for (let id = n - 1; id >= 0; id--) {
+    const parent = trace.nodes[id].parent;
+    if (parent !== null && end[id] > end[parent]) end[parent] = end[id];
+  }
+  return { trace, children, end, level, roots };
+}
+
+/** The ids from the node's root down to the node. @param {Indexed} ix @param {number} id @returns {number[]} */
+export function pathTo(ix, id) {
+  /** @type {number[]} */
+  const path = [];
+  for (let at = /** @type {number | null} */ (id); at !== null; at = ix.trace.nodes[at].parent) path.unshift(at);
+  return path;
+}
+
+/** A bound for people: ±∞ or the number. @param {Bound} bound @returns {string} */
+export function boundText(bound) {
+  if (bound === "inf") return "∞";
+  if (bound === "-inf") return "−∞";
+  if (bound === null) return "";
+  return bound < 0 ? `−${-bound}` : String(bound);
+}
+
+/** The window [α, β] of a node, or "" where the algorithm has none. @param {TraceNode} node @returns {string} */
+export function windowText(node) {
+  if (node.alpha === null && node.beta === null) return "";
+  return `[${boundText(node.alpha)}, ${boundText(node.beta)}]`;
+}
+
+/** The value as returned, with ≥ / ≤ for a bound. @param {TraceNode} node @returns {string} */
+export function valueText(node) {
+  if (node.value === null) return "?";
+  const mark = node.bound === "lower" ? "≥" : node.bound === "upper" ? "≤" : "";
+  return mark + boundText(node.value);
+}
+
+/** A move in pit letters of the side that made it (A.. for player 0, a.. for player 1).
+ * @param {Move | null} move @param {number} player @returns {string} */
+export function moveLetter(move, player) {
+  if (move === null) return "root";
+  if (move === "swap") return "swap";
+  return String.fromCharCode((player === 0 ? 65 : 97) + move);
+}
+
+/** Ask the server to trace a search.
+ * @param {Position} position @param {string} algorithm @param {number} depth @param {Record<string, unknown>} [options]
+ * @returns {Promise<Trace>} */
+export async function fetchTrace(position, algorithm, depth, options) {
+  return post("/api/trace", { position, algorithm, depth, evaluation: "strong", options: options || {} });
+}
+
+/** The positions along moves from a position, and the legal moves at the last.
+ * @param {Position} position @param {Move[]} moves @returns {Promise<{positions: Position[], over: boolean}>} */
+export async function fetchLine(position, moves) {
+  return post("/api/lab/line", { position, moves });
+}
+
+/** @param {string} url @param {unknown} body @returns {Promise<any>} */
+async function post(url, body) {
+  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = null; }
+  if (!response.ok) {
+    const detail = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : response.statusText;
+    throw new Error(`${response.status}: ${detail}`);
+  }
+  return data;
+}

@@ -1,0 +1,242 @@
+"""End-to-end tests of the lab page (/lab), in Debian's Chromium driven by Playwright.
+
+The page draws the traces of the server's POST /api/trace (kalah.trace,
+docs/trace.md); the tests ask the same route for the trace they expect.
+Screenshots go to tests/artifacts/ and to pytest's tmp path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from test_web_browser import ARTIFACTS, CHROMIUM, browser, server  # noqa: F401  (the shared fixtures)
+
+#: Kalah(4,3) from the start: small trees (alpha-beta to depth 3 is 81 nodes).
+POSITION = {"board": [[3, 3, 3, 3, 0], [3, 3, 3, 3, 0]], "to_move": 0,
+            "variant": {"pits": 4, "seeds": 3, "empty_capture": False, "pie_rule": False}}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
+]
+
+
+@pytest.fixture()
+def lab(browser, server):  # noqa: F811
+    """Pages of the lab; no JavaScript error may happen on any of them."""
+    errors: list[str] = []
+    contexts: list = []
+
+    def open_page(width: int = 1280, height: int = 800):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield {"open": open_page}
+    for context in contexts:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def trace_of(server, position, algorithm, depth) -> dict:  # noqa: F811
+    """The trace of the server's POST /api/trace, as the page asks for it."""
+    import httpx
+
+    body = {"position": position, "algorithm": algorithm, "depth": depth, "evaluation": "strong", "options": {}}
+    answer = httpx.post(f"{server['url']}/api/trace", json=body, timeout=30)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def lab_url(server, position, algorithm, depth) -> str:  # noqa: F811
+    return f"{server['url']}/lab?position={quote(json.dumps(position))}&algorithm={algorithm}&depth={depth}"
+
+
+def save(page, tmp_path: Path, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = tmp_path / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    shutil.copy(path, ARTIFACTS / path.name)
+
+
+def test_opens_from_url_and_counts_nodes_as_the_api(lab, server, tmp_path):  # noqa: F811
+    position = POSITION
+    trace = trace_of(server, position, "alphabeta", 3)
+    page = lab["open"]()
+    page.goto(lab_url(server, position, "alphabeta", 3))
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    count = int(page.get_attribute("[data-node-count]", "data-node-count"))
+    assert count == len(trace["nodes"]) == trace["result"]["nodes"]
+    assert page.input_value("#algorithm") == "alphabeta" and page.input_value("#depth") == "3"
+    page.click("#expand")
+    assert page.locator("svg#tree [data-node-id]").count() == count
+    for _ in range(9):
+        page.click('[data-action="step"]')
+    page.wait_for_selector('[data-node-id="9"][data-current="true"]')
+    page.wait_for_selector("#board-caption:has-text('node 10')")
+    save(page, tmp_path, "lab-1280")
+
+
+def test_step_follows_the_visiting_order(lab, server):  # noqa: F811
+    position = POSITION
+    page = lab["open"]()
+    page.goto(lab_url(server, position, "alphabeta", 3))
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    count = int(page.get_attribute("[data-node-count]", "data-node-count"))
+    for expected in range(1, min(count, 12)):
+        page.click('[data-action="step"]')
+        page.wait_for_selector(f'[data-node-id="{expected}"][data-current="true"]')
+        assert page.locator('[data-current="true"]').count() == 1
+    page.click('[data-action="back"]')
+    page.wait_for_selector(f'[data-node-id="{min(count, 12) - 2}"][data-current="true"]')
+    page.click('[data-action="end"]')
+    page.wait_for_selector(f'[data-node-id="{count - 1}"][data-current="true"]')
+
+
+def test_board_shows_the_position_at_the_current_node(lab, server):  # noqa: F811
+    from kalah.rules import Position
+
+    position = POSITION
+    nodes = trace_of(server, position, "alphabeta", 3)["nodes"]
+    page = lab["open"]()
+    page.goto(lab_url(server, position, "alphabeta", 3))
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    page.click('[data-action="step"]')
+    page.click('[data-action="step"]')
+    page.wait_for_selector('[data-node-id="2"][data-current="true"]')
+    at = Position.from_dict(position)
+    line = []
+    node = nodes[2]
+    while node["parent"] is not None:
+        line.insert(0, node["move"])
+        node = nodes[node["parent"]]
+    for move in line:
+        at = at.play(move)
+    page.wait_for_selector("#board-caption:has-text('node 3')")
+    seeds = page.eval_on_selector_all("#board [data-pit]", "ps => Object.fromEntries(ps.map(p => [p.dataset.pit, Number(p.dataset.seeds)]))")
+    m = at.variant.pits
+    assert seeds == {f"{p}-{i}": at.board[p][i] for p in (0, 1) for i in range(m)}
+
+
+def test_editor_changes_the_position_and_the_url(lab, server):  # noqa: F811
+    page = lab["open"]()
+    page.goto(f"{server['url']}/lab")
+    page.wait_for_selector("#board [data-pit]")
+    page.check("#edit-mode")
+    page.select_option("#pits", "3")
+    page.select_option("#seeds", "2")
+    page.click('#board [data-pit="0-1"]')
+    page.click('#board [data-pit="1-0"]', modifiers=["Shift"])
+    page.click('#board [data-store="0"]')
+    board = json.loads(page.evaluate("new URLSearchParams(location.search).get('position')"))["board"]
+    assert board == [[2, 3, 2, 1], [1, 2, 2, 0]]
+    page.check("#empty-capture")
+    page.click("#to-move")
+    position = json.loads(page.evaluate("new URLSearchParams(location.search).get('position')"))
+    assert position["variant"]["empty_capture"] and not position["variant"]["pie_rule"] and position["to_move"] == 1
+    assert position["board"] == board
+
+
+def test_phone_width_does_not_scroll_sideways(lab, server, tmp_path):  # noqa: F811
+    position = POSITION
+    page = lab["open"](390, 844)
+    page.goto(lab_url(server, position, "alphabeta", 3))
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    page.click('[data-action="step"]')
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    save(page, tmp_path, "lab-390")
+
+
+def test_main_board_opens_its_position_in_the_lab(lab, server):  # noqa: F811
+    page = lab["open"]()
+    page.goto(f"{server['url']}/?anim=0")
+    page.wait_for_selector('#board[data-busy="false"]')
+    board = page.eval_on_selector_all("#board [data-pit]", "ps => Object.fromEntries(ps.map(p => [p.dataset.pit, Number(p.dataset.seeds)]))")
+    href = page.get_attribute("#nav-lab", "href")
+    assert href.startswith("/lab?") and page.get_attribute("#analysis ~ p a.lab-link", "href") == href
+    page.click("#nav-lab")
+    page.wait_for_url("**/lab?**")
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    position = json.loads(page.evaluate("new URLSearchParams(location.search).get('position')"))
+    m = len(position["board"][0]) - 1
+    assert {f"{p}-{i}": position["board"][p][i] for p in (0, 1) for i in range(m)} == board and m >= 1
+
+
+def test_a_large_trace_stays_usable(lab, server, tmp_path):  # noqa: F811
+    """About 20,000 nodes (PVS to depth 8 from the start of Kalah(6,4)): the page draws a bounded part of the
+    tree and steps anywhere in it."""
+    position = {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0,
+                "variant": {"pits": 6, "seeds": 4, "empty_capture": False, "pie_rule": False}}
+    big = trace_of(server, position, "pvs", 8)
+    assert len(big["nodes"]) >= 15000
+    page = lab["open"]()
+    page.goto(lab_url(server, position, "pvs", 8))
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]', timeout=30000)
+    assert int(page.get_attribute("[data-node-count]", "data-node-count")) == len(big["nodes"])
+    drawn = page.locator("svg#tree [data-node-id]").count()
+    assert 1 < drawn <= 1500
+    page.click('[data-action="end"]')
+    last = len(big["nodes"]) - 1
+    page.wait_for_selector(f'[data-node-id="{last}"][data-current="true"]')
+    page.click("#expand")
+    assert page.locator("svg#tree [data-node-id]").count() <= 1500 + 64
+    page.wait_for_selector(f'[data-node-id="{last}"][data-current="true"]')
+    page.click('[data-action="back"]')
+    page.wait_for_selector(f'[data-node-id="{last - 1}"][data-current="true"]')
+    save(page, tmp_path, "lab-large")
+
+
+def test_loads_a_library_game_at_move_n_and_pasted_json(lab, server):  # noqa: F811
+    import httpx
+
+    from kalah.rules import Position
+
+    game = httpx.post(f"{server['url']}/api/games", json={"players": ["human", "human"],
+                                                           "variant": {"pits": 5, "seeds": 3}}).json()
+    for move in (0, 4):
+        game = httpx.post(f"{server['url']}/api/games/{game['id']}/moves", json={"move": move, "moves": game["moves"]}).json()
+    expected = Position.from_dict({"board": [[3] * 5 + [0], [3] * 5 + [0]], "to_move": 0}).play(0)
+    page = lab["open"]()
+    page.goto(f"{server['url']}/lab")
+    page.wait_for_selector("#board [data-pit]")
+    page.click("details.loaders summary")
+    page.wait_for_selector(f'#game option[value="{game["id"]}"]', state="attached")
+    page.select_option("#game", str(game["id"]))
+    page.fill("#game-move", "1")
+    page.click("#load-game")
+    page.wait_for_selector('#board[data-pits="5"]')
+    url_position = lambda: json.loads(page.evaluate("new URLSearchParams(location.search).get('position')"))  # noqa: E731
+    assert url_position()["board"] == expected.board and url_position()["to_move"] == expected.to_move
+
+    page.fill("#paste", '{"board": [[0, 5, 0], [2, 0, 9]], "to_move": 1}')
+    page.click("#load-paste")
+    page.wait_for_selector('#board[data-pits="2"][data-to-move="1"]')
+    assert url_position()["board"] == [[0, 5, 0], [2, 0, 9]]
+    page.fill("#paste", '{"board": [[1, 2]]}')
+    page.click("#load-paste")
+    page.wait_for_selector("#lab-status.error")
+
+
+def test_side_by_side_counts_the_nodes_of_both(lab, server):  # noqa: F811
+    position = POSITION
+    page = lab["open"]()
+    page.goto(lab_url(server, position, "alphabeta", 3))
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    page.select_option("#other", "pvs")
+    page.click("#run-compare")
+    page.wait_for_selector(".compare-table")
+    for algorithm in ("alphabeta", "pvs"):
+        nodes = len(trace_of(server, position, algorithm, 3)["nodes"])
+        row = page.locator(f'.compare-table tr[data-algorithm="{algorithm}"]').first
+        assert row.locator("td").nth(1).inner_text().replace(",", "") == str(nodes)
+    page.click("#run-chart")
+    page.wait_for_selector("#lab-status:has-text('log scale')")
+    assert page.locator("#chart polyline[data-series='mtdf']").count() == 2  # nodes and time
