@@ -55,7 +55,7 @@ def test_finished_game_shows_the_result_and_record_html():
     assert re.sub(r"kb\d+", "", html) == re.sub(r"kb\d+", "", record_html(record))
     assert "Ann" in html and "Kalah(4,3)" in html
     scores = position.scores
-    assert f"{scores[0]} – {scores[1]}" in html
+    assert f"{max(scores)} – {min(scores)}" in html and f"won {max(scores)}–{min(scores)}" in html  # winner first
     svg = re.search(r"<svg.*</svg>", html, re.S).group(0)
     assert ET.fromstring(svg).get("data-over") == "true"
 

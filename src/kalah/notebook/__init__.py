@@ -10,10 +10,54 @@ functions for notebook users:
     the position as an SVG string, the last move marked when ``effect`` is given;
 ``record_html(record)``
     a game record as HTML: players, the final board, the moves and the result.
+
+Live widgets (with ``pip install 'kalah[notebook]'``, which adds anywidget):
+
+``play(opponent="pvs:time=0.5", *, seat=0, variant=None, position=None)``
+    a game against the computer: click a pit to move, Take back, New game;
+``replay(record)``
+    a game record with a slider over its moves;
+``show_trace(trace)``
+    a search trace (``kalah.trace(...)``) as the lab's interactive tree.
+
+The tutorial notebooks are in docs/notebooks/.
 """
 
 from __future__ import annotations
 
 from kalah.rules.svg import SEED_COLORS, board_svg, record_html
 
-__all__ = ["SEED_COLORS", "board_svg", "record_html"]
+from typing import Any
+
+from kalah.rules import KalahError
+
+__all__ = ["SEED_COLORS", "NotebookError", "board_svg", "play", "record_html", "replay", "show_trace"]
+
+
+class NotebookError(KalahError, ImportError):
+    """The live widgets need anywidget: ``pip install 'kalah[notebook]'``."""
+
+
+def _widgets() -> Any:
+    try:
+        from . import widgets
+    except ModuleNotFoundError as error:
+        if error.name not in ("anywidget", "traitlets", "ipywidgets"):
+            raise
+        raise NotebookError("the notebook widgets need anywidget: pip install 'kalah[notebook]'") from None
+    return widgets
+
+
+def play(*args: Any, **kwargs: Any) -> Any:
+    """A game against the computer on a live board (see :func:`kalah.notebook.widgets.play`)."""
+    return _widgets().play(*args, **kwargs)
+
+
+def replay(record: Any) -> Any:
+    """A game record with a slider over its moves (see :func:`kalah.notebook.widgets.replay`)."""
+    return _widgets().replay(record)
+
+
+def show_trace(trace: Any) -> Any:
+    """A search trace as the lab's interactive tree (see :func:`kalah.notebook.widgets.show_trace`)."""
+    return _widgets().show_trace(trace)

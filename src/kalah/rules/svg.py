@@ -220,14 +220,15 @@ def board_svg(position: Position, effect: MoveEffect | None = None, *, bottom: i
                        f'({position.store(player)}){mark}</text>')
     scores = position.scores  # the final totals, once over
     if scores is not None:
-        label = "Draw" if scores[0] == scores[1] else f"Player {0 if scores[0] > scores[1] else 1} wins"
-        if names and scores[0] != scores[1]:
-            label = f"{names[0 if scores[0] > scores[1] else 1]} wins"
+        winner = 0 if scores[0] >= scores[1] else 1  # the winner's score first, as everywhere
+        first, second = scores[winner], scores[1 - winner]
+        who = names[winner] if names else f"Player {winner}"
+        label = "Draw" if first == second else f"{who} win" if who.lower() == "you" else f"{who} wins"
         cy = (row_top + row_bottom) / 2
         out.append(f'<rect x="{W / 2 - 170}" y="{cy - 26}" width="340" height="52" rx="14" fill="rgba(40,22,8,0.88)"'
                    ' stroke="#f2c84b" stroke-width="2"/>')
         out.append(f'<text x="{W / 2}" y="{cy + 9}" text-anchor="middle" font-size="24" {text}>'
-                   f'{html.escape(label)} {scores[0]} – {scores[1]}</text>')
+                   f'{html.escape(label)} {first} – {second}</text>')
     out.append("</svg>")
     return "".join(out)
 
@@ -243,7 +244,8 @@ def record_html(record: GameLike) -> str:
     result = record.result()
     if result["finished"]:
         summary = "draw" if result["winner"] is None else f"{html.escape(names[result['winner']])} won"
-        summary += f" {result['scores'][0]}–{result['scores'][1]}"
+        high, low = sorted(result["scores"], reverse=True)  # the winner's score first
+        summary += f" {high}–{low}"
     else:
         summary = f"unfinished after {len(record.moves)} moves"
     moves = " ".join(f"<span>{n}.&nbsp;{html.escape(move_name(m.player, m.move))}</span>"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Sequence
 
 from kalah.core import trace as core_trace
 from kalah.core.search import ALGORITHMS as CORE_ALGORITHMS
@@ -37,6 +37,7 @@ __all__ = [
     "TraceTooLargeError",
     "check_trace_options",
     "trace",
+    "tree_facts",
 ]
 
 #: The ``format`` field of :meth:`SearchTrace.to_json`.
@@ -229,3 +230,38 @@ def trace(position: Position, algorithm: str, depth: int, evaluation: str = "str
     ]
     result = _result(position, algorithm, evaluation, raw)
     return SearchTrace(position, algorithm, last, evaluation, used, result, nodes, max_nodes)
+
+
+def tree_facts(position: Position, parents: Sequence[int | None], moves: Sequence[Move | None],
+               cutoffs: Sequence[bool]) -> tuple[list[int], dict[int, list[Move]]]:
+    """Who moves at each node of a traced tree, and the legal moves each cutoff left unvisited.
+
+    The nodes are given as in a trace (``parent`` and ``move`` per node, in
+    visiting order; every root is ``position``). The drawings of a trace (the
+    lab page, the notebook's tree) name moves by the mover's pit letters and
+    hang pruned moves under their node. Raises ``KalahError`` for a move that
+    is not legal, and :class:`SearchError` for a parent that is not an earlier node.
+    """
+    if not len(parents) == len(moves) == len(cutoffs):
+        raise SearchError("parent, move and cutoff must have one entry per node")
+    positions: list[Position] = []
+    for node_id, (parent, move) in enumerate(zip(parents, moves)):
+        if parent is None:
+            positions.append(position)
+        elif not 0 <= parent < node_id:
+            raise SearchError(f"node {node_id}: its parent must be an earlier node")
+        elif move is None:
+            raise SearchError(f"node {node_id}: a node below a root needs its move")
+        else:
+            positions.append(positions[parent].play(move))
+    seen: dict[int, set[Move]] = {}
+    for parent, move in zip(parents, moves):
+        if parent is not None and move is not None:
+            seen.setdefault(parent, set()).add(move)
+    pruned: dict[int, list[Move]] = {}
+    for node_id, cut in enumerate(cutoffs):
+        if cut and not positions[node_id].is_over:
+            left = [m for m in positions[node_id].legal_moves() if m not in seen.get(node_id, set())]
+            if left:
+                pruned[node_id] = left
+    return [p.to_move for p in positions], pruned

@@ -16,6 +16,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from kalah.rules import KalahError, Position
+from kalah.search.tracing import tree_facts as facts_of_tree
 
 from .service import invalid
 
@@ -70,25 +71,9 @@ async def line(request: LineIn) -> dict[str, Any]:
 @router.post("/api/lab/tree", summary="Who moves at each node of a traced tree, and the moves each cutoff left unvisited")
 async def tree_facts(request: TreeIn) -> dict[str, Any]:
     """Who moves at each node of a traced tree, and the legal moves each cutoff node left unvisited."""
-    n = len(request.parent)
-    if len(request.move) != n or len(request.cutoff) != n:
-        raise invalid("parent, move and cutoff must have one entry per node")
     try:
-        root = Position.from_dict(request.position)
-        positions: list[Position] = []
-        for id_, (parent, move) in enumerate(zip(request.parent, request.move)):
-            if parent is None:
-                positions.append(root)
-            elif not 0 <= parent < id_:
-                raise invalid(f"node {id_}: its parent must be an earlier node")
-            else:
-                positions.append(positions[parent].play(move))  # type: ignore[arg-type]
+        to_move, pruned = facts_of_tree(Position.from_dict(request.position), request.parent,
+                                        request.move, request.cutoff)  # type: ignore[arg-type]  # play checks moves
     except KalahError as error:
         raise invalid(str(error)) from None
-    seen: dict[int, set[Any]] = {}
-    for parent, move in zip(request.parent, request.move):
-        if parent is not None:
-            seen.setdefault(parent, set()).add(move)
-    pruned = {str(id_): [m for m in positions[id_].legal_moves() if m not in seen.get(id_, set())]
-              for id_ in range(n) if request.cutoff[id_]}
-    return {"to_move": [p.to_move for p in positions], "pruned": {k: v for k, v in pruned.items() if v}}
+    return {"to_move": to_move, "pruned": {str(node_id): moves for node_id, moves in pruned.items()}}

@@ -1,0 +1,34 @@
+// A game record with a slider (kalah.notebook.replay): the kernel draws the
+// board at the chosen move; the slider and the arrow buttons choose it.
+
+function render({ model, el }) {
+  el.classList.add("kalah-live");
+  const board = document.createElement("div");
+  board.className = "kalah-live-board";
+  const bar = document.createElement("div");
+  bar.className = "kalah-replay-bar";
+  const back = Object.assign(document.createElement("button"), { textContent: "◀" });
+  const forward = Object.assign(document.createElement("button"), { textContent: "▶" });
+  const slider = Object.assign(document.createElement("input"), { type: "range", min: "0", step: "1" });
+  const label = document.createElement("span");
+  bar.append(back, slider, forward, label);
+  el.append(board, bar);
+  const go = (index) => {
+    model.set("index", Math.max(0, Math.min(model.get("count"), index)));
+    model.save_changes();
+  };
+  back.addEventListener("click", () => go(model.get("index") - 1));
+  forward.addEventListener("click", () => go(model.get("index") + 1));
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  function draw() {
+    board.innerHTML = model.get("svg");
+    slider.max = String(model.get("count"));
+    slider.value = String(model.get("index"));
+    label.textContent = model.get("caption");
+  }
+  model.on("change:svg", draw);
+  model.on("change:caption", draw);
+  draw();
+}
+
+export default { render };

@@ -1,0 +1,38 @@
+"""The tutorial notebooks of docs/notebooks run from top to bottom (nbclient, the python3 kernel).
+
+They run from a copy in a temporary directory, so the repository's notebooks
+keep no outputs; a failing cell fails the test with the cell's error."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("anywidget")
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "docs" / "notebooks").glob("*.ipynb"))
+
+
+def test_there_are_tutorials():
+    assert {path.stem for path in NOTEBOOKS} >= {"play", "compare"}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
+def test_the_notebook_runs_from_top_to_bottom(path, tmp_path):
+    copy = tmp_path / path.name
+    shutil.copy(path, copy)
+    notebook = nbformat.read(copy, as_version=4)
+    assert not any(cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code"), \
+        f"{path.name} is stored with outputs; clear them"
+    nbclient.NotebookClient(notebook, timeout=180, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    errors = [output for cell in notebook.cells for output in cell.get("outputs", []) if output.output_type == "error"]
+    assert not errors
+    shown = [output for cell in notebook.cells for output in cell.get("outputs", [])
+             if output.output_type in ("display_data", "execute_result")]
+    widgets = [o for o in shown if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert widgets, "the notebook shows its widgets"
