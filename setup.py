@@ -25,7 +25,7 @@ DEBUG = ["-O1", "-g", "-fno-omit-frame-pointer", "-fno-wrapv", "-DKALAH_DEBUG=1"
 # name -> extra C sources (besides the .pyx of the same name)
 EXTENSIONS = {
     "board": [],
-    "search": ["search.c", "mcts.c", "reference.c"],
+    "search": ["search.c", "smp.c", "mcts.c", "reference.c"],
     "solver": ["solve.c", "endgame.c"],
     # search.c again, with the trace hooks of csrc/trace.h compiled in (kalah.trace); the release
     # search above has none. Hidden symbols: its ks_* functions never meet those of "search".

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 
@@ -39,7 +40,7 @@ from common import figure, markdown_table, report
 
 from kalah import Position, search
 from kalah.core.search import Engine, reference_alphabeta
-from kalah.search import EXACT_ALGORITHMS
+from kalah.search import EXACT_ALGORITHMS, default_threads
 
 
 def main() -> None:
@@ -187,19 +188,25 @@ def anchored(args: argparse.Namespace) -> None:
 
     rows = []
     reached = {}
-    for move_values in (False, True):
-        result = anchor.ours(start, seconds=1.0, move_values=move_values)
-        reached[move_values] = result["depth"]
-        rows.append(["every root value" if move_values else "best move only", result["depth"], f"{result['nodes']:,}",
-                     f"{result['wall']:.3f}"])
-    sections.append("## pvs from the start in 1 s (time=1.0), cold\n\n"
-                    + markdown_table(["mode", "depth completed", "nodes", "wall seconds of the call"], rows))
+    cores = default_threads()
+    for threads in sorted({1, cores}):
+        env = dict(os.environ, KALAH_THREADS=str(threads))
+        for seconds in (1.0, 5.0):
+            for move_values in ((False, True) if seconds == 1.0 else (False,)):
+                result = anchor.ours(start, seconds=seconds, move_values=move_values, env=env)
+                reached[threads, seconds, move_values] = result["depth"]
+                rows.append([threads, f"{seconds:g}", "every root value" if move_values else "best move only",
+                             result["depth"], f"{result['nodes']:,}", f"{result['wall']:.3f}"])
+    sections.append("## pvs from the start in 1 s and 5 s (time=...), cold, on 1 thread and on every core\n\n"
+                    + markdown_table(["threads", "seconds", "mode", "depth completed", "nodes (all threads)",
+                                      "wall seconds of the call"], rows))
     report("Search engine against the anchor", "\n\n".join(sections), None if args.no_write else "anchor.md")
     if args.no_write:
         return
-    figure("pvs-1s", "pvs from the start of Kalah(6,4) in 1 s, cold",
-           f"depth {reached[False]} best move only (as a player searches), {reached[True]} with every root move's value",
-           "anchor.md")
+    figure("pvs-1s", f"pvs from the start of Kalah(6,4) in 1 s, cold, {cores} threads (1 thread)",
+           f"depth {reached[cores, 1.0, False]} ({reached[1, 1.0, False]}) best move only, as a player searches; "
+           f"{reached[cores, 1.0, True]} ({reached[1, 1.0, True]}) with every root move's value; "
+           f"in 5 s: {reached[cores, 5.0, False]} ({reached[1, 5.0, False]})", "anchor.md")
     if args.cmancala:
         figure("pvs-cmancala", f"pvs / CMancala, best move only, from the start at depth {' / '.join(map(str, depths))}",
                f"nodes {' / '.join(ratios['nodes'])} times CMancala's, seconds {' / '.join(ratios['seconds'])}",

@@ -24,8 +24,9 @@ PR_SET_PDEATHSIG = 1
 
 
 def worker_setup(parent: int) -> None:
-    """Run first in every worker: die with ``parent`` (its pid), ignore Ctrl-C."""
+    """Run first in every worker: die with ``parent`` (its pid), ignore Ctrl-C, search on one thread."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.environ["KALAH_THREADS"] = "1"  # the pool's processes already fill the cores
     if not _die_with_parent():
         threading.Thread(target=_watch_parent, args=(parent,), name="kalah-parent-watch", daemon=True).start()
     if os.getppid() != parent:  # the parent died before the kernel was told to warn us

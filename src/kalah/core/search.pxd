@@ -60,6 +60,7 @@ cdef extern from "csrc/search.h" nogil:
     void ks_clear(ks_context *c)
     int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
     int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, int last)
+    int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int first, int last, int threads)
     int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max)
     int ks_reference_alphabeta(const kalah_rules *r, const kalah_state *s, int depth, uint64_t *nodes)
 

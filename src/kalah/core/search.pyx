@@ -61,11 +61,13 @@ cdef class Engine:
         self.set_oracle_pointer(<const kalah_oracle *>PyCapsule_GetPointer(capsule, b"kalah.oracle"), capsule)
 
     def search(self, position, int algorithm, int evaluation, int first, int last, double seconds=0.0,
-               bint all_values=False, bint memo=True, bint ordering=True, bint clear=True):
+               bint all_values=False, bint memo=True, bint ordering=True, bint clear=True, int threads=1):
         """Search ``position`` by progressive deepening from depth ``first`` to ``last``.
 
         ``seconds`` > 0 sets a deadline; the answer is then the last completed
-        iteration. Returns a dict of plain numbers (see kalah.search).
+        iteration. ``threads`` > 1 searches on that many threads sharing the
+        table (lazy SMP, csrc/smp.c; the node counts are those of all threads).
+        Returns a dict of plain numbers (see kalah.search).
         """
         cdef kalah_rules rules
         cdef kalah_state state
@@ -93,7 +95,7 @@ cdef class Engine:
         c.all_values = all_values
         c.deadline = started + seconds if seconds > 0 else 0.0
         with nogil:
-            iterations = ks_iterate(c, algorithm, &state, first, last)
+            iterations = ks_iterate_threads(c, algorithm, &state, first, last, threads)
         elapsed = ks_now() - started
         npv = ks_pv(c, &state, c.depth, pv, 256) if iterations else 0
         moves = [(c.root_moves[k], c.root_values[k], FLAGS[c.root_flags[k]]) for k in range(c.root_n)] if iterations else []
@@ -114,6 +116,7 @@ cdef class Engine:
             "cutoffs": c.stats.cutoffs,
             "researches": c.stats.researches,
             "oracle_probes": c.stats.oracle_probes,
+            "threads": threads if c.table != NULL else 1,
         }
 
 

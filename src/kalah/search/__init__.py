@@ -54,7 +54,9 @@ __all__ = [
     "check_algorithm",
     "check_depth",
     "check_evaluation",
+    "check_threads",
     "check_time",
+    "default_threads",
     "search",
     "trace",
 ]
@@ -106,6 +108,38 @@ def check_time(time: Any) -> float | None:
     return float(time)
 
 
+#: The most threads a search may use.
+MAX_THREADS = 64
+
+
+def check_threads(threads: Any) -> int:
+    """``threads`` as a whole number from 1 to MAX_THREADS, or a SearchError naming the problem."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise SearchError(f"threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}")
+    return threads
+
+
+def default_threads() -> int:
+    """Threads of a timed search: ``KALAH_THREADS`` if set, else the cores this process may use.
+
+    Worker processes that already fill the cores (the web server's engine
+    workers, an arena's games) set ``KALAH_THREADS=1``.
+    """
+    import os
+
+    setting = os.environ.get("KALAH_THREADS", "").strip()
+    if setting:
+        try:
+            return check_threads(int(setting))
+        except ValueError:
+            raise SearchError(f"KALAH_THREADS must be a whole number from 1 to {MAX_THREADS}, got {setting!r}") from None
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, cores))
+
+
 @dataclass(frozen=True)
 class SearchStats:
     """What a search did, counted by the compiled engine (see docs/search.md)."""
@@ -130,6 +164,8 @@ class SearchStats:
     """Wall-clock time of the whole search."""
     playouts: int = 0
     """Random games played (MCTS only)."""
+    threads: int = 1
+    """Threads that searched together (``nodes`` and the other counts are of all of them)."""
 
     @property
     def nodes_per_second(self) -> float:
@@ -277,6 +313,7 @@ def search(
     oracle: object | None = None,
     table_bits: int = 20,
     keep_table: bool = False,
+    threads: int | None = None,
 ) -> SearchResult:
     """Search ``position`` and return its value, best move, principal variation and statistics.
 
@@ -297,6 +334,11 @@ def search(
       at a fixed depth do not change, since an entry answers only at the exact
       depth it was searched to (or when proven); only nodes and time do. The
       caller must keep the variant, evaluation and oracle of that search.
+    - ``threads``: threads that search together, sharing the table (lazy SMP).
+      Default: every usable core for a timed search (``time``; or the
+      ``KALAH_THREADS`` environment variable), one otherwise. Values and best
+      moves at a fixed depth are those of one thread; a timed search gets
+      deeper. ``stats.nodes`` counts the nodes of all threads.
     - ``mcts`` takes ``playouts`` (default 10000) or ``time``, and ``seed``.
     """
     if not isinstance(position, Position):
@@ -307,6 +349,7 @@ def search(
     time = check_time(time)
     if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
         raise SearchError(f"playouts must be a whole number of at least 1, got {playouts!r}")
+    threads = check_threads(threads) if threads is not None else (default_threads() if time is not None else 1)
 
     if algorithm == "mcts":
         return _mcts(position, evaluation, depth, time, playouts, seed)
@@ -314,7 +357,7 @@ def search(
     if engine is None:
         with _engine_for(table_bits) as shared:
             return search(position, algorithm, depth, time, evaluation, move_values=move_values, memo=memo,
-                          ordering=ordering, iterative=iterative, engine=shared, oracle=oracle)
+                          ordering=ordering, iterative=iterative, engine=shared, oracle=oracle, threads=threads)
     if oracle is not None:
         engine.set_oracle(oracle)
     if iterative is None:
@@ -337,6 +380,7 @@ def search(
         memo=memo,
         ordering=ordering,
         clear=not keep_table,
+        threads=threads,
     )
     if oracle is not None:
         engine.set_oracle(None)
@@ -370,6 +414,7 @@ def _result(position: Position, algorithm: str, evaluation: str, raw: dict[str, 
         oracle_probes=raw["oracle_probes"],
         depth=raw["depth"],
         seconds=raw["seconds"],
+        threads=raw.get("threads", 1),
     )
     return SearchResult(position, algorithm, evaluation, value, best, pv, move_list, stats, exact)
 

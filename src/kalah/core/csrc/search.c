@@ -60,6 +60,7 @@ static inline int ks_enter(ks_context *c)
     if (--c->clock_countdown <= 0) {
         c->clock_countdown = 1024;
         if (c->deadline > 0 && ks_now() >= c->deadline) c->aborted = 1;
+        if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)) c->aborted = 1;
     }
     return !c->aborted;
 }
@@ -106,6 +107,7 @@ typedef struct {
     int first;                 /* the table's move, searched first */
     int n;                     /* the legal moves, in search order */
     uint8_t moves[KALAH_MAX_MOVES];
+    ks_entry hit;              /* the table's entry, copied (other threads may rewrite the slot) */
 } ks_node;
 
 /* Looks the node up in the table when it is deep enough (depth >= min_depth):
@@ -120,7 +122,7 @@ static inline ks_entry *ks_node_probe(ks_context *c, ks_node *nd, const kalah_st
         nd->key = ks_key(c, s);
         if (c->use_table) {
             c->stats.tt_probes++;
-            e = ks_table_find(c, nd->key);
+            e = ks_table_find(c, nd->key, &nd->hit);
             KALAH_ASSERT(!e || ks_entry_sane(c, e, s));
         }
     }
@@ -629,7 +631,7 @@ int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max)
     while (c->table && len < max && depth > 0) {
         int n = kalah_legal_moves(&c->rules, &t, moves);
         if (n == 0) break;
-        ks_entry *e = ks_table_find(c, ks_key(c, &t));
+        ks_entry found, *e = ks_table_find(c, ks_key(c, &t), &found);
         if (!e || e->move == KS_NO_MOVE) break;
         int legal = 0;
         for (int k = 0; k < n; k++) legal |= moves[k] == e->move;

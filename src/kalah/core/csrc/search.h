@@ -60,6 +60,7 @@ typedef struct {
     uint64_t heuristic;         /* heuristic leaves seen (and heuristic table values used): 0 means proven */
     double deadline;            /* seconds on the monotonic clock; 0: none */
     int aborted;
+    const int *stop;            /* shared with other threads (smp.c): set, the search stops; NULL: none */
     int clock_countdown;
     /* root results of the last completed iteration */
     int root_n;
@@ -88,6 +89,12 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth);
  * fixed-depth search); stops early once the value is proven. Returns the
  * number of completed iterations; the root results are those of the last one. */
 int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, int last);
+
+/* ks_iterate on `threads` threads sharing the table (lazy SMP, smp.c): the
+ * other threads search the same root one or two plies deeper and fill the
+ * table; the answer is this thread's, the same values and best moves as one
+ * thread. The statistics count the nodes of every thread. */
+int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int first, int last, int threads);
 
 /* The principal variation from the table: up to `max` moves, returns how many. */
 int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max);

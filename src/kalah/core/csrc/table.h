@@ -20,6 +20,8 @@
 #ifndef KALAH_TABLE_H
 #define KALAH_TABLE_H
 
+#include <stddef.h>
+
 #include "search.h"
 
 _Static_assert(KS_MAX_DEPTH <= INT8_MAX, "an entry keeps its depth in an int8_t");
@@ -79,12 +81,38 @@ static inline ks_entry *ks_bucket(const ks_context *c, uint64_t key, int *ways)
 #define KS_PROVEN(e) ((e)->proven & 1)
 #define KS_GENERATION(c) ((uint8_t)((c)->generation & 127))
 
-static inline ks_entry *ks_table_find(ks_context *c, uint64_t key)
+/* Several threads may read and write the table at once (smp.c): a slot holds
+ * its key XORed with its data word (value, depth, flag, move, proven), so a
+ * slot torn by two writes no longer matches its key and reads as a miss
+ * (Hyatt and Mann's lockless hashing). Readers copy a slot before using it. */
+_Static_assert(sizeof(ks_entry) == 16 && offsetof(ks_entry, value) == 8, "a slot is a key word and a data word");
+
+static inline uint64_t ks_data_word(const ks_entry *e)
+{
+    uint64_t w;
+    memcpy(&w, &e->value, 8);
+    return w;
+}
+
+/* The key a slot holds (0: empty). */
+static inline uint64_t ks_slot_key(const ks_entry *e)
+{
+    return e->key ^ ks_data_word(e);
+}
+
+/* Looks a key up: copies its entry into *out (with its plain key) and returns out, or NULL. */
+static inline ks_entry *ks_table_find(ks_context *c, uint64_t key, ks_entry *out)
 {
     int ways;
     ks_entry *b = ks_bucket(c, key, &ways);
-    for (int i = 0; i < ways; i++)
-        if (b[i].key == key) return &b[i];
+    for (int i = 0; i < ways; i++) {
+        uint64_t check = b[i].key, data = ks_data_word(&b[i]);
+        if ((check ^ data) == key) {
+            out->key = key;
+            memcpy(&out->value, &data, 8);
+            return out;
+        }
+    }
     return NULL;
 }
 
@@ -106,20 +134,26 @@ static inline void ks_table_store(ks_context *c, uint64_t key, int depth, int va
     int ways;
     ks_entry *b = ks_bucket(c, key, &ways), *e = NULL;
     for (int i = 0; i < ways && !e; i++)
-        if (b[i].key == key) e = &b[i];
+        if (ks_slot_key(&b[i]) == key) e = &b[i];
     if (!e) { /* the victim: an empty slot, else one of an older search, else the shallowest */
         int worst = INT32_MAX;
         for (int i = 0; i < ways; i++) {
-            int score = b[i].key == 0 ? -1000 : ((b[i].proven >> 1) != KS_GENERATION(c) ? -500 : 0) + b[i].depth;
+            ks_entry slot;
+            memcpy(&slot, &b[i], sizeof slot);
+            int score = slot.key == 0 && ks_data_word(&slot) == 0 ? -1000
+                      : ((slot.proven >> 1) != KS_GENERATION(c) ? -500 : 0) + slot.depth;
             if (score < worst) { worst = score; e = &b[i]; }
         }
     }
-    e->key = key;
-    e->value = value;
-    e->depth = (int8_t)depth;
-    e->flag = (uint8_t)flag;
-    e->move = (uint8_t)move;
-    e->proven = (uint8_t)((c->heuristic == heuristic_before) | (KS_GENERATION(c) << 1));
+    ks_entry entry;
+    entry.value = value;
+    entry.depth = (int8_t)depth;
+    entry.flag = (uint8_t)flag;
+    entry.move = (uint8_t)move;
+    entry.proven = (uint8_t)((c->heuristic == heuristic_before) | (KS_GENERATION(c) << 1));
+    uint64_t data = ks_data_word(&entry);
+    e->key = key ^ data;
+    memcpy(&e->value, &data, 8);
 }
 
 /* A table value was used: if it rests on heuristics, so does whatever uses it. */

@@ -1,0 +1,69 @@
+/* Lazy SMP: a timed search on several cores (ks_iterate_threads in search.h).
+ *
+ * Every thread runs the ordinary iterative search from the same root on its
+ * own context; only the transposition table is shared (lockless, table.h).
+ * The helpers start one or two plies deeper than the main thread, so they
+ * are ahead of it and leave bounds and best moves in the table that cut its
+ * tree. Nothing else passes between the threads: the main thread's completed
+ * iterations are the answer. As table entries are used only at exactly their
+ * depth (or deeper when proven), its values and best moves are those of one
+ * thread; only the node counts and the depth reached in a given time change.
+ */
+#include <pthread.h>
+#include <string.h>
+
+#include "search.h"
+
+#define KS_MAX_THREADS 64
+
+typedef struct {
+    ks_context ctx;
+    int algorithm;
+    kalah_state root;
+    int first, last;
+} ks_helper;
+
+static void *ks_helper_run(void *arg)
+{
+    ks_helper *h = arg;
+    ks_iterate(&h->ctx, h->algorithm, &h->root, h->first, h->last);
+    return NULL;
+}
+
+int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int first, int last, int threads)
+{
+    if (threads > KS_MAX_THREADS) threads = KS_MAX_THREADS;
+    if (threads <= 1 || c->table == NULL) return ks_iterate(c, algorithm, s, first, last);
+
+    static __thread ks_helper helpers[KS_MAX_THREADS - 1]; /* contexts are large: not on the stack */
+    pthread_t ids[KS_MAX_THREADS - 1];
+    int started = 0, stop = 0;
+    for (int i = 0; i < threads - 1; i++) {
+        ks_helper *h = &helpers[i];
+        h->ctx = *c;
+        memset(&h->ctx.stats, 0, sizeof h->ctx.stats);
+        h->ctx.all_values = 0;  /* the best move is what moves the table along */
+        h->ctx.stop = &stop;
+        h->algorithm = algorithm;
+        h->root = *s;
+        h->first = first + 1 + (i & 1);
+        h->last = last;
+        if (h->first > h->last) h->first = h->last;
+        if (pthread_create(&ids[i], NULL, ks_helper_run, h) != 0) break;
+        started++;
+    }
+    int done = ks_iterate(c, algorithm, s, first, last);
+    __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < started; i++) {
+        pthread_join(ids[i], NULL);
+        const ks_stats *t = &helpers[i].ctx.stats;
+        c->stats.nodes += t->nodes;
+        c->stats.leaves += t->leaves;
+        c->stats.tt_probes += t->tt_probes;
+        c->stats.tt_hits += t->tt_hits;
+        c->stats.cutoffs += t->cutoffs;
+        c->stats.researches += t->researches;
+        c->stats.oracle_probes += t->oracle_probes;
+    }
+    return done;
+}

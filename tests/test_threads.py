@@ -1,0 +1,87 @@
+"""Searches on several threads (lazy SMP, csrc/smp.c): the same values and best moves as one thread at a
+fixed depth, a legal answer under a time budget, no thread left behind, and clear errors for bad values."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+import kalah
+from kalah import Position, Variant
+from kalah.search import SearchError, default_threads
+
+VARIANTS = [Variant(6, 4), Variant(4, 3, empty_capture=True), Variant(6, 6), Variant(5, 4, pie_rule=True)]
+
+
+def random_positions(count: int, seed: int) -> list[Position]:
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        position = Position.start(rng.choice(VARIANTS))
+        for _ in range(rng.randrange(0, 14)):
+            if position.is_over:
+                break
+            position = position.play(rng.choice(position.legal_moves()))
+        if not position.is_over:
+            positions.append(position)
+    return positions
+
+
+@pytest.mark.parametrize("algorithm", ["pvs", "mtdf", "alphabeta", "scout"])
+def test_fixed_depth_answers_are_those_of_one_thread(algorithm):
+    for position in random_positions(12, seed=len(algorithm)):
+        for depth in (3, 6, 9):
+            one = kalah.search(position, algorithm, depth=depth, threads=1)
+            two = kalah.search(position, algorithm, depth=depth, threads=2)
+            assert (two.value, two.best_move, two.exact) == (one.value, one.best_move, one.exact), (position, depth)
+            assert [(m.move, m.value, m.bound) for m in two.moves] == [(m.move, m.value, m.bound) for m in one.moves]
+            assert two.stats.threads == 2 and one.stats.threads == 1
+
+
+def test_a_deep_fixed_search_agrees_too():
+    start = Position.start()
+    one = kalah.search(start, "pvs", depth=14, move_values=False, threads=1)
+    four = kalah.search(start, "pvs", depth=14, move_values=False, threads=4)
+    assert (four.value, four.best_move) == (one.value, one.best_move)
+
+
+def test_a_timed_search_on_two_threads_answers_a_legal_move():
+    for position in random_positions(4, seed=7):
+        result = kalah.search(position, "pvs", time=0.05, move_values=False, threads=2)
+        assert result.best_move in position.legal_moves() and result.stats.depth >= 1
+        assert result.stats.threads == 2
+
+
+def test_no_search_thread_outlives_its_search():
+    before = threading.active_count()
+    for _ in range(20):
+        kalah.search(Position.start(), "pvs", time=0.01, move_values=False, threads=3)
+    # The helpers are C threads: when the search returns they have been joined. The process's
+    # thread count (Linux) is back to what it was.
+    import os
+
+    tasks = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else None
+    assert threading.active_count() == before
+    if tasks is not None:
+        kalah.search(Position.start(), "pvs", time=0.01, move_values=False, threads=3)
+        assert len(os.listdir("/proc/self/task")) == tasks
+
+
+def test_the_default_is_every_core_for_a_timed_search_and_one_otherwise(monkeypatch):
+    monkeypatch.delenv("KALAH_THREADS", raising=False)
+    assert default_threads() >= 1
+    assert kalah.search(Position.start(), "pvs", depth=4).stats.threads == 1
+    assert kalah.search(Position.start(), "pvs", time=0.02).stats.threads == default_threads()
+    monkeypatch.setenv("KALAH_THREADS", "1")
+    assert kalah.search(Position.start(), "pvs", time=0.02).stats.threads == 1
+    monkeypatch.setenv("KALAH_THREADS", "lots")
+    with pytest.raises(SearchError, match="KALAH_THREADS"):
+        kalah.search(Position.start(), "pvs", time=0.02)
+
+
+@pytest.mark.parametrize("threads", [0, -1, 65, 2.0, True, "2"])
+def test_bad_thread_counts_are_refused(threads):
+    with pytest.raises(SearchError, match="threads must be a whole number from 1 to 64"):
+        kalah.search(Position.start(), "pvs", depth=3, threads=threads)
