@@ -85,3 +85,50 @@ def test_the_default_is_every_core_for_a_timed_search_and_one_otherwise(monkeypa
 def test_bad_thread_counts_are_refused(threads):
     with pytest.raises(SearchError, match="threads must be a whole number from 1 to 64"):
         kalah.search(Position.start(), "pvs", depth=3, threads=threads)
+
+
+# --- time management (soft_time in kalah.search; the players' time bank) ---------------------------
+
+def test_soft_time_needs_a_longer_time_limit():
+    with pytest.raises(SearchError, match="soft_time"):
+        kalah.search(Position.start(), "pvs", depth=6, soft_time=0.5)
+    with pytest.raises(SearchError, match="soft_time"):
+        kalah.search(Position.start(), "pvs", time=0.1, soft_time=0.5)
+
+
+def test_a_forced_move_is_answered_after_one_iteration():
+    forced = Position([[0, 0, 0, 0, 0, 1, 20], [1, 2, 3, 4, 5, 6, 6]], to_move=0)
+    assert forced.legal_moves() == [5]
+    result = kalah.search(forced, "pvs", time=30.0, soft_time=15.0, move_values=False)
+    assert result.best_move == 5 and result.stats.depth == 1
+
+
+def test_a_settled_search_stops_long_before_its_hard_limit():
+    # Past the soft limit (at once here) the search stops when its best move has held for two
+    # iterations: from the start of Kalah(6,4) that is seconds before a 30 s limit.
+    result = kalah.search(Position.start(), "pvs", time=30.0, soft_time=0.001, move_values=False)
+    assert result.stats.seconds < 20.0 and result.best_move in Position.start().legal_moves()
+    fixed = kalah.search(Position.start(), "pvs", depth=result.stats.depth, move_values=False)
+    assert (result.value, result.best_move) == (fixed.value, fixed.best_move)  # a completed iteration's answer
+
+
+def test_the_players_time_bank_stays_within_its_bounds():
+    from kalah.players import PlayerSpecError, make_player
+    from kalah.players.engines import MAX_BANK, time_budget
+
+    player = make_player("pvs:time=0.02")
+    position = Position.start(Variant(6, 3))
+    for _ in range(6):
+        if position.is_over:
+            break
+        hard, soft = time_budget(player.time, player._bank)
+        assert player.time <= hard <= 2 * player.time and soft == player.time / 2
+        position = position.play(player.choose_move(position))
+        assert 0.0 <= player._bank <= MAX_BANK * player.time
+    player.reset()
+    assert player._bank == 0.0
+    assert make_player("pvs:time=1,manage=off").spec == "pvs:time=1,manage=off"
+    assert not make_player("pvs:time=1,manage=off").manage and make_player("pvs:time=1").manage
+    for bad in ("pvs:time=1,manage=maybe", "mcts:time=1,manage=on"):
+        with pytest.raises(PlayerSpecError):
+            make_player(bad)

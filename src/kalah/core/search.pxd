@@ -45,6 +45,7 @@ cdef extern from "csrc/search.h" nogil:
         ks_stats stats
         uint64_t heuristic
         double deadline
+        double soft_deadline
         int aborted
         int root_n
         uint8_t root_moves[9]

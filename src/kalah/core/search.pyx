@@ -61,12 +61,15 @@ cdef class Engine:
         self.set_oracle_pointer(<const kalah_oracle *>PyCapsule_GetPointer(capsule, b"kalah.oracle"), capsule)
 
     def search(self, position, int algorithm, int evaluation, int first, int last, double seconds=0.0,
-               bint all_values=False, bint memo=True, bint ordering=True, bint clear=True, int threads=1):
+               bint all_values=False, bint memo=True, bint ordering=True, bint clear=True, int threads=1,
+               double soft_seconds=0.0):
         """Search ``position`` by progressive deepening from depth ``first`` to ``last``.
 
         ``seconds`` > 0 sets a deadline; the answer is then the last completed
         iteration. ``threads`` > 1 searches on that many threads sharing the
         table (lazy SMP, csrc/smp.c; the node counts are those of all threads).
+        ``soft_seconds`` > 0 lets the search stop before the deadline once its
+        best move has settled (csrc/search.h, ks_iterate).
         Returns a dict of plain numbers (see kalah.search).
         """
         cdef kalah_rules rules
@@ -94,6 +97,7 @@ cdef class Engine:
         c.ordering = ordering
         c.all_values = all_values
         c.deadline = started + seconds if seconds > 0 else 0.0
+        c.soft_deadline = started + soft_seconds if soft_seconds > 0 else 0.0
         with nogil:
             iterations = ks_iterate_threads(c, algorithm, &state, first, last, threads)
         elapsed = ks_now() - started

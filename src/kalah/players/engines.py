@@ -4,7 +4,12 @@ Specs, e.g. ``minimax:depth=4``, ``alphabeta:depth=12,eval=seed``,
 ``scout:depth=10``, ``pvs:time=1.5``, ``mtdf:time=1``, ``mcts:playouts=20000``.
 ``time=`` is seconds per move: progressive deepening that plays the move of
 the last completed iteration. ``depth=`` and ``time=`` together: deepen up to
-the depth while time allows. After each move ``last_info`` says what the search
+the depth while time allows. With ``time=`` the player manages its time as a
+player with a clock does (``manage=off`` turns it off): a forced move is
+played at once, a move whose choice has settled (the same best move for two
+iterations after half the time) early, and the time saved goes to the moves
+where the choice is still open, up to twice ``time`` for one move; the game
+never takes more than ``time`` per move on average (see :func:`time_budget`). After each move ``last_info`` says what the search
 found: value (seeds, for the player), depth, nodes, principal variation, and
 ``outcome`` such as ``"wins by 6"`` once the search has proven the result.
 """
@@ -21,6 +26,18 @@ from .spec import PlayerSpecError, float_option, int_option, register_player
 
 DEFAULT_DEPTHS = {"minimax": 6, "alphabeta": 10, "scout": 10, "pvs": 10, "mtdf": 10}
 DEFAULT_PLAYOUTS = 10000
+#: Time management: the most seconds kept for later moves, in moves' worth of ``time``.
+MAX_BANK = 4.0
+
+
+def time_budget(per_move: float, bank: float) -> tuple[float, float]:
+    """The hard and soft limits of one move's search: ``per_move`` plus up to one more ``per_move`` from
+    ``bank`` (the time earlier moves saved), and half of ``per_move``, after which a settled search stops.
+
+    >>> time_budget(1.0, 0.0), time_budget(1.0, 0.4), time_budget(1.0, 3.0)
+    ((1.0, 0.5), (1.4, 0.5), (2.0, 0.5))
+    """
+    return per_move + min(max(bank, 0.0), per_move), 0.5 * per_move
 
 
 class SearchPlayer(ComputerPlayer):
@@ -44,6 +61,7 @@ class SearchPlayer(ComputerPlayer):
         playouts: int | None = None,
         seed: int = 0,
         memo: bool = True,
+        manage: bool = True,
     ) -> None:
         super().__init__()
         if algorithm not in ALGORITHMS:
@@ -53,6 +71,8 @@ class SearchPlayer(ComputerPlayer):
         self.time = time
         self.seed = seed
         self.memo = memo
+        self.manage = manage and time is not None and algorithm != "mcts"
+        self._bank = 0.0  # seconds saved by earlier moves of this game
         if algorithm == "mcts":
             self.depth = None
             self.playouts = playouts if playouts is not None or time is not None else DEFAULT_PLAYOUTS
@@ -83,12 +103,15 @@ class SearchPlayer(ComputerPlayer):
             options.append(f"eval={self.evaluation}")
         if algorithm == "mcts" and seed:
             options.append(f"seed={seed}")
+        if self.time is not None and algorithm != "mcts" and not manage:
+            options.append("manage=off")
         self.spec = algorithm + (":" + ",".join(options) if options else "")
 
     def reset(self) -> None:
         """Forget the last game (a new game starts)."""
         self._calls = 0
         self._table_for = None
+        self._bank = 0.0
 
     def choose_move(self, position: Position) -> Move:
         """The best move of a search with the player's algorithm, depth or time, and evaluation."""
@@ -100,13 +123,15 @@ class SearchPlayer(ComputerPlayer):
         table_for = (position.variant, oracle is not None)
         keep_table = self.memo and self._table_for == table_for
         self._table_for = table_for
+        hard, soft = time_budget(self.time, self._bank) if self.manage and self.time else (self.time, None)
         result = search(
             position,
             self.algorithm,
             oracle=oracle,
             keep_table=keep_table,
             depth=self.depth,
-            time=self.time,
+            time=hard,
+            soft_time=soft,
             evaluation=self.evaluation,
             move_values=False,
             memo=self.memo,
@@ -115,6 +140,8 @@ class SearchPlayer(ComputerPlayer):
             engine=self._engine,
         )
         self._calls += 1
+        if self.manage and self.time:
+            self._bank = min(max(0.0, self._bank + self.time - result.stats.seconds), MAX_BANK * self.time)
         info: dict[str, object] = {
             "algorithm": self.algorithm,
             "value": result.value,
@@ -139,17 +166,19 @@ class SearchPlayer(ComputerPlayer):
 
 def _factory(algorithm: str):
     def make(depth: str | None = None, time: str | None = None, eval: str | None = None,
-             playouts: str | None = None, seed: str | None = None, memo: str | None = None) -> SearchPlayer:
+             playouts: str | None = None, seed: str | None = None, memo: str | None = None,
+             manage: str | None = None) -> SearchPlayer:
         if algorithm == "mcts":
-            if depth is not None or eval is not None:
+            if depth is not None or eval is not None or manage is not None:
                 raise PlayerSpecError("mcts takes playouts=N, time=SECONDS and seed=N (no depth or eval)")
         elif playouts is not None or seed is not None:
             raise PlayerSpecError(f"{algorithm} takes depth=N, time=SECONDS and eval=NAME (no playouts or seed)")
         evaluation = (eval or "strong").strip().lower()
         if evaluation not in EVALUATIONS:
             raise PlayerSpecError(f"unknown evaluation {eval!r}; accepted: {', '.join(EVALUATIONS)}")
-        if memo is not None and memo.lower() not in ("0", "1", "true", "false", "yes", "no", "on", "off"):
-            raise PlayerSpecError(f"option memo must be true or false, got {memo!r}")
+        for option, value in (("memo", memo), ("manage", manage)):
+            if value is not None and value.lower() not in ("0", "1", "true", "false", "yes", "no", "on", "off"):
+                raise PlayerSpecError(f"option {option} must be on or off, got {value!r}")
         return SearchPlayer(
             algorithm,
             depth=int_option("depth", depth, minimum=1),
@@ -158,17 +187,18 @@ def _factory(algorithm: str):
             playouts=int_option("playouts", playouts, minimum=1),
             seed=int_option("seed", seed, default=0, minimum=0),
             memo=memo is None or memo.lower() in ("1", "true", "yes", "on"),
+            manage=manage is None or manage.lower() in ("1", "true", "yes", "on"),
         )
 
     return make
 
 
 _SUMMARIES = {
-    "minimax": ("plain negamax search (memoized as in the seeds)", "depth=N, time=SECONDS, eval=strong|store|seed, memo=BOOL"),
-    "alphabeta": ("alpha-beta with bound-flag table, progressive deepening, move ordering", "depth=N, time=SECONDS, eval=strong|store|seed"),
-    "scout": ("Pearl's SCOUT (EVAL/TEST) with memoization and progressive deepening", "depth=N, time=SECONDS, eval=strong|store|seed"),
-    "pvs": ("principal variation search (NegaScout)", "depth=N, time=SECONDS, eval=strong|store|seed"),
-    "mtdf": ("MTD(f): null-window alpha-beta with memory", "depth=N, time=SECONDS, eval=strong|store|seed"),
+    "minimax": ("plain negamax search (memoized as in the seeds)", "depth=N, time=SECONDS, eval=strong|store|seed, memo=BOOL, manage=on|off"),
+    "alphabeta": ("alpha-beta with bound-flag table, progressive deepening, move ordering", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off"),
+    "scout": ("Pearl's SCOUT (EVAL/TEST) with memoization and progressive deepening", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off"),
+    "pvs": ("principal variation search (NegaScout)", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off"),
+    "mtdf": ("MTD(f): null-window alpha-beta with memory", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off"),
     "mcts": ("UCT Monte-Carlo tree search with compiled random playouts", "playouts=N, time=SECONDS, seed=N"),
 }
 

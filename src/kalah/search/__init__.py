@@ -314,6 +314,7 @@ def search(
     table_bits: int = 20,
     keep_table: bool = False,
     threads: int | None = None,
+    soft_time: float | None = None,
 ) -> SearchResult:
     """Search ``position`` and return its value, best move, principal variation and statistics.
 
@@ -339,6 +340,12 @@ def search(
       ``KALAH_THREADS`` environment variable), one otherwise. Values and best
       moves at a fixed depth are those of one thread; a timed search gets
       deeper. ``stats.nodes`` counts the nodes of all threads.
+    - ``soft_time``: with ``time``, time management: past ``soft_time``
+      seconds the search stops after an iteration once its best move has
+      stayed the same for two iterations; it also stops when the move is
+      forced or when the next iteration could not finish within ``time``.
+      ``time`` stays the hard limit. The players use it (see
+      ``kalah.players.engines``).
     - ``mcts`` takes ``playouts`` (default 10000) or ``time``, and ``seed``.
     """
     if not isinstance(position, Position):
@@ -350,6 +357,10 @@ def search(
     if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
         raise SearchError(f"playouts must be a whole number of at least 1, got {playouts!r}")
     threads = check_threads(threads) if threads is not None else (default_threads() if time is not None else 1)
+    if soft_time is not None:
+        soft_time = check_time(soft_time)
+        if time is None or soft_time is None or soft_time > time:
+            raise SearchError(f"soft_time needs a time limit at least as long, got soft_time={soft_time!r}, time={time!r}")
 
     if algorithm == "mcts":
         return _mcts(position, evaluation, depth, time, playouts, seed)
@@ -357,7 +368,8 @@ def search(
     if engine is None:
         with _engine_for(table_bits) as shared:
             return search(position, algorithm, depth, time, evaluation, move_values=move_values, memo=memo,
-                          ordering=ordering, iterative=iterative, engine=shared, oracle=oracle, threads=threads)
+                          ordering=ordering, iterative=iterative, engine=shared, oracle=oracle, threads=threads,
+                          soft_time=soft_time)
     if oracle is not None:
         engine.set_oracle(oracle)
     if iterative is None:
@@ -381,6 +393,7 @@ def search(
         ordering=ordering,
         clear=not keep_table,
         threads=threads,
+        soft_seconds=soft_time or 0.0,
     )
     if oracle is not None:
         engine.set_oracle(None)

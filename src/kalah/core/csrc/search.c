@@ -596,7 +596,9 @@ int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, in
     if (last > KS_MAX_DEPTH) last = KS_MAX_DEPTH;
     if (first < 1) first = 1;
     c->root_n = 0;
+    int settled = 0, last_best = KS_NO_MOVE;
     for (int depth = first; depth <= last; depth++) {
+        double iteration_started = c->soft_deadline > 0 ? ks_now() : 0;
         int saved_n = c->root_n, saved_best = c->best_move, saved_value = c->value, saved_depth = c->depth, saved_exact = c->exact;
         int saved_values[KALAH_MAX_MOVES];
         uint8_t saved_flags[KALAH_MAX_MOVES];
@@ -615,6 +617,15 @@ int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, in
         }
         done++;
         if (c->exact) break; /* proven: deeper searches give the same answer */
+        if (c->soft_deadline > 0) {
+            /* Time management: spend the time where the choice is still open. */
+            double now = ks_now(), took = now - iteration_started;
+            settled = c->best_move == last_best ? settled + 1 : 0;
+            last_best = c->best_move;
+            if (c->root_n == 1) break;                                  /* forced */
+            if (now >= c->soft_deadline && settled >= 2) break;         /* settled */
+            if (c->deadline > 0 && now + 2 * took > c->deadline) break; /* the next could not finish */
+        }
     }
     return done;
 }

@@ -59,6 +59,7 @@ typedef struct {
     ks_stats stats;
     uint64_t heuristic;         /* heuristic leaves seen (and heuristic table values used): 0 means proven */
     double deadline;            /* seconds on the monotonic clock; 0: none */
+    double soft_deadline;       /* past it, stop after an iteration once the best move is settled; 0: none */
     int aborted;
     const int *stop;            /* shared with other threads (smp.c): set, the search stops; NULL: none */
     int clock_countdown;
@@ -72,9 +73,10 @@ typedef struct {
     int value;
     int depth;   /* depth of the last completed iteration */
     int exact;   /* the value is proven */
-#ifdef KALAH_TRACE
-    struct ks_trace *trace;     /* the trace build only (trace.h): where the nodes go; NULL: none */
-#endif
+    /* The trace build only (trace.h): where the nodes go; NULL: none. Declared in
+     * both builds so that the context (inside kalah.core.search.Engine, which the
+     * trace build cimports) has one layout. */
+    struct ks_trace *trace;
 } ks_context;
 
 double ks_now(void);
@@ -86,7 +88,11 @@ void ks_clear(ks_context *c);
 int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth);
 
 /* Progressive deepening from depth `first` to `last` (first == last: a single
- * fixed-depth search); stops early once the value is proven. Returns the
+ * fixed-depth search); stops early once the value is proven. With a soft
+ * deadline it also stops after an iteration when the move is forced, or the
+ * soft deadline has passed and the best move has stayed the same for two
+ * iterations, or the next iteration (at least twice as long as the last)
+ * could not finish before the deadline. Returns the
  * number of completed iterations; the root results are those of the last one. */
 int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, int last);
 

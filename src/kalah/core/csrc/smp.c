@@ -43,6 +43,7 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
         h->ctx = *c;
         memset(&h->ctx.stats, 0, sizeof h->ctx.stats);
         h->ctx.all_values = 0;  /* the best move is what moves the table along */
+        h->ctx.soft_deadline = 0; /* the main thread decides when to stop */
         h->ctx.stop = &stop;
         h->algorithm = algorithm;
         h->root = *s;
