@@ -36,7 +36,7 @@ import os
 import tempfile
 import time
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
@@ -98,25 +98,54 @@ def position_key(position: Position) -> str:
     return ".".join(map(str, position.cells)) + f"/{position.to_move}"
 
 
-@dataclass
 class Book:
-    """The entries of one variant's book, by :func:`position_key`."""
+    """The entries of one variant's book, by :func:`position_key`.
 
-    variant: Variant
-    moves: int
-    """The perfect player's decisions per seat the book covers completely."""
-    entries: dict[str, BookEntry] = field(default_factory=dict)
-    built: dict[str, Any] = field(default_factory=dict)
-    """How the book was built: seconds, solver nodes, positions per decision, version."""
+    A book read with ``check=False`` keeps its entries as they were read and
+    checks each one when it is first looked up (loading stays cheap).
+    """
+
+    def __init__(self, variant: Variant, moves: int, entries: dict[str, BookEntry] | None = None,
+                 built: dict[str, Any] | None = None, *, raw: dict[str, Any] | None = None,
+                 source: str = "the book") -> None:
+        self.variant = variant
+        #: The perfect player's decisions per seat the book covers completely.
+        self.moves = moves
+        #: How the book was built: seconds, positions per decision, solver threads, version.
+        self.built: dict[str, Any] = built if built is not None else {}
+        self._entries: dict[str, BookEntry] = entries if entries is not None else {}
+        self._raw: dict[str, Any] = raw if raw is not None else {}
+        self._source = source
+
+    @property
+    def entries(self) -> dict[str, BookEntry]:
+        """Every entry by key (the entries not checked yet are checked now)."""
+        if self._raw:
+            for key in list(self._raw):
+                self._checked(key)
+        return self._entries
+
+    def _checked(self, key: str) -> BookEntry:
+        item = self._raw.pop(key)
+        try:
+            entry = _entry(key, item, self.variant)
+        except (TypeError, ValueError) as error:
+            raise BookError(f"{self._source} is damaged ({error})") from None
+        self._entries[key] = entry
+        return entry
 
     def __len__(self) -> int:
-        return len(self.entries)
+        return len(self._entries) + len(self._raw)
 
     def get(self, position: Position) -> BookEntry | None:
         """The entry of ``position``, or None when the book does not hold it (or it is of another variant)."""
         if position.variant != self.variant:
             return None
-        return self.entries.get(position_key(position))
+        key = position_key(position)
+        entry = self._entries.get(key)
+        if entry is None and key in self._raw:
+            entry = self._checked(key)
+        return entry
 
     def to_bytes(self) -> bytes:
         """The file's bytes: gzip-compressed JSON (reproducible: no time stamp in the gzip header)."""
@@ -133,8 +162,11 @@ class Book:
         return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
 
     @classmethod
-    def from_bytes(cls, data: bytes, source: str = "the book") -> Book:
-        """A book from the bytes of its file; :class:`BookError` naming ``source`` if they are not one."""
+    def from_bytes(cls, data: bytes, source: str = "the book", check: bool = True) -> Book:
+        """A book from the bytes of its file; :class:`BookError` naming ``source`` if they are not one.
+
+        With ``check=False`` the entries are checked one by one as they are looked up.
+        """
         try:
             text = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as error:
@@ -155,14 +187,15 @@ class Book:
             moves = document["moves"]
             built = document.get("built", {})
             raw = document["entries"]
-            if not isinstance(moves, int) or moves < 0 or not isinstance(raw, dict) or not isinstance(built, dict):
+            if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0 or not isinstance(raw, dict) \
+                    or not isinstance(built, dict):
                 raise ValueError("bad header")
-            entries = {}
-            for key, item in raw.items():
-                entries[key] = _entry(key, item, variant)
         except (KeyError, TypeError, ValueError, KalahError) as error:
             raise BookError(f"{source} is damaged ({error})") from None
-        return cls(variant, moves, entries, built)
+        book = cls(variant, moves, None, built, raw=raw, source=source)
+        if check:
+            book.entries  # noqa: B018 - checks every entry
+        return book
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the book to ``path`` atomically (a reader sees the old file or the new one)."""
@@ -195,6 +228,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.chmod(temporary, 0o644)  # a data file of the package: readable by everyone, as files are made
         with os.fdopen(descriptor, "wb") as file:
             file.write(data)
             file.flush()
@@ -208,8 +242,9 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def load(path: str | os.PathLike[str], variant: Variant | None = None) -> Book:
-    """Read a book file; with ``variant``, also check that it is that variant's book."""
+def load(path: str | os.PathLike[str], variant: Variant | None = None, *, check: bool = True) -> Book:
+    """Read a book file; with ``variant``, also check that it is that variant's book. With ``check=False``
+    its entries are checked as they are looked up (:class:`BookError` then)."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -218,7 +253,7 @@ def load(path: str | os.PathLike[str], variant: Variant | None = None) -> Book:
         data = path.read_bytes()
     except OSError as error:
         raise BookError(f"cannot read the opening book {path}: {error.strerror or error}") from None
-    book = Book.from_bytes(data, str(path))
+    book = Book.from_bytes(data, str(path), check)
     if variant is not None and book.variant != variant:
         raise BookError(f"{path} is the book of {book.variant.name}, not of {variant.name}")
     return book
@@ -244,7 +279,7 @@ def shipped(variant: Variant) -> Book | None:
     path = data_directory() / book_filename(variant)
     if not path.is_file():
         return None
-    return load(path, variant)
+    return load(path, variant, check=False)
 
 
 def lookup(position: Position) -> BookEntry | None:
@@ -351,14 +386,17 @@ def build_book(
     threads: int | None = 1,
     progress: Progress | None = None,
     checkpoint: Callable[[Book], None] | None = None,
+    checkpoint_seconds: float = 60.0,
 ) -> Book:
     """Build the book of ``variant`` for the perfect player's first ``moves`` decisions of each seat.
 
     Every position is solved exactly (:func:`choose`); the solver keeps its
     table between positions. ``book`` extends an earlier book of the variant
     (its entries are reused, not solved again). ``checkpoint(book)`` is called
-    after each decision number is complete (to save the book so far), with
-    ``book.moves`` counting the complete ones. Returns the book.
+    after each decision number is complete and at least every
+    ``checkpoint_seconds`` of solving (to save the book so far: ``book.moves``
+    counts the complete decision numbers, an extension reuses the rest).
+    Returns the book.
     """
     if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:
         raise BookError(f"moves must be a non-negative integer, got {moves!r}")
@@ -377,8 +415,10 @@ def build_book(
     seen: set[str] = set()
     done = 0
     total = len(frontier)
+    saved = time.perf_counter()
     for level in range(1, moves + 1):
         todo = [(key, position) for key, position in frontier.items() if key not in seen]
+        total = done + len(todo)  # the estimate of the level before counted its transpositions twice
         level_started = time.perf_counter()
         solved = 0
         following: dict[str, Position] = {}
@@ -388,6 +428,9 @@ def build_book(
             if entry is None:
                 entry = entries[key] = choose(position, threads=threads)
                 solved += 1
+                if checkpoint is not None and time.perf_counter() - saved >= checkpoint_seconds:
+                    checkpoint(result)
+                    saved = time.perf_counter()
             done += 1
             if progress is not None:
                 progress(done, total, level)
@@ -409,6 +452,7 @@ def build_book(
         built["threads"] = threads
         if checkpoint is not None and solved:
             checkpoint(result)
+            saved = time.perf_counter()
     if book is not None and book.moves > moves:
         result.moves = book.moves
     return result
