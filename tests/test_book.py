@@ -187,9 +187,11 @@ def test_the_shipped_book_is_complete(variant):
 def test_a_sample_of_the_kalah_6_3_books_agrees_with_fresh_solves(variant):
     book = shipped(variant)
     rng = random.Random(zlib.crc32(variant.name.encode()))
-    keys = rng.sample(sorted(book.entries), 6)
-    for key in keys:
-        _check_entry(_position(key, variant), book.entries[key])
+    # the start, a few of the early (hardest) entries and a random sample of all (mostly the later moves)
+    positions = sorted((_position(key, variant) for key in book.entries), key=lambda p: -p.seeds_in_pits)
+    sample = [Position.start(variant), *rng.sample(positions[1:40], 3), *rng.sample(positions[40:], 10)]
+    for position in sample:
+        _check_entry(position, book.get(position))
 
 
 @pytest.mark.slow
@@ -199,8 +201,18 @@ def test_cheap_entries_of_the_kalah_6_4_books_agree_with_fresh_solves(variant):
     # the cheap ones: the deepest entries (fewest seeds in the pits), sampled with a fixed seed
     positions = sorted((_position(key, variant) for key in book.entries), key=lambda p: p.seeds_in_pits)
     rng = random.Random(zlib.crc32(variant.name.encode()))
-    for position in rng.sample(positions[:40], 2):
+    for position in rng.sample(positions[:60], 3):
         _check_entry(position, book.get(position))
+
+
+@pytest.mark.parametrize("variant, value, best", [
+    (Variant(6, 4), 8, (2,)),  # the solver's figures for the starts (README, docs/solve.md)
+    (Variant(6, 4, empty_capture=True), 10, (2,)),
+    (Variant(6, 3), 2, (4,)),
+])
+def test_the_book_starts_with_the_known_values(variant, value, best):
+    entry = lookup(Position.start(variant))
+    assert (entry.value, entry.best_moves, entry.move) == (value, best, best[0])
 
 
 def test_no_book_for_other_variants():
