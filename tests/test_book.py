@@ -29,7 +29,9 @@ from kalah.cli import main
 from kalah.players.spec import make_player
 
 SMALL = Variant(4, 3)
-SHIPPED = [Variant(6, 3), Variant(6, 3, empty_capture=True), Variant(6, 4), Variant(6, 4, empty_capture=True)]
+SIX_THREE = [Variant(6, 3, empty_capture=capture, pie_rule=pie) for pie in (False, True) for capture in (False, True)]
+SIX_FOUR = [Variant(6, 4), Variant(6, 4, empty_capture=True)]
+SHIPPED = SIX_THREE + SIX_FOUR
 
 
 @pytest.fixture(scope="module")
@@ -180,22 +182,27 @@ def test_the_shipped_book_is_complete(variant):
     assert book is not None, book_filename(variant)
     assert book.moves >= 2
     needed, missing = lines(book)
-    assert missing == [] and len(needed) == len(book)
+    assert missing == [] and len(needed) <= len(book)  # a build stopped during a move keeps what it solved
 
 
-@pytest.mark.parametrize("variant", SHIPPED[:2], ids=lambda variant: variant.name)
+@pytest.mark.parametrize("variant", SIX_THREE, ids=lambda variant: variant.name)
 def test_a_sample_of_the_kalah_6_3_books_agrees_with_fresh_solves(variant):
     book = shipped(variant)
     rng = random.Random(zlib.crc32(variant.name.encode()))
     # the start, a few of the early (hardest) entries and a random sample of all (mostly the later moves)
     positions = sorted((_position(key, variant) for key in book.entries), key=lambda p: -p.seeds_in_pits)
     sample = [Position.start(variant), *rng.sample(positions[1:40], 3), *rng.sample(positions[40:], 10)]
+    if variant.pie_rule:  # the start's value takes every move's, each with the swap: too slow for a test
+        start = Position.start(variant)
+        sample = [position for position in sample[1:] if not position.is_first_move]
+        sample.append(start.play(rng.choice(start.legal_moves())))  # the swap is one of its moves
+        assert kalah.SWAP in sample[-1].legal_moves()
     for position in sample:
         _check_entry(position, book.get(position))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", SHIPPED[2:], ids=lambda variant: variant.name)
+@pytest.mark.parametrize("variant", SIX_FOUR, ids=lambda variant: variant.name)
 def test_cheap_entries_of_the_kalah_6_4_books_agree_with_fresh_solves(variant):
     book = shipped(variant)
     # the cheap ones: the deepest entries (fewest seeds in the pits), sampled with a fixed seed
