@@ -88,6 +88,12 @@ def test_the_book_follows_its_own_move_and_every_reply(small_book):
     key = next(iter(small_book.entries))
     partial = Book(SMALL, 3, {k: v for k, v in small_book.entries.items() if k != key})
     assert [position_key(p) for p in lines(partial)[1]] == [key]
+    # a build stopped during a move leaves entries beyond the complete ones: trimmed() drops them
+    larger = build_book(SMALL, 4)
+    stopped = Book(SMALL, 3, larger.entries, larger.built)
+    trimmed = stopped.trimmed()
+    assert len(stopped) > len(trimmed) and lines(trimmed)[1] == []
+    assert set(trimmed.entries) == {position_key(position) for position in lines(stopped)[0]}
 
 
 def test_the_move_is_the_perfect_players_rule(small_book):

@@ -197,6 +197,13 @@ class Book:
             book.entries  # noqa: B018 - checks every entry
         return book
 
+    def trimmed(self) -> Book:
+        """The book without the entries beyond its complete moves (those a build stopped during a move left)."""
+        needed, _ = lines(self)
+        keys = {position_key(position) for position in needed}
+        entries = {key: entry for key, entry in self.entries.items() if key in keys}
+        return Book(self.variant, self.moves, entries, dict(self.built), source=self._source)
+
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the book to ``path`` atomically (a reader sees the old file or the new one)."""
         _write_atomic(Path(path), self.to_bytes())
