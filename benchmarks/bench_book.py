@@ -8,7 +8,7 @@ first one includes loading the book). Without the book only the first
 decision of each seat is timed (each is a full solve). Writes
 ``results/book.md``.
 
-    python benchmarks/bench_book.py [--no-baseline] [--variants 6,3 6,3,ec 6,4 6,4,ec]
+    python benchmarks/bench_book.py [--no-baseline] [--variants 6,3 6,3,ec 6,3,pie 6,3,ec,pie 6,4 6,4,ec]
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ started = time.perf_counter()
 import kalah
 from kalah.players.spec import make_player
 imported = time.perf_counter() - started
-pits, seeds, ec, seat, spec, decisions = json.loads(sys.argv[1])
-variant = kalah.Variant(pits, seeds, empty_capture=ec)
+pits, seeds, ec, pie, seat, spec, decisions = json.loads(sys.argv[1])
+variant = kalah.Variant(pits, seeds, empty_capture=ec, pie_rule=pie)
 player = make_player(spec)
+made = time.perf_counter() - started
 rng = random.Random(2026 + seat)
 position = kalah.Position.start(variant)
 times, book = [], []
@@ -44,19 +45,19 @@ while len(times) < decisions and not position.is_over:
     else:
         move = rng.choice(position.legal_moves())
     position = position.play(move)
-print(json.dumps({"import": imported, "times": times, "book": book}))
+print(json.dumps({"import": imported, "made": made, "times": times, "book": book}))
 """
 
 
-def run(pits: int, seeds: int, ec: bool, seat: int, spec: str, decisions: int) -> dict:
-    argument = json.dumps([pits, seeds, ec, seat, spec, decisions])
+def run(pits: int, seeds: int, ec: bool, pie: bool, seat: int, spec: str, decisions: int) -> dict:
+    argument = json.dumps([pits, seeds, ec, pie, seat, spec, decisions])
     out = subprocess.run([sys.executable, "-c", CHILD, argument], check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", nargs="*", default=["6,3", "6,3,ec", "6,4", "6,4,ec"])
+    parser.add_argument("--variants", nargs="*", default=["6,3", "6,3,ec", "6,3,pie", "6,3,ec,pie", "6,4", "6,4,ec"])
     parser.add_argument("--no-baseline", action="store_true", help="Skip the solves without the book.")
     args = parser.parse_args()
     from kalah import Variant
@@ -65,25 +66,25 @@ def main() -> None:
     rows = []
     for text in args.variants:
         parts = text.split(",")
-        pits, seeds, ec = int(parts[0]), int(parts[1]), "ec" in parts[2:]
-        book = shipped(Variant(pits, seeds, empty_capture=ec))
+        pits, seeds, ec, pie = int(parts[0]), int(parts[1]), "ec" in parts[2:], "pie" in parts[2:]
+        book = shipped(Variant(pits, seeds, empty_capture=ec, pie_rule=pie))
         if book is None:
             print(f"no shipped book for {text}", file=sys.stderr)
             continue
         name = book.variant.name
         for seat in (0, 1):
-            with_book = run(pits, seeds, ec, seat, "perfect", book.moves)
+            with_book = run(pits, seeds, ec, pie, seat, "perfect", book.moves)
             times = with_book["times"]
-            row = [name, seat, book.moves, sum(with_book["book"]), f"{with_book['import']:.3f}",
+            row = [name, seat, book.moves, sum(with_book["book"]), f"{with_book['made']:.3f}",
                    f"{times[0] * 1000:.1f}", f"{max(times[1:], default=0) * 1000:.2f}"]
             if args.no_baseline:
                 row.append("-")
             else:
-                without = run(pits, seeds, ec, seat, "perfect:book=off,time=600,threads=1", 1)
+                without = run(pits, seeds, ec, pie, seat, "perfect:book=off,time=600,threads=1", 1)
                 row.append(f"{without['times'][0]:.2f}")
             rows.append(row)
             print(row, file=sys.stderr, flush=True)
-    headers = ["variant", "seat", "book moves", "answered from the book", "import kalah (s)",
+    headers = ["variant", "seat", "book moves", "answered from the book", "import kalah, make the player (s)",
                "first decision, book loaded (ms)", "slowest later decision (ms)",
                "first decision without the book, one thread (s)"]
     body = (markdown_table(headers, rows) + "\n\n"

@@ -103,7 +103,7 @@ def register(app: typer.Typer) -> None:
         for number, level in enumerate(built.get("levels", [])[: book.moves], start=1):
             typer.echo(f"  move {number}: {level.get('positions', '?')} positions, {level.get('seconds', '?')} s")
         if "seconds" in built:
-            typer.echo(f"built in {built['seconds']} s ({built.get('threads', '?')} solver threads) by kalah {built.get('kalah', '?')}")
+            typer.echo(f"built in {built['seconds']} s (solver threads: {built.get('threads', '?')}) by kalah {built.get('kalah', '?')}")
         start = book.get(Position.start(book.variant))
         if start is not None:
             typer.echo(f"start: value {start.value:+d}, plays {start.move}")
