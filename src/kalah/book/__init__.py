@@ -206,7 +206,10 @@ class Book:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the book to ``path`` atomically (a reader sees the old file or the new one)."""
-        _write_atomic(Path(path), self.to_bytes())
+        try:
+            _write_atomic(Path(path), self.to_bytes())
+        except OSError as error:
+            raise BookError(f"cannot write the opening book {path}: {error.strerror or error}") from None
 
 
 def _entry(key: str, item: Any, variant: Variant) -> BookEntry:
