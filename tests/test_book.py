@@ -27,11 +27,19 @@ from kalah.book import (
 )
 from kalah.cli import main
 from kalah.players.spec import make_player
+from kalah.solve import clear_cache
 
 SMALL = Variant(4, 3)
 SIX_THREE = [Variant(6, 3, empty_capture=capture, pie_rule=pie) for pie in (False, True) for capture in (False, True)]
 SIX_FOUR = [Variant(6, 4), Variant(6, 4, empty_capture=True)]
 SHIPPED = SIX_THREE + SIX_FOUR
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _a_cold_solver_afterwards():
+    """These tests solve opening positions: later tests of timed solves expect a solver table that never saw them."""
+    yield
+    clear_cache()
 
 
 @pytest.fixture(scope="module")
