@@ -125,13 +125,17 @@ class Book:
                 self._checked(key)
         return self._entries
 
-    def _checked(self, key: str) -> BookEntry:
-        item = self._raw.pop(key)
+    def _checked(self, key: str) -> BookEntry | None:
+        """Check a raw entry and keep it (idempotent: threads may race here, each finds the same entry)."""
+        item = self._raw.get(key)
+        if item is None:
+            return self._entries.get(key)
         try:
             entry = _entry(key, item, self.variant)
         except (TypeError, ValueError) as error:
             raise BookError(f"{self._source} is damaged ({error})") from None
         self._entries[key] = entry
+        self._raw.pop(key, None)
         return entry
 
     def __len__(self) -> int:
