@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import kalah
+from kalah.book import BookEntry
 from kalah.records import GameRecord, PlayerInfo, RecordedMove
 from kalah.search import MoveValue, SearchResult, SearchStats, SearchTrace, TraceNode
 from kalah.solve import SolveResult
@@ -53,14 +54,15 @@ def _field_docstrings(cls: type) -> dict[str, str]:
     return docs
 
 
-@pytest.mark.parametrize("cls", [SearchResult, SearchStats, MoveValue, SearchTrace, TraceNode, SolveResult, GameRecord, RecordedMove, PlayerInfo],
+@pytest.mark.parametrize("cls", [SearchResult, SearchStats, MoveValue, SearchTrace, TraceNode, SolveResult, GameRecord,
+                                 RecordedMove, PlayerInfo, BookEntry],
                          ids=lambda cls: cls.__name__)
 def test_every_field_of_a_result_says_what_it_holds(cls):
     documented = _field_docstrings(cls)
     assert [f.name for f in dataclasses.fields(cls) if not documented.get(f.name, "").strip()] == []
 
 
-@pytest.mark.parametrize("module", ["kalah.rules.position", "kalah.search", "kalah.solve"])
+@pytest.mark.parametrize("module", ["kalah.rules.position", "kalah.search", "kalah.solve", "kalah.book"])
 def test_the_docstring_examples_run(module):
     failures, tried = doctest.testmod(importlib.import_module(module), extraglobs={"kalah": kalah},
                                       optionflags=doctest.ELLIPSIS)

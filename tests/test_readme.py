@@ -24,6 +24,8 @@ SUBSTITUTIONS = {
     "kalah solve --seeds 5": "kalah solve --seeds 5 --time 2",
     "kalah play": "kalah play --player1 random:seed=1",  # a person types: stdin ends the game
     "kalah solve --seeds 4 --time 10": "kalah solve --seeds 4 --time 1",
+    # a Kalah(6,4) book move takes an hour: a small book, and never the package's own file
+    "kalah book build --seeds 4 --moves 6": "kalah book build --pits 4 --seeds 3 --moves 2 --out {tmp}/book.json.gz",
 }
 
 

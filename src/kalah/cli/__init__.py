@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "compare",
     "solve",
     "endgame",
+    "book",
     "arena",
     "mankalah",
 ]

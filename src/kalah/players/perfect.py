@@ -1,8 +1,10 @@
 """The perfect player: the solver's best move, the fastest win among equals.
 
-``perfect[:time=S,threads=N,fallback=S]`` solves each position within ``time``
-seconds (default 10). Among the moves of the best value it picks the one whose
-principal variation ends the game soonest when winning (latest when losing or
+``perfect[:time=S,threads=N,fallback=S,book=on|off]`` first looks the
+position up in the opening book of its variant that ships in the package
+(:mod:`kalah.book`: moves chosen by the same rule with unlimited time;
+``book=off`` skips it), else solves it within ``time`` seconds (default 10).
+Among the moves of the best value it picks the one whose principal variation ends the game soonest when winning (latest when losing or
 drawing). When the position cannot be solved in time it falls back to a
 time-limited principal-variation search (``kalah.search``, ``fallback``
 seconds, default 2), which probes the endgame database when one is present.
@@ -12,25 +14,29 @@ from __future__ import annotations
 
 import time
 
-from kalah.rules import Move, Position
+from kalah.book import fastest_move, lookup
 from kalah.endgame import oracle_for
+from kalah.rules import Move, Position
 from kalah.search import search
 from kalah.solve import SolveResult, solve
 
 from .base import ComputerPlayer
-from .spec import float_option, int_option, register_player
+from .spec import PlayerSpecError, float_option, int_option, register_player
 
 
 class PerfectPlayer(ComputerPlayer):
     """Plays perfectly where the solver proves the value in time, else the best move of a search."""
 
-    def __init__(self, time: float = 10.0, threads: int | None = None, fallback: float = 2.0) -> None:
+    def __init__(self, time: float = 10.0, threads: int | None = None, fallback: float = 2.0, book: bool = True) -> None:
         super().__init__()
         self.time = time
         self.threads = threads
         self.fallback = fallback
+        self.book = book
+        #: Moves answered from the opening book so far.
+        self.book_moves = 0
         self.name = "perfect"
-        options = [f"time={time:g}"] + ([f"threads={threads}"] if threads else [])
+        options = [f"time={time:g}"] + ([f"threads={threads}"] if threads else []) + ([] if book else ["book=off"])
         self.spec = "perfect:" + ",".join(options)
 
     def choose_move(self, position: Position) -> Move:
@@ -39,6 +45,11 @@ class PerfectPlayer(ComputerPlayer):
         if len(moves) == 1:
             self.last_info = {"forced": True}
             return moves[0]
+        entry = lookup(position) if self.book else None
+        if entry is not None:
+            self.book_moves += 1
+            self.last_info = {"value": entry.value, "exact": True, "best_moves": list(entry.best_moves), "book": True}
+            return entry.move
         deadline = time.monotonic() + self.time
         result = solve(position, self.time, threads=self.threads, pv=False)
         if result.value is not None and result.best_moves:
@@ -49,26 +60,9 @@ class PerfectPlayer(ComputerPlayer):
 
     def _fastest(self, position: Position, value: int, best: list[Move], deadline: float) -> Move:
         """Among equally good moves: the shortest line to the end when winning, the longest otherwise
-        (as far as the time left allows: the moves not measured by ``deadline`` are not candidates)."""
-        if len(best) == 1:
-            return best[0]
-        lengths = {}
-        for move in best:
-            child = position.play(move)
-            if child.is_over:
-                lengths[move] = 0
-                continue
-            left = deadline - time.monotonic()
-            if left <= 0.01:
-                break
-            line = solve(child, left, threads=self.threads, best_moves=False)
-            if not line.exact:
-                return best[0]
-            lengths[move] = len(line.pv)
-        measured = [move for move in best if move in lengths] or best[:1]
-        if value > 0:
-            return min(measured, key=lambda move: lengths.get(move, 0))
-        return max(measured, key=lambda move: lengths.get(move, 0))
+        (as far as the time left allows: the moves not measured by ``deadline`` are not candidates).
+        The rule is :func:`kalah.book.fastest_move`, which built the book's moves."""
+        return fastest_move(position, value, best, deadline=deadline, threads=self.threads)
 
     def _search(self, position: Position, solved: SolveResult) -> Move:
         result = search(position, algorithm="pvs", time=self.fallback, move_values=False, oracle=oracle_for(position.variant))
@@ -77,17 +71,30 @@ class PerfectPlayer(ComputerPlayer):
         return result.best_move
 
 
-def _perfect_player(time: str | None = None, threads: str | None = None, fallback: str | None = None) -> PerfectPlayer:
+def _perfect_player(time: str | None = None, threads: str | None = None, fallback: str | None = None,
+                    book: str | None = None) -> PerfectPlayer:
     return PerfectPlayer(
         float_option("time", time, 10.0),
         int_option("threads", threads, None, minimum=1),
         float_option("fallback", fallback, 2.0),
+        _switch("book", book, True),
     )
+
+
+def _switch(name: str, value: str | None, default: bool) -> bool:
+    if value is None:
+        return default
+    word = value.strip().lower()
+    if word in ("on", "yes", "true", "1"):
+        return True
+    if word in ("off", "no", "false", "0"):
+        return False
+    raise PlayerSpecError(f"option {name} must be on or off, got {value!r}")
 
 
 register_player(
     "perfect",
     _perfect_player,
-    "the exact solver's best move (fastest win), a time-limited search when it cannot solve in time",
-    "time=S, threads=N, fallback=S",
+    "the opening book, else the exact solver's best move (fastest win), a time-limited search when it cannot solve in time",
+    "time=S, threads=N, fallback=S, book=on|off",
 )

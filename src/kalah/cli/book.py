@@ -1,0 +1,114 @@
+"""``kalah book``: build and inspect the opening books of the perfect player."""
+
+from __future__ import annotations
+
+import time as _time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from kalah.rules import Position
+
+from . import fail
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes / 1024:.1f} KiB" if nbytes >= 1024 else f"{nbytes} B"
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``kalah book`` (build, show) to the command line."""
+    group = typer.Typer(help="Opening books: the perfect player's solved moves along its own lines.", no_args_is_help=True)
+    app.add_typer(group, name="book")
+
+    @group.command("build")
+    def build(
+        moves: int = typer.Option(..., "--moves", "-n", help="The perfect player's first N decisions of each seat, against every reply."),
+        pits: int = PITS,
+        seeds: int = SEEDS,
+        empty_capture: bool = EMPTY_CAPTURE,
+        pie_rule: bool = PIE_RULE,
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="The book file (default: the package's book of the variant)."),
+        threads: int = typer.Option(1, "--threads", help="Solver threads."),
+        fresh: bool = typer.Option(False, "--fresh", help="Start over instead of extending the book already in the file."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    ) -> None:
+        """Solve the positions of a variant's opening book and write it (after each complete move number)."""
+        from kalah.book import Book, book_filename, build_book, data_directory, load
+
+        variant = make_variant(pits, seeds, empty_capture, pie_rule)
+        if not 0 <= moves <= 30:
+            fail(f"--moves must be from 0 to 30, got {moves}")
+        if threads < 1:
+            fail(f"--threads must be at least 1, got {threads}")
+        if variant.total_seeds > 60:
+            fail(f"{variant.name} has {variant.total_seeds} seeds: the solver proves positions of at most 60")
+        path = out if out is not None else data_directory() / book_filename(variant)
+        if path.is_dir():
+            fail(f"--out {path} is a directory; give a file name")
+        earlier = load(path, variant) if path.exists() and not fresh else None
+        started = _time.perf_counter()
+
+        def save(book: Book) -> None:
+            book.save(path)
+
+        if quiet:
+            book = build_book(variant, moves, book=earlier, threads=threads, checkpoint=save)
+        else:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            with Progress(
+                TextColumn("[bold]move {task.fields[level]}/" + str(moves) + "[/bold]"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("positions"),
+                TimeElapsedColumn(),
+                transient=True,
+            ) as bar:
+                task = bar.add_task("build", total=None, level=1)
+                book = build_book(
+                    variant, moves, book=earlier, threads=threads, checkpoint=save,
+                    progress=lambda done, total, level: bar.update(task, completed=done, total=total, level=level),
+                )
+        book.save(path)
+        seconds = _time.perf_counter() - started
+        typer.echo(f"opening book: {variant.name}, {book.moves} moves per seat")
+        typer.echo(f"positions: {len(book):,}")
+        typer.echo(f"size: {_size(path.stat().st_size)}")
+        typer.echo(f"time: {seconds:.1f} s")
+        typer.echo(f"file: {path}")
+
+    @group.command("show")
+    def show(
+        file: Optional[Path] = typer.Argument(None, help="A book file (default: the package's book of the variant)."),
+        pits: int = PITS,
+        seeds: int = SEEDS,
+        empty_capture: bool = EMPTY_CAPTURE,
+        pie_rule: bool = PIE_RULE,
+        check: bool = typer.Option(False, "--check", help="Also walk the book's lines and report positions it misses."),
+    ) -> None:
+        """Describe a book: its variant, moves per seat, positions, size and how it was built."""
+        from kalah.book import book_filename, data_directory, lines, load
+
+        variant = make_variant(pits, seeds, empty_capture, pie_rule)
+        path = file if file is not None else data_directory() / book_filename(variant)
+        if file is None and not path.exists():
+            fail(f"no opening book of {variant.name} ships with this kalah")
+        book = load(path)
+        built = book.built
+        typer.echo(f"{book.variant.name}: {book.moves} moves per seat, {len(book):,} positions, "
+                   f"{_size(path.stat().st_size)}")
+        for number, level in enumerate(built.get("levels", [])[: book.moves], start=1):
+            typer.echo(f"  move {number}: {level.get('positions', '?')} positions, {level.get('seconds', '?')} s")
+        if "seconds" in built:
+            typer.echo(f"built in {built['seconds']} s (solver threads: {built.get('threads', '?')}) by kalah {built.get('kalah', '?')}")
+        start = book.get(Position.start(book.variant))
+        if start is not None:
+            typer.echo(f"start: value {start.value:+d}, plays {start.move}")
+        if check:
+            needed, missing = lines(book)
+            typer.echo(f"lines: {len(needed):,} positions needed, {len(missing):,} missing")
+            if missing:
+                raise typer.Exit(1)
