@@ -28,12 +28,17 @@ enum { KS_EXACT = 0, KS_LOWER = 1, KS_UPPER = 2, KS_UNKNOWN = 3 };
 
 /* One transposition-table entry (16 bytes; the table's code is in table.h). */
 typedef struct {
-    uint64_t key;
-    int32_t value;
-    int8_t depth;
-    uint8_t flag;   /* KS_EXACT, KS_LOWER, KS_UPPER */
-    uint8_t move;   /* best or refuting move, KS_NO_MOVE if none */
-    uint8_t proven; /* 1: no heuristic leaf contributed, the bound holds at any depth >= depth */
+    uint64_t key;   /* in the table: the key XORed with `data` (table.h) */
+    union {
+        struct {
+            int32_t value;
+            int8_t depth;
+            uint8_t flag;   /* KS_EXACT, KS_LOWER, KS_UPPER */
+            uint8_t move;   /* best or refuting move, KS_NO_MOVE if none */
+            uint8_t proven; /* bit 0: no heuristic leaf contributed, the bound holds at any depth >= depth */
+        };
+        uint64_t data;  /* the fields above as one word, read and written atomically */
+    };
 } ks_entry;
 
 typedef struct {

@@ -84,20 +84,15 @@ static inline ks_entry *ks_bucket(const ks_context *c, uint64_t key, int *ways)
 /* Several threads may read and write the table at once (smp.c): a slot holds
  * its key XORed with its data word (value, depth, flag, move, proven), so a
  * slot torn by two writes no longer matches its key and reads as a miss
- * (Hyatt and Mann's lockless hashing). Readers copy a slot before using it. */
-_Static_assert(sizeof(ks_entry) == 16 && offsetof(ks_entry, value) == 8, "a slot is a key word and a data word");
+ * (Hyatt and Mann's lockless hashing). Both words are read and written with
+ * relaxed atomics (plain moves on x86-64: no cost, and no data race), and
+ * readers copy a slot before using it. */
+_Static_assert(sizeof(ks_entry) == 16 && offsetof(ks_entry, data) == 8, "a slot is a key word and a data word");
 
-static inline uint64_t ks_data_word(const ks_entry *e)
+static inline void ks_slot_read(const ks_entry *slot, uint64_t *check, uint64_t *data)
 {
-    uint64_t w;
-    memcpy(&w, &e->value, 8);
-    return w;
-}
-
-/* The key a slot holds (0: empty). */
-static inline uint64_t ks_slot_key(const ks_entry *e)
-{
-    return e->key ^ ks_data_word(e);
+    *check = __atomic_load_n(&slot->key, __ATOMIC_RELAXED);
+    *data = __atomic_load_n(&slot->data, __ATOMIC_RELAXED);
 }
 
 /* Looks a key up: copies its entry into *out (with its plain key) and returns out, or NULL. */
@@ -106,10 +101,11 @@ static inline ks_entry *ks_table_find(ks_context *c, uint64_t key, ks_entry *out
     int ways;
     ks_entry *b = ks_bucket(c, key, &ways);
     for (int i = 0; i < ways; i++) {
-        uint64_t check = b[i].key, data = ks_data_word(&b[i]);
+        uint64_t check, data;
+        ks_slot_read(&b[i], &check, &data);
         if ((check ^ data) == key) {
             out->key = key;
-            memcpy(&out->value, &data, 8);
+            out->data = data;
             return out;
         }
     }
@@ -133,27 +129,27 @@ static inline void ks_table_store(ks_context *c, uint64_t key, int depth, int va
     KALAH_ASSERT(c->heuristic >= heuristic_before);
     int ways;
     ks_entry *b = ks_bucket(c, key, &ways), *e = NULL;
-    for (int i = 0; i < ways && !e; i++)
-        if (ks_slot_key(&b[i]) == key) e = &b[i];
+    ks_entry slot[KS_WAYS];
+    for (int i = 0; i < ways; i++) {
+        ks_slot_read(&b[i], &slot[i].key, &slot[i].data);
+        if (!e && (slot[i].key ^ slot[i].data) == key) e = &b[i];
+    }
     if (!e) { /* the victim: an empty slot, else one of an older search, else the shallowest */
         int worst = INT32_MAX;
         for (int i = 0; i < ways; i++) {
-            ks_entry slot;
-            memcpy(&slot, &b[i], sizeof slot);
-            int score = slot.key == 0 && ks_data_word(&slot) == 0 ? -1000
-                      : ((slot.proven >> 1) != KS_GENERATION(c) ? -500 : 0) + slot.depth;
+            int score = slot[i].key == 0 && slot[i].data == 0 ? -1000
+                      : ((slot[i].proven >> 1) != KS_GENERATION(c) ? -500 : 0) + slot[i].depth;
             if (score < worst) { worst = score; e = &b[i]; }
         }
     }
-    ks_entry entry;
+    ks_entry entry = {0};
     entry.value = value;
     entry.depth = (int8_t)depth;
     entry.flag = (uint8_t)flag;
     entry.move = (uint8_t)move;
     entry.proven = (uint8_t)((c->heuristic == heuristic_before) | (KS_GENERATION(c) << 1));
-    uint64_t data = ks_data_word(&entry);
-    e->key = key ^ data;
-    memcpy(&e->value, &data, 8);
+    __atomic_store_n(&e->data, entry.data, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->key, key ^ entry.data, __ATOMIC_RELAXED);
 }
 
 /* A table value was used: if it rests on heuristics, so does whatever uses it. */
