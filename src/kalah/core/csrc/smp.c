@@ -4,10 +4,12 @@
  * own context; only the transposition table is shared (lockless, table.h).
  * The helpers start one or two plies deeper than the main thread, so they
  * are ahead of it and leave bounds and best moves in the table that cut its
- * tree. Nothing else passes between the threads: the main thread's completed
- * iterations are the answer. As table entries are used only at exactly their
- * depth (or deeper when proven), its values and best moves are those of one
- * thread; only the node counts and the depth reached in a given time change.
+ * tree. Nothing else passes between the threads while they search; the
+ * answer is the deepest completed iteration of any thread (a helper's only when
+ * just the best move was asked). As table entries are used only at exactly
+ * their depth (or deeper when proven), the value and best move at a depth are
+ * those of one thread; only the node counts and the depth reached in a given
+ * time change.
  */
 #include <pthread.h>
 #include <string.h>
@@ -65,6 +67,22 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
         c->stats.cutoffs += t->cutoffs;
         c->stats.researches += t->researches;
         c->stats.oracle_probes += t->oracle_probes;
+        /* A helper that completed a deeper iteration than the main thread has that
+         * depth's answer (values depend on the depth alone, not on who searched):
+         * take it. Helpers find the best move only, so not when every root value was asked. */
+        const ks_context *hc = &helpers[i].ctx;
+        if (!c->all_values && hc->root_n > 0 && hc->depth > c->depth) {
+            c->root_n = hc->root_n;
+            memcpy(c->root_moves, hc->root_moves, sizeof c->root_moves);
+            memcpy(c->root_values, hc->root_values, sizeof c->root_values);
+            memcpy(c->root_flags, hc->root_flags, sizeof c->root_flags);
+            memcpy(c->root_order, hc->root_order, sizeof c->root_order);
+            c->best_move = hc->best_move;
+            c->value = hc->value;
+            c->depth = hc->depth;
+            c->exact = hc->exact;
+            if (!done) done = 1;
+        }
     }
     return done;
 }
