@@ -52,6 +52,9 @@ def test_a_timed_search_on_two_threads_answers_a_legal_move():
         result = kalah.search(position, "pvs", time=0.05, move_values=False, threads=2)
         assert result.best_move in position.legal_moves() and result.stats.depth >= 1
         assert result.stats.threads == 2
+        # Whichever thread completed the deepest iteration, its answer is that depth's answer on one thread.
+        fixed = kalah.search(position, "pvs", depth=result.stats.depth, move_values=False, threads=1)
+        assert (result.value, result.best_move, result.exact) == (fixed.value, fixed.best_move, fixed.exact)
 
 
 def test_no_search_thread_outlives_its_search():
@@ -99,8 +102,11 @@ def test_soft_time_needs_a_longer_time_limit():
 def test_a_forced_move_is_answered_after_one_iteration():
     forced = Position([[0, 0, 0, 0, 0, 1, 20], [1, 2, 3, 4, 5, 6, 6]], to_move=0)
     assert forced.legal_moves() == [5]
-    result = kalah.search(forced, "pvs", time=30.0, soft_time=15.0, move_values=False)
+    result = kalah.search(forced, "pvs", time=30.0, soft_time=15.0, move_values=False, threads=1)
     assert result.best_move == 5 and result.stats.depth == 1
+    # On two threads a helper (started a ply or two deeper) may have finished one more iteration: its answer is taken.
+    result = kalah.search(forced, "pvs", time=30.0, soft_time=15.0, move_values=False, threads=2)
+    assert result.best_move == 5 and result.stats.depth <= 3 and result.stats.seconds < 15.0
 
 
 def test_a_settled_search_stops_long_before_its_hard_limit():
