@@ -81,6 +81,10 @@ cdef extern from "csrc/mcts.h" nogil:
                 double exploration, uint64_t seed, long max_nodes, ks_mcts_result *out)
 
 
+# What a search left in its context, as a dict (shared by Engine.search and kalah.core.trace).
+cdef dict context_answer(ks_context *c, int iterations, double elapsed, list pv)
+
+
 cdef class Engine:
     cdef ks_context ctx
     cdef ks_entry *table

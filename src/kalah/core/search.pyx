@@ -102,26 +102,33 @@ cdef class Engine:
             iterations = ks_iterate_threads(c, algorithm, &state, first, last, threads)
         elapsed = ks_now() - started
         npv = ks_pv(c, &state, c.depth, pv, 256) if iterations else 0
-        moves = [(c.root_moves[k], c.root_values[k], FLAGS[c.root_flags[k]]) for k in range(c.root_n)] if iterations else []
-        return {
-            "completed": iterations,
-            "value": c.value if iterations else None,
-            "best_move": c.best_move if iterations and c.best_move != KS_NO_MOVE else None,
-            "moves": moves,
-            "pv": [pv[k] for k in range(npv)],
-            "depth": c.depth if iterations else 0,
-            "exact": bool(c.exact) if iterations else False,
-            "aborted": bool(c.aborted),
-            "seconds": elapsed,
-            "nodes": c.stats.nodes,
-            "leaves": c.stats.leaves,
-            "tt_probes": c.stats.tt_probes,
-            "tt_hits": c.stats.tt_hits,
-            "cutoffs": c.stats.cutoffs,
-            "researches": c.stats.researches,
-            "oracle_probes": c.stats.oracle_probes,
-            "threads": threads if c.table != NULL else 1,
-        }
+        answer = context_answer(c, iterations, elapsed, [pv[k] for k in range(npv)])
+        answer["threads"] = threads if c.table != NULL else 1
+        return answer
+
+
+cdef dict context_answer(ks_context *c, int iterations, double elapsed, list pv):
+    """What a search left in its context, as plain numbers: the answer of ``Engine.search`` and of the
+    traced search (kalah.core.trace). ``pv`` is the principal variation, read from the table by the caller."""
+    cdef int k
+    return {
+        "completed": iterations,
+        "value": c.value if iterations else None,
+        "best_move": c.best_move if iterations and c.best_move != KS_NO_MOVE else None,
+        "moves": [(c.root_moves[k], c.root_values[k], FLAGS[c.root_flags[k]]) for k in range(c.root_n)] if iterations else [],
+        "pv": pv,
+        "depth": c.depth if iterations else 0,
+        "exact": bool(c.exact) if iterations else False,
+        "aborted": bool(c.aborted),
+        "seconds": elapsed,
+        "nodes": c.stats.nodes,
+        "leaves": c.stats.leaves,
+        "tt_probes": c.stats.tt_probes,
+        "tt_hits": c.stats.tt_hits,
+        "cutoffs": c.stats.cutoffs,
+        "researches": c.stats.researches,
+        "oracle_probes": c.stats.oracle_probes,
+    }
 
 
 def mcts(position, long playouts=0, double seconds=0.0, double exploration=1.4142135623730951,

@@ -12,7 +12,8 @@ from libc.stdlib cimport calloc, free, malloc
 
 from kalah.core.board cimport rules_from_variant, state_from_position
 from kalah.core.search cimport (
-    KS_NO_MOVE, KS_MAX_DEPTH, ks_context, ks_entry, ks_init, ks_clear, ks_iterate, ks_now, ks_pv, kalah_rules,
+    context_answer, ks_context, ks_entry, ks_init, ks_clear, ks_iterate, ks_now, ks_pv,
+    kalah_rules,
     kalah_state,
 )
 
@@ -93,32 +94,17 @@ def trace_search(position, int algorithm, int evaluation, int first, int last, b
             iterations = ks_iterate(&ctx, algorithm, &state, first, last)
         elapsed = ks_now() - started
         npv = ks_pv(&ctx, &state, ctx.depth, pv, 256) if iterations else 0
-        moves = [(ctx.root_moves[k], ctx.root_values[k], FLAGS[ctx.root_flags[k]]) for k in range(ctx.root_n)] if iterations else []
         trace = []
         for i in range(tr.n):
             x = &nodes[i]
             trace.append((x.parent, x.move, KINDS[x.kind], x.depth, bool(x.bits & KS_TB_WINDOW), x.alpha, x.beta,
                           x.value, FLAGS[x.flag], bool(x.bits & KS_TB_CUTOFF), bool(x.bits & KS_TB_HIT)))
-        return {
-            "completed": iterations,
-            "value": ctx.value if iterations else None,
-            "best_move": ctx.best_move if iterations and ctx.best_move != KS_NO_MOVE else None,
-            "moves": moves,
-            "pv": [pv[k] for k in range(npv)],
-            "depth": ctx.depth if iterations else 0,
-            "exact": bool(ctx.exact) if iterations else False,
-            "aborted": bool(ctx.aborted),
-            "seconds": elapsed,
-            "nodes": ctx.stats.nodes,
-            "leaves": ctx.stats.leaves,
-            "tt_probes": ctx.stats.tt_probes,
-            "tt_hits": ctx.stats.tt_hits,
-            "cutoffs": ctx.stats.cutoffs,
-            "researches": ctx.stats.researches,
-            "oracle_probes": ctx.stats.oracle_probes,
+        answer = context_answer(&ctx, iterations, elapsed, [pv[k] for k in range(npv)])
+        answer.update({
             "full": bool(tr.full),
             "trace": trace,
-        }
+        })
+        return answer
     finally:
         free(nodes)
         free(table)
