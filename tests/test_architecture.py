@@ -13,7 +13,7 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "kalah"
 # lower rank only. Inside a layer, the order of DEVELOPING.md (e.g. players
 # before match before records) decides.
 RANK = {
-    "version": 0.0,
+    "version": 0.0, "atomic": 0.0,
     "rules": 1.0,
     "core": 2.0,
     "search": 3.0, "endgame": 3.1, "solve": 3.2, "book": 3.3,

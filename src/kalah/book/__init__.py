@@ -33,7 +33,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import tempfile
 import time
 import zlib
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
+from kalah.atomic import write_atomic
 from kalah.rules import SWAP, KalahError, Move, Position, Variant
 from kalah.solve import solve
 from kalah.version import __version__
@@ -211,7 +211,7 @@ class Book:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the book to ``path`` atomically (a reader sees the old file or the new one)."""
         try:
-            _write_atomic(Path(path), self.to_bytes())
+            write_atomic(path, self.to_bytes(), mode=0o644)  # a data file of the package: readable by everyone
         except OSError as error:
             raise BookError(f"cannot write the opening book {path}: {error.strerror or error}") from None
 
@@ -236,24 +236,6 @@ def _is_move(move: Any, variant: Variant) -> bool:
     if move == SWAP:
         return variant.pie_rule
     return not isinstance(move, bool) and isinstance(move, int) and 0 <= move < variant.pits
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.chmod(temporary, 0o644)  # a data file of the package: readable by everyone, as files are made
-        with os.fdopen(descriptor, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
-        raise
 
 
 def load(path: str | os.PathLike[str], variant: Variant | None = None, *, check: bool = True) -> Book:

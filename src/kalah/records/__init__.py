@@ -1,6 +1,6 @@
 """Game records (JSON files) and the game library (SQLite)."""
 
-from .atomic import write_atomic
+from kalah.atomic import write_atomic
 from .library import (
     DamagedGameError,
     GameLibrary,

@@ -9,7 +9,7 @@ from kalah.match import GameResult, MoveEvent, Observer
 from kalah.players.base import Player
 from kalah.rules import Position
 
-from .atomic import write_atomic
+from kalah.atomic import write_atomic
 from .record import GameRecord, PlayerInfo
 
 
