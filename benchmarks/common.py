@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import shlex
@@ -63,8 +64,6 @@ def figure(key: str, what: str, value: str, source: str) -> None:
     date and machine of this run go with it, so that every row of the README
     can be traced to the run that measured it.
     """
-    import json
-
     figures = json.loads(FIGURES.read_text()) if FIGURES.exists() else {}
     figures[key] = {"what": what, "figure": value, "source": source, "command": command(),
                     "date": f"{datetime.now(timezone.utc):%Y-%m-%d}", "machine": machine()}

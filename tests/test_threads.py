@@ -12,6 +12,8 @@ import kalah
 from kalah import Position, Variant
 from kalah.search import SearchError, default_threads
 
+from helpers import random_game_positions
+
 VARIANTS = [Variant(6, 4), Variant(4, 3, empty_capture=True), Variant(6, 6), Variant(5, 4, pie_rule=True)]
 
 
@@ -19,11 +21,7 @@ def random_positions(count: int, seed: int) -> list[Position]:
     rng = random.Random(seed)
     positions = []
     while len(positions) < count:
-        position = Position.start(rng.choice(VARIANTS))
-        for _ in range(rng.randrange(0, 14)):
-            if position.is_over:
-                break
-            position = position.play(rng.choice(position.legal_moves()))
+        position = random_game_positions(rng.choice(VARIANTS), rng, rng.randrange(0, 14))
         if not position.is_over:
             positions.append(position)
     return positions

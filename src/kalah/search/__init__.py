@@ -26,6 +26,7 @@ evaluation contributed to it, only finished games (and endgame-oracle probes).
 from __future__ import annotations
 
 import math
+import os
 import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -125,8 +126,6 @@ def default_threads() -> int:
     Worker processes that already fill the cores (the web server's engine
     workers, an arena's games) set ``KALAH_THREADS=1``.
     """
-    import os
-
     setting = os.environ.get("KALAH_THREADS", "").strip()
     if setting:
         try:

@@ -12,6 +12,7 @@
  * time change.
  */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "search.h"
@@ -37,7 +38,9 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
     if (threads > KS_MAX_THREADS) threads = KS_MAX_THREADS;
     if (threads <= 1 || c->table == NULL) return ks_iterate(c, algorithm, s, first, last);
 
-    static __thread ks_helper helpers[KS_MAX_THREADS - 1]; /* contexts are large: not on the stack */
+    /* Contexts are large (kilobytes): on the heap, for this search only. */
+    ks_helper *helpers = calloc((size_t)(threads - 1), sizeof *helpers);
+    if (helpers == NULL) return ks_iterate(c, algorithm, s, first, last);
     pthread_t ids[KS_MAX_THREADS - 1];
     int started = 0, stop = 0;
     for (int i = 0; i < threads - 1; i++) {
@@ -84,5 +87,6 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
             if (!done) done = 1;
         }
     }
+    free(helpers);
     return done;
 }
