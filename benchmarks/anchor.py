@@ -26,7 +26,7 @@ args = json.loads(sys.argv[1])
 position = Position.from_json(args["position"])
 started = time.perf_counter()
 result = search(position, "pvs", depth=args["depth"], time=args["time"], evaluation=args["evaluation"],
-                move_values=args["move_values"])
+                move_values=args["move_values"], threads=args["threads"])
 wall = time.perf_counter() - started
 print(json.dumps({"nodes": result.stats.nodes, "seconds": result.stats.seconds, "wall": wall,
                   "depth": result.stats.depth, "value": result.value, "best_move": result.best_move}))
@@ -35,10 +35,11 @@ print(json.dumps({"nodes": result.stats.nodes, "seconds": result.stats.seconds, 
 
 def ours(position: Position, *, depth: int | None = None, seconds: float | None = None,
          evaluation: str = "strong", move_values: bool = False, python: str = sys.executable,
-         env: dict[str, str] | None = None) -> dict:
-    """pvs on ``position`` in a fresh process: nodes, seconds (the search's own clock), depth, value."""
+         env: dict[str, str] | None = None, threads: int | None = None) -> dict:
+    """pvs on ``position`` in a fresh process: nodes, seconds (the search's own clock), depth, value.
+    ``threads`` None: the default (one for a fixed depth, every core for a timed search)."""
     args = {"position": position.to_json(), "depth": depth, "time": seconds, "evaluation": evaluation,
-            "move_values": move_values}
+            "move_values": move_values, "threads": threads}
     out = subprocess.run([python, "-c", _CHILD, json.dumps(args)], capture_output=True, text=True, check=True,
                          env=env)
     return json.loads(out.stdout)

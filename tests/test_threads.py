@@ -1,4 +1,4 @@
-"""Searches on several threads (lazy SMP, csrc/smp.c): the same values and best moves as one thread at a
+"""Searches on several threads (lazy SMP with ABDADA's deferral, csrc/smp.c): the same values and best moves as one thread at a
 fixed depth, a legal answer under a time budget, no thread left behind, and clear errors for bad values."""
 
 from __future__ import annotations
@@ -39,15 +39,18 @@ def test_fixed_depth_answers_are_those_of_one_thread(algorithm):
 
 
 def test_a_deep_fixed_search_agrees_too():
+    # Deep enough that the threads put off each other's children (ABDADA) at many nodes, the root included.
     start = Position.start()
-    one = kalah.search(start, "pvs", depth=14, move_values=False, threads=1)
-    four = kalah.search(start, "pvs", depth=14, move_values=False, threads=4)
-    assert (four.value, four.best_move) == (one.value, one.best_move)
+    one = kalah.search(start, "pvs", depth=16, threads=1)
+    for threads in (2, 4):
+        many = kalah.search(start, "pvs", depth=16, threads=threads)
+        assert (many.value, many.best_move) == (one.value, one.best_move)
+        assert [(m.move, m.value, m.bound) for m in many.moves] == [(m.move, m.value, m.bound) for m in one.moves]
 
 
 def test_a_timed_search_on_two_threads_answers_a_legal_move():
     for position in random_positions(4, seed=7):
-        result = kalah.search(position, "pvs", time=0.05, move_values=False, threads=2)
+        result = kalah.search(position, "pvs", time=0.05, move_values=False, threads=2, exact_depth=True)
         assert result.best_move in position.legal_moves() and result.stats.depth >= 1
         assert result.stats.threads == 2
         # Whichever thread completed the deepest iteration, its answer is that depth's answer on one thread.
@@ -82,6 +85,27 @@ def test_the_default_is_every_core_for_a_timed_search_and_one_otherwise(monkeypa
         kalah.search(Position.start(), "pvs", time=0.02)
 
 
+def test_a_timed_pvs_lets_deeper_entries_answer_and_a_fixed_depth_does_not():
+    # A player's second move reuses its table: entries searched deeper on the last move answer at once
+    # when allowed (exact_depth=False, the default of a timed pvs), and only guide the order otherwise.
+    from kalah.core.search import Engine
+
+    start = Position.start(Variant(6, 4))
+    reply = start.play(2)  # an extra turn: the same mover, two plies less to go below it
+    nodes = {}
+    for exact in (True, False):
+        engine = Engine(20)
+        kalah.search(start, "pvs", depth=14, engine=engine, move_values=False)
+        again = kalah.search(reply, "pvs", depth=12, engine=engine, keep_table=True, move_values=False,
+                             exact_depth=exact)
+        fresh = kalah.search(reply, "pvs", depth=12, move_values=False)
+        assert again.best_move in reply.legal_moves()
+        if exact:
+            assert (again.value, again.best_move) == (fresh.value, fresh.best_move)
+        nodes[exact] = again.stats.nodes
+    assert nodes[False] < nodes[True] / 2
+
+
 @pytest.mark.parametrize("threads", [0, -1, 65, 2.0, True, "2"])
 def test_bad_thread_counts_are_refused(threads):
     with pytest.raises(SearchError, match="threads must be a whole number from 1 to 64"):
@@ -110,7 +134,7 @@ def test_a_forced_move_is_answered_after_one_iteration():
 def test_a_settled_search_stops_long_before_its_hard_limit():
     # Past the soft limit (at once here) the search stops when its best move has held for two
     # iterations: from the start of Kalah(6,4) that is seconds before a 30 s limit.
-    result = kalah.search(Position.start(), "pvs", time=30.0, soft_time=0.001, move_values=False)
+    result = kalah.search(Position.start(), "pvs", time=30.0, soft_time=0.001, move_values=False, exact_depth=True)
     assert result.stats.seconds < 20.0 and result.best_move in Position.start().legal_moves()
     fixed = kalah.search(Position.start(), "pvs", depth=result.stats.depth, move_values=False)
     assert (result.value, result.best_move) == (fixed.value, fixed.best_move)  # a completed iteration's answer

@@ -40,6 +40,7 @@ cdef extern from "csrc/search.h" nogil:
         uint64_t generation
         uint64_t salt
         int use_table
+        int deeper_entries
         int ordering
         int all_values
         ks_stats stats

@@ -62,7 +62,7 @@ cdef class Engine:
 
     def search(self, position, int algorithm, int evaluation, int first, int last, double seconds=0.0,
                bint all_values=False, bint memo=True, bint ordering=True, bint clear=True, int threads=1,
-               double soft_seconds=0.0):
+               double soft_seconds=0.0, bint deeper_entries=False):
         """Search ``position`` by progressive deepening from depth ``first`` to ``last``.
 
         ``seconds`` > 0 sets a deadline; the answer is then the last completed
@@ -95,6 +95,7 @@ cdef class Engine:
         c.oracle = self.oracle
         c.use_table = memo and self.table != NULL
         c.ordering = ordering
+        c.deeper_entries = deeper_entries
         c.all_values = all_values
         c.deadline = started + seconds if seconds > 0 else 0.0
         c.soft_deadline = started + soft_seconds if soft_seconds > 0 else 0.0

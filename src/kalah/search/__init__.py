@@ -64,6 +64,8 @@ __all__ = [
 
 EXACT_ALGORITHMS = ("minimax", "alphabeta", "scout", "pvs", "mtdf")
 ALGORITHMS = EXACT_ALGORITHMS + ("mcts",)
+#: The engines that may use every technique (the others stay as the textbooks write them).
+PRACTICAL_ALGORITHMS = ("pvs", "mtdf")
 EVALUATIONS = ("strong", "store", "seed")
 DEFAULT_DEPTH = 8
 DEFAULT_PLAYOUTS = 10000
@@ -314,6 +316,7 @@ def search(
     keep_table: bool = False,
     threads: int | None = None,
     soft_time: float | None = None,
+    exact_depth: bool | None = None,
 ) -> SearchResult:
     """Search ``position`` and return its value, best move, principal variation and statistics.
 
@@ -345,6 +348,15 @@ def search(
       forced or when the next iteration could not finish within ``time``.
       ``time`` stays the hard limit. The players use it (see
       ``kalah.players.engines``).
+    - ``exact_depth``: a table entry answers only at the depth it was searched
+      to (or when proven), so the value is exactly that of depth-limited
+      minimax, whatever the threads or the table held before. Off, entries of
+      deeper searches answer shallower nodes too, as in tournament engines:
+      lazy SMP's helpers, which run ahead, then cut the main thread's tree, and
+      a player's table from its last move helps more; the values are better
+      informed but no longer the depth-N minimax value. Default: on for a
+      fixed depth and for the seed algorithms (minimax, alphabeta, scout), off
+      for a timed pvs or mtdf search.
     - ``mcts`` takes ``playouts`` (default 10000) or ``time``, and ``seed``.
     """
     if not isinstance(position, Position):
@@ -368,7 +380,7 @@ def search(
         with _engine_for(table_bits) as shared:
             return search(position, algorithm, depth, time, evaluation, move_values=move_values, memo=memo,
                           ordering=ordering, iterative=iterative, engine=shared, oracle=oracle, threads=threads,
-                          soft_time=soft_time)
+                          soft_time=soft_time, exact_depth=exact_depth)
     if oracle is not None:
         engine.set_oracle(oracle)
     if iterative is None:
@@ -380,6 +392,8 @@ def search(
     if time is not None:
         iterative = True
     first = 1 if iterative else last
+    if exact_depth is None:
+        exact_depth = time is None or algorithm not in PRACTICAL_ALGORITHMS
     raw = engine.search(
         position,
         core.ALGORITHMS[algorithm],
@@ -393,6 +407,7 @@ def search(
         clear=not keep_table,
         threads=threads,
         soft_seconds=soft_time or 0.0,
+        deeper_entries=not exact_depth,
     )
     if oracle is not None:
         engine.set_oracle(None)

@@ -1,21 +1,24 @@
-/* Lazy SMP: a timed search on several cores (ks_iterate_threads in search.h).
+/* Lazy SMP with ABDADA's deferral: a timed search on several cores
+ * (ks_iterate_threads in search.h).
  *
  * Every thread runs the ordinary iterative search from the same root on its
- * own context; only the transposition table is shared (lockless, table.h).
- * The helpers start one or two plies deeper than the main thread, so they
- * are ahead of it and leave bounds and best moves in the table that cut its
- * tree. Nothing else passes between the threads while they search; the
- * answer is the deepest completed iteration of any thread (a helper's only when
- * just the best move was asked). As table entries are used only at exactly
- * their depth (or deeper when proven), the value and best move at a depth are
- * those of one thread; only the node counts and the depth reached in a given
- * time change.
+ * own context; they share the transposition table (lockless, table.h) and a
+ * small array of the nodes each is busy with. The helpers start a ply or two
+ * deeper than the main thread, and at every node a thread puts off the later
+ * children another thread is searching (simplified ABDADA, table.h), so the
+ * threads split the tree instead of walking it side by side, and each finds
+ * the other's results in the table. The answer is the deepest completed
+ * iteration of any thread (a helper's only when just the best move was
+ * asked). With exact-depth entries (the default at a fixed depth) the value
+ * and best move at a depth are those of one thread: only the order of the
+ * moves changes, never what a node's value is.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "search.h"
+#include "table.h"
 
 #define KS_MAX_THREADS 64
 
@@ -41,6 +44,12 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
     /* Contexts are large (kilobytes): on the heap, for this search only. */
     ks_helper *helpers = calloc((size_t)(threads - 1), sizeof *helpers);
     if (helpers == NULL) return ks_iterate(c, algorithm, s, first, last);
+    uint64_t *busy = calloc(KS_BUSY_SLOTS, sizeof *busy);
+    if (busy == NULL) {
+        free(helpers);
+        return ks_iterate(c, algorithm, s, first, last);
+    }
+    c->busy = busy;
     pthread_t ids[KS_MAX_THREADS - 1];
     int started = 0, stop = 0;
     for (int i = 0; i < threads - 1; i++) {
@@ -87,6 +96,8 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
             if (!done) done = 1;
         }
     }
+    c->busy = NULL;
+    free(busy);
     free(helpers);
     return done;
 }

@@ -12,7 +12,10 @@
  * An entry is used for a value only at exactly the depth it was computed for
  * (the seeds key their cache on the depth limit too), or at a greater depth
  * when it is proven (no heuristic leaf below it). That keeps every
- * algorithm's answer equal to plain depth-limited minimax.
+ * algorithm's answer equal to plain depth-limited minimax. A timed pvs or
+ * mtdf search (deeper_entries) also lets an entry of a deeper search answer a
+ * shallower node, as tournament engines do: better informed, but no longer
+ * the depth-N minimax value.
  *
  * Everything here is static inline: the probes sit in the inner loop of every
  * algorithm.
@@ -113,9 +116,9 @@ static inline ks_entry *ks_table_find(ks_context *c, uint64_t key, ks_entry *out
 }
 
 /* Is the entry's value valid for a search of this depth? */
-static inline int ks_usable(const ks_entry *e, int depth)
+static inline int ks_usable(const ks_context *c, const ks_entry *e, int depth)
 {
-    return e->depth == depth || (KS_PROVEN(e) && depth >= e->depth);
+    return e->depth == depth || (KS_PROVEN(e) && depth >= e->depth) || (c->deeper_entries && e->depth > depth);
 }
 
 /* Writes an entry; `move` is the best or refuting move, KS_NO_MOVE if none.
@@ -152,6 +155,31 @@ static inline void ks_table_store(ks_context *c, uint64_t key, int depth, int va
     __atomic_store_n(&e->key, key ^ entry.data, __ATOMIC_RELAXED);
 }
 
+/* Threads that search the same tree split it (simplified ABDADA, Kerrigan): a
+ * small shared array marks the children some thread is searching now, and a
+ * node's later children (its first child is always searched at once, the
+ * young brothers wait) that another thread is busy with are put off to the end
+ * of the node's move list. Marks are hints, never values: a lost or stale mark
+ * only costs time, and the order of a node's moves does not change its value. */
+#define KS_BUSY_SLOTS 8192
+#define KS_BUSY_MIN_DEPTH 3 /* smaller subtrees are cheaper to search twice than to mark */
+
+static inline int ks_busy_elsewhere(const ks_context *c, uint64_t key)
+{
+    return __atomic_load_n(&c->busy[key & (KS_BUSY_SLOTS - 1)], __ATOMIC_RELAXED) == key;
+}
+
+static inline void ks_busy_mark(ks_context *c, uint64_t key)
+{
+    __atomic_store_n(&c->busy[key & (KS_BUSY_SLOTS - 1)], key, __ATOMIC_RELAXED);
+}
+
+static inline void ks_busy_unmark(ks_context *c, uint64_t key)
+{
+    uint64_t expected = key;
+    __atomic_compare_exchange_n(&c->busy[key & (KS_BUSY_SLOTS - 1)], &expected, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
 /* A table value was used: if it rests on heuristics, so does whatever uses it. */
 static inline void ks_table_used(ks_context *c, const ks_entry *e)
 {
@@ -162,7 +190,7 @@ static inline void ks_table_used(ks_context *c, const ks_entry *e)
  * outside the window) or narrows the window. Returns 1 with *value on an answer. */
 static inline int ks_table_window(ks_context *c, ks_entry *e, int depth, int *alpha, int *beta, int *value)
 {
-    if (!e || !ks_usable(e, depth)) return 0;
+    if (!e || !ks_usable(c, e, depth)) return 0;
     c->stats.tt_hits++;
     int v = e->value;
     if (e->flag == KS_EXACT) {
@@ -184,7 +212,7 @@ static inline int ks_table_window(ks_context *c, ks_entry *e, int depth, int *al
 /* An exact table entry answers (the memo of minimax and of Scout's EVAL). */
 static inline int ks_table_exact(ks_context *c, const ks_entry *e, int depth, int *value)
 {
-    if (!e || e->flag != KS_EXACT || !ks_usable(e, depth)) return 0;
+    if (!e || e->flag != KS_EXACT || !ks_usable(c, e, depth)) return 0;
     c->stats.tt_hits++;
     ks_table_used(c, e);
     *value = e->value;
@@ -195,7 +223,7 @@ static inline int ks_table_exact(ks_context *c, const ks_entry *e, int depth, in
  * question. Returns 1 with the answer in *pass. */
 static inline int ks_table_test(ks_context *c, const ks_entry *e, int depth, int t, int *pass)
 {
-    if (!e || !ks_usable(e, depth)) return 0;
+    if (!e || !ks_usable(c, e, depth)) return 0;
     if ((e->flag != KS_UPPER && e->value >= t) || (e->flag != KS_LOWER && e->value < t)) {
         c->stats.tt_hits++;
         ks_table_used(c, e);
