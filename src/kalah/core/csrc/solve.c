@@ -65,7 +65,7 @@ typedef struct {
     uint64_t nodes;
     double deadline;
     volatile int *stop;    /* the caller's */
-    volatile int *done;    /* set when one thread has the answer */
+    int *done;             /* set when one thread has the answer (atomic: every thread reads it) */
     int aborted;
     int result;
     const uint8_t *root;
@@ -267,7 +267,7 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
     /* Step 1. Count the node, look at the clock now and then; the seeds left bound the value. */
     uint64_t start_nodes = ++w->nodes;
     if ((start_nodes & 0x3FFF) == 0) {
-        if ((w->stop && *w->stop) || *w->done || (w->deadline > 0 && kalah_solver_now() > w->deadline))
+        if ((w->stop && *w->stop) || __atomic_load_n(w->done, __ATOMIC_RELAXED) || (w->deadline > 0 && kalah_solver_now() > w->deadline))
             w->aborted = 1;
     }
     if (w->aborted) return 0;
@@ -449,7 +449,7 @@ static void *run_worker(void *arg)
         v = search(w, word, seeds, w->alpha, w->beta, hash_word(word));
     if (!w->aborted) {
         w->result = v;
-        *w->done = 1;
+        __atomic_store_n(w->done, 1, __ATOMIC_RELAXED);
     }
     return NULL;
 }
@@ -460,7 +460,7 @@ int kalah_solver_search(kalah_solver *solver, const uint8_t *pits, int alpha, in
     if (threads < 1) threads = 1;
     if (threads > 16) threads = 16;
     worker workers[16];
-    volatile int done = 0;
+    int done = 0;
     pthread_t tid[16];
     int started[16] = {0};
     for (int t = 0; t < threads; t++) {

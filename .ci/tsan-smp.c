@@ -1,0 +1,83 @@
+/* A ThreadSanitizer run of the threaded searches (.ci/tsan-smp builds and runs it).
+ *
+ * Lazy SMP with ABDADA's deferral (smp.c, table.h) and the solver's ABDADA
+ * (solve.c) share memory between threads on purpose: the table slots and the
+ * busy marks through relaxed atomics. TSan sees every other shared access, so
+ * a plain read or write that races is reported and fails the run. Besides,
+ * fixed-depth answers on 2 and 4 threads must equal one thread's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "board.h"
+#include "search.h"
+#include "solve.h"
+
+static int failures = 0;
+
+static void random_position(const kalah_rules *r, kalah_state *s, kalah_rng *g, int plies)
+{
+    kalah_start(r, s);
+    uint8_t moves[KALAH_MAX_MOVES];
+    for (int i = 0; i < plies && !kalah_is_over(r, s); i++) {
+        int n = kalah_legal_moves(r, s, moves);
+        kalah_play(r, s, moves[kalah_rng_below(g, n)]);
+    }
+}
+
+static void search_case(const kalah_rules *r, const kalah_state *s, int algorithm, int depth, int deeper, double seconds)
+{
+    enum { BITS = 16 };
+    ks_entry *table = calloc((size_t)1 << BITS, sizeof *table);
+    ks_context one, many;
+    int value = 0, best = 0;
+    for (int threads = 1; threads <= 4; threads *= 2) {
+        ks_context *c = threads == 1 ? &one : &many;
+        ks_init(c, r, 2 /* strong */, table, (uint64_t)1 << BITS);
+        ks_clear(c);
+        c->deeper_entries = deeper;
+        c->deadline = seconds > 0 ? ks_now() + seconds : 0;
+        ks_iterate_threads(c, algorithm, s, 1, depth, threads);
+        if (threads == 1) {
+            value = c->value, best = c->best_move;
+        } else if (seconds == 0 && !deeper && (c->value != value || c->best_move != best)) {
+            fprintf(stderr, "tsan-smp: %d threads gave %d (move %d), one thread %d (move %d)\n",
+                    threads, c->value, c->best_move, value, best);
+            failures++;
+        }
+    }
+    free(table);
+}
+
+int main(void)
+{
+    kalah_rng g = {0x5eed};
+    const int variants[][3] = {{6, 4, 0}, {6, 6, 0}, {4, 3, 1}};
+    for (int v = 0; v < 3; v++) {
+        kalah_rules r;
+        kalah_rules_init(&r, variants[v][0], variants[v][1], variants[v][2], 0);
+        for (int i = 0; i < 6; i++) {
+            kalah_state s;
+            random_position(&r, &s, &g, 2 * i);
+            if (kalah_is_over(&r, &s)) continue;
+            search_case(&r, &s, KS_PVS, 10, 0, 0);
+            search_case(&r, &s, KS_MTDF, 9, 0, 0);
+            search_case(&r, &s, KS_PVS, 60, 1, 0.05); /* timed, deeper entries: the players' search */
+        }
+    }
+    /* The solver's threads on a small variant. */
+    kalah_solver *solver = kalah_solver_new(4, 0, 16);
+    uint8_t pits[8] = {3, 3, 3, 3, 3, 3, 3, 3};
+    int aborted = 0;
+    uint64_t nodes = 0;
+    for (int threads = 1; threads <= 2; threads++) {
+        kalah_solver_clear(solver);
+        int low = kalah_solver_search(solver, pits, -1, 0, threads, 0, NULL, &aborted, &nodes);
+        int high = kalah_solver_search(solver, pits, 0, 1, threads, 0, NULL, &aborted, &nodes);
+        printf("tsan-smp: solver on %d threads: tests %d %d\n", threads, low, high);
+    }
+    kalah_solver_free(solver);
+    if (failures) return 1;
+    printf("tsan-smp: no data race, threaded answers equal one thread's\n");
+    return 0;
+}
