@@ -160,3 +160,50 @@ def test_the_players_time_bank_stays_within_its_bounds():
     for bad in ("pvs:time=1,manage=maybe", "mcts:time=1,manage=on"):
         with pytest.raises(PlayerSpecError):
             make_player(bad)
+
+
+# --- thinking on the opponent's time (ponder=on) -------------------------------------------------
+
+def test_pondering_fills_the_table_for_the_next_move():
+    import time
+
+    from kalah.players import make_player
+
+    depths = {}
+    for spec in ("pvs:time=0.02,manage=off", "pvs:time=0.02,manage=off,ponder=on"):
+        player = make_player(spec)
+        position = Position.start(Variant(6, 4))
+        after = position.play(player.choose_move(position))
+        while after.to_move == position.to_move:  # an extra turn: nothing to ponder yet
+            assert "pondering" not in player.last_info
+            position, after = after, after.play(player.choose_move(after))
+        assert player.last_info.get("pondering", False) == spec.endswith("ponder=on")
+        time.sleep(0.6)  # the opponent thinks; the pondering player searches meanwhile
+        # What the player pondered is in its table: a search of that position (whoever asks) goes far
+        # deeper in its time than a search with only the table of the player's own move.
+        player.choose_move(after)
+        depths[spec] = player.last_info["depth"]
+        player.reset()  # stops pondering and waits for it
+        assert player._pondering is None
+    assert depths["pvs:time=0.02,manage=off,ponder=on"] >= depths["pvs:time=0.02,manage=off"] + 3
+    assert not [t for t in threading.enumerate() if t.name == "kalah-ponder"]
+
+
+def test_a_game_with_a_pondering_player_leaves_no_thread_behind():
+    from kalah.match import play_game
+    from kalah.players import make_player
+
+    result = play_game([make_player("pvs:time=0.01,ponder=on"), make_player("mtdf:time=0.01,ponder=on")],
+                       Position.start(Variant(4, 3)))
+    assert result.finished
+    assert not [t for t in threading.enumerate() if t.name == "kalah-ponder"]
+
+
+@pytest.mark.parametrize("spec", ["pvs:depth=6,ponder=on", "alphabeta:time=1,ponder=on", "mcts:time=1,ponder=on",
+                                  "pvs:time=1,ponder=sometimes"])
+def test_pondering_needs_a_timed_practical_engine(spec):
+    from kalah.players import PlayerSpecError, make_player
+
+    with pytest.raises(PlayerSpecError, match="ponder"):
+        make_player(spec)
+    assert make_player("pvs:time=1,ponder=off").ponder is False

@@ -48,6 +48,7 @@ cdef extern from "csrc/search.h" nogil:
         double deadline
         double soft_deadline
         int aborted
+        const int *stop
         int root_n
         uint8_t root_moves[9]
         int root_values[9]
@@ -65,6 +66,8 @@ cdef extern from "csrc/search.h" nogil:
     int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int first, int last, int threads)
     int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max)
     int ks_reference_alphabeta(const kalah_rules *r, const kalah_state *s, int depth, uint64_t *nodes)
+    void ks_request_stop(int *flag)
+    void ks_clear_stop(int *flag)
 
 cdef extern from "csrc/mcts.h" nogil:
     ctypedef struct ks_mcts_result:
@@ -93,4 +96,5 @@ cdef class Engine:
     cdef uint64_t generation
     cdef const kalah_oracle *oracle
     cdef object oracle_owner
+    cdef int stop_flag
     cdef void set_oracle_pointer(self, const kalah_oracle *oracle, object owner)

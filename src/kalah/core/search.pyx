@@ -60,6 +60,11 @@ cdef class Engine:
             raise TypeError("an oracle must be a PyCapsule named 'kalah.oracle'")
         self.set_oracle_pointer(<const kalah_oracle *>PyCapsule_GetPointer(capsule, b"kalah.oracle"), capsule)
 
+    def stop(self):
+        """Ask the search running on this engine (in another thread) to stop: it returns soon, with the
+        last completed iteration's answer. Safe to call from any thread, also when nothing is searching."""
+        ks_request_stop(&self.stop_flag)
+
     def search(self, position, int algorithm, int evaluation, int first, int last, double seconds=0.0,
                bint all_values=False, bint memo=True, bint ordering=True, bint clear=True, int threads=1,
                double soft_seconds=0.0, bint deeper_entries=False):
@@ -97,6 +102,8 @@ cdef class Engine:
         c.ordering = ordering
         c.deeper_entries = deeper_entries
         c.all_values = all_values
+        ks_clear_stop(&self.stop_flag)
+        c.stop = &self.stop_flag
         c.deadline = started + seconds if seconds > 0 else 0.0
         c.soft_deadline = started + soft_seconds if soft_seconds > 0 else 0.0
         with nogil:

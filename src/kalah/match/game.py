@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from kalah.players.base import Player
+from kalah.players.base import ComputerPlayer, Player
 from kalah.rules import IllegalMoveError, Move, MoveEffect, Position
 
 
@@ -114,6 +114,9 @@ def play_game(
         stop_reason = "interrupted"
     if stop_reason is None and not position.is_over:
         stop_reason = f"stopped after {number} moves"
+    for player in players:
+        if isinstance(player, ComputerPlayer):
+            player.stop_thinking()
     result = GameResult(position, number, position.is_over, stop_reason)
     for observer in observers:
         observer.game_ended(result)

@@ -37,5 +37,8 @@ class ComputerPlayer:
         """The move to play in ``position``; ``last_info`` then tells what the player found."""
         raise NotImplementedError
 
+    def stop_thinking(self) -> None:
+        """Stop any thinking on the opponent's time (the game loop calls it when a game ends)."""
+
     def reset(self) -> None:
         """Forget anything learned in a previous game (tables, caches)."""

@@ -9,17 +9,23 @@ player with a clock does (``manage=off`` turns it off): a forced move is
 played at once, a move whose choice has settled (the same best move for two
 iterations after half the time) early, and the time saved goes to the moves
 where the choice is still open, up to twice ``time`` for one move; the game
-never takes more than ``time`` per move on average (see :func:`time_budget`). After each move ``last_info`` says what the search
+never takes more than ``time`` per move on average (see :func:`time_budget`).
+``ponder=on`` (pvs and mtdf with ``time=``) thinks on the opponent's time: after
+its move the player goes on searching the position the opponent faces, on one
+thread, until the opponent has moved (or :data:`PONDER_SECONDS` pass), and
+starts its next search from that table. After each move ``last_info`` says what the search
 found: value (seeds, for the player), depth, nodes, principal variation, and
 ``outcome`` such as ``"wins by 6"`` once the search has proven the result.
 """
 
 from __future__ import annotations
 
+import threading
+
 from kalah.core.search import Engine
 from kalah.endgame import oracle_for
 from kalah.rules import Move, Position
-from kalah.search import ALGORITHMS, EVALUATIONS, SearchError, check_evaluation, search
+from kalah.search import ALGORITHMS, EVALUATIONS, PRACTICAL_ALGORITHMS, SearchError, check_evaluation, search
 
 from .base import ComputerPlayer
 from .spec import PlayerSpecError, float_option, int_option, register_player
@@ -28,6 +34,8 @@ DEFAULT_DEPTHS = {"minimax": 6, "alphabeta": 10, "scout": 10, "pvs": 10, "mtdf":
 DEFAULT_PLAYOUTS = 10000
 #: Time management: the most seconds kept for later moves, in moves' worth of ``time``.
 MAX_BANK = 4.0
+#: The longest a player ponders after its move when nobody stops it (e.g. the game ended).
+PONDER_SECONDS = 60.0
 
 
 def time_budget(per_move: float, bank: float) -> tuple[float, float]:
@@ -48,8 +56,10 @@ class SearchPlayer(ComputerPlayer):
 
     The player owns its search engine and keeps the engine's table from one of
     its moves to the next (``reset`` starts afresh): the subtrees
-    it searched last move answer at once. Its moves are those of a cold search
-    at the same depth; only nodes and time change.
+    it searched last move answer at once. At a fixed depth its moves are those
+    of a cold search at that depth; only nodes and time change. A timed pvs or
+    mtdf player also lets last move's deeper entries answer (``exact_depth`` in
+    :func:`kalah.search`), which makes it deeper and stronger.
     """
 
     def __init__(
@@ -62,10 +72,15 @@ class SearchPlayer(ComputerPlayer):
         seed: int = 0,
         memo: bool = True,
         manage: bool = True,
+        ponder: bool = False,
     ) -> None:
         super().__init__()
         if algorithm not in ALGORITHMS:
             raise SearchError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
+        if ponder and (algorithm not in PRACTICAL_ALGORITHMS or time is None or not memo):
+            raise SearchError("ponder needs pvs or mtdf with time=SECONDS (and the table on)")
+        self.ponder = ponder
+        self._pondering: threading.Thread | None = None
         self.algorithm = algorithm
         self.evaluation = check_evaluation(evaluation)
         self.time = time
@@ -105,16 +120,39 @@ class SearchPlayer(ComputerPlayer):
             options.append(f"seed={seed}")
         if self.time is not None and algorithm != "mcts" and not manage:
             options.append("manage=off")
+        if ponder:
+            options.append("ponder=on")
         self.spec = algorithm + (":" + ",".join(options) if options else "")
 
     def reset(self) -> None:
         """Forget the last game (a new game starts)."""
+        self.stop_thinking()
         self._calls = 0
         self._table_for = None
         self._bank = 0.0
 
+    def stop_thinking(self) -> None:
+        """Stop pondering (thinking on the opponent's time), and wait until the search has returned."""
+        thread, self._pondering = self._pondering, None
+        while thread is not None and thread.is_alive():
+            assert self._engine is not None
+            self._engine.stop()  # again until it is seen: the search may not have started yet
+            thread.join(0.005)
+
+    def _start_pondering(self, position: Position, oracle: object | None) -> None:
+        """Search ``position`` (the opponent to move) in the background, filling the table for the next move."""
+        engine = self._engine
+
+        def think() -> None:
+            search(position, self.algorithm, oracle=oracle, keep_table=True, time=PONDER_SECONDS,
+                   evaluation=self.evaluation, move_values=False, engine=engine, threads=1)
+
+        self._pondering = threading.Thread(target=think, name="kalah-ponder", daemon=True)
+        self._pondering.start()
+
     def choose_move(self, position: Position) -> Move:
         """The best move of a search with the player's algorithm, depth or time, and evaluation."""
+        self.stop_thinking()
         if self.algorithm != "mcts" and self._engine is None:
             self._engine = Engine(20)
         oracle = None if self.algorithm == "mcts" else oracle_for(position.variant)
@@ -161,22 +199,29 @@ class SearchPlayer(ComputerPlayer):
         self.last_info = info
         if result.best_move is None:
             raise SearchError("the game is over: there is no move to choose")
+        after = position.play(result.best_move)
+        if self.ponder and not after.is_over and after.to_move != position.to_move:
+            info["pondering"] = True
+            self._start_pondering(after, oracle)
         return result.best_move
 
 
 def _factory(algorithm: str):
     def make(depth: str | None = None, time: str | None = None, eval: str | None = None,
              playouts: str | None = None, seed: str | None = None, memo: str | None = None,
-             manage: str | None = None) -> SearchPlayer:
+             manage: str | None = None, ponder: str | None = None) -> SearchPlayer:
         if algorithm == "mcts":
-            if depth is not None or eval is not None or manage is not None:
-                raise PlayerSpecError("mcts takes playouts=N, time=SECONDS and seed=N (no depth or eval)")
+            if depth is not None or eval is not None or manage is not None or ponder is not None:
+                raise PlayerSpecError("mcts takes playouts=N, time=SECONDS and seed=N (no depth, eval, manage or ponder)")
         elif playouts is not None or seed is not None:
             raise PlayerSpecError(f"{algorithm} takes depth=N, time=SECONDS and eval=NAME (no playouts or seed)")
+        pondering = ponder is not None and ponder.lower() in ("1", "true", "yes", "on")
+        if pondering and (algorithm not in PRACTICAL_ALGORITHMS or time is None):
+            raise PlayerSpecError("ponder=on needs pvs or mtdf with time=SECONDS")
         evaluation = (eval or "strong").strip().lower()
         if evaluation not in EVALUATIONS:
             raise PlayerSpecError(f"unknown evaluation {eval!r}; accepted: {', '.join(EVALUATIONS)}")
-        for option, value in (("memo", memo), ("manage", manage)):
+        for option, value in (("memo", memo), ("manage", manage), ("ponder", ponder)):
             if value is not None and value.lower() not in ("0", "1", "true", "false", "yes", "no", "on", "off"):
                 raise PlayerSpecError(f"option {option} must be on or off, got {value!r}")
         return SearchPlayer(
@@ -188,6 +233,7 @@ def _factory(algorithm: str):
             seed=int_option("seed", seed, default=0, minimum=0),
             memo=memo is None or memo.lower() in ("1", "true", "yes", "on"),
             manage=manage is None or manage.lower() in ("1", "true", "yes", "on"),
+            ponder=pondering,
         )
 
     return make
@@ -197,8 +243,8 @@ _SUMMARIES = {
     "minimax": ("plain negamax search (memoized as in the seeds)", "depth=N, time=SECONDS, eval=strong|store|seed, memo=BOOL, manage=on|off"),
     "alphabeta": ("alpha-beta with bound-flag table, progressive deepening, move ordering", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off"),
     "scout": ("Pearl's SCOUT (EVAL/TEST) with memoization and progressive deepening", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off"),
-    "pvs": ("principal variation search (NegaScout)", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off"),
-    "mtdf": ("MTD(f): null-window alpha-beta with memory", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off"),
+    "pvs": ("principal variation search (NegaScout)", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off"),
+    "mtdf": ("MTD(f): null-window alpha-beta with memory", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off"),
     "mcts": ("UCT Monte-Carlo tree search with compiled random playouts", "playouts=N, time=SECONDS, seed=N"),
 }
 

@@ -112,6 +112,11 @@ int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, in
  * moves as one thread at that depth. The statistics count the nodes of every thread. */
 int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int first, int last, int threads);
 
+/* Another thread asks a search whose context's `stop` points to `flag` to stop
+ * (it does so at its next look at the clock); ks_clear_stop rearms the flag. */
+static inline void ks_request_stop(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
+static inline void ks_clear_stop(int *flag) { __atomic_store_n(flag, 0, __ATOMIC_RELAXED); }
+
 /* The principal variation from the table: up to `max` moves, returns how many. */
 int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max);
 
