@@ -7,7 +7,7 @@ the last completed iteration. ``depth=`` and ``time=`` together: deepen up to
 the depth while time allows. With ``time=`` the player manages its time as a
 player with a clock does (``manage=off`` turns it off): a forced move is
 played at once, a move whose choice has settled (the same best move for two
-iterations after half the time) early, and the time saved goes to the moves
+iterations after most of the time) early, and the time saved goes to the moves
 where the choice is still open, up to twice ``time`` for one move; the game
 never takes more than ``time`` per move on average (see :func:`time_budget`).
 ``ponder=on`` (pvs and mtdf with ``time=``) thinks on the opponent's time: after
@@ -40,12 +40,16 @@ PONDER_SECONDS = 60.0
 
 def time_budget(per_move: float, bank: float) -> tuple[float, float]:
     """The hard and soft limits of one move's search: ``per_move`` plus up to one more ``per_move`` from
-    ``bank`` (the time earlier moves saved), and half of ``per_move``, after which a settled search stops.
+    ``bank`` (the time earlier moves saved); and the soft limit, after which a search whose best move has
+    settled stops: most of ``per_move`` plus a quarter of the bank, so that settled moves save a little,
+    open moves spend it, and a game uses nearly all of its time.
 
     >>> time_budget(1.0, 0.0), time_budget(1.0, 0.4), time_budget(1.0, 3.0)
-    ((1.0, 0.5), (1.4, 0.5), (2.0, 0.5))
+    ((1.0, 0.8), (1.4, 0.9), (2.0, 1.55))
     """
-    return per_move + min(max(bank, 0.0), per_move), 0.5 * per_move
+    bank = max(bank, 0.0)
+    hard = per_move + min(bank, per_move)
+    return hard, min(hard, 0.8 * per_move + 0.25 * bank)
 
 
 class SearchPlayer(ComputerPlayer):
