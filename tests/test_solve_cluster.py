@@ -64,8 +64,19 @@ def test_mid_game_positions_match_the_single_machine_solve(client, position):
 
 def test_split_depths_agree(client):
     position = Position.start(Variant(5, 3, empty_capture=True))
-    values = {solve_on_cluster(position, client, split_plies=plies, best_moves=False)[0].value for plies in (0, 1, 3)}
-    assert values == {solve(position, threads=1).value}
+    truth = solve(position, threads=1).value
+    for plies in (1, 3):
+        assert solve_on_cluster(position, client, split_plies=plies, best_moves=False)[0].value == truth
+
+
+def test_a_leaf_in_one_workers_hands_is_split_for_the_idle_one(client, tmp_path):
+    position = Position.start(Variant(5, 3, empty_capture=True))
+    path = tmp_path / "solve.sqlite"
+    # split 0 plies: the position itself is the one leaf; the second worker gets its children
+    result, report = solve_on_cluster(position, client, split_plies=0, checkpoint=path)
+    assert result.value == solve(position, threads=1).value and report.split >= 1
+    again, rerun = solve_on_cluster(position, client, split_plies=0, checkpoint=path)
+    assert again.value == result.value and rerun.submitted == []  # split again from the checkpoint's leaves
 
 
 def test_standard_kalah_by_address(client):

@@ -47,6 +47,10 @@ __all__ = ["CONNECT_SECONDS", "DEFAULT_SPLIT_PLIES", "ClusterReport", "solve_on_
 CONNECT_SECONDS = 3.0
 #: Plies of the split tree below the position (moves of an open pie rule come on top).
 DEFAULT_SPLIT_PLIES = 2
+#: A leaf whose test keeps a worker busy while others idle is split, down to this many plies below the frontier...
+MAX_EXTRA_PLIES = 4
+#: ... if it has at least this many seeds in the pits (smaller proofs are quicker than sending their parts).
+MIN_SPLIT_SEEDS = 20
 
 Pits = tuple[int, ...]
 
@@ -65,6 +69,10 @@ class ClusterReport:
     """Every test sent to a worker, as (leaf pits, bar on its pits value), in order."""
     answered: int = 0
     """Tests whose answer came back (and went to the checkpoint)."""
+    split: int = 0
+    """Leaves split one ply further during the solve, to give idle workers parts of a long proof."""
+    cancelled: int = 0
+    """Tests cancelled while they ran or waited, because no question needed them any more."""
 
 
 @dataclass(eq=False)
@@ -72,8 +80,16 @@ class _Node:
     position: Position
     children: list[tuple[Move, _Node, bool]] = field(default_factory=list)  # (move, child, same mover)
     exact: int | None = None  # a finished game's margin
-    leaf: Pits | None = None  # a frontier leaf: its pits seen from the mover
+    leaf: Pits | None = None  # a frontier leaf: its pits seen from the mover (kept when it is split later)
     diff: int = 0  # the mover's store minus the opponent's
+    plies: int = 0  # plies left to the frontier: 0 at a leaf, -1 at the children of a split leaf, ...
+
+    def split(self, nodes: dict[tuple[Position, int], _Node]) -> None:
+        """Give a leaf its children (one ply deeper, keyed by their own depth: the tree stays acyclic)."""
+        me = self.position.to_move
+        for move in self.position.legal_moves():
+            child = self.position.play(move)
+            self.children.append((move, _split(child, self.plies - 1, nodes), child.to_move == me))
 
 
 def _pie_open(position: Position) -> bool:
@@ -85,7 +101,7 @@ def _split(position: Position, plies: int, nodes: dict[tuple[Position, int], _No
     key = (position, plies)
     if key in nodes:
         return nodes[key]
-    node = nodes[key] = _Node(position)
+    node = nodes[key] = _Node(position, plies=plies)
     me = position.to_move
     node.diff = position.store(me) - position.store(1 - me)
     if position.is_over:
@@ -93,20 +109,19 @@ def _split(position: Position, plies: int, nodes: dict[tuple[Position, int], _No
     elif plies <= 0 and not _pie_open(position):
         node.leaf = tuple(position.pits(me)) + tuple(position.pits(1 - me))
     else:
-        for move in position.legal_moves():
-            child = position.play(move)
-            node.children.append((move, _split(child, plies - 1, nodes), child.to_move == me))
+        node.split(nodes)
     return node
 
 
 class _Driver:
     """One distributed solve: the split tree, the leaves' bounds, the workers and the tests in flight."""
 
-    def __init__(self, client: Any, root: _Node, rules: str, checkpoint: Checkpoint | None, database: DatabaseSpec,
+    def __init__(self, client: Any, root: _Node, nodes: dict[tuple[Position, int], _Node], rules: str, checkpoint: Checkpoint | None, database: DatabaseSpec,
                  tt_log2: int, deadline: float | None, report: ClusterReport,
                  progress: Callable[[int, int], None] | None):
         self.client = client
         self.root = root
+        self.tree = nodes
         self.rules = rules
         self.checkpoint = checkpoint
         self.database = database
@@ -136,9 +151,12 @@ class _Driver:
         """Bounds on the node's value (the mover's final margin) from the leaves' bounds."""
         if node.exact is not None:
             return node.exact, node.exact
+        own = (-(10**6), 10**6)
         if node.leaf is not None:
             lower, upper = self.leaf_bounds(node.leaf)
-            return lower + node.diff, upper + node.diff
+            own = (lower + node.diff, upper + node.diff)
+            if not node.children:
+                return own
         found = memo.get(id(node))
         if found is None:
             lower = upper = -(10**6)
@@ -147,35 +165,43 @@ class _Driver:
                 if not same:
                     low, high = -high, -low
                 lower, upper = max(lower, low), max(upper, high)
-            found = memo[id(node)] = (lower, upper)
+            # a split leaf: what its own tests proved holds as well as what its children prove
+            found = memo[id(node)] = (max(lower, own[0]), min(upper, own[1]))
         return found
 
-    def questions(self, node: _Node, bar: int, memo: dict[int, tuple[int, int]], out: dict[tuple[Pits, int], Position]) -> None:
-        """The leaf tests that could decide "value(node) >= bar", in the order alpha-beta would ask them."""
+    def questions(self, node: _Node, bar: int, memo: dict[int, tuple[int, int]], out: dict[tuple[Pits, int], _Node],
+                  keep: set[tuple[Pits, int]]) -> None:
+        """The leaf tests that could decide "value(node) >= bar", in the order alpha-beta would ask them, into
+        ``out``; into ``keep``, the tests of split leaves, which may still run but are not asked again."""
         lower, upper = self.interval(node, memo)
         if lower >= bar or upper < bar:
             return
         if node.leaf is not None:
             leaf_bar = bar - node.diff
             leaf_bar += (leaf_bar - sum(node.leaf)) % 2  # pits values have the parity of the seeds in the pits
-            out.setdefault((node.leaf, leaf_bar), node.position)
-            return
+            if not node.children:
+                out.setdefault((node.leaf, leaf_bar), node)
+                return
+            keep.add((node.leaf, leaf_bar))
 
         def promise(entry: tuple[Move, _Node, bool]) -> tuple[int, int]:
             low, high = self.interval(entry[1], memo)
             return (high, low) if entry[2] else (-low, -high)
 
         for _, child, same in sorted(node.children, key=promise, reverse=True):
-            self.questions(child, bar if same else 1 - bar, memo, out)
+            self.questions(child, bar if same else 1 - bar, memo, out, keep)
 
     # --- the workers -----------------------------------------------------------------
 
     def remaining(self) -> float | None:
         return None if self.deadline is None else max(0.0, self.deadline - _time.monotonic())
 
-    def submit(self, wanted: dict[tuple[Pits, int], Position]) -> None:
+    def free(self) -> bool:
+        return any(slots > 0 for slots in self.slots.values())
+
+    def submit(self, wanted: dict[tuple[Pits, int], _Node]) -> None:
         busy = {leaf for leaf, _, _ in self.flying.values()}
-        for (leaf, bar), position in wanted.items():
+        for (leaf, bar), node in wanted.items():
             free = [address for address, slots in self.slots.items() if slots > 0]
             if not free:
                 return
@@ -183,7 +209,7 @@ class _Driver:
                 continue
             home = self.home.get(leaf, "")
             address = home if home in free else free[0]  # its last worker's table holds its proof
-            future = self.client.submit(leaf_test, position, bar, self.database, self.tt_log2, self.remaining(),
+            future = self.client.submit(leaf_test, node.position, bar, self.database, self.tt_log2, self.remaining(),
                                         workers=[address], allow_other_workers=True, pure=False)
             self.flying[future] = (leaf, bar, address)
             self.answers.add(future)
@@ -222,21 +248,47 @@ class _Driver:
         if self.progress is not None:
             self.progress(*self.interval(self.root, {}))
 
+    def split_blocked(self, wanted: dict[tuple[Pits, int], _Node]) -> bool:
+        """With a worker idle and every wanted leaf in a worker's hands, split the first such leaf one ply:
+        its children's tests go to the idle workers while its own test runs on (the long proof of one
+        leaf would otherwise keep the others waiting). True if a leaf was split."""
+        if not self.free():
+            return False
+        for node in wanted.values():
+            if node.plies > -MAX_EXTRA_PLIES and node.position.seeds_in_pits >= MIN_SPLIT_SEEDS:
+                node.split(self.tree)
+                self.report.split += 1
+                return True
+        return False
+
     def decide(self, tests: list[tuple[_Node, int]]) -> bool:
         """Ask the workers until every "value(node) >= bar" of ``tests`` is decided; False if the time ran out."""
         while True:
             memo: dict[int, tuple[int, int]] = {}
-            wanted: dict[tuple[Pits, int], Position] = {}
+            wanted: dict[tuple[Pits, int], _Node] = {}
+            keep: set[tuple[Pits, int]] = set()
             for node, bar in tests:
-                self.questions(node, bar, memo, wanted)
+                self.questions(node, bar, memo, wanted, keep)
             if not wanted:
                 return True
             if self.timed_out or self.remaining() == 0:
                 self.timed_out = True
                 return False
+            self.cancel_unless(keep.union(wanted))
             self.submit(wanted)
+            if self.split_blocked(wanted):
+                continue
             if self.flying:
                 self.receive()
+
+    def cancel_unless(self, needed: set[tuple[Pits, int]]) -> None:
+        """Cancel the tests in flight that no question needs any more (the worker stops within a moment)."""
+        for future, (leaf, bar, address) in list(self.flying.items()):
+            if (leaf, bar) not in needed:
+                self.client.cancel([future])
+                del self.flying[future]
+                self.slots[address] += 1
+                self.report.cancelled += 1
 
     def stop(self) -> None:
         self.client.cancel(list(self.flying))
@@ -323,8 +375,8 @@ def solve_on_cluster(
         client, ours = _connect(cluster, connect_timeout)
         deadline = _time.monotonic() + time if time is not None else None
         seeds = max((sum(leaf) for leaf in leaves), default=0)
-        driver = _Driver(client, root, rules, store, database, tt_log2 or default_tt_log2(seeds), deadline, report, progress)
-        driver.bounds = {leaf: known[leaf] for leaf in leaves if leaf in known}
+        driver = _Driver(client, root, nodes, rules, store, database, tt_log2 or default_tt_log2(seeds), deadline, report, progress)
+        driver.bounds = _resplit(nodes, known)
         report.from_checkpoint = len(driver.bounds)
         lower, upper = _mtdf(driver, position)
         value = lower if lower == upper else None
@@ -351,6 +403,25 @@ def solve_on_cluster(
     result = SolveResult(value=value, lower=lower, upper=upper, best_moves=moves, pv=[], nodes=driver.nodes,
                          seconds=_time.perf_counter() - started, endgame_seeds=k, move_bounds=move_bounds)
     return result, report
+
+
+def _resplit(nodes: dict[tuple[Position, int], _Node], known: dict[Pits, tuple[int, int]]) -> dict[Pits, tuple[int, int]]:
+    """Split again the leaves an earlier run had split (those with a child in the checkpoint); the bounds of
+    the tree's leaves that the checkpoint holds."""
+    leaves = [node for node in nodes.values() if node.leaf is not None]
+    while leaves:
+        node = leaves.pop()
+        if node.children or node.plies <= -MAX_EXTRA_PLIES:
+            continue
+        for move in node.position.legal_moves():
+            child = node.position.play(move)
+            mover = child.to_move
+            if tuple(child.pits(mover)) + tuple(child.pits(1 - mover)) in known:
+                before = set(nodes)
+                node.split(nodes)
+                leaves += [nodes[key] for key in set(nodes) - before if nodes[key].leaf is not None]
+                break
+    return {node.leaf: known[node.leaf] for node in nodes.values() if node.leaf is not None and node.leaf in known}
 
 
 def _mtdf(driver: _Driver, position: Position) -> tuple[int, int]:

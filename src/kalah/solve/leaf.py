@@ -10,13 +10,13 @@ computed in memory the first time it is needed.
 from __future__ import annotations
 
 import threading
-from typing import Union
+from typing import Callable, Union
 
 from kalah import endgame as eg
 from kalah.endgame import EndgameDatabase
 from kalah.rules import Position
 
-from . import _MEMORY_DATABASES, _Engine, _narrowed, _Run
+from . import _MEMORY_DATABASES, _Engine, _narrowed
 
 __all__ = ["DatabaseSpec", "LeafAnswer", "leaf_test"]
 
@@ -71,9 +71,40 @@ def leaf_test(position: Position, beta: int, database: DatabaseSpec, tt_log2: in
             value = engine.database.table.value(pits)
             if value is not None:
                 return value, value, 0
-        run = _Run(engine, 1, engine.core.now() + seconds if seconds is not None else 0.0)
-        found = run._search(pits, beta - 1, beta)
-    if found is None:
+        deadline = engine.core.now() + seconds if seconds is not None else 0.0
+        found, aborted, nodes = _search(engine, pits, beta, deadline, _cancelled())
+    if aborted:
         return None
     lower, upper = _narrowed(-seeds, seeds, found, beta, seeds)
-    return lower, upper, run.nodes
+    return lower, upper, nodes
+
+
+#: How often a running test looks whether the driver cancelled it (seconds).
+POLL_SECONDS = 0.1
+
+
+def _search(engine: _Engine, pits: list[int], beta: int, deadline: float, cancelled: Callable[[], bool]) -> tuple[int, bool, int]:
+    """The compiled null-window search in a helper thread, stopped early when the driver cancels the task
+    (a test nobody needs any more would otherwise keep the worker from the next one)."""
+    out: list[tuple[int, bool, int]] = []
+    solver = engine.solver
+    helper = threading.Thread(target=lambda: out.append(solver.search(pits, beta - 1, beta, 1, deadline)), daemon=True)
+    helper.start()
+    while helper.is_alive():
+        helper.join(POLL_SECONDS)
+        if helper.is_alive() and cancelled():
+            solver.request_stop()
+    return out[0]
+
+
+def _cancelled() -> Callable[[], bool]:
+    """Whether the task this thread runs was cancelled (released by the scheduler); never, outside a worker."""
+    try:
+        from distributed import get_worker
+        from distributed.worker import thread_state
+
+        worker, key = get_worker(), thread_state.key
+        tasks = worker.state.tasks
+    except (ImportError, ValueError, AttributeError):
+        return lambda: False
+    return lambda: getattr(tasks.get(key), "state", "cancelled") in ("cancelled", "released", "forgotten")
