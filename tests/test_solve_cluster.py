@@ -163,3 +163,9 @@ def test_cli_unreachable_cluster_is_one_line():
     result = runner.invoke(app, ["solve", "--pits", "4", "--seeds", "3", "--cluster", "tcp://127.0.0.1:9"])
     assert result.exit_code == 2
     assert result.output.count("\n") == 1 and "cannot reach the Dask cluster at tcp://127.0.0.1:9" in result.output
+
+
+def test_a_cluster_without_workers_is_a_clear_error():
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty:
+        with pytest.raises(SolveError, match="has no workers"):
+            solve_on_cluster(Position.start(Variant(4, 2)), empty.scheduler_address, connect_timeout=1)

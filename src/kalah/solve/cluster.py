@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import time as _time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -30,6 +31,7 @@ from kalah import endgame as eg
 from kalah.rules import Move, Position
 
 from . import (
+    DEFAULT_TT_LOG2,
     EndgameChoice,
     SolveError,
     SolveResult,
@@ -135,11 +137,8 @@ class _Driver:
         from distributed import as_completed
 
         self.answers = as_completed(loop=client.loop)
-        self.slots = {address: threads for address, threads in client.nthreads().items()}
         self.nodes = 0
         self.timed_out = False
-        if not self.slots:
-            raise SolveError("the Dask cluster has no workers")
 
     # --- bounds through the tree -----------------------------------------------------
 
@@ -196,13 +195,22 @@ class _Driver:
     def remaining(self) -> float | None:
         return None if self.deadline is None else max(0.0, self.deadline - _time.monotonic())
 
+    def idle(self) -> tuple[dict[str, int], Counter[str]]:
+        """The cluster's worker threads now (workers may come and go) and how many of each run our tests."""
+        threads = self.client.nthreads()
+        if not threads:
+            raise SolveError("the Dask cluster has no workers")
+        return threads, Counter(address for _, _, address in self.flying.values())
+
     def free(self) -> bool:
-        return any(slots > 0 for slots in self.slots.values())
+        threads, used = self.idle()
+        return any(count > used[address] for address, count in threads.items())
 
     def submit(self, wanted: dict[tuple[Pits, int], _Node]) -> None:
+        threads, used = self.idle()
         busy = {leaf for leaf, _, _ in self.flying.values()}
         for (leaf, bar), node in wanted.items():
-            free = [address for address, slots in self.slots.items() if slots > 0]
+            free = [address for address, count in threads.items() if count > used[address]]
             if not free:
                 return
             if leaf in busy:
@@ -213,7 +221,7 @@ class _Driver:
                                         workers=[address], allow_other_workers=True, pure=False)
             self.flying[future] = (leaf, bar, address)
             self.answers.add(future)
-            self.slots[address] -= 1
+            used[address] += 1
             self.home[leaf] = address
             busy.add(leaf)
             self.report.submitted.append((leaf, bar))
@@ -226,8 +234,7 @@ class _Driver:
         for future in self.answers.next_batch(block=True):
             if future not in self.flying:  # cancelled when an earlier solve stopped
                 continue
-            leaf, bar, address = self.flying.pop(future)
-            self.slots[address] += 1
+            leaf, bar, _ = self.flying.pop(future)
             answer: LeafAnswer = future.result()
             if answer is None:
                 self.timed_out = True
@@ -283,11 +290,10 @@ class _Driver:
 
     def cancel_unless(self, needed: set[tuple[Pits, int]]) -> None:
         """Cancel the tests in flight that no question needs any more (the worker stops within a moment)."""
-        for future, (leaf, bar, address) in list(self.flying.items()):
+        for future, (leaf, bar, _) in list(self.flying.items()):
             if (leaf, bar) not in needed:
                 self.client.cancel([future])
                 del self.flying[future]
-                self.slots[address] += 1
                 self.report.cancelled += 1
 
     def stop(self) -> None:
@@ -332,6 +338,11 @@ def _connect(cluster: Any, timeout: float) -> tuple[Any, bool]:
         client = Client(cluster, timeout=f"{timeout}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
         raise SolveError(f"cannot reach the Dask cluster at {cluster}: {error}") from None
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except TimeoutError:
+        client.close()
+        raise SolveError(f"the Dask cluster at {cluster} has no workers (waited {timeout:g} s)") from None
     return client, True
 
 
@@ -375,7 +386,9 @@ def solve_on_cluster(
         client, ours = _connect(cluster, connect_timeout)
         deadline = _time.monotonic() + time if time is not None else None
         seeds = max((sum(leaf) for leaf in leaves), default=0)
-        driver = _Driver(client, root, nodes, rules, store, database, tt_log2 or default_tt_log2(seeds), deadline, report, progress)
+        # one table per worker thread, several on a machine: no larger than one solve's default alone
+        table = tt_log2 or min(default_tt_log2(seeds), DEFAULT_TT_LOG2)
+        driver = _Driver(client, root, nodes, rules, store, database, table, deadline, report, progress)
         driver.bounds = _resplit(nodes, known)
         report.from_checkpoint = len(driver.bounds)
         lower, upper = _mtdf(driver, position)
