@@ -112,9 +112,11 @@ def test_an_interrupted_solve_resumes_without_asking_again(client, tmp_path):
 
 def test_a_time_budget_gives_proven_bounds(client):
     position = Position.start(Variant(6, 4, empty_capture=True))
-    result = solve(position, 0.5, cluster=client, endgame=None)
+    result = solve(position, 1.0, cluster=client, endgame=None)
     assert result.lower <= 10 <= result.upper  # the published value
     assert result.value in (None, 10)
+    assert result.upper - result.lower < 2 * position.seeds_in_pits  # bars far from the value are proven first
+    assert result.value is not None or set(result.move_bounds) == set(position.legal_moves())
 
 
 def test_a_foreign_file_is_not_a_checkpoint(client, tmp_path):

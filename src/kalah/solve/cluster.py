@@ -36,6 +36,8 @@ from . import (
     SolveError,
     SolveResult,
     _LAST_GUESS,
+    GUESS_SECONDS,
+    _outside_in_steps,
     auto_max_seeds,
     default_tt_log2,
     heuristic_guess,
@@ -53,6 +55,9 @@ DEFAULT_SPLIT_PLIES = 2
 MAX_EXTRA_PLIES = 4
 #: ... if it has at least this many seeds in the pits (smaller proofs are quicker than sending their parts).
 MIN_SPLIT_SEEDS = 20
+#: A leaf to be tested again whose last test took at least this share of the nodes so far (and this many) is split first.
+COSTLY_SHARE = 0.25
+COSTLY_NODES = 1_000_000
 
 Pits = tuple[int, ...]
 
@@ -138,6 +143,7 @@ class _Driver:
 
         self.answers = as_completed(loop=client.loop)
         self.nodes = 0
+        self.cost: dict[Pits, int] = {}  # the most nodes one test of a leaf took
         self.timed_out = False
 
     # --- bounds through the tree -----------------------------------------------------
@@ -244,6 +250,7 @@ class _Driver:
     def take(self, leaf: Pits, answer: tuple[int, int, int]) -> None:
         lower, upper, nodes = answer
         self.nodes += nodes
+        self.cost[leaf] = max(self.cost.get(leaf, 0), nodes)
         old_lower, old_upper = self.leaf_bounds(leaf)
         lower, upper = max(lower, old_lower), min(upper, old_upper)
         if lower > upper:  # two proofs that contradict each other: a checkpoint of some other solver?
@@ -268,6 +275,21 @@ class _Driver:
                 return True
         return False
 
+    def split_costly(self, wanted: dict[tuple[Pits, int], _Node]) -> bool:
+        """Split a wanted leaf whose earlier test took a large share of the work so far, so that its next
+        proof is shared among the workers instead of keeping one of them for all of it."""
+        share = self.nodes * COSTLY_SHARE
+        for (leaf, _), node in wanted.items():
+            if (self.cost.get(leaf, 0) >= max(share, COSTLY_NODES) and leaf not in self.busy_leaves()
+                    and node.plies > -MAX_EXTRA_PLIES and node.position.seeds_in_pits >= MIN_SPLIT_SEEDS):
+                node.split(self.tree)
+                self.report.split += 1
+                return True
+        return False
+
+    def busy_leaves(self) -> set[Pits]:
+        return {leaf for leaf, _, _ in self.flying.values()}
+
     def decide(self, tests: list[tuple[_Node, int]]) -> bool:
         """Ask the workers until every "value(node) >= bar" of ``tests`` is decided; False if the time ran out."""
         while True:
@@ -281,6 +303,8 @@ class _Driver:
             if self.timed_out or self.remaining() == 0:
                 self.timed_out = True
                 return False
+            if self.split_costly(wanted):
+                continue
             self.cancel_unless(keep.union(wanted))
             self.submit(wanted)
             if self.split_blocked(wanted):
@@ -387,7 +411,7 @@ def solve_on_cluster(
         deadline = _time.monotonic() + time if time is not None else None
         seeds = max((sum(leaf) for leaf in leaves), default=0)
         # one table per worker thread, several on a machine: no larger than one solve's default alone
-        table = tt_log2 or min(default_tt_log2(seeds), DEFAULT_TT_LOG2)
+        table = tt_log2 or min(default_tt_log2(seeds, time), DEFAULT_TT_LOG2)
         driver = _Driver(client, root, nodes, rules, store, database, table, deadline, report, progress)
         driver.bounds = _resplit(nodes, known)
         report.from_checkpoint = len(driver.bounds)
@@ -441,12 +465,22 @@ def _mtdf(driver: _Driver, position: Position) -> tuple[int, int]:
     """MTD(f) over the split tree: null-window tests of the root until its bounds meet (or the time runs out)."""
     total = sum(position.cells)  # every final margin has the parity of the seeds in the game
     lower, upper = driver.interval(driver.root, {})
-    guess = heuristic_guess(position) if lower < upper else None
+    remaining = driver.remaining()
+    guess = heuristic_guess(position) if lower < upper and (remaining is None or remaining > 10 * GUESS_SECONDS) else None
     _LAST_GUESS.clear()
     g = 0 if guess is None else guess
     g = max(lower, min(upper, g))
     if (g - total) % 2:
         g += 1 if g < upper else -1
+    if remaining is not None:
+        # under a time budget, close in from outside as one machine does: a bar far from the value is
+        # proven in a fraction of the time of one near it, so a short budget still proves something
+        for step in _outside_in_steps(position.seeds_in_pits):
+            for bar in (g - step, g + step + 1):
+                if lower < bar <= upper and not driver.decide([(driver.root, bar)]):
+                    return driver.interval(driver.root, {})
+                lower, upper = driver.interval(driver.root, {})
+        g = max(lower, min(upper, g))
     while lower < upper:
         bar = g + 1 if g == lower else g
         if not driver.decide([(driver.root, bar)]):
