@@ -56,7 +56,8 @@ class Checkpoint:
             raise CheckpointError(f"cannot open the checkpoint {self.path}: {error}") from None
         try:
             if fresh:
-                self.connection.executescript(f"BEGIN; {_SCHEMA} INSERT INTO meta VALUES ('format', '{FORMAT}'); COMMIT;")
+                self.connection.executescript(
+                    f"BEGIN; {_SCHEMA} INSERT INTO meta VALUES ('format', '{FORMAT}'); COMMIT;")
             row = self.connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
         except sqlite3.Error as error:
             self.connection.close()
@@ -90,8 +91,9 @@ class Checkpoint:
         try:
             with self.connection:
                 self.connection.execute(
-                    "INSERT INTO bounds VALUES (?, ?, ?, ?) ON CONFLICT (rules, pits) "
-                    "DO UPDATE SET lower = excluded.lower, upper = excluded.upper",
+                    # two solves sharing the file keep the better bound of each side
+                    "INSERT INTO bounds VALUES (?, ?, ?, ?) ON CONFLICT (rules, pits) DO UPDATE SET "
+                    "lower = max(lower, excluded.lower), upper = min(upper, excluded.upper)",
                     (rules, ",".join(map(str, pits)), lower, upper),
                 )
         except sqlite3.Error as error:

@@ -11,12 +11,15 @@ mover share one entry, since their pits value is the same.
 
 The questions go out in the order a sequential alpha-beta would ask them, as
 many at a time as the cluster has threads: what alpha-beta would have proven
-first goes first, and the rest is speculation that keeps the workers busy
-(an answer nobody needs any more still narrows its leaf and is kept). A leaf
-goes back to the worker that tested it last, whose table holds its proof.
-Every answer is written to the checkpoint (:mod:`kalah.solve.checkpoint`)
-before it is used, so a solve interrupted at any point resumes without asking
-again what it had been told.
+first goes first, and the rest is speculation that keeps the workers busy; a
+test that no question needs any more is cancelled (its worker stops within a
+tenth of a second). A leaf goes back to the worker that tested it last, whose
+table holds its proof. The proof of one leaf can be most of the work: a leaf
+whose last test was costly, or one a worker is busy with while another
+idles, is split one ply further and its children are tested instead (its own
+running test still counts). Every answer is written to the checkpoint
+(:mod:`kalah.solve.checkpoint`) before it is used, so a solve interrupted at
+any point resumes without asking again what it had been told.
 """
 
 from __future__ import annotations
@@ -55,7 +58,8 @@ DEFAULT_SPLIT_PLIES = 2
 MAX_EXTRA_PLIES = 4
 #: ... if it has at least this many seeds in the pits (smaller proofs are quicker than sending their parts).
 MIN_SPLIT_SEEDS = 20
-#: A leaf to be tested again whose last test took at least this share of the nodes so far (and this many) is split first.
+#: A leaf to be tested again whose last test took at least this share of the nodes so far (and at least
+#: COSTLY_NODES) is split first.
 COSTLY_SHARE = 0.25
 COSTLY_NODES = 1_000_000
 
@@ -123,9 +127,9 @@ def _split(position: Position, plies: int, nodes: dict[tuple[Position, int], _No
 class _Driver:
     """One distributed solve: the split tree, the leaves' bounds, the workers and the tests in flight."""
 
-    def __init__(self, client: Any, root: _Node, nodes: dict[tuple[Position, int], _Node], rules: str, checkpoint: Checkpoint | None, database: DatabaseSpec,
-                 tt_log2: int, deadline: float | None, report: ClusterReport,
-                 progress: Callable[[int, int], None] | None):
+    def __init__(self, client: Any, root: _Node, nodes: dict[tuple[Position, int], _Node], rules: str,
+                 checkpoint: Checkpoint | None, database: DatabaseSpec, tt_log2: int, deadline: float | None,
+                 report: ClusterReport, progress: Callable[[int, int], None] | None):
         self.client = client
         self.root = root
         self.tree = nodes
@@ -254,7 +258,8 @@ class _Driver:
         old_lower, old_upper = self.leaf_bounds(leaf)
         lower, upper = max(lower, old_lower), min(upper, old_upper)
         if lower > upper:  # two proofs that contradict each other: a checkpoint of some other solver?
-            raise SolveError(f"contradictory bounds on the leaf {leaf}: {old_lower}..{old_upper} and {answer[0]}..{answer[1]}")
+            raise SolveError(f"contradictory bounds on the leaf {leaf}: "
+                             f"{old_lower}..{old_upper} and {answer[0]}..{answer[1]}")
         self.bounds[leaf] = (lower, upper)
         if self.checkpoint is not None:
             self.checkpoint.record(self.rules, leaf, lower, upper)
@@ -442,7 +447,8 @@ def solve_on_cluster(
     return result, report
 
 
-def _resplit(nodes: dict[tuple[Position, int], _Node], known: dict[Pits, tuple[int, int]]) -> dict[Pits, tuple[int, int]]:
+def _resplit(nodes: dict[tuple[Position, int], _Node],
+             known: dict[Pits, tuple[int, int]]) -> dict[Pits, tuple[int, int]]:
     """Split again the leaves an earlier run had split (those with a child in the checkpoint); the bounds of
     the tree's leaves that the checkpoint holds."""
     leaves = [node for node in nodes.values() if node.leaf is not None]
@@ -466,7 +472,8 @@ def _mtdf(driver: _Driver, position: Position) -> tuple[int, int]:
     total = sum(position.cells)  # every final margin has the parity of the seeds in the game
     lower, upper = driver.interval(driver.root, {})
     remaining = driver.remaining()
-    guess = heuristic_guess(position) if lower < upper and (remaining is None or remaining > 10 * GUESS_SECONDS) else None
+    worth_a_guess = lower < upper and (remaining is None or remaining > 10 * GUESS_SECONDS)
+    guess = heuristic_guess(position) if worth_a_guess else None
     _LAST_GUESS.clear()
     g = 0 if guess is None else guess
     g = max(lower, min(upper, g))

@@ -83,7 +83,8 @@ def leaf_test(position: Position, beta: int, database: DatabaseSpec, tt_log2: in
 POLL_SECONDS = 0.1
 
 
-def _search(engine: _Engine, pits: list[int], beta: int, deadline: float, cancelled: Callable[[], bool]) -> tuple[int, bool, int]:
+def _search(engine: _Engine, pits: list[int], beta: int, deadline: float,
+            cancelled: Callable[[], bool]) -> tuple[int, bool, int]:
     """The compiled null-window search in a helper thread, stopped early when the driver cancels the task
     (a test nobody needs any more would otherwise keep the worker from the next one)."""
     out: list[tuple[int, bool, int]] = []
