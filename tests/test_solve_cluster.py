@@ -171,3 +171,15 @@ def test_a_cluster_without_workers_is_a_clear_error():
     with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty:
         with pytest.raises(SolveError, match="has no workers"):
             solve_on_cluster(Position.start(Variant(4, 2)), empty.scheduler_address, connect_timeout=1)
+
+
+def test_worker_processes_probe_a_shared_database_file(tmp_path):
+    from kalah.endgame import build
+
+    variant = Variant(5, 4)
+    database = build(variant, 12, tmp_path)
+    position = random_game_positions(variant, random.Random(zlib.crc32(b"cluster processes")), 4)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as local:
+        result = solve(position, cluster=local.scheduler_address, endgame=database.path)
+    local_result = solve(position, threads=1, endgame=database.path)
+    assert (result.value, result.best_moves, result.endgame_seeds) == (local_result.value, local_result.best_moves, 12)
