@@ -61,9 +61,13 @@ print(build(Variant({pits}, 4), {k}, {directory!r}).path)
 
 
 def run_child(code: str) -> dict:
-    """One measurement in a fresh interpreter: nothing learnt by an earlier run is kept."""
+    """One measurement in a fresh interpreter: nothing learnt by an earlier run is kept. With the load
+    average just before it (other work on the machine slows it)."""
+    load = os.getloadavg()[0]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    found["load"] = f"{load:.2f}"
+    return found
 
 
 def main() -> None:
@@ -84,7 +88,8 @@ def main() -> None:
             found = run_child(LOCAL.format(pits=args.pits, seeds=args.seeds, threads=threads, database=path))
             local[threads] = found["seconds"]
             rows.append([f"one machine, kalah.solve(threads={threads})", f"{found['value']:+d}", found["best"],
-                         f"{found['nodes']:,}", "", f"{found['seconds']:.1f}", f"{found['with_start']:.1f}", ""])
+                         f"{found['nodes']:,}", "", f"{found['seconds']:.1f}", f"{found['with_start']:.1f}", "",
+                         found["load"]])
         cluster = {}
         for workers in [int(n) for n in args.workers.split(",")]:
             found = run_child(CLUSTER.format(workers=workers, pits=args.pits, seeds=args.seeds, database=path,
@@ -93,14 +98,16 @@ def main() -> None:
             first = cluster[min(cluster)]
             rows.append([f"LocalCluster, {workers} worker process{'es' if workers > 1 else ''}", f"{found['value']:+d}",
                          found["best"], f"{found['nodes']:,}", f"{found['tests']} on {found['leaves']} leaves",
-                         f"{found['seconds']:.1f}", f"{found['with_start']:.1f}", f"{first / found['seconds']:.2f}"])
+                         f"{found['seconds']:.1f}", f"{found['with_start']:.1f}", f"{first / found['seconds']:.2f}",
+                         found["load"]])
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    headers = ["solver", "value", "best moves", "nodes", "leaf tests", "seconds", "with start", "speed-up"]
+    headers = ["solver", "value", "best moves", "nodes", "leaf tests", "seconds", "with start", "speed-up",
+               "load before"]
     body = (f"Kalah({args.pits},{args.seeds}) from the start, split {args.split_plies} plies, endgame database K={args.k} "
             f"on disk (its build not timed). Seconds: the solve alone; with start: the fresh interpreter, the "
             f"cluster's processes and the solve. Speed-up against the cluster of "
-            f"{min(cluster)} worker. This machine has {os.cpu_count()} cores and other work ran on it: 4 workers "
+            f"{min(cluster)} worker. Load before: the 1-minute load average just before the run. This machine has {os.cpu_count()} cores and other work ran on it: 4 workers "
             f"share 2 cores, so they cannot beat 2.\n\n" + markdown_table(headers, rows))
     report(f"Distributed solve of Kalah({args.pits},{args.seeds}) on a local Dask cluster", body, "solve_cluster.md")
     if args.pits == 6 and args.seeds == 4:
