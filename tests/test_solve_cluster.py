@@ -147,6 +147,14 @@ def test_a_corrupt_endgame_database_is_refused(client, tmp_path):
         solve(Position.start(Variant(6, 3)), cluster=client, endgame=bad)
 
 
+def test_a_foreign_endgame_database_is_refused(client, tmp_path):
+    from kalah.endgame import build
+
+    other = build(Variant(4, 3), 8, tmp_path).path  # 4 pits: it does not cover Kalah(6,3)
+    with pytest.raises(SolveError, match=f"{other} .*does not cover Kalah"):
+        solve(Position.start(Variant(6, 3)), cluster=client, endgame=other)
+
+
 def test_a_checkpoint_needs_a_cluster(tmp_path):
     with pytest.raises(SolveError, match="cluster"):
         solve(Position.start(Variant(4, 2)), checkpoint=tmp_path / "solve.sqlite")
