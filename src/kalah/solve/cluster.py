@@ -242,7 +242,7 @@ class _Driver:
         No timeout here: under a time budget every test carries its own deadline.
         """
         for future in self.answers.next_batch(block=True):
-            if future not in self.flying:  # cancelled when an earlier solve stopped
+            if future not in self.flying:  # cancelled: no question needed it any more
                 continue
             leaf, bar, _ = self.flying.pop(future)
             answer: LeafAnswer = future.result()
