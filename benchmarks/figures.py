@@ -34,6 +34,7 @@ ORDER = [
     "solve-64-warm",     # bench_solve.py
     "endgame-builds",    # bench_solve.py
     "solve-65",          # bench_kalah65.py
+    "solve-cluster",     # bench_solve_cluster.py
 ]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -28,6 +28,8 @@ def register(app: typer.Typer) -> None:
         endgame: Optional[str] = typer.Option("auto", "--endgame", help="'auto' (the data directory, else a small table in memory), 'none', or a database file."),
         table: Optional[int] = typer.Option(None, "--table", help="Transposition table size as log2 of entries (16 bytes each)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
+        cluster: Optional[str] = typer.Option(None, "--cluster", help="Split the solve over the Dask cluster at this scheduler address (tcp://HOST:PORT)."),
+        checkpoint: Optional[str] = typer.Option(None, "--checkpoint", help="With --cluster: a SQLite file of proven bounds; a stopped solve started again with it resumes."),
     ) -> None:
         """Solve a position exactly: the final margin for the side to move under perfect play."""
         from kalah.solve import solve as solve_position
@@ -35,12 +37,17 @@ def register(app: typer.Typer) -> None:
         if time is not None and not time > 0:
             fail(f"--time must be a positive number of seconds, got {time}")
         position = read_position(position_text) if position_text else Position.start(make_variant(pits, seeds, empty_capture, pie_rule))
+        if checkpoint is not None and cluster is None:
+            fail("--checkpoint is kept only by a solve on a cluster (give --cluster)")
         database = None if endgame in (None, "none", "off") else endgame
+        options: dict[str, Any] = {"threads": threads, "endgame": database, "tt_log2": table}
+        if cluster is not None:
+            options.update(cluster=cluster, checkpoint=checkpoint)
         try:
             if as_json:
-                result = solve_position(position, time, threads=threads, endgame=database, tt_log2=table)
+                result = solve_position(position, time, **options)
             else:
-                result = _solve_with_status(solve_position, position, time, threads, database, table)
+                result = _solve_with_status(solve_position, position, time, options)
         except KalahError as error:
             fail(str(error))
         if as_json:
@@ -68,7 +75,7 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"{result.nodes:,} nodes in {result.seconds:.2f} s{database}")
 
 
-def _solve_with_status(solve_position, position: Position, time, threads, database, table):
+def _solve_with_status(solve_position, position: Position, time, options):
     """Solve while a status line on the terminal shows the bounds proven so far (long solves take minutes)."""
     from rich.console import Console
 
@@ -79,4 +86,4 @@ def _solve_with_status(solve_position, position: Position, time, threads, databa
             proven = f"{lower:+d}" if lower == upper else f"between {lower:+d} and {upper:+d}"
             status.update(f"{label}: value {proven}" + ("; best moves and line" if lower == upper else ""))
 
-        return solve_position(position, time, threads=threads, endgame=database, tt_log2=table, progress=progress)
+        return solve_position(position, time, progress=progress, **options)

@@ -518,6 +518,8 @@ def solve(
     best_moves: bool = True,
     pv: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    cluster: Any = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> SolveResult:
     """Solve ``position`` (default: the start of standard Kalah) exactly.
 
@@ -528,6 +530,12 @@ def solve(
     (2^n entries of 16 bytes). ``progress(lower, upper)`` is called with the
     bounds on the value proven so far, after each null-window test (not for
     pie-rule positions whose swap is still open). Returns a :class:`SolveResult`.
+
+    ``cluster`` (a Dask scheduler's address or a ``distributed.Client``)
+    splits the solve over the cluster's workers (:mod:`kalah.solve.cluster`;
+    ``threads`` is then one per worker thread, ``pv`` is not computed, and
+    ``progress`` hears the bounds after every worker's answer); ``checkpoint``
+    names its SQLite file of proven bounds, from which a stopped solve resumes.
     """
     if position is None:
         position = Position.start()
@@ -544,6 +552,13 @@ def solve(
     if tt_log2 is not None and (isinstance(tt_log2, bool) or not isinstance(tt_log2, int) or not 10 <= tt_log2 <= 34):
         raise SolveError(f"tt_log2 must be an integer from 10 to 34, got {tt_log2!r}")
     threads = _threads(threads)
+    if cluster is not None:
+        from .cluster import solve_on_cluster
+
+        return solve_on_cluster(position, cluster, time=time, endgame=endgame, tt_log2=tt_log2, best_moves=best_moves,
+                                checkpoint=checkpoint, progress=progress)[0]
+    if checkpoint is not None:
+        raise SolveError("a checkpoint is kept only by a solve on a cluster (give cluster=)")
     started = _time.perf_counter()
     variant = position.variant
     engine = _engine(variant.pits, variant.empty_capture, tt_log2, position.seeds_in_pits, time)
