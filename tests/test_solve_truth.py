@@ -176,10 +176,17 @@ def test_a_timed_solve_reports_true_bounds_for_the_root_moves_it_reached():
 
     start = Position.start(Variant(6, 3))
     timed = solve(start, time=0.3, threads=1, endgame=None)
-    assert not timed.exact and timed.move_bounds  # the budget is far too short for Kalah(6,3)
+    assert not timed.exact  # the budget is far too short for Kalah(6,3)
+    # The time left after the root's share is split among the moves: every one of them is bounded.
+    assert set(timed.move_bounds) == set(start.legal_moves())
+    values = {}
     for move, (low, high) in timed.move_bounds.items():
         child = start.play(move)
         value = solve(child, threads=1).value
-        value = value if child.to_move == start.to_move else -value
-        assert low <= value <= high, (move, low, high, value)
+        values[move] = value if child.to_move == start.to_move else -value
+        assert low <= values[move] <= high, (move, low, high, values[move])
     assert timed.to_dict()["move_bounds"][0]["move"] in start.legal_moves()
+    # The position is worth its best move: the root's bounds are at least as tight as the moves' give.
+    assert timed.lower >= max(low for low, _ in timed.move_bounds.values())
+    assert timed.upper <= max(high for _, high in timed.move_bounds.values())
+    assert timed.lower <= max(values.values()) <= timed.upper

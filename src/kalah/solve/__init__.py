@@ -293,11 +293,16 @@ def _root_move_bounds(run: _Run, position: Position, lower: int, upper: int) -> 
         moves.remove(guess)
         moves.insert(0, guess)
     found: dict[Move, tuple[int, int]] = {}
-    for move in moves:
-        if run.deadline and run.engine.core.now() >= run.deadline:
+    deadline = run.deadline
+    for index, move in enumerate(moves):
+        now = run.engine.core.now()
+        if deadline and now >= deadline:
             break
+        if deadline:  # every move gets an equal share of the time left, so that each one is bounded
+            run.deadline = now + (deadline - now) / (len(moves) - index)
         low, high = run.move_interval(position, move)
         found[move] = (max(low, -10**6), min(high, upper))  # no move is worth more than the position
+    run.deadline = deadline
     return found
 
 
@@ -577,6 +582,12 @@ def solve(
         if value is None and deadline and not position.is_over:
             move_bounds = _root_move_bounds(run, position, lower, upper)
             run.timed_out = True
+            # The position is worth its best move: what the moves proved bounds it too.
+            if move_bounds:
+                lower = max(lower, max(low for low, _ in move_bounds.values()))
+            if len(move_bounds) == len(position.legal_moves()):
+                upper = min(upper, max(high for _, high in move_bounds.values()))
+            value = lower if lower == upper else None
         moves: list[Move] = []
         line: list[Move] = []
         if value is not None and not position.is_over:
