@@ -186,7 +186,13 @@ class EndgameDatabase:
             return self
         size = self.table.nbytes
         buffer = _anonymous(size)
-        memoryview(buffer)[:size] = memoryview(self._buffer)[HEADER.size : HEADER.size + size]
+        try:  # from the file, not through the mapping: mapped pages would count twice in the resident memory
+            with open(self.path, "rb") as file:  # type: ignore[arg-type]  # not resident: it has a path
+                file.seek(HEADER.size)
+                if file.readinto(memoryview(buffer)[:size]) != size:
+                    raise OSError("short read")
+        except OSError:
+            memoryview(buffer)[:size] = memoryview(self._buffer)[HEADER.size : HEADER.size + size]
         table = core.EndgameTable(self.pits, self.empty_capture, self.max_seeds, buffer)
         return EndgameDatabase(self.pits, self.empty_capture, self.max_seeds, self.path, table, buffer, _copied=True)
 
@@ -395,9 +401,13 @@ def load(path: str | os.PathLike[str], verify: bool = True) -> EndgameDatabase:
         if actual != HEADER.size + size:
             raise EndgameDatabaseError(f"{path} holds {actual} bytes; its header promises {HEADER.size + size} (truncated or padded)")
         buffer = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    if verify and core.checksum(buffer, HEADER.size, size) != checksum:
-        buffer.close()
-        raise EndgameDatabaseError(f"{path} is corrupt: the checksum of its values does not match its header")
+    if verify:
+        matches = core.checksum(buffer, HEADER.size, size) == checksum
+        if hasattr(mmap, "MADV_DONTNEED"):  # the check read every page: unmap them (the page cache keeps them)
+            buffer.madvise(mmap.MADV_DONTNEED)
+        if not matches:
+            buffer.close()
+            raise EndgameDatabaseError(f"{path} is corrupt: the checksum of its values does not match its header")
     table = core.EndgameTable(pits, bool(empty_capture), max_seeds, buffer, HEADER.size)
     return EndgameDatabase(pits, bool(empty_capture), max_seeds, path, table, buffer)
 
