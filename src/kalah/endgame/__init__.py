@@ -186,8 +186,9 @@ class EndgameDatabase:
             return self
         size = self.table.nbytes
         buffer = _anonymous(size)
+        assert self.path is not None  # not resident: it has a file
         try:  # from the file, not through the mapping: mapped pages would count twice in the resident memory
-            with open(self.path, "rb") as file:  # type: ignore[arg-type]  # not resident: it has a path
+            with open(self.path, "rb") as file:
                 file.seek(HEADER.size)
                 if file.readinto(memoryview(buffer)[:size]) != size:
                     raise OSError("short read")
