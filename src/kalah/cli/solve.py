@@ -103,7 +103,8 @@ def _prepare_endgame(position: Position, max_seeds, threads) -> None:
     task = bar.add_task("build", total=None)
 
     def starting(k: int, path, nbytes: int) -> None:
-        console.print(f"Building the endgame database K={k} ({nbytes / 2**30:.2f} GiB) into {path}: once, later solves"
+        size = f"{nbytes / 2**30:.2f} GiB" if nbytes >= 2**30 else f"{nbytes / 2**20:.1f} MiB"
+        console.print(f"Building the endgame database K={k} ({size}) into {path}: once, later solves"
                       " reuse it (Ctrl-C stops it; the next run resumes)", highlight=False)
         bar.start()
 
