@@ -79,3 +79,32 @@ def test_endgame_seeds_needs_auto_and_a_sane_k(tmp_path, monkeypatch):
     assert clash.exit_code == 2 and "--endgame-seeds" in clash.output
     bad = runner.invoke(app, ["solve", "--pits", "4", "--seeds", "3", "--endgame-seeds", "99"])
     assert bad.exit_code == 2 and "K must be an integer from 0 to 40" in bad.output
+
+
+def test_ctrl_c_during_the_build_leaves_a_partial_file_that_the_next_run_resumes(tmp_path, monkeypatch):
+    import kalah.endgame as endgame
+
+    monkeypatch.setenv("KALAH_ENDGAME_DIR", str(tmp_path))
+    real_build = endgame.build
+
+    def build_stopped_by_ctrl_c(*args, progress=None, **kwargs):
+        def interrupting(done, total):
+            progress(done, total)
+            if done > total // 2:
+                raise KeyboardInterrupt  # what Ctrl-C raises between two compiled chunks
+
+        return real_build(*args, progress=interrupting, **kwargs)
+
+    monkeypatch.setattr(endgame, "build", build_stopped_by_ctrl_c)
+    command = ["solve", "--pits", "5", "--seeds", "3", "--endgame-seeds", "9", "--json"]
+    stopped = runner.invoke(app, command)
+    assert stopped.exit_code != 0
+    assert [p.name for p in tmp_path.iterdir()] == ["kalah-m5-std-k9.egdb.partial"]
+    resumed_from = []
+    monkeypatch.setattr(endgame, "build", lambda *a, progress=None, **k: real_build(
+        *a, progress=lambda done, total: (resumed_from.append(done), progress(done, total)), **k))
+    finished = runner.invoke(app, command)
+    assert finished.exit_code == 0, finished.output
+    assert resumed_from[0] > 0  # the complete layers were kept
+    assert [p.name for p in tmp_path.iterdir()] == ["kalah-m5-std-k9.egdb"]
+    assert json.loads(finished.stdout)["endgame_seeds"] == 9
