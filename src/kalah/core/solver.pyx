@@ -19,7 +19,6 @@ from kalah.core.board cimport kalah_rules, kalah_state, kalah_oracle
 cdef extern from "csrc/endgame.h" nogil:
     enum:
         KALAH_EGDB_MAX_SEEDS
-        KALAH_EGDB_UNKNOWN
 
     ctypedef struct kalah_egdb:
         int pits
@@ -27,6 +26,7 @@ cdef extern from "csrc/endgame.h" nogil:
         int max_seeds
         int places
         uint8_t *packed
+        int building
         uint64_t layer_offset[KALAH_EGDB_MAX_SEEDS + 2]
         uint64_t layer_byte[KALAH_EGDB_MAX_SEEDS + 2]
 
@@ -37,10 +37,9 @@ cdef extern from "csrc/endgame.h" nogil:
     uint64_t kalah_egdb_size(const kalah_egdb *db)
     uint64_t kalah_egdb_bytes(const kalah_egdb *db)
     uint64_t kalah_egdb_layer_size(const kalah_egdb *db, int seeds)
-    int kalah_egdb_begin_layer(kalah_egdb *db, int seeds, int8_t *scratch)
+    int kalah_egdb_begin_layer(kalah_egdb *db, int seeds)
     int kalah_egdb_build_range(kalah_egdb *db, int seeds, uint64_t lo, uint64_t hi, int threads, volatile int *stop)
     int kalah_egdb_end_layer(kalah_egdb *db, int seeds)
-    void kalah_egdb_drop_layer(kalah_egdb *db)
     kalah_egdb_ref kalah_egdb_ref_of(const kalah_egdb *db, int seeds, uint64_t rank)
     int kalah_egdb_read(const kalah_egdb *db, kalah_egdb_ref ref)
     uint64_t kalah_egdb_index(const kalah_egdb *db, const uint8_t *pits, int seeds)
@@ -62,7 +61,6 @@ cdef extern from "csrc/solve.h" nogil:
 
 
 MAX_SEEDS = KALAH_EGDB_MAX_SEEDS
-UNKNOWN = KALAH_EGDB_UNKNOWN
 
 
 def now():
@@ -132,10 +130,6 @@ cdef void _release_capsule(object capsule) noexcept:
         Py_DECREF(<object>owner)
 
 
-class BuildOrderError(RuntimeError):
-    """A layer's build met a same-layer successor not computed yet, or left a value missing (never expected)."""
-
-
 cdef class EndgameTable:
     """The packed values of an endgame database over a buffer (an mmap, writable while building)."""
 
@@ -143,8 +137,6 @@ cdef class EndgameTable:
     cdef kalah_oracle oracle
     cdef object buffer
     cdef const uint8_t[::1] view
-    cdef object scratch
-    cdef const uint8_t[::1] scratch_view
     cdef readonly Py_ssize_t offset
     cdef volatile int stop
 
@@ -200,18 +192,12 @@ cdef class EndgameTable:
             raise ValueError("no such layer")
         return self.db.layer_byte[seeds]
 
-    def begin_layer(self, int seeds, scratch):
-        """Start building layer ``seeds`` in ``scratch`` (a writable buffer of layer_size bytes)."""
-        cdef const uint8_t[::1] view = scratch
-        cdef uint64_t size = kalah_egdb_layer_size(&self.db, seeds)
-        if not 0 <= seeds <= self.db.max_seeds or <uint64_t>view.shape[0] < size:
-            raise ValueError("bad layer or scratch buffer")
-        with nogil:
-            memset(<void *>&view[0], KALAH_EGDB_UNKNOWN, size)
-        if kalah_egdb_begin_layer(&self.db, seeds, <int8_t *>&view[0]) != 0:
+    def begin_layer(self, int seeds):
+        """Start building layer ``seeds`` (every layer below complete): its values are zeroed, then filled in place."""
+        if not 0 <= seeds <= self.db.max_seeds:
+            raise ValueError("no such layer")
+        if kalah_egdb_begin_layer(&self.db, seeds) != 0:
             raise MemoryError(f"cannot plan the build of layer {seeds}")
-        self.scratch = scratch
-        self.scratch_view = view
 
     def build_range(self, int seeds, uint64_t lo, uint64_t hi, int threads=2):
         """Compute entries [lo, hi) of the layer begun (in build order). Returns False if stopped."""
@@ -220,29 +206,13 @@ cdef class EndgameTable:
         cdef int rc
         with nogil:
             rc = kalah_egdb_build_range(&self.db, seeds, lo, hi, threads, &self.stop)
-        if rc == -2:
-            raise BuildOrderError(f"layer {seeds}: a same-layer successor was not computed before its predecessor")
         if rc == -1 and not self.stop:
             raise ValueError(f"layer {seeds} was not begun")
         return rc == 0
 
-    def end_layer(self, int seeds):
-        """Pack the layer begun into the payload and release the scratch buffer."""
-        cdef int rc
-        with nogil:
-            rc = kalah_egdb_end_layer(&self.db, seeds)
-        self.scratch_view = None
-        self.scratch = None
-        if rc == -2:
-            raise BuildOrderError(f"layer {seeds} holds a value missing or out of range")
-        if rc != 0:
-            raise ValueError(f"layer {seeds} was not begun")
-
-    def drop_layer(self):
-        """Forget the layer begun, unpacked (after an interruption), and release the scratch buffer."""
-        kalah_egdb_drop_layer(&self.db)
-        self.scratch_view = None
-        self.scratch = None
+    def end_layer(self):
+        """Forget the build order of the layer begun (complete, or abandoned after an interruption)."""
+        kalah_egdb_end_layer(&self.db, self.db.building)
 
     def request_stop(self):
         self.stop = 1

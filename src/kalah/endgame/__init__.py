@@ -102,9 +102,8 @@ def table_bytes(pits: int, max_seeds: int) -> int:
 
 
 def build_memory(pits: int, max_seeds: int) -> int:
-    """Bytes of memory a build needs: the packed values and the layer being built, one byte a position."""
-    largest_layer = core.table_size(pits, max_seeds) - (core.table_size(pits, max_seeds - 1) if max_seeds else 0)
-    return core.table_bytes(pits, max_seeds) + largest_layer
+    """Bytes of memory a build needs: the packed values (each layer is packed in place as it is computed)."""
+    return core.table_bytes(pits, max_seeds)
 
 
 def _check_request(pits: int, max_seeds: int) -> None:
@@ -236,15 +235,12 @@ def _anonymous(size: int) -> mmap.mmap:
 
 def _build_layers(table: core.EndgameTable, first: int, threads: int, progress: Progress | None,
                   after_layer: Callable[[int], None] | None = None) -> None:
-    """Build layers ``first``..K in order (those below are complete), each in a scratch buffer, then packed."""
+    """Build layers ``first``..K in order (those below are complete), each packed in place as it is computed."""
     total = table.size
     done = table.layer_offset(first)
-    if first > table.max_seeds:
-        return
-    scratch = _anonymous(table.layer_size(table.max_seeds))  # the largest layer: one buffer serves all
     try:
         for seeds in range(first, table.max_seeds + 1):
-            table.begin_layer(seeds, scratch)
+            table.begin_layer(seeds)
             size = table.layer_size(seeds)
             for lo in range(0, size, CHUNK):
                 hi = min(size, lo + CHUNK)
@@ -253,12 +249,11 @@ def _build_layers(table: core.EndgameTable, first: int, threads: int, progress: 
                 done += hi - lo
                 if progress is not None:
                     progress(done, total)
-            table.end_layer(seeds)
+            table.end_layer()
             if after_layer is not None:
                 after_layer(seeds)
     finally:
-        table.drop_layer()  # nothing when the last layer was packed; after an interruption, the layer in progress
-        scratch.close()
+        table.end_layer()  # after an interruption: forget the layer in progress (saved files hold only whole layers)
 
 
 def _threads(threads: int | None) -> int:

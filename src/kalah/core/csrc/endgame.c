@@ -10,18 +10,44 @@
  * increasing D: every same-layer successor of a phase-d position lies in an
  * earlier phase, and the entries of one phase depend on nothing of their own
  * phase, so the threads share a phase freely and meet only between phases.
- * The layer being built is kept as one int8 per position (the scratch, marked
- * KALAH_EGDB_UNKNOWN until computed); a read of an unknown same-layer value
- * would mean the order is wrong, and fails the build. When the layer is
- * complete it is packed into the payload.
+ * Values are packed in place as they are computed: the layer's bytes start
+ * zeroed and each value is or-ed into its bits with an atomic or (two threads
+ * may write neighbours in one word); same-layer values are read back with
+ * atomic loads of the aligned words. So a build needs no memory beyond the
+ * database itself.
  */
 #include "endgame.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 
-static inline int8_t load_value(const int8_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-static inline void store_value(int8_t *p, int8_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+/* The bit where the value of position `rank` of layer `seeds` starts in the payload. */
+static inline uint64_t value_bit(const kalah_egdb *db, int seeds, uint64_t rank)
+{
+    return db->layer_byte[seeds] * 8 + rank * db->layer_bits[seeds];
+}
+
+/* The value at `bit` of a layer being built, read with atomic loads of its aligned words. */
+static inline int load_value(const kalah_egdb *db, int seeds, uint64_t bit)
+{
+    const uint64_t *words = (const uint64_t *)db->packed;
+    uint64_t at = bit >> 6;
+    int shift = (int)(bit & 63), w = (int)db->layer_bits[seeds];
+    uint64_t a = __atomic_load_n(&words[at], __ATOMIC_RELAXED) >> shift;
+    if (shift + w > 64) a |= __atomic_load_n(&words[at + 1], __ATOMIC_RELAXED) << (64 - shift);
+    return 2 * (int)(a & db->layer_mask[seeds]) - seeds;
+}
+
+/* Write the value v (parity of `seeds`) at `bit`, whose bits are still zero. */
+static inline void store_value(kalah_egdb *db, int seeds, uint64_t bit, int v)
+{
+    uint64_t *words = (uint64_t *)db->packed;
+    uint64_t at = bit >> 6, a = (uint64_t)((v + seeds) >> 1);
+    int shift = (int)(bit & 63), w = (int)db->layer_bits[seeds];
+    KALAH_ASSERT(-seeds <= v && v <= seeds && ((v + seeds) & 1) == 0);
+    __atomic_fetch_or(&words[at], a << shift, __ATOMIC_RELAXED);
+    if (shift + w > 64) __atomic_fetch_or(&words[at + 1], a >> (64 - shift), __ATOMIC_RELAXED);
+}
 
 static int bit_length(int x)
 {
@@ -38,7 +64,7 @@ int kalah_egdb_init(kalah_egdb *db, int pits, int empty_capture, int max_seeds)
     db->empty_capture = empty_capture != 0;
     db->max_seeds = max_seeds;
     db->places = 2 * pits;
-    db->scratch_seeds = -1;
+    db->building = -1;
     int rows = KALAH_EGDB_MAX_SEEDS + 2 * KALAH_MAX_PITS + 2;
     for (int a = 0; a < rows; a++) {
         db->binom[a][0] = 1;
@@ -99,11 +125,19 @@ int kalah_egdb_probe(const void *opaque, const kalah_rules *r, const kalah_state
 
 /* One move of a position being computed: where its successor's value lives. */
 typedef struct {
-    const int8_t *same;  /* the successor's scratch entry when it keeps every seed in the pits */
-    kalah_egdb_ref ref;  /* else its packed value (ref.seeds = 0 when the move ends the game) */
+    uint64_t same;       /* the bit of the successor's value when it keeps every seed in the pits (else 0) */
+    kalah_egdb_ref ref;  /* else its value in a layer below (ref.seeds = 0 when the move ends the game) */
     int gain;            /* seeds the move puts into the mover's store minus the opponent's */
     int extra;           /* the mover moves again */
 } successor;
+
+/* The build order's potential: every seed's distance to its own side's store (see above). */
+static inline int distance(const kalah_egdb *db, kalah_u128 b)
+{
+    int d = 0;
+    for (int j = 0; j < db->places; j++) d += (db->pits - j % db->pits) * kalah_u128_byte(b, j);
+    return d;
+}
 
 /* The successors of `b` (mover's view, `seeds` seeds), with their values'
  * places prefetched. Returns their number, or -1 when the position is over
@@ -128,11 +162,12 @@ expand(const kalah_egdb *db, const int m, kalah_u128 b, int seeds, successor *ou
         successor *c = &out[n++];
         c->gain = mv.gain;
         c->extra = mv.extra;
-        c->same = NULL;
+        c->same = 0;
         c->ref.seeds = 0;
-        if (mv.left == seeds) {
-            c->same = db->scratch + kalah_egdb_rank(db, mv.pits);
-            __builtin_prefetch(c->same);
+        if (mv.left == seeds) { /* computed in an earlier phase: its distance is smaller */
+            KALAH_ASSERT(distance(db, mv.pits) < distance(db, b));
+            c->same = value_bit(db, seeds, kalah_egdb_rank(db, mv.pits));
+            __builtin_prefetch(db->packed + (c->same >> 3));
         } else if (mv.left) {
             c->ref = kalah_egdb_find(db, mv.pits, mv.left);
             __builtin_prefetch(c->ref.byte);
@@ -141,28 +176,20 @@ expand(const kalah_egdb *db, const int m, kalah_u128 b, int seeds, successor *ou
     return n;
 }
 
-/* The best value over the successors; *broken set when a same-layer one is not computed yet. */
-static inline int combine(const kalah_egdb *db, int seeds, const successor *kids, int n, int *broken)
+/* The best value over the successors. */
+static inline int combine(const kalah_egdb *db, int seeds, const successor *kids, int n)
 {
     int best = -1000;
     for (int i = 0; i < n; i++) {
         const successor *c = &kids[i];
         int value = c->gain;
-        int cv = 0, known = 1;
-        if (c->same) {
-            cv = load_value(c->same);
-            if (cv == KALAH_EGDB_UNKNOWN) known = 0;
-        } else if (c->ref.seeds) {
-            cv = kalah_egdb_read(db, c->ref);
+        if (c->same || c->ref.seeds) {
+            int cv = c->same ? load_value(db, seeds, c->same) : kalah_egdb_read(db, c->ref);
+            value = c->extra ? c->gain + cv : c->gain - cv;
         }
-        if (!known) {
-            *broken = 1;
-            continue;
-        }
-        if (c->same || c->ref.seeds) value = c->extra ? c->gain + cv : c->gain - cv;
         if (value > best) best = value;
     }
-    KALAH_ASSERT(*broken || (n > 0 && -seeds <= best && best <= seeds));
+    KALAH_ASSERT(n > 0 && -seeds <= best && best <= seeds);
     return best;
 }
 
@@ -343,28 +370,28 @@ typedef struct {
     uint64_t lo, hi;  /* indices inside phase d */
     uint64_t next;    /* shared: the next block to take */
     volatile int *stop;
-    int stopped, broken;
+    int stopped;
 } build_job;
 
 #define BUILD_BLOCK 8192
 #define BUILD_BATCH 16
 
 /* The next batch of positions in build order (at most `*left` of them): their
- * boards, and their own scratch entries, located and prefetched. */
+ * boards, and the bits of their own values, located and prefetched. */
 static inline __attribute__((always_inline)) void
-next_batch(const kalah_egdb *db, build_cursor *cursor, kalah_u128 *board, int8_t **slot, uint64_t *left)
+next_batch(const kalah_egdb *db, build_cursor *cursor, kalah_u128 *board, uint64_t *slot, uint64_t *left)
 {
     for (int j = 0; j < BUILD_BATCH && *left; j++, (*left)--) {
         board[j] = cursor_board(cursor);
         KALAH_ASSERT(kalah_pits_sane(board[j], db->pits, cursor->plan->seeds));
-        slot[j] = db->scratch + kalah_egdb_rank(db, board[j]);
-        __builtin_prefetch(slot[j], 1);
+        slot[j] = value_bit(db, cursor->plan->seeds, kalah_egdb_rank(db, board[j]));
+        __builtin_prefetch(db->packed + (slot[j] >> 3), 1);
         if (*left > 1) cursor_next(cursor);
     }
 }
 
 /* Block [lo, hi) of a phase. */
-static inline __attribute__((always_inline)) int build_block(kalah_egdb *db, const int m, int seeds, int d, uint64_t lo, uint64_t hi)
+static inline __attribute__((always_inline)) void build_block(kalah_egdb *db, const int m, int seeds, int d, uint64_t lo, uint64_t hi)
 {
     build_cursor cursor = {0};
     cursor_start(&cursor, db->plan, d, lo);
@@ -373,8 +400,8 @@ static inline __attribute__((always_inline)) int build_block(kalah_egdb *db, con
      * stored order is not the build order) are located and prefetched one
      * batch ahead. */
     kalah_u128 board[2][BUILD_BATCH];
-    int8_t *slot[2][BUILD_BATCH];
-    int ahead = 0, broken = 0;
+    uint64_t slot[2][BUILD_BATCH];
+    int ahead = 0;
     uint64_t left = hi - lo;
     next_batch(db, &cursor, board[0], slot[0], &left);
     for (uint64_t idx = lo; idx < hi; idx += BUILD_BATCH) {
@@ -386,11 +413,10 @@ static inline __attribute__((always_inline)) int build_block(kalah_egdb *db, con
         int nkids[BUILD_BATCH], value[BUILD_BATCH] = {0};
         for (int j = 0; j < count; j++) nkids[j] = expand(db, m, board[now][j], seeds, kids[j], &value[j]);
         for (int j = 0; j < count; j++) {
-            int best = nkids[j] >= 0 ? combine(db, seeds, kids[j], nkids[j], &broken) : value[j];
-            store_value(slot[now][j], (int8_t)best);
+            int best = nkids[j] >= 0 ? combine(db, seeds, kids[j], nkids[j]) : value[j];
+            store_value(db, seeds, slot[now][j], best);
         }
     }
-    return broken;
 }
 
 static void *build_worker(void *arg)
@@ -405,27 +431,27 @@ static void *build_worker(void *arg)
         uint64_t lo = __atomic_fetch_add(&job->next, BUILD_BLOCK, __ATOMIC_RELAXED);
         if (lo >= job->hi) return NULL;
         uint64_t hi = lo + BUILD_BLOCK < job->hi ? lo + BUILD_BLOCK : job->hi;
-        int broken = db->pits == 6 /* standard Kalah's board, with its shifts and loops fixed at compile time */
-            ? build_block(db, 6, job->seeds, job->d, lo, hi)
-            : build_block(db, db->pits, job->seeds, job->d, lo, hi);
-        if (broken) __atomic_store_n(&job->broken, 1, __ATOMIC_RELAXED);
+        if (db->pits == 6) /* standard Kalah's board, with its shifts and loops fixed at compile time */
+            build_block(db, 6, job->seeds, job->d, lo, hi);
+        else
+            build_block(db, db->pits, job->seeds, job->d, lo, hi);
     }
 }
 
-int kalah_egdb_begin_layer(kalah_egdb *db, int seeds, int8_t *scratch)
+int kalah_egdb_begin_layer(kalah_egdb *db, int seeds)
 {
-    if (seeds < 0 || seeds > db->max_seeds || !scratch) return -1;
+    if (seeds < 0 || seeds > db->max_seeds || !db->packed || ((uintptr_t)db->packed & 7)) return -1;
     plan_free(db->plan);
     db->plan = plan_new(db, seeds);
     if (!db->plan) return -1;
-    db->scratch = scratch;
-    db->scratch_seeds = seeds;
+    memset(db->packed + db->layer_byte[seeds], 0, db->layer_byte[seeds + 1] - db->layer_byte[seeds]);
+    db->building = seeds;
     return 0;
 }
 
 int kalah_egdb_build_range(kalah_egdb *db, int seeds, uint64_t lo, uint64_t hi, int threads, volatile int *stop)
 {
-    if (seeds != db->scratch_seeds || !db->plan || lo > hi || hi > kalah_egdb_layer_size(db, seeds)) return -1;
+    if (seeds != db->building || !db->plan || lo > hi || hi > kalah_egdb_layer_size(db, seeds)) return -1;
     const build_plan *plan = db->plan;
     if (threads < 1) threads = 1;
     if (threads > 64) threads = 64;
@@ -435,7 +461,7 @@ int kalah_egdb_build_range(kalah_egdb *db, int seeds, uint64_t lo, uint64_t hi, 
         uint64_t start = plan->phase_start[d];
         uint64_t end = plan->phase_start[d + 1] < hi ? plan->phase_start[d + 1] : hi;
         /* The phase (or its part in [lo, hi)) on every thread; they meet at its end. */
-        build_job job = {db, seeds, d, lo - start, end - start, lo - start, stop, 0, 0};
+        build_job job = {db, seeds, d, lo - start, end - start, lo - start, stop, 0};
         int workers = (end - lo) / BUILD_BLOCK + 1 < (uint64_t)threads ? (int)((end - lo) / BUILD_BLOCK + 1) : threads;
         pthread_t tid[64];
         int started = 0;
@@ -443,46 +469,19 @@ int kalah_egdb_build_range(kalah_egdb *db, int seeds, uint64_t lo, uint64_t hi, 
             if (pthread_create(&tid[started], NULL, build_worker, &job) == 0) started++;
         build_worker(&job);
         for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
-        if (job.broken) return -2;
         if (job.stopped) return -1;
         lo = end;
     }
     return 0;
 }
 
-void kalah_egdb_drop_layer(kalah_egdb *db)
-{
-    plan_free(db->plan);
-    db->plan = NULL;
-    db->scratch = NULL;
-    db->scratch_seeds = -1;
-}
-
 int kalah_egdb_end_layer(kalah_egdb *db, int seeds)
 {
-    if (seeds != db->scratch_seeds || !db->scratch) return -1;
-    uint64_t size = kalah_egdb_layer_size(db, seeds);
-    int w = (int)db->layer_bits[seeds];
-    uint8_t *out = db->packed + db->layer_byte[seeds];
-    uint64_t acc = 0;
-    int fill = 0, bad = 0;
-    for (uint64_t r = 0; r < size; r++) {
-        int v = db->scratch[r];
-        int a2 = v + seeds; /* 2a */
-        bad |= (a2 < 0) | (a2 > 2 * seeds) | (a2 & 1);
-        uint64_t a = (uint64_t)(a2 >> 1) & db->layer_mask[seeds];
-        acc |= a << fill;
-        fill += w;
-        if (fill >= 64) {
-            memcpy(out, &acc, 8);
-            out += 8;
-            fill -= 64;
-            acc = fill ? a >> (w - fill) : 0;
-        }
-    }
-    if (fill) memcpy(out, &acc, 8);
-    kalah_egdb_drop_layer(db);
-    return bad ? -2 : 0;
+    if (seeds != db->building) return -1;
+    plan_free(db->plan);
+    db->plan = NULL;
+    db->building = -1;
+    return 0;
 }
 
 int kalah_pits_play_bytes(int pits, int empty_capture, const uint8_t *in, int move, uint8_t *out, int *extra, int *left)

@@ -27,7 +27,6 @@
 #include "board.h"
 
 #define KALAH_EGDB_MAX_SEEDS 64   /* values must fit int8 (and 7 bits) and ranks in 64 bits */
-#define KALAH_EGDB_UNKNOWN (-128) /* an entry of the layer being built not computed yet */
 #define KALAH_EGDB_PADDING 8      /* bytes after the last layer, for the 64-bit load of a probe */
 
 #ifndef __SIZEOF_INT128__
@@ -230,10 +229,9 @@ typedef struct {
     int empty_capture;
     int max_seeds;         /* K */
     int places;            /* n = 2m */
-    uint8_t *packed;       /* the payload (kalah_egdb_bytes): layers 0..K, bit-packed */
-    int8_t *scratch;       /* while building: the layer `scratch_seeds` as one int8 per position */
-    int scratch_seeds;
-    void *plan;            /* while building: that layer's build order (endgame.c) */
+    uint8_t *packed;       /* the payload (kalah_egdb_bytes): layers 0..K, bit-packed (8-byte aligned) */
+    int building;          /* while building: the layer begun (-1: none) */
+    void *plan;            /* and its build order (endgame.c) */
     uint64_t layer_offset[KALAH_EGDB_MAX_SEEDS + 2]; /* positions before layer S */
     uint64_t layer_byte[KALAH_EGDB_MAX_SEEDS + 2];   /* bytes before layer S in the payload */
     uint32_t layer_bits[KALAH_EGDB_MAX_SEEDS + 1];   /* w(S) */
@@ -260,21 +258,19 @@ uint64_t kalah_egdb_bytes(const kalah_egdb *db);
 /* Positions with exactly `seeds` seeds in the pits. */
 uint64_t kalah_egdb_layer_size(const kalah_egdb *db, int seeds);
 
-/* Building layer `seeds` (every layer below complete in `packed`):
- * begin_layer takes `scratch` (layer_size bytes, every one KALAH_EGDB_UNKNOWN)
- * and prepares the build order; build_range computes the entries [lo, hi) of
- * the layer, counted in build order (see endgame.c), with `threads` threads,
- * once every entry before lo is computed; end_layer packs the scratch values
- * into the payload and forgets the scratch. *stop (if not NULL) is polled:
- * when it becomes nonzero build_range returns early with -1, leaving the layer
- * partly done. build_range returns -2 when an entry needed a same-layer
- * successor not computed yet (the build order is wrong: never expected),
- * end_layer -2 when a value is missing or out of range. Other errors: -1. */
-int kalah_egdb_begin_layer(kalah_egdb *db, int seeds, int8_t *scratch);
+/* Building layer `seeds` (every layer below complete in `packed`): the
+ * values are packed in place as they are computed (the layer's bytes are
+ * zeroed by begin_layer, each value is or-ed in atomically, so two threads may
+ * share a word), with no other memory than the build order's lists.
+ * begin_layer prepares the build order; build_range computes the entries
+ * [lo, hi) of the layer, counted in build order (see endgame.c), with
+ * `threads` threads, once every entry before lo is computed; end_layer
+ * forgets the build order. *stop (if not NULL) is polled: when it becomes
+ * nonzero build_range returns early with -1, leaving the layer partly done.
+ * Other errors: -1. */
+int kalah_egdb_begin_layer(kalah_egdb *db, int seeds);
 int kalah_egdb_build_range(kalah_egdb *db, int seeds, uint64_t lo, uint64_t hi, int threads, volatile int *stop);
 int kalah_egdb_end_layer(kalah_egdb *db, int seeds);
-/* Forget the layer begun without packing it (an interrupted build). */
-void kalah_egdb_drop_layer(kalah_egdb *db);
 
 /* The index of a position given as pits from the mover's view (mover's m pits, then the opponent's). */
 uint64_t kalah_egdb_index(const kalah_egdb *db, const uint8_t *pits, int seeds);
