@@ -7,7 +7,7 @@ The build runs cold in a fresh interpreter into a scratch directory (the file
 is written as by `kalah endgame build`) and reports the seconds of every layer
 from its progress reports, the whole build's wall and CPU time and its peak
 resident memory. The second table gives the packed sizes (computed from the
-position counts) and the memory a build needs for K = 28, 30, 32, with build
+position counts; a build needs that much memory) for K = 28, 30, 32, with build
 times *estimated* from this run: each missing layer at the rate (positions a
 second) of the last three layers measured, which overstates the speed a
 little (the rate falls slowly as layers outgrow the caches). A layer's time
@@ -58,7 +58,7 @@ def main() -> None:
     parser.add_argument("--pits", type=int, default=6)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
-    from kalah.endgame import build_memory, table_bytes, table_positions
+    from kalah.endgame import table_bytes, table_positions
 
     scratch = Path(tempfile.mkdtemp(prefix="kalah-egdb-build-"))
     try:
@@ -85,8 +85,8 @@ def main() -> None:
         else:
             missing = positions - table_positions(args.pits, k)
             time_text = f"about {result['seconds'] + missing / last_rate:.0f} (estimate)"
-        estimates.append([target, f"{positions:,}", f"{positions / 2**30:.2f} GiB", f"{table_bytes(args.pits, target) / 2**30:.2f} GiB",
-                          f"{build_memory(args.pits, target) / 2**30:.2f} GiB", time_text])
+        estimates.append([target, f"{positions:,}", f"{positions / 2**30:.2f} GiB",
+                          f"{table_bytes(args.pits, target) / 2**30:.2f} GiB", time_text])
     body = (
         f"Build of {args.pits} pits, standard capture, K={k}, {args.threads} threads, cold in a fresh process:"
         f" {result['seconds']:.1f} s wall, {result['cpu']:.1f} s CPU, peak resident {result['peak_gib']:.2f} GiB,"
@@ -94,7 +94,7 @@ def main() -> None:
         "## The last layers\n\n"
         + markdown_table(["layer (seeds)", "positions", "seconds", "million positions / s"], rows)
         + "\n\n## Sizes (packed, format 2) and build times\n\n"
-        + markdown_table(["K", "positions", "one byte a value (format 1)", "packed (format 2)", "memory to build",
+        + markdown_table(["K", "positions", "one byte a value (format 1)", "packed (format 2), on disk and to build",
                           "build seconds on this machine"], estimates)
         + "\n\nEstimates take every missing layer at the rate of the last three measured; wall times move with the load."
     )
