@@ -3,6 +3,7 @@
     python benchmarks/bench_kalah65.py                        # cold (empty data dir: the database is built), then warm
     python benchmarks/bench_kalah65.py --directory ~/egdb     # keep (or reuse) the data directory
     python benchmarks/bench_kalah65.py --endgame-seeds 24 --time 120   # a shorter partial run (no README figure)
+    python benchmarks/bench_kalah65.py --time 90 --table 28            # K=28 built, 90 s solves in a 4 GiB table
 
 Each run is the command line itself, `python -m kalah.cli solve --seeds 5
 --json`, in a fresh process with KALAH_ENDGAME_DIR pointing at the data
@@ -58,6 +59,7 @@ def main() -> None:
     parser.add_argument("--time", type=float, help="seconds allowed for each solve (a partial run: no README figure)")
     parser.add_argument("--endgame-seeds", type=int, help="K to build instead of the command's choice (a partial run)")
     parser.add_argument("--threads", type=int, help="threads (default: every core)")
+    parser.add_argument("--table", type=int, help="solver table, log2 of entries (default: the command's; a partial run)")
     args = parser.parse_args()
 
     scratch = None
@@ -73,6 +75,8 @@ def main() -> None:
         arguments += ["--endgame-seeds", str(args.endgame_seeds)]
     if args.threads is not None:
         arguments += ["--threads", str(args.threads)]
+    if args.table is not None:
+        arguments += ["--table", str(args.table)]
     env = dict(os.environ, KALAH_ENDGAME_DIR=str(directory))
     try:
         before = list(directory.glob("kalah-m6-std-k*.egdb"))
@@ -94,7 +98,7 @@ def main() -> None:
                               "peak resident GiB", "database K", "database size"], rows)
             + "\n\nTimings are wall-clock and move with the load of the machine (given above)."
         )
-        full = args.time is None and args.endgame_seeds is None and not before
+        full = args.time is None and args.endgame_seeds is None and args.table is None and not before
         report("Kalah(6,5): the one command, cold and warm", body, "kalah65.md" if full else "kalah65-partial.md")
         if full and first["answer"]["exact"]:
             figure("solve-65", "`kalah solve --seeds 5` (Kalah(6,5)), cold (database built) / warm, peak memory",
