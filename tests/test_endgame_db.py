@@ -38,7 +38,7 @@ def test_file_roundtrip_and_locate(tmp_path):
     assert seen[-1][0] == seen[-1][1] == database.positions
     memory = build_in_memory(variant, 7)
     loaded = load(database.path)
-    assert bytes(loaded._buffer[64:]) == bytes(memory._buffer[: memory.positions])
+    assert bytes(loaded._buffer[64:]) == bytes(memory._buffer[: memory.table.nbytes])
     found = locate(Variant(pits=4, seeds=5), tmp_path)  # the seeds per pit do not matter
     assert found is not None and found.max_seeds == 7
     assert locate(Variant(pits=4, empty_capture=True), tmp_path) is None
@@ -50,7 +50,7 @@ def test_in_memory_copy_of_a_file_gives_the_same_values(tmp_path):
     assert not mapped.resident
     copy = mapped.in_memory()
     assert copy.resident and copy.path == mapped.path and copy.in_memory() is copy
-    assert bytes(copy._buffer[: copy.positions]) == bytes(mapped._buffer[64:])
+    assert bytes(copy._buffer[: copy.table.nbytes]) == bytes(mapped._buffer[64:])
     rng = random.Random(3)
     position = Position.start(variant)
     while not position.is_over:
@@ -105,4 +105,4 @@ def test_interrupted_build_leaves_no_file_and_resumes(tmp_path):
     assert resumed[0] > 0  # it went on from the saved layers
     assert target.exists() and not partial.exists()
     fresh = build_in_memory(variant, 9)
-    assert bytes(database._buffer[64:]) == bytes(fresh._buffer[: fresh.positions])
+    assert bytes(database._buffer[64:]) == bytes(fresh._buffer[: fresh.table.nbytes])

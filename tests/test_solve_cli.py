@@ -45,3 +45,66 @@ def test_endgame_build_and_info(tmp_path):
     bad.write_bytes(b"not a database")
     info = runner.invoke(app, ["endgame", "info", str(bad)])
     assert info.exit_code == 2 and "bad.egdb" in info.output
+
+
+def test_plain_solve_builds_the_database_it_needs_once_and_reuses_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("KALAH_ENDGAME_DIR", str(tmp_path / "data"))
+    command = ["solve", "--pits", "4", "--seeds", "3", "--endgame-seeds", "10", "--json"]
+    first = runner.invoke(app, command)
+    assert first.exit_code == 0, first.output
+    assert "Building the endgame database K=10" in first.stderr
+    built = tmp_path / "data" / "kalah-m4-std-k10.egdb"
+    assert built.exists() and not list((tmp_path / "data").glob("*.partial"))
+    assert json.loads(first.stdout)["endgame_seeds"] == 10 and json.loads(first.stdout)["value"] == 6
+    stamp = built.stat().st_mtime_ns
+    second = runner.invoke(app, command)
+    assert second.exit_code == 0, second.output
+    assert "Building" not in second.stderr and built.stat().st_mtime_ns == stamp
+    assert json.loads(second.stdout)["value"] == 6 and json.loads(second.stdout)["endgame_seeds"] == 10
+    smaller = runner.invoke(app, ["solve", "--pits", "4", "--seeds", "3", "--endgame-seeds", "8", "--json"])
+    assert smaller.exit_code == 0 and "Building" not in smaller.stderr  # a larger database serves
+    assert sorted(p.name for p in (tmp_path / "data").iterdir()) == ["kalah-m4-std-k10.egdb"]
+
+
+def test_plain_solve_of_few_seeds_builds_no_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("KALAH_ENDGAME_DIR", str(tmp_path))
+    result = runner.invoke(app, ["solve", "--pits", "4", "--seeds", "3"])
+    assert result.exit_code == 0, result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_endgame_seeds_needs_auto_and_a_sane_k(tmp_path, monkeypatch):
+    monkeypatch.setenv("KALAH_ENDGAME_DIR", str(tmp_path))
+    clash = runner.invoke(app, ["solve", "--pits", "4", "--seeds", "3", "--endgame", "none", "--endgame-seeds", "8"])
+    assert clash.exit_code == 2 and "--endgame-seeds" in clash.output
+    bad = runner.invoke(app, ["solve", "--pits", "4", "--seeds", "3", "--endgame-seeds", "99"])
+    assert bad.exit_code == 2 and "K must be an integer from 0 to 40" in bad.output
+
+
+def test_ctrl_c_during_the_build_leaves_a_partial_file_that_the_next_run_resumes(tmp_path, monkeypatch):
+    import kalah.endgame as endgame
+
+    monkeypatch.setenv("KALAH_ENDGAME_DIR", str(tmp_path))
+    real_build = endgame.build
+
+    def build_stopped_by_ctrl_c(*args, progress=None, **kwargs):
+        def interrupting(done, total):
+            progress(done, total)
+            if done > total // 2:
+                raise KeyboardInterrupt  # what Ctrl-C raises between two compiled chunks
+
+        return real_build(*args, progress=interrupting, **kwargs)
+
+    monkeypatch.setattr(endgame, "build", build_stopped_by_ctrl_c)
+    command = ["solve", "--pits", "5", "--seeds", "3", "--endgame-seeds", "9", "--json"]
+    stopped = runner.invoke(app, command)
+    assert stopped.exit_code != 0
+    assert [p.name for p in tmp_path.iterdir()] == ["kalah-m5-std-k9.egdb.partial"]
+    resumed_from = []
+    monkeypatch.setattr(endgame, "build", lambda *a, progress=None, **k: real_build(
+        *a, progress=lambda done, total: (resumed_from.append(done), progress(done, total)), **k))
+    finished = runner.invoke(app, command)
+    assert finished.exit_code == 0, finished.output
+    assert resumed_from[0] > 0  # the complete layers were kept
+    assert [p.name for p in tmp_path.iterdir()] == ["kalah-m5-std-k9.egdb"]
+    assert json.loads(finished.stdout)["endgame_seeds"] == 9

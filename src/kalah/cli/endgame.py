@@ -41,15 +41,16 @@ def register(app: typer.Typer) -> None:
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
         from kalah.endgame import build as build_database
-        from kalah.endgame import default_directory, table_positions
+        from kalah.endgame import build_memory, default_directory, table_positions
 
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         if max_seeds < 0 or max_seeds > 40:
             fail(f"--max-seeds must be from 0 to 40, got {max_seeds}")
         positions = table_positions(variant.pits, max_seeds)
+        needed = build_memory(variant.pits, max_seeds)
         available = available_memory()
-        if available is not None and positions > available:
-            fail(f"the database of {variant.pits} pits up to K={max_seeds} needs {_size(positions)} of memory while"
+        if available is not None and needed > available:
+            fail(f"the database of {variant.pits} pits up to K={max_seeds} needs {_size(needed)} of memory while"
                  f" it is built; {_size(available)} is available")
         directory = path or default_directory()
         started = _time.perf_counter()

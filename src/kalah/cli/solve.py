@@ -26,12 +26,14 @@ def register(app: typer.Typer) -> None:
         time: Optional[float] = typer.Option(None, "--time", "-t", help="Stop after this many seconds and report the proven bounds."),
         threads: Optional[int] = typer.Option(None, "--threads", help="Search threads (default: every core)."),
         endgame: Optional[str] = typer.Option("auto", "--endgame", help="'auto' (the data directory, else a small table in memory), 'none', or a database file."),
+        endgame_seeds: Optional[int] = typer.Option(None, "--endgame-seeds", help="With --endgame auto: K of the database to build into the data directory when none as large is there (default: chosen from the seeds on the board, the memory and the disk; a solve with --time builds none unless given)."),
         table: Optional[int] = typer.Option(None, "--table", help="Transposition table size as log2 of entries (16 bytes each)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
         cluster: Optional[str] = typer.Option(None, "--cluster", help="Split the solve over the Dask cluster at this scheduler address (tcp://HOST:PORT)."),
         checkpoint: Optional[str] = typer.Option(None, "--checkpoint", help="With --cluster: a SQLite file of proven bounds; a stopped solve started again with it resumes."),
     ) -> None:
         """Solve a position exactly: the final margin for the side to move under perfect play."""
+        from kalah.solve import MAX_EXACT_SEEDS
         from kalah.solve import solve as solve_position
 
         if time is not None and not time > 0:
@@ -40,10 +42,16 @@ def register(app: typer.Typer) -> None:
         if checkpoint is not None and cluster is None:
             fail("--checkpoint is kept only by a solve on a cluster (give --cluster)")
         database = None if endgame in (None, "none", "off") else endgame
+        if endgame_seeds is not None and database != "auto":
+            fail("--endgame-seeds builds a database for --endgame auto; it cannot go with --endgame " + str(endgame))
         options: dict[str, Any] = {"threads": threads, "endgame": database, "tt_log2": table}
         if cluster is not None:
             options.update(cluster=cluster, checkpoint=checkpoint)
         try:
+            # A timed solve builds nothing unless asked (a build takes minutes); one too large to solve exactly
+            # without --time is refused by the solve before anything is built.
+            if database == "auto" and (endgame_seeds is not None or (time is None and position.seeds_in_pits <= MAX_EXACT_SEEDS)):
+                _prepare_endgame(position, endgame_seeds, threads)
             if as_json:
                 result = solve_position(position, time, **options)
             else:
@@ -87,3 +95,30 @@ def _solve_with_status(solve_position, position: Position, time, options):
             status.update(f"{label}: value {proven}" + ("; best moves and line" if lower == upper else ""))
 
         return solve_position(position, time, progress=progress, **options)
+
+
+def _prepare_endgame(position: Position, max_seeds, threads) -> None:
+    """Build the endgame database the solve needs into the data directory (once: later solves reuse it)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from kalah.solve import prepare_endgame
+
+    console = Console(stderr=True)
+    bar = Progress(TextColumn("[bold]building[/bold]"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"),
+                   TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(), console=console, transient=True)
+    task = bar.add_task("build", total=None)
+
+    def starting(k: int, path, nbytes: int) -> None:
+        size = f"{nbytes / 2**30:.2f} GiB" if nbytes >= 2**30 else f"{nbytes / 2**20:.1f} MiB"
+        console.print(f"Building the endgame database K={k} ({size}) into {path}: once, later solves"
+                      " reuse it (Ctrl-C stops it; the next run resumes)", highlight=False)
+        bar.start()
+
+    def progress(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    try:
+        prepare_endgame(position, max_seeds, threads=threads, progress=progress, on_build=starting)
+    finally:
+        bar.stop()

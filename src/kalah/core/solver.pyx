@@ -19,19 +19,29 @@ from kalah.core.board cimport kalah_rules, kalah_state, kalah_oracle
 cdef extern from "csrc/endgame.h" nogil:
     enum:
         KALAH_EGDB_MAX_SEEDS
-        KALAH_EGDB_UNKNOWN
 
     ctypedef struct kalah_egdb:
         int pits
         int empty_capture
         int max_seeds
         int places
-        int8_t *values
+        uint8_t *packed
+        int building
+        uint64_t layer_offset[KALAH_EGDB_MAX_SEEDS + 2]
+        uint64_t layer_byte[KALAH_EGDB_MAX_SEEDS + 2]
+
+    ctypedef struct kalah_egdb_ref:
+        pass
 
     int kalah_egdb_init(kalah_egdb *db, int pits, int empty_capture, int max_seeds)
     uint64_t kalah_egdb_size(const kalah_egdb *db)
+    uint64_t kalah_egdb_bytes(const kalah_egdb *db)
     uint64_t kalah_egdb_layer_size(const kalah_egdb *db, int seeds)
+    int kalah_egdb_begin_layer(kalah_egdb *db, int seeds)
     int kalah_egdb_build_range(kalah_egdb *db, int seeds, uint64_t lo, uint64_t hi, int threads, volatile int *stop)
+    int kalah_egdb_end_layer(kalah_egdb *db, int seeds)
+    kalah_egdb_ref kalah_egdb_ref_of(const kalah_egdb *db, int seeds, uint64_t rank)
+    int kalah_egdb_read(const kalah_egdb *db, kalah_egdb_ref ref)
     uint64_t kalah_egdb_index(const kalah_egdb *db, const uint8_t *pits, int seeds)
     int kalah_egdb_probe(const void *db, const kalah_rules *r, const kalah_state *s, int *value)
     uint64_t kalah_checksum64(const uint8_t *data, uint64_t size, uint64_t seed)
@@ -51,7 +61,6 @@ cdef extern from "csrc/solve.h" nogil:
 
 
 MAX_SEEDS = KALAH_EGDB_MAX_SEEDS
-UNKNOWN = KALAH_EGDB_UNKNOWN
 
 
 def now():
@@ -100,11 +109,19 @@ def pits_play(pits, int move, bint empty_capture=False):
 
 
 def table_size(int pits, int max_seeds):
-    """Bytes of the values of a table of layers 0..max_seeds for ``pits`` pits per side."""
+    """Positions of a table of layers 0..max_seeds for ``pits`` pits per side."""
     cdef kalah_egdb db
     if kalah_egdb_init(&db, pits, 0, max_seeds) != 0:
         raise ValueError(f"no endgame table for {pits} pits and {max_seeds} seeds")
     return kalah_egdb_size(&db)
+
+
+def table_bytes(int pits, int max_seeds):
+    """Bytes of the packed values of a table of layers 0..max_seeds for ``pits`` pits per side."""
+    cdef kalah_egdb db
+    if kalah_egdb_init(&db, pits, 0, max_seeds) != 0:
+        raise ValueError(f"no endgame table for {pits} pits and {max_seeds} seeds")
+    return kalah_egdb_bytes(&db)
 
 
 cdef void _release_capsule(object capsule) noexcept:
@@ -114,7 +131,7 @@ cdef void _release_capsule(object capsule) noexcept:
 
 
 cdef class EndgameTable:
-    """The values of an endgame database over a buffer (an mmap, writable while building)."""
+    """The packed values of an endgame database over a buffer (an mmap, writable while building)."""
 
     cdef kalah_egdb db
     cdef kalah_oracle oracle
@@ -127,11 +144,11 @@ cdef class EndgameTable:
         if kalah_egdb_init(&self.db, pits, empty_capture, max_seeds) != 0:
             raise ValueError(f"no endgame table for {pits} pits and {max_seeds} seeds")
         self.view = buffer
-        if self.view.shape[0] < offset + <Py_ssize_t>kalah_egdb_size(&self.db):
+        if self.view.shape[0] < offset + <Py_ssize_t>kalah_egdb_bytes(&self.db):
             raise ValueError("the buffer is too small for the table")
         self.buffer = buffer
         self.offset = offset
-        self.db.values = <int8_t *>&self.view[offset] if self.view.shape[0] > offset else NULL
+        self.db.packed = <uint8_t *>&self.view[offset]
         self.oracle.db = &self.db
         self.oracle.max_seeds = max_seeds
         self.oracle.probe = kalah_egdb_probe
@@ -151,31 +168,51 @@ cdef class EndgameTable:
 
     @property
     def size(self):
+        """Positions of layers 0..K."""
         return kalah_egdb_size(&self.db)
 
+    @property
+    def nbytes(self):
+        """Bytes of the packed payload."""
+        return kalah_egdb_bytes(&self.db)
+
     def layer_size(self, int seeds):
+        """Positions of layer ``seeds``."""
         return kalah_egdb_layer_size(&self.db, seeds)
 
     def layer_offset(self, int seeds):
-        cdef kalah_egdb probe_db
-        kalah_egdb_init(&probe_db, self.db.pits, 0, seeds)
-        return kalah_egdb_size(&probe_db) - kalah_egdb_layer_size(&self.db, seeds)
+        """Positions of the layers below ``seeds``."""
+        if not 0 <= seeds <= self.db.max_seeds + 1:
+            raise ValueError("no such layer")
+        return self.db.layer_offset[seeds]
 
-    def clear_layer(self, int seeds):
-        """Mark every entry of a layer as not computed (before building it)."""
-        cdef uint64_t start = self.layer_offset(seeds)
-        cdef uint64_t size = kalah_egdb_layer_size(&self.db, seeds)
-        with nogil:
-            memset(self.db.values + start, KALAH_EGDB_UNKNOWN, size)
+    def layer_byte_offset(self, int seeds):
+        """Where layer ``seeds`` starts in the payload (layer K + 1: where the padding starts)."""
+        if not 0 <= seeds <= self.db.max_seeds + 1:
+            raise ValueError("no such layer")
+        return self.db.layer_byte[seeds]
+
+    def begin_layer(self, int seeds):
+        """Start building layer ``seeds`` (every layer below complete): its values are zeroed, then filled in place."""
+        if not 0 <= seeds <= self.db.max_seeds:
+            raise ValueError("no such layer")
+        if kalah_egdb_begin_layer(&self.db, seeds) != 0:
+            raise MemoryError(f"cannot plan the build of layer {seeds}")
 
     def build_range(self, int seeds, uint64_t lo, uint64_t hi, int threads=2):
-        """Compute entries [lo, hi) of a layer (all lower layers done). Returns False if stopped."""
+        """Compute entries [lo, hi) of the layer begun (in build order). Returns False if stopped."""
         if not 0 <= seeds <= self.db.max_seeds or hi > kalah_egdb_layer_size(&self.db, seeds) or lo > hi:
             raise ValueError("bad layer range")
         cdef int rc
         with nogil:
             rc = kalah_egdb_build_range(&self.db, seeds, lo, hi, threads, &self.stop)
+        if rc == -1 and not self.stop:
+            raise ValueError(f"layer {seeds} was not begun")
         return rc == 0
+
+    def end_layer(self):
+        """Forget the build order of the layer begun (complete, or abandoned after an interruption)."""
+        kalah_egdb_end_layer(&self.db, self.db.building)
 
     def request_stop(self):
         self.stop = 1
@@ -191,7 +228,19 @@ cdef class EndgameTable:
             seeds += buf[i]
         if seeds > self.db.max_seeds:
             return None
-        return self.db.values[self.layer_offset(seeds) + kalah_egdb_index(&self.db, buf, seeds)]
+        return kalah_egdb_read(&self.db, kalah_egdb_ref_of(&self.db, seeds, kalah_egdb_index(&self.db, buf, seeds)))
+
+    def layer_values(self, int seeds):
+        """Every value of a complete layer in stored (colex) order, one signed byte each."""
+        if not 0 <= seeds <= self.db.max_seeds:
+            raise ValueError("no such layer")
+        cdef uint64_t size = kalah_egdb_layer_size(&self.db, seeds), r
+        out = bytearray(size)
+        cdef unsigned char[::1] o = out
+        with nogil:
+            for r in range(size):
+                o[r] = <unsigned char><int8_t>kalah_egdb_read(&self.db, kalah_egdb_ref_of(&self.db, seeds, r))
+        return bytes(out)
 
     def oracle_address(self):
         """The address of this table's ``kalah_oracle`` (valid while this object lives)."""

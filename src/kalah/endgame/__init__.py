@@ -11,7 +11,13 @@ The values are computed by compiled code on several threads
     header (64 bytes, little-endian)
         magic b"KALAHEDB", format version, header size, pits, empty capture,
         K, complete layers, payload size, checksum of the payload, complete flag
-    payload: one signed byte per position, layers 0..K one after another
+    payload: layers 0..K one after another, each 8-byte aligned, then 8 bytes
+        of padding; a position of layer S holds a = (v + S) / 2 (the seeds the
+        mover ends with: v = 2a - S has the parity of S) in w(S) bits, the bit
+        length of S (5 bits for S = 16..31, 6 bits for 32..63), see csrc/endgame.h
+
+Format 1 (one signed byte per value) is refused with a message that says to
+rebuild.
 
 Files are memory-mapped on load and their checksum verified; a file that is
 corrupt, foreign or for another variant is refused with
@@ -38,16 +44,18 @@ __all__ = [
     "EndgameDatabaseError",
     "build",
     "build_in_memory",
+    "build_memory",
     "database_path",
     "default_directory",
     "load",
     "locate",
     "oracle_for",
+    "table_bytes",
     "table_positions",
 ]
 
 MAGIC = b"KALAHEDB"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 HEADER = struct.Struct("<8sIIIIIIQQI12x")  # 64 bytes
 assert HEADER.size == 64
 CHUNK = 1 << 21  # positions per compiled call: the pace of progress reports and interrupts
@@ -84,8 +92,18 @@ def database_path(variant: Variant | tuple[int, bool], max_seeds: int, directory
 
 
 def table_positions(pits: int, max_seeds: int) -> int:
-    """Positions (= payload bytes) of a database of ``pits`` pits per side and K = ``max_seeds``."""
+    """Positions of a database of ``pits`` pits per side and K = ``max_seeds``."""
     return core.table_size(pits, max_seeds)
+
+
+def table_bytes(pits: int, max_seeds: int) -> int:
+    """Bytes of the packed values of a database of ``pits`` pits per side and K = ``max_seeds`` (its file: 64 more)."""
+    return core.table_bytes(pits, max_seeds)
+
+
+def build_memory(pits: int, max_seeds: int) -> int:
+    """Bytes of memory a build needs: the packed values (each layer is packed in place as it is computed)."""
+    return core.table_bytes(pits, max_seeds)
 
 
 def _check_request(pits: int, max_seeds: int) -> None:
@@ -110,13 +128,13 @@ class EndgameDatabase:
 
     @property
     def positions(self) -> int:
-        """Positions the database values (one byte each)."""
+        """Positions the database values."""
         return self.table.size
 
     @property
     def nbytes(self) -> int:
-        """Bytes of the database: the values, and the header of its file."""
-        return self.table.size + (HEADER.size if self.path else 0)
+        """Bytes of the database: the packed values, and the header of its file."""
+        return self.table.nbytes + (HEADER.size if self.path else 0)
 
     def covers(self, variant: Variant) -> bool:
         """Whether the database holds values for ``variant`` (same pit count and capture rule)."""
@@ -165,9 +183,16 @@ class EndgameDatabase:
         """
         if self.resident:
             return self
-        size = self.table.size
+        size = self.table.nbytes
         buffer = _anonymous(size)
-        memoryview(buffer)[:size] = memoryview(self._buffer)[HEADER.size : HEADER.size + size]
+        assert self.path is not None  # not resident: it has a file
+        try:  # from the file, not through the mapping: mapped pages would count twice in the resident memory
+            with open(self.path, "rb") as file:
+                file.seek(HEADER.size)
+                if file.readinto(memoryview(buffer)[:size]) != size:
+                    raise OSError("short read")
+        except OSError:
+            memoryview(buffer)[:size] = memoryview(self._buffer)[HEADER.size : HEADER.size + size]
         table = core.EndgameTable(self.pits, self.empty_capture, self.max_seeds, buffer)
         return EndgameDatabase(self.pits, self.empty_capture, self.max_seeds, self.path, table, buffer, _copied=True)
 
@@ -210,19 +235,25 @@ def _anonymous(size: int) -> mmap.mmap:
 
 def _build_layers(table: core.EndgameTable, first: int, threads: int, progress: Progress | None,
                   after_layer: Callable[[int], None] | None = None) -> None:
+    """Build layers ``first``..K in order (those below are complete), each packed in place as it is computed."""
     total = table.size
     done = table.layer_offset(first)
-    for seeds in range(first, table.max_seeds + 1):
-        table.clear_layer(seeds)
-        size = table.layer_size(seeds)
-        for lo in range(0, size, CHUNK):
-            hi = min(size, lo + CHUNK)
-            table.build_range(seeds, lo, hi, threads)
-            done += hi - lo
-            if progress is not None:
-                progress(done, total)
-        if after_layer is not None:
-            after_layer(seeds)
+    try:
+        for seeds in range(first, table.max_seeds + 1):
+            table.begin_layer(seeds)
+            size = table.layer_size(seeds)
+            for lo in range(0, size, CHUNK):
+                hi = min(size, lo + CHUNK)
+                if not table.build_range(seeds, lo, hi, threads):
+                    raise EndgameDatabaseError("the build was stopped")
+                done += hi - lo
+                if progress is not None:
+                    progress(done, total)
+            table.end_layer()
+            if after_layer is not None:
+                after_layer(seeds)
+    finally:
+        table.end_layer()  # after an interruption: forget the layer in progress (saved files hold only whole layers)
 
 
 def _threads(threads: int | None) -> int:
@@ -239,7 +270,7 @@ def build_in_memory(
     """Compute a database in memory (nothing is written)."""
     pits, empty_capture = _rule_key(variant)
     _check_request(pits, max_seeds)
-    buffer = _anonymous(core.table_size(pits, max_seeds))
+    buffer = _anonymous(core.table_bytes(pits, max_seeds))
     table = core.EndgameTable(pits, empty_capture, max_seeds, buffer)
     if progress is not None:
         progress(0, table.size)
@@ -275,7 +306,7 @@ def build(
     target = Path(path) if path is not None else database_path((pits, empty_capture), max_seeds, directory)
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
-    size = core.table_size(pits, max_seeds)
+    size = core.table_bytes(pits, max_seeds)
     buffer = _anonymous(size)
     table = core.EndgameTable(pits, empty_capture, max_seeds, buffer)
 
@@ -286,13 +317,13 @@ def build(
         with open(partial, "wb") as file:
             file.write(_header(pits, empty_capture, max_seeds, 0, size, 0, False))
     if progress is not None:
-        progress(table.layer_offset(first) if first <= max_seeds else size, size)
+        progress(table.layer_offset(first), table.size)
 
     with open(partial, "r+b") as layer_file:
 
         def save_layer(seeds: int) -> None:
-            start = table.layer_offset(seeds)
-            end = start + table.layer_size(seeds)
+            start = table.layer_byte_offset(seeds)
+            end = table.layer_byte_offset(seeds + 1) if seeds < max_seeds else size  # the last layer: with the padding
             layer_file.seek(HEADER.size + start)
             layer_file.write(memoryview(buffer)[start:end])
             layer_file.flush()
@@ -325,7 +356,7 @@ def _read_partial(partial: Path, pits: int, empty_capture: bool, max_seeds: int,
                 MAGIC, FORMAT_VERSION, HEADER.size, pits, empty_capture, max_seeds, size
             ) or not 0 <= layers <= max_seeds + 1:
                 return 0
-            end = table.layer_offset(layers) if layers <= max_seeds else size
+            end = table.layer_byte_offset(layers) if layers <= max_seeds else size
             data = file.read(end)
             if len(data) != end:
                 return 0
@@ -352,19 +383,27 @@ def load(path: str | os.PathLike[str], verify: bool = True) -> EndgameDatabase:
         if len(head) < HEADER.size or not head.startswith(MAGIC):
             raise EndgameDatabaseError(f"{path} is not a kalah endgame database (bad magic or too short)")
         magic, version, header_size, pits, empty_capture, max_seeds, layers, size, checksum, complete = HEADER.unpack(head)
+        if version == 1:
+            raise EndgameDatabaseError(
+                f"{path} has format version 1 (one byte a value); this kalah reads the packed version {FORMAT_VERSION}:"
+                " delete it and build it again (kalah endgame build)")
         if version != FORMAT_VERSION or header_size != HEADER.size:
             raise EndgameDatabaseError(f"{path} has format version {version}; this kalah reads version {FORMAT_VERSION}")
         if not complete or layers != max_seeds + 1:
             raise EndgameDatabaseError(f"{path} is an incomplete endgame database (an interrupted build?)")
-        if not 1 <= pits <= 8 or not 0 <= max_seeds <= core.MAX_SEEDS or size != core.table_size(pits, max_seeds):
+        if not 1 <= pits <= 8 or not 0 <= max_seeds <= core.MAX_SEEDS or size != core.table_bytes(pits, max_seeds):
             raise EndgameDatabaseError(f"{path} has an inconsistent header (pits {pits}, K {max_seeds}, size {size})")
         actual = os.fstat(file.fileno()).st_size
         if actual != HEADER.size + size:
             raise EndgameDatabaseError(f"{path} holds {actual} bytes; its header promises {HEADER.size + size} (truncated or padded)")
         buffer = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    if verify and core.checksum(buffer, HEADER.size, size) != checksum:
-        buffer.close()
-        raise EndgameDatabaseError(f"{path} is corrupt: the checksum of its values does not match its header")
+    if verify:
+        matches = core.checksum(buffer, HEADER.size, size) == checksum
+        if hasattr(mmap, "MADV_DONTNEED"):  # the check read every page: unmap them (the page cache keeps them)
+            buffer.madvise(mmap.MADV_DONTNEED)
+        if not matches:
+            buffer.close()
+            raise EndgameDatabaseError(f"{path} is corrupt: the checksum of its values does not match its header")
     table = core.EndgameTable(pits, bool(empty_capture), max_seeds, buffer, HEADER.size)
     return EndgameDatabase(pits, bool(empty_capture), max_seeds, path, table, buffer)
 

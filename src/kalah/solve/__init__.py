@@ -19,17 +19,19 @@ proved (``lower <= value <= upper``).
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 import time as _time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Literal, Union
 
 from kalah import endgame as eg
 from kalah.core import solver as core
 from kalah.endgame import EndgameDatabase
-from kalah.rules import KalahError, Move, Position
+from kalah.rules import KalahError, Move, Position, Variant
 
-__all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "solve"]
+__all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "planned_max_seeds", "prepare_endgame", "solve"]
 
 #: Above this many seeds in the pits an unlimited solve is refused (give ``time``).
 MAX_EXACT_SEEDS = 60
@@ -206,6 +208,112 @@ def auto_max_seeds(pits: int, seeds_on_board: int, time: float | None = None) ->
             break
         best = k
     return best
+
+
+# --- the database a long solve builds once and keeps ---------------------------------
+
+#: K of the database that :func:`prepare_endgame` builds, by the seeds in the pits at the start of the
+#: solve: (at least this many seeds, K). Kalah(6,5) (60 seeds) gets K=28: about 3.3 GiB packed.
+BUILD_PLAN = ((56, 28), (49, 24), (41, 20))
+#: The smallest K worth a file (below it ``endgame="auto"`` computes a table in memory in seconds).
+MIN_BUILT_SEEDS = 16
+BUILD_MEMORY_SHARE = 0.75  # of the available memory, for the build (packed values and the layer being built)
+SOLVE_MEMORY_SHARE = 0.9   # of the available memory, for the solve (packed values and the solver's table)
+DISK_MARGIN = 1 << 30      # bytes left free on the disk after the file is written
+
+
+def _available_memory() -> int | None:
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return _physical_memory()
+
+
+def _free_disk(directory: Path) -> int | None:
+    folder = directory
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return None
+
+
+def planned_max_seeds(pits: int, seeds_on_board: int, *, memory: int | None = None, disk: int | None = None,
+                      solver_bytes: int = 0) -> int | None:
+    """K of the database that :func:`prepare_endgame` builds for a solve of this many seeds, or None.
+
+    K comes from the seeds (:data:`BUILD_PLAN`), then shrinks until the build
+    (:func:`kalah.endgame.build_memory`) fits in ``BUILD_MEMORY_SHARE`` of
+    ``memory``, the solve (the packed values and ``solver_bytes`` of solver
+    table) in ``SOLVE_MEMORY_SHARE`` of it, and the file in ``disk`` less
+    ``DISK_MARGIN`` (None: not limited). None when under :data:`MIN_BUILT_SEEDS`.
+    """
+    wanted = next((k for least, k in BUILD_PLAN if seeds_on_board >= least), None)
+    if wanted is None:
+        return None
+    for k in range(wanted, MIN_BUILT_SEEDS - 1, -1):
+        packed = eg.table_bytes(pits, k)
+        if memory is not None and (eg.build_memory(pits, k) > BUILD_MEMORY_SHARE * memory
+                                   or packed + solver_bytes > SOLVE_MEMORY_SHARE * memory):
+            continue
+        if disk is not None and packed + eg.HEADER.size > disk - DISK_MARGIN:
+            continue
+        return k
+    return None
+
+
+def prepare_endgame(
+    position: Position | Variant,
+    max_seeds: int | None = None,
+    *,
+    directory: str | os.PathLike[str] | None = None,
+    threads: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    on_build: Callable[[int, Path, int], None] | None = None,
+) -> EndgameDatabase | None:
+    """The database that a solve of ``position`` should probe, built into ``directory`` if it is not there yet.
+
+    ``directory`` defaults to :func:`kalah.endgame.default_directory`, where
+    ``solve(..., endgame="auto")`` looks. K is ``max_seeds``, or else
+    :func:`planned_max_seeds` for the seeds in the pits (from a variant: at the
+    start), the memory available now and the free disk. A database there with
+    at least that K is reused; otherwise the build runs on ``threads`` threads,
+    resuming an interrupted one, and calls ``on_build(K, path, bytes)`` before it
+    starts and ``progress(done, total)`` (positions) as it goes. Returns None
+    when no database is planned (few seeds: the solve computes a small table
+    in memory). :func:`solve` never builds a file by itself: call this first.
+    """
+    if isinstance(position, Variant):
+        position = Position.start(position)
+    variant = position.variant
+    folder = Path(directory) if directory is not None else eg.default_directory()
+    memory = _available_memory()
+    if max_seeds is None:
+        solver_bytes = 16 << _size_tt_log2(position.seeds_in_pits)
+        k = planned_max_seeds(variant.pits, position.seeds_in_pits, memory=memory, disk=_free_disk(folder),
+                              solver_bytes=solver_bytes)
+        if k is None:
+            return None
+    else:
+        if isinstance(max_seeds, bool) or not isinstance(max_seeds, int) or not 0 <= max_seeds <= 40:
+            raise SolveError(f"the endgame database's K must be an integer from 0 to 40, got {max_seeds!r}")
+        k = max_seeds
+        needed = eg.build_memory(variant.pits, k)
+        if memory is not None and needed > memory:
+            raise SolveError(f"the endgame database of {variant.pits} pits up to K={k} needs {needed / 2**30:.1f} GiB"
+                             f" of memory to build; {memory / 2**30:.1f} GiB is available")
+    found = eg.locate(variant, folder)
+    if found is not None and found.max_seeds >= k:
+        return found
+    path = eg.database_path(variant, k, folder)
+    if on_build is not None:
+        on_build(k, path, eg.table_bytes(variant.pits, k) + eg.HEADER.size)
+    return eg.build(variant, k, path=path, threads=threads, progress=progress)
 
 
 def _database(position: Position, endgame: EndgameChoice, threads: int, time: float | None = None) -> EndgameDatabase | None:

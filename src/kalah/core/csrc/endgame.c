@@ -2,21 +2,59 @@
  *
  * Build order. A move either sends seeds into a store (a sowing that reaches
  * the store, a capture, the final sweep), which lowers the seeds in the pits,
- * or moves seeds forward inside the mover's own row, which keeps them. Those
- * same-layer moves always raise P = sum over both rows of (pit index x seeds),
- * which the mirroring to the mover's view does not change, so the same-layer
- * successors form a DAG. Each entry is computed from the layers below and, for
- * a same-layer successor not done yet, by a memoised recursion into it.
- * Two threads may compute the same entry at once; both write the same value,
- * through relaxed atomics, so the race is harmless.
+ * or sows only inside the mover's own row, toward the store, which keeps them
+ * all in the pits. Such a same-layer move lowers the potential
+ * D = sum over all seeds of their distance to their own side's store
+ * (a seed in pit i of its side is m - i places from it); the turn to the
+ * other mover's view does not change D. So a layer is built in phases of
+ * increasing D: every same-layer successor of a phase-d position lies in an
+ * earlier phase, and the entries of one phase depend on nothing of their own
+ * phase, so the threads share a phase freely and meet only between phases.
+ * Values are packed in place as they are computed: the layer's bytes start
+ * zeroed and each value is or-ed into its bits with an atomic or (two threads
+ * may write neighbours in one word); same-layer values are read back with
+ * atomic loads of the aligned words. So a build needs no memory beyond the
+ * database itself.
  */
 #include "endgame.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 
-static inline int8_t load_value(const int8_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-static inline void store_value(int8_t *p, int8_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+/* The bit where the value of position `rank` of layer `seeds` starts in the payload. */
+static inline uint64_t value_bit(const kalah_egdb *db, int seeds, uint64_t rank)
+{
+    return db->layer_byte[seeds] * 8 + rank * db->layer_bits[seeds];
+}
+
+/* The value at `bit` of a layer being built, read with atomic loads of its aligned words. */
+static inline int load_value(const kalah_egdb *db, int seeds, uint64_t bit)
+{
+    const uint64_t *words = (const uint64_t *)db->packed;
+    uint64_t at = bit >> 6;
+    int shift = (int)(bit & 63), w = (int)db->layer_bits[seeds];
+    uint64_t a = __atomic_load_n(&words[at], __ATOMIC_RELAXED) >> shift;
+    if (shift + w > 64) a |= __atomic_load_n(&words[at + 1], __ATOMIC_RELAXED) << (64 - shift);
+    return 2 * (int)(a & db->layer_mask[seeds]) - seeds;
+}
+
+/* Write the value v (parity of `seeds`) at `bit`, whose bits are still zero. */
+static inline void store_value(kalah_egdb *db, int seeds, uint64_t bit, int v)
+{
+    uint64_t *words = (uint64_t *)db->packed;
+    uint64_t at = bit >> 6, a = (uint64_t)((v + seeds) >> 1);
+    int shift = (int)(bit & 63), w = (int)db->layer_bits[seeds];
+    KALAH_ASSERT(-seeds <= v && v <= seeds && ((v + seeds) & 1) == 0);
+    __atomic_fetch_or(&words[at], a << shift, __ATOMIC_RELAXED);
+    if (shift + w > 64) __atomic_fetch_or(&words[at + 1], a >> (64 - shift), __ATOMIC_RELAXED);
+}
+
+static int bit_length(int x)
+{
+    int w = 0;
+    while (x >> w) w++;
+    return w;
+}
 
 int kalah_egdb_init(kalah_egdb *db, int pits, int empty_capture, int max_seeds)
 {
@@ -26,6 +64,7 @@ int kalah_egdb_init(kalah_egdb *db, int pits, int empty_capture, int max_seeds)
     db->empty_capture = empty_capture != 0;
     db->max_seeds = max_seeds;
     db->places = 2 * pits;
+    db->building = -1;
     int rows = KALAH_EGDB_MAX_SEEDS + 2 * KALAH_MAX_PITS + 2;
     for (int a = 0; a < rows; a++) {
         db->binom[a][0] = 1;
@@ -34,6 +73,14 @@ int kalah_egdb_init(kalah_egdb *db, int pits, int empty_capture, int max_seeds)
     }
     int n = db->places;
     for (int s = 0; s <= max_seeds + 1; s++) db->layer_offset[s] = db->binom[s + n - 1][n];
+    db->layer_byte[0] = 0;
+    for (int s = 0; s <= max_seeds; s++) {
+        int w = s ? bit_length(s) : 1;
+        db->layer_bits[s] = (uint32_t)w;
+        db->layer_mask[s] = (1ull << w) - 1;
+        uint64_t bits = kalah_egdb_layer_size(db, s) * (uint64_t)w;
+        db->layer_byte[s + 1] = db->layer_byte[s] + (bits + 63) / 64 * 8;
+    }
     for (int k = 0; k < n; k++)
         for (int p = 0; p <= KALAH_EGDB_MAX_SEEDS; p++) db->rank_term[k][p] = db->binom[p + k][k + 1];
     kalah_rules_init(&db->rules, pits, 1, empty_capture, 0);
@@ -42,6 +89,8 @@ int kalah_egdb_init(kalah_egdb *db, int pits, int empty_capture, int max_seeds)
 }
 
 uint64_t kalah_egdb_size(const kalah_egdb *db) { return db->layer_offset[db->max_seeds + 1]; }
+
+uint64_t kalah_egdb_bytes(const kalah_egdb *db) { return db->layer_byte[db->max_seeds + 1] + KALAH_EGDB_PADDING; }
 
 uint64_t kalah_egdb_layer_size(const kalah_egdb *db, int seeds)
 {
@@ -70,25 +119,31 @@ int kalah_egdb_probe(const void *opaque, const kalah_rules *r, const kalah_state
     uint8_t pits[2 * KALAH_MAX_PITS];
     memcpy(pits, s->cell + s->to_move * (m + 1), m);
     memcpy(pits + m, s->cell + (1 - s->to_move) * (m + 1), m);
-    *value = *kalah_egdb_slot(db, kalah_u128_from_pits(pits, 2 * m), seeds);
-    KALAH_ASSERT(-seeds <= *value && *value <= seeds); /* probed only once complete: no KALAH_EGDB_UNKNOWN */
+    *value = kalah_egdb_value(db, kalah_u128_from_pits(pits, 2 * m), seeds);
     return 1;
 }
 
 /* One move of a position being computed: where its successor's value lives. */
 typedef struct {
-    int8_t *slot;     /* NULL when the move ends the game */
-    kalah_u128 pits;  /* the successor from its mover's view */
-    int left;         /* seeds left in the pits */
-    int gain;         /* seeds the move puts into the mover's store minus the opponent's */
-    int extra;        /* the mover moves again */
+    uint64_t same;       /* the bit of the successor's value when it keeps every seed in the pits (else 0) */
+    kalah_egdb_ref ref;  /* else its value in a layer below (ref.seeds = 0 when the move ends the game) */
+    int gain;            /* seeds the move puts into the mover's store minus the opponent's */
+    int extra;           /* the mover moves again */
 } successor;
 
-/* The successors of `b` (mover's view, `seeds` seeds), with their slots
- * prefetched. Returns their number, or -1 when the position is over
+/* The build order's potential: every seed's distance to its own side's store (see above). */
+static inline int distance(const kalah_egdb *db, kalah_u128 b)
+{
+    int d = 0;
+    for (int j = 0; j < db->places; j++) d += (db->pits - j % db->pits) * kalah_u128_byte(b, j);
+    return d;
+}
+
+/* The successors of `b` (mover's view, `seeds` seeds), with their values'
+ * places prefetched. Returns their number, or -1 when the position is over
  * (*over_value set). m is the pit count: a constant where it is inlined. */
 static inline __attribute__((always_inline)) int
-expand(kalah_egdb *db, const int m, kalah_u128 b, int seeds, successor *out, int *over_value)
+expand(const kalah_egdb *db, const int m, kalah_u128 b, int seeds, successor *out, int *over_value)
 {
     const kalah_pits_rules *pr = &db->moves;
     uint8_t pits[16];
@@ -107,86 +162,35 @@ expand(kalah_egdb *db, const int m, kalah_u128 b, int seeds, successor *out, int
         successor *c = &out[n++];
         c->gain = mv.gain;
         c->extra = mv.extra;
-        c->left = mv.left;
-        c->pits = mv.pits;
-        c->slot = NULL;
-        if (mv.left) {
-            c->slot = (int8_t *)kalah_egdb_slot(db, mv.pits, mv.left);
-            __builtin_prefetch(c->slot);
+        c->same = 0;
+        c->ref.seeds = 0;
+        if (mv.left == seeds) { /* computed in an earlier phase: its distance is smaller */
+            KALAH_ASSERT(distance(db, mv.pits) < distance(db, b));
+            c->same = value_bit(db, seeds, kalah_egdb_rank(db, mv.pits));
+            __builtin_prefetch(db->packed + (c->same >> 3));
+        } else if (mv.left) {
+            c->ref = kalah_egdb_find(db, mv.pits, mv.left);
+            __builtin_prefetch(c->ref.byte);
         }
     }
     return n;
 }
 
-static int compute(kalah_egdb *db, kalah_u128 b, int seeds, int8_t *slot);
-
-/* The build order's measure: the sum over both rows of pit index x seeds (the
- * same from either mover's view). A move that keeps the seeds in the pits
- * raises it, which is why the recursion into same-layer successors ends. */
-static inline int build_measure(const kalah_egdb *db, kalah_u128 b)
-{
-    int p = 0;
-    for (int j = 0; j < db->places; j++) p += (j % db->pits) * kalah_u128_byte(b, j);
-    return p;
-}
-
-/* The best value over the successors of `b` (`seeds` seeds), computing
- * same-layer ones not done yet. */
-static inline int combine(kalah_egdb *db, kalah_u128 b, int seeds, successor *kids, int n)
+/* The best value over the successors. */
+static inline int combine(const kalah_egdb *db, int seeds, const successor *kids, int n)
 {
     int best = -1000;
     for (int i = 0; i < n; i++) {
-        successor *c = &kids[i];
+        const successor *c = &kids[i];
         int value = c->gain;
-        if (c->slot) {
-            int cv = load_value(c->slot);
-            if (cv == KALAH_EGDB_UNKNOWN) {
-                /* Only this layer can be unfinished, and its successors come later in build order. */
-                KALAH_ASSERT(c->left == seeds && build_measure(db, c->pits) > build_measure(db, b));
-                cv = compute(db, c->pits, c->left, c->slot);
-            }
-            KALAH_ASSERT(-c->left <= cv && cv <= c->left);
+        if (c->same || c->ref.seeds) {
+            int cv = c->same ? load_value(db, seeds, c->same) : kalah_egdb_read(db, c->ref);
             value = c->extra ? c->gain + cv : c->gain - cv;
         }
         if (value > best) best = value;
     }
     KALAH_ASSERT(n > 0 && -seeds <= best && best <= seeds);
     return best;
-}
-
-/* The value of the position `b` (mover's view, `seeds` seeds), written to its slot. */
-static int compute(kalah_egdb *db, kalah_u128 b, int seeds, int8_t *slot)
-{
-    successor kids[KALAH_MAX_PITS];
-    int best = 0;
-    int n = db->pits == 6 ? expand(db, 6, b, seeds, kids, &best) : expand(db, db->pits, b, seeds, kids, &best);
-    if (n >= 0) best = combine(db, b, seeds, kids, n);
-    store_value(slot, (int8_t)best);
-    return best;
-}
-
-/* The composition of `seeds` seeds over `places` places with colex rank `rank`, as a word. */
-static kalah_u128 unrank(const kalah_egdb *db, int seeds, uint64_t rank, int places)
-{
-    int n = places, bar[2 * KALAH_MAX_PITS];
-    if (n == 1) return (kalah_u128)seeds;
-    int top = seeds + n - 2;
-    for (int k = n - 2; k >= 0; k--) {
-        int p = top;
-        while (db->binom[p][k + 1] > rank) p--;
-        KALAH_ASSERT(p >= k);
-        bar[k] = p;
-        rank -= db->binom[p][k + 1];
-        top = p - 1;
-    }
-    uint8_t pits[2 * KALAH_MAX_PITS];
-    int prev = -1;
-    for (int k = 0; k < n - 1; k++) {
-        pits[k] = (uint8_t)(bar[k] - prev - 1);
-        prev = bar[k];
-    }
-    pits[n - 1] = (uint8_t)(seeds + n - 2 - prev);
-    return kalah_u128_from_pits(pits, n);
 }
 
 /* The composition of the next colex rank (b must not be the last of its layer).
@@ -206,71 +210,165 @@ static inline kalah_u128 next_composition(kalah_u128 b)
     return b;
 }
 
-/* Build order. A layer is built in another order than it is stored: the
- * mover's row X outermost (by its seeds, then its colex rank), the opponent's
- * row Y innermost. A move that hands the turn over turns the board, so its
- * successor is stored with X' (X after the move) in the high places, which
- * rank most: while Y runs through its compositions, the successors of each
- * move stay inside one small region of their layer, and the memory reads of
- * the build stream instead of jumping (the stored order would scatter them
- * over the whole layer). */
+/* The build order of one layer of S seeds. A position is its mover's row X
+ * and the opponent's row Y (m places each, as 64-bit words; m <= 8); D is
+ * D(X) + D(Y). Phases run by D; inside a phase, by the seeds of X, then
+ * D(X), then X (colex), with Y innermost (colex among the rows of its seeds
+ * and D). A move that hands the turn over stores its successor with X' (X
+ * after the move) in the high places, which rank most, so while Y runs the
+ * reads of each move stay in a small region of their layer and mostly
+ * stream. rows[] holds every row of s <= S seeds grouped by (s, D), colex
+ * inside a group; group (s, D) is rows[start(s, D) .. start(s, D + 1)). */
 typedef struct {
-    int seeds, m;
-    int mover;             /* seeds in X */
-    uint64_t x_rank, y_rank, x_count, y_count;
-    kalah_u128 x, y;       /* m-place words */
-} build_cursor;
+    int seeds, m, dmax;       /* dmax = m S: the largest D */
+    uint64_t *rows;
+    uint64_t *group;          /* (S + 1) x (dmax + 2) */
+    uint64_t *phase_start;    /* dmax + 2: build-order index where phase D starts */
+} build_plan;
+
+static inline uint64_t *group_at(const build_plan *plan, int s, int d) { return &plan->group[(size_t)s * (plan->dmax + 2) + d]; }
+static inline uint64_t group_count(const build_plan *plan, int s, int d)
+{
+    if (s < 0 || d < 0 || d > plan->dmax) return 0;
+    return group_at(plan, s, d)[1] - group_at(plan, s, d)[0];
+}
+
+static int row_distance(uint64_t row, int m)
+{
+    int d = 0;
+    for (int i = 0; i < m; i++) d += (m - i) * (int)((row >> (8 * i)) & 0xFF);
+    return d;
+}
+
+static void plan_free(build_plan *plan)
+{
+    if (!plan) return;
+    free(plan->rows);
+    free(plan->group);
+    free(plan->phase_start);
+    free(plan);
+}
 
 static inline uint64_t compositions(const kalah_egdb *db, int seeds, int places)
 {
     return db->binom[seeds + places - 1][places - 1];
 }
 
-static void cursor_start(const kalah_egdb *db, build_cursor *c, int seeds, uint64_t index)
+static build_plan *plan_new(const kalah_egdb *db, int seeds)
 {
     int m = db->pits;
-    c->seeds = seeds;
-    c->m = m;
-    for (c->mover = 0;; c->mover++) {
-        c->x_count = compositions(db, c->mover, m);
-        c->y_count = compositions(db, seeds - c->mover, m);
-        if (index < c->x_count * c->y_count) break;
-        index -= c->x_count * c->y_count;
-        KALAH_ASSERT(c->mover < seeds); /* the index lies inside the layer */
+    build_plan *plan = calloc(1, sizeof *plan);
+    if (!plan) return NULL;
+    plan->seeds = seeds;
+    plan->m = m;
+    plan->dmax = m * seeds;
+    uint64_t total = 0;
+    for (int s = 0; s <= seeds; s++) total += compositions(db, s, m);
+    plan->rows = malloc(total * sizeof *plan->rows);
+    plan->group = calloc((size_t)(seeds + 1) * (plan->dmax + 2), sizeof *plan->group);
+    plan->phase_start = calloc((size_t)plan->dmax + 2, sizeof *plan->phase_start);
+    uint64_t *tmp = malloc(compositions(db, seeds, m) * sizeof *tmp);
+    if (!plan->rows || !plan->group || !plan->phase_start || !tmp) {
+        free(tmp);
+        plan_free(plan);
+        return NULL;
     }
-    c->x_rank = index / c->y_count;
-    c->y_rank = index % c->y_count;
-    c->x = unrank(db, c->mover, c->x_rank, m);
-    c->y = unrank(db, seeds - c->mover, c->y_rank, m);
+    uint64_t base = 0;
+    for (int s = 0; s <= seeds; s++) {
+        uint64_t count = compositions(db, s, m);
+        /* Every row of s seeds in colex order, then a stable counting sort by D. */
+        kalah_u128 row = (kalah_u128)s << (8 * (m - 1));
+        uint64_t *g = group_at(plan, s, 0);
+        for (uint64_t r = 0; r < count; r++) {
+            tmp[r] = (uint64_t)row;
+            g[row_distance(tmp[r], m) + 1]++;
+            if (r + 1 < count) row = next_composition(row);
+        }
+        g[0] = base;
+        for (int d = 1; d <= plan->dmax + 1; d++) g[d] += g[d - 1];
+        for (uint64_t r = 0; r < count; r++) {
+            int d = row_distance(tmp[r], m);
+            plan->rows[g[d]++] = tmp[r];
+        }
+        /* g[d] now ends group d: shift back to starts. */
+        for (int d = plan->dmax + 1; d > 0; d--) g[d] = g[d - 1];
+        g[0] = base;
+        base += count;
+    }
+    free(tmp);
+    uint64_t at = 0;
+    for (int d = 0; d <= plan->dmax; d++) {
+        plan->phase_start[d] = at;
+        for (int sx = 0; sx <= seeds; sx++)
+            for (int dx = 0; dx <= d; dx++) at += group_count(plan, sx, dx) * group_count(plan, seeds - sx, d - dx);
+    }
+    plan->phase_start[plan->dmax + 1] = at;
+    KALAH_ASSERT(at == kalah_egdb_layer_size(db, seeds));
+    return plan;
 }
 
-static inline kalah_u128 cursor_board(const build_cursor *c) { return c->x | (c->y << (8 * c->m)); }
+typedef struct {
+    const build_plan *plan;
+    int d, sx, dx;
+    uint64_t xi, yi, x_count, y_count;
+    const uint64_t *x_rows, *y_rows;
+} build_cursor;
 
-/* The next position in build order (the cursor must not be at the layer's last). */
-static inline void cursor_next(const kalah_egdb *db, build_cursor *c)
+static inline void cursor_pair(build_cursor *c)
 {
-    if (++c->y_rank < c->y_count) {
-        c->y = next_composition(c->y);
-        return;
-    }
-    c->y_rank = 0;
-    if (++c->x_rank < c->x_count) {
-        c->x = next_composition(c->x);
-    } else {
-        c->mover++;
-        c->x_rank = 0;
-        c->x_count = compositions(db, c->mover, c->m);
-        c->y_count = compositions(db, c->seeds - c->mover, c->m);
-        c->x = (kalah_u128)c->mover << (8 * (c->m - 1)); /* rank 0: every seed in the last place */
-    }
-    c->y = (kalah_u128)(c->seeds - c->mover) << (8 * (c->m - 1));
+    const build_plan *plan = c->plan;
+    c->x_count = group_count(plan, c->sx, c->dx);
+    c->y_count = group_count(plan, plan->seeds - c->sx, c->d - c->dx);
+    c->x_rows = plan->rows + *group_at(plan, c->sx, c->dx);
+    c->y_rows = c->y_count ? plan->rows + *group_at(plan, plan->seeds - c->sx, c->d - c->dx) : NULL;
+}
+
+/* The cursor at `index` of phase d (index < the phase's size). */
+static void cursor_start(build_cursor *c, const build_plan *plan, int d, uint64_t index)
+{
+    c->plan = plan;
+    c->d = d;
+    for (c->sx = 0; c->sx <= plan->seeds; c->sx++)
+        for (c->dx = 0; c->dx <= d; c->dx++) {
+            cursor_pair(c);
+            uint64_t size = c->x_count * c->y_count;
+            if (index < size) {
+                c->xi = index / c->y_count;
+                c->yi = index % c->y_count;
+                return;
+            }
+            index -= size;
+        }
+    KALAH_ASSERT(0); /* the index lies inside the phase */
+}
+
+static inline kalah_u128 cursor_board(const build_cursor *c)
+{
+    return (kalah_u128)c->x_rows[c->xi] | ((kalah_u128)c->y_rows[c->yi] << (8 * c->plan->m));
+}
+
+/* The next position of the phase (the cursor must not be at its last). */
+static inline void cursor_next(build_cursor *c)
+{
+    if (++c->yi < c->y_count) return;
+    c->yi = 0;
+    if (++c->xi < c->x_count) return;
+    c->xi = 0;
+    do {
+        if (++c->dx > c->d) {
+            c->dx = 0;
+            c->sx++;
+            KALAH_ASSERT(c->sx <= c->plan->seeds);
+        }
+        cursor_pair(c);
+    } while (c->x_count * c->y_count == 0);
 }
 
 typedef struct {
     kalah_egdb *db;
-    int seeds;
-    uint64_t lo, hi;
-    uint64_t next;  /* shared: the next block to take */
+    int seeds, d;
+    uint64_t lo, hi;  /* indices inside phase d */
+    uint64_t next;    /* shared: the next block to take */
     volatile int *stop;
     int stopped;
 } build_job;
@@ -279,51 +377,44 @@ typedef struct {
 #define BUILD_BATCH 16
 
 /* The next batch of positions in build order (at most `*left` of them): their
- * boards, and their own slots, located and prefetched. */
+ * boards, and the bits of their own values, located and prefetched. */
 static inline __attribute__((always_inline)) void
-next_batch(const kalah_egdb *db, int8_t *layer, build_cursor *cursor, kalah_u128 *board, int8_t **slot, uint64_t *left)
+next_batch(const kalah_egdb *db, build_cursor *cursor, kalah_u128 *board, uint64_t *slot, uint64_t *left)
 {
     for (int j = 0; j < BUILD_BATCH && *left; j++, (*left)--) {
         board[j] = cursor_board(cursor);
-        KALAH_ASSERT(kalah_pits_sane(board[j], db->pits, cursor->seeds));
-        KALAH_ASSERT(kalah_egdb_rank(db, board[j]) < kalah_egdb_layer_size(db, cursor->seeds));
-        slot[j] = layer + kalah_egdb_rank(db, board[j]);
-        __builtin_prefetch(slot[j], 1);
-        if (*left > 1) cursor_next(db, cursor);
+        KALAH_ASSERT(kalah_pits_sane(board[j], db->pits, cursor->plan->seeds));
+        slot[j] = value_bit(db, cursor->plan->seeds, kalah_egdb_rank(db, board[j]));
+        __builtin_prefetch(db->packed + (slot[j] >> 3), 1);
+        if (*left > 1) cursor_next(cursor);
     }
 }
 
-/* Block [lo, hi) of a layer, in build order. */
-static inline __attribute__((always_inline)) void build_block(kalah_egdb *db, const int m, int seeds, uint64_t lo, uint64_t hi)
+/* Block [lo, hi) of a phase. */
+static inline __attribute__((always_inline)) void build_block(kalah_egdb *db, const int m, int seeds, int d, uint64_t lo, uint64_t hi)
 {
-    int8_t *layer = db->values + db->layer_offset[seeds];
-    build_cursor cursor;
-    cursor_start(db, &cursor, seeds, lo);
-    /* In batches, so that the successors' slots of several positions are
-     * fetched from memory at once; each batch's own slots (scattered: the
+    build_cursor cursor = {0};
+    cursor_start(&cursor, db->plan, d, lo);
+    /* In batches, so that the successors' values of several positions are
+     * fetched from memory at once; each batch's own entries (scattered: the
      * stored order is not the build order) are located and prefetched one
      * batch ahead. */
     kalah_u128 board[2][BUILD_BATCH];
-    int8_t *slot[2][BUILD_BATCH];
+    uint64_t slot[2][BUILD_BATCH];
     int ahead = 0;
     uint64_t left = hi - lo;
-    next_batch(db, layer, &cursor, board[0], slot[0], &left);
+    next_batch(db, &cursor, board[0], slot[0], &left);
     for (uint64_t idx = lo; idx < hi; idx += BUILD_BATCH) {
         int count = hi - idx < BUILD_BATCH ? (int)(hi - idx) : BUILD_BATCH;
         int now = ahead;
         ahead ^= 1;
-        next_batch(db, layer, &cursor, board[ahead], slot[ahead], &left);
+        next_batch(db, &cursor, board[ahead], slot[ahead], &left);
         successor kids[BUILD_BATCH][KALAH_MAX_PITS];
         int nkids[BUILD_BATCH], value[BUILD_BATCH] = {0};
+        for (int j = 0; j < count; j++) nkids[j] = expand(db, m, board[now][j], seeds, kids[j], &value[j]);
         for (int j = 0; j < count; j++) {
-            nkids[j] = -2;
-            if (load_value(slot[now][j]) == KALAH_EGDB_UNKNOWN)
-                nkids[j] = expand(db, m, board[now][j], seeds, kids[j], &value[j]);
-        }
-        for (int j = 0; j < count; j++) {
-            if (nkids[j] == -2) continue;
-            int best = nkids[j] >= 0 ? combine(db, board[now][j], seeds, kids[j], nkids[j]) : value[j];
-            store_value(slot[now][j], (int8_t)best);
+            int best = nkids[j] >= 0 ? combine(db, seeds, kids[j], nkids[j]) : value[j];
+            store_value(db, seeds, slot[now][j], best);
         }
     }
 }
@@ -341,26 +432,56 @@ static void *build_worker(void *arg)
         if (lo >= job->hi) return NULL;
         uint64_t hi = lo + BUILD_BLOCK < job->hi ? lo + BUILD_BLOCK : job->hi;
         if (db->pits == 6) /* standard Kalah's board, with its shifts and loops fixed at compile time */
-            build_block(db, 6, job->seeds, lo, hi);
+            build_block(db, 6, job->seeds, job->d, lo, hi);
         else
-            build_block(db, db->pits, job->seeds, lo, hi);
+            build_block(db, db->pits, job->seeds, job->d, lo, hi);
     }
+}
+
+int kalah_egdb_begin_layer(kalah_egdb *db, int seeds)
+{
+    if (seeds < 0 || seeds > db->max_seeds || !db->packed || ((uintptr_t)db->packed & 7)) return -1;
+    plan_free(db->plan);
+    db->plan = plan_new(db, seeds);
+    if (!db->plan) return -1;
+    memset(db->packed + db->layer_byte[seeds], 0, db->layer_byte[seeds + 1] - db->layer_byte[seeds]);
+    db->building = seeds;
+    return 0;
 }
 
 int kalah_egdb_build_range(kalah_egdb *db, int seeds, uint64_t lo, uint64_t hi, int threads, volatile int *stop)
 {
-    if (seeds < 0 || seeds > db->max_seeds) return -1;
-    KALAH_ASSERT(lo <= hi && hi <= kalah_egdb_layer_size(db, seeds));
+    if (seeds != db->building || !db->plan || lo > hi || hi > kalah_egdb_layer_size(db, seeds)) return -1;
+    const build_plan *plan = db->plan;
     if (threads < 1) threads = 1;
     if (threads > 64) threads = 64;
-    build_job job = {db, seeds, lo, hi, lo, stop, 0};
-    pthread_t tid[64];
-    int started = 0;
-    for (int t = 1; t < threads; t++)
-        if (pthread_create(&tid[started], NULL, build_worker, &job) == 0) started++;
-    build_worker(&job);
-    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
-    return job.stopped ? -1 : 0;
+    int d = 0;
+    while (lo < hi) {
+        while (plan->phase_start[d + 1] <= lo) d++;
+        uint64_t start = plan->phase_start[d];
+        uint64_t end = plan->phase_start[d + 1] < hi ? plan->phase_start[d + 1] : hi;
+        /* The phase (or its part in [lo, hi)) on every thread; they meet at its end. */
+        build_job job = {db, seeds, d, lo - start, end - start, lo - start, stop, 0};
+        int workers = (end - lo) / BUILD_BLOCK + 1 < (uint64_t)threads ? (int)((end - lo) / BUILD_BLOCK + 1) : threads;
+        pthread_t tid[64];
+        int started = 0;
+        for (int t = 1; t < workers; t++)
+            if (pthread_create(&tid[started], NULL, build_worker, &job) == 0) started++;
+        build_worker(&job);
+        for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+        if (job.stopped) return -1;
+        lo = end;
+    }
+    return 0;
+}
+
+int kalah_egdb_end_layer(kalah_egdb *db, int seeds)
+{
+    if (seeds != db->building) return -1;
+    plan_free(db->plan);
+    db->plan = NULL;
+    db->building = -1;
+    return 0;
 }
 
 int kalah_pits_play_bytes(int pits, int empty_capture, const uint8_t *in, int move, uint8_t *out, int *extra, int *left)

@@ -4,9 +4,16 @@
  * A position is stored from the mover's view: its pits are written as a
  * composition of S seeds over n = 2m places, the mover's pits first, and
  * indexed by the colex rank of that composition (stars and bars) inside the
- * layer of S seeds. Layer S starts at offset C(S + n - 1, n) (the number of
- * positions with fewer seeds). The value is the best final margin the mover
- * can still get from the seeds in the pits (stores excluded), an int8 in [-S, S].
+ * layer of S seeds. The value is the best final margin the mover can still get
+ * from the seeds in the pits (stores excluded): v in [-S, S], v = 2a - S where
+ * a in [0, S] is the number of those seeds the mover ends with, so v has the
+ * parity of S.
+ *
+ * Storage (format 2): a is bit-packed, w(S) = bit length of S bits per
+ * position (5 bits for layers 16..31, 6 for 32..63); layer S starts at byte
+ * layer_byte[S] (8-byte aligned), position r of the layer at bit r * w(S) of
+ * it. A probe is one unaligned 64-bit load, a shift and a mask. The payload
+ * ends with 8 bytes of padding so that the load never leaves it.
  *
  * Nothing here depends on the seeds per pit at the start, nor on the pie rule
  * (the swap exists only at the first move, long before any endgame).
@@ -19,8 +26,8 @@
 
 #include "board.h"
 
-#define KALAH_EGDB_MAX_SEEDS 64   /* values must fit int8 and ranks in 64 bits */
-#define KALAH_EGDB_UNKNOWN (-128) /* an entry not computed yet (only during a build) */
+#define KALAH_EGDB_MAX_SEEDS 64   /* values must fit int8 (and 7 bits) and ranks in 64 bits */
+#define KALAH_EGDB_PADDING 8      /* bytes after the last layer, for the 64-bit load of a probe */
 
 #ifndef __SIZEOF_INT128__
 #error "the endgame databases and the solver need a compiler with unsigned __int128 (GCC or Clang, 64-bit)"
@@ -222,8 +229,13 @@ typedef struct {
     int empty_capture;
     int max_seeds;         /* K */
     int places;            /* n = 2m */
-    int8_t *values;        /* the payload: layers 0..K one after another */
-    uint64_t layer_offset[KALAH_EGDB_MAX_SEEDS + 2];
+    uint8_t *packed;       /* the payload (kalah_egdb_bytes): layers 0..K, bit-packed (8-byte aligned) */
+    int building;          /* while building: the layer begun (-1: none) */
+    void *plan;            /* and its build order (endgame.c) */
+    uint64_t layer_offset[KALAH_EGDB_MAX_SEEDS + 2]; /* positions before layer S */
+    uint64_t layer_byte[KALAH_EGDB_MAX_SEEDS + 2];   /* bytes before layer S in the payload */
+    uint32_t layer_bits[KALAH_EGDB_MAX_SEEDS + 1];   /* w(S) */
+    uint64_t layer_mask[KALAH_EGDB_MAX_SEEDS + 1];   /* 2^w(S) - 1 */
     /* binom[a][b] = C(a, b) for a < KALAH_EGDB_MAX_SEEDS + 2 * KALAH_MAX_PITS + 1, b <= 2 * KALAH_MAX_PITS */
     uint64_t binom[KALAH_EGDB_MAX_SEEDS + 2 * KALAH_MAX_PITS + 2][2 * KALAH_MAX_PITS + 1];
     /* rank_term[k][p] = C(p + k, k + 1): the share of the rank of the bar after
@@ -233,23 +245,32 @@ typedef struct {
     kalah_pits_rules moves; /* the same rules on pits-only words */
 } kalah_egdb;
 
-/* Fill the tables of db for m pits, the capture rule and K seeds; values is
- * left to the caller (kalah_egdb_size bytes). Returns 0, or -1 when out of range. */
+/* Fill the tables of db for m pits, the capture rule and K seeds; packed is
+ * left to the caller (kalah_egdb_bytes bytes, zeroed). Returns 0, or -1 when out of range. */
 int kalah_egdb_init(kalah_egdb *db, int pits, int empty_capture, int max_seeds);
 
-/* The number of positions (= bytes of payload) of layers 0..max_seeds. */
+/* The number of positions of layers 0..max_seeds. */
 uint64_t kalah_egdb_size(const kalah_egdb *db);
+
+/* Bytes of the payload (the packed layers and the padding). */
+uint64_t kalah_egdb_bytes(const kalah_egdb *db);
 
 /* Positions with exactly `seeds` seeds in the pits. */
 uint64_t kalah_egdb_layer_size(const kalah_egdb *db, int seeds);
 
-/* Compute the entries [lo, hi) of layer `seeds`, counted in build order (not
- * the stored order: see endgame.c), with `threads` threads; every
- * layer below must be complete and this layer's entries either computed or
- * KALAH_EGDB_UNKNOWN. *stop (if not NULL) is polled: when it becomes nonzero
- * the build returns early with -1, leaving the layer partly done but every
- * written entry correct. */
+/* Building layer `seeds` (every layer below complete in `packed`): the
+ * values are packed in place as they are computed (the layer's bytes are
+ * zeroed by begin_layer, each value is or-ed in atomically, so two threads may
+ * share a word), with no other memory than the build order's lists.
+ * begin_layer prepares the build order; build_range computes the entries
+ * [lo, hi) of the layer, counted in build order (see endgame.c), with
+ * `threads` threads, once every entry before lo is computed; end_layer
+ * forgets the build order. *stop (if not NULL) is polled: when it becomes
+ * nonzero build_range returns early with -1, leaving the layer partly done.
+ * Other errors: -1. */
+int kalah_egdb_begin_layer(kalah_egdb *db, int seeds);
 int kalah_egdb_build_range(kalah_egdb *db, int seeds, uint64_t lo, uint64_t hi, int threads, volatile int *stop);
+int kalah_egdb_end_layer(kalah_egdb *db, int seeds);
 
 /* The index of a position given as pits from the mover's view (mover's m pits, then the opponent's). */
 uint64_t kalah_egdb_index(const kalah_egdb *db, const uint8_t *pits, int seeds);
@@ -285,13 +306,43 @@ static inline uint64_t kalah_egdb_check_rank(const kalah_egdb *db, kalah_u128 b)
     return kalah_egdb_index(db, pits, kalah_u128_sum(b));
 }
 
+/* Where a value lives in the payload: the byte its 64-bit load starts at and the shift. */
+typedef struct {
+    const uint8_t *byte;
+    int shift;
+    int seeds;
+} kalah_egdb_ref;
+
+static inline kalah_egdb_ref kalah_egdb_ref_of(const kalah_egdb *db, int seeds, uint64_t rank)
+{
+    uint64_t bit = rank * db->layer_bits[seeds];
+    kalah_egdb_ref ref = {db->packed + db->layer_byte[seeds] + (bit >> 3), (int)(bit & 7), seeds};
+    return ref;
+}
+
+/* The value at `ref` (v = 2a - S). */
+static inline int kalah_egdb_read(const kalah_egdb *db, kalah_egdb_ref ref)
+{
+    uint64_t word;
+    memcpy(&word, ref.byte, 8);
+    int a = (int)((word >> ref.shift) & db->layer_mask[ref.seeds]);
+    KALAH_ASSERT(a <= ref.seeds);
+    return 2 * a - ref.seeds;
+}
+
 /* Where the value of a pits-only word with `seeds` seeds (<= K) lives. */
-static inline const int8_t *kalah_egdb_slot(const kalah_egdb *db, kalah_u128 b, int seeds)
+static inline kalah_egdb_ref kalah_egdb_find(const kalah_egdb *db, kalah_u128 b, int seeds)
 {
     KALAH_ASSERT(0 <= seeds && seeds <= db->max_seeds && kalah_pits_sane(b, db->pits, seeds));
     uint64_t rank = kalah_egdb_rank(db, b);
     KALAH_ASSERT(rank < kalah_egdb_layer_size(db, seeds) && rank == kalah_egdb_check_rank(db, b));
-    return db->values + db->layer_offset[seeds] + rank;
+    return kalah_egdb_ref_of(db, seeds, rank);
+}
+
+/* The value of a pits-only word with `seeds` seeds (<= K; the layer complete). */
+static inline int kalah_egdb_value(const kalah_egdb *db, kalah_u128 b, int seeds)
+{
+    return kalah_egdb_read(db, kalah_egdb_find(db, b, seeds));
 }
 
 /* The probe of kalah_oracle: db is a kalah_egdb. Returns 1 and the value

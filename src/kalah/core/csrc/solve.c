@@ -241,8 +241,7 @@ static inline int exact_value(const kalah_solver *solver, const child *c, int *v
     if (c->seeds <= solver->oracle_seeds) {
         int v;
         if (solver->egdb) {
-            v = *kalah_egdb_slot(solver->egdb, c->pits, c->seeds);
-            KALAH_ASSERT(-c->seeds <= v && v <= c->seeds); /* a complete database: no KALAH_EGDB_UNKNOWN */
+            v = kalah_egdb_value(solver->egdb, c->pits, c->seeds);
         } else {
             kalah_state s;
             memset(&s, 0, sizeof s);
@@ -295,7 +294,7 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
     child kids[KALAH_MAX_PITS];
     uint8_t todo[KALAH_MAX_PITS]; /* the children left to search (indices into kids), */
     int order[KALAH_MAX_PITS];    /* and their ordering scores */
-    const int8_t *slot[KALAH_MAX_PITS];
+    kalah_egdb_ref slot[KALAH_MAX_PITS]; /* where the database holds a child's value (seeds 0: not there) */
     int n = 0, pending = 0, best = -1000, best_move = -1;
     for (int i = m - 1; i >= 0; i--) {
         if (!bytes[i]) continue;
@@ -307,10 +306,10 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
         c->gain = mv.gain;
         c->extra = mv.extra;
         c->move = i;
-        slot[n] = NULL;
+        slot[n].seeds = 0;
         if (mv.left && mv.left <= solver->oracle_seeds && solver->egdb) {
-            slot[n] = kalah_egdb_slot(solver->egdb, mv.pits, mv.left);
-            __builtin_prefetch(slot[n]);
+            slot[n] = kalah_egdb_find(solver->egdb, mv.pits, mv.left);
+            __builtin_prefetch(slot[n].byte);
         } else if (mv.left) { /* may need a search (an oracle other than our database can fail) */
             c->key = hash_word(c->pits);
             __builtin_prefetch(solver->table + (c->key & solver->bucket_mask) * BUCKET);
@@ -321,8 +320,8 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
     for (int k = 0; k < n; k++) {
         child *c = &kids[k];
         int v;
-        if (slot[k]) {
-            int cv = *slot[k];
+        if (slot[k].seeds) {
+            int cv = kalah_egdb_read(solver->egdb, slot[k]);
             KALAH_ASSERT(-c->seeds <= cv && cv <= c->seeds);
             v = c->extra ? c->gain + cv : c->gain - cv;
         } else if (!exact_value(solver, c, &v)) {
