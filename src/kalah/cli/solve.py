@@ -121,4 +121,5 @@ def _prepare_endgame(position: Position, max_seeds, threads) -> None:
     try:
         prepare_endgame(position, max_seeds, threads=threads, progress=progress, on_build=starting)
     finally:
-        bar.stop()
+        if bar.live.is_started:  # stopping a bar that never started still prints a blank line
+            bar.stop()
