@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kalah import Position, Variant
+from kalah import Position, Variant, solve
 from kalah.core.search import Engine
 from kalah.players import make_player
 from kalah.search import search
@@ -47,7 +47,13 @@ def test_kept_table_never_changes_a_value(seed, pits, seeds, depth, empty_captur
     for position in game_positions(seed, variant, 12):
         warm = search(position, "pvs", depth=depth, move_values=move_values, engine=engine, keep_table=True)
         cold = search(position, "pvs", depth=depth, move_values=move_values)
-        assert (warm.value, warm.best_move, warm.exact) == (cold.value, cold.best_move, cold.exact)
+        assert (warm.value, warm.best_move) == (cold.value, cold.best_move)
+        if warm.exact != cold.exact:
+            # "Proven" depends on the leaves a search visited, which a kept table changes (a proven
+            # entry may answer where the cold search cut off on a heuristic leaf): one proven answer is
+            # then enough, and it must be the value under perfect play.
+            if position.seeds_in_pits <= 24:  # solved in well under a second
+                assert solve(position, threads=1).value == warm.value
         if move_values:
             assert warm.moves == cold.moves
 
