@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from . import fail
-from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, available_memory, make_variant
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
 
 
 def _size(nbytes: float) -> str:
@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
         from kalah.endgame import build as build_database
-        from kalah.endgame import build_memory, default_directory, table_positions
+        from kalah.endgame import available_memory, build_memory, default_directory, table_positions
 
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         if max_seeds < 0 or max_seeds > 40:

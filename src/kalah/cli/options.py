@@ -80,15 +80,3 @@ def check_output_path(path: Path | None, option: str) -> None:
         fail(f"{option} {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
         fail(f"{option} {path}: the folder {folder} is not writable")
-
-
-def available_memory() -> int | None:
-    """Bytes of memory available to a new allocation now (Linux), or None when unknown."""
-    try:
-        with open("/proc/meminfo") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None

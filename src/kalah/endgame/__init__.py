@@ -40,6 +40,7 @@ from kalah.rules import KalahError, Position, Variant
 
 __all__ = [
     "FORMAT_VERSION",
+    "available_memory",
     "EndgameDatabase",
     "EndgameDatabaseError",
     "build",
@@ -65,6 +66,18 @@ Progress = Callable[[int, int], None]
 
 class EndgameDatabaseError(KalahError):
     """An endgame database file that cannot be used (corrupt, foreign, another variant)."""
+
+
+def available_memory() -> int | None:
+    """Bytes of memory a new allocation can have now (Linux's MemAvailable), or None when unknown."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def default_directory() -> Path:

@@ -223,14 +223,7 @@ DISK_MARGIN = 1 << 30      # bytes left free on the disk after the file is writt
 
 
 def _available_memory() -> int | None:
-    try:
-        with open("/proc/meminfo") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return _physical_memory()
+    return eg.available_memory() or _physical_memory()
 
 
 def _free_disk(directory: Path) -> int | None:
