@@ -29,12 +29,14 @@ ORDER = [
     "alphabeta-rate",    # bench_search.py
     "pvs-1s",            # bench_search.py --anchor
     "pvs-cmancala",      # bench_search.py --anchor --cmancala
+    "overrun",           # bench_search.py --overrun
     "eval-strength",     # bench_eval_strength.py
     "solve-64-cold",     # bench_solve.py
     "solve-64-warm",     # bench_solve.py
     "endgame-builds",    # bench_solve.py
     "solve-65",          # bench_kalah65.py
     "solve-cluster",     # bench_solve_cluster.py
+    "mankalah",          # bench_mankalah.py
 ]
 
 

@@ -33,12 +33,14 @@ def test_watching_two_computers_shows_every_move(tmp_path):
 
 def test_human_types_letters_and_bad_input_is_asked_again(tmp_path):
     record = tmp_path / "game.json"
-    run = kalah("play", "-1", "random:seed=1", "--record", str(record), input="c\nzz\nq\nd\n")
+    # q stops the game (the moves typed after it are never read)
+    run = kalah("play", "-1", "random:seed=1", "--record", str(record), input="c\nzz\nd\nq\ne\nf\n")
     assert run.returncode == 0, run.stderr
     assert "'zz' is not a pit; legal:" in run.stdout
     assert "Game stopped (end of input)" in run.stdout
     data = json.loads(record.read_text())
     assert data["moves"][0]["move"] == 2 and data["moves"][1]["move"] == 3  # C, then (extra turn) D
+    assert len(data["moves"]) == 4  # and the random player's two answers (an extra turn); then q
     assert data["result"]["finished"] is False and data["result"]["stop_reason"] == "end of input"
 
 

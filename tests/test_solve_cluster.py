@@ -175,6 +175,21 @@ def test_cli_unreachable_cluster_is_one_line():
     assert result.output.count("\n") == 1 and "cannot reach the Dask cluster at tcp://127.0.0.1:9" in result.output
 
 
+@pytest.mark.parametrize("address", ["bogus", "tcp://localhost", "foo://1.2.3.4:5"])
+def test_cli_malformed_cluster_address_is_one_line_at_once(address):
+    # Refused before a Client is made (a half-made Client printed a traceback when collected).
+    import subprocess
+    import sys
+    import time
+
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "kalah.cli", "solve", "--pits", "4", "--seeds", "2", "--cluster", address],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "is not a Dask scheduler address like tcp://HOST:PORT" in done.stderr
+    assert time.perf_counter() - started < 30  # no connection attempt and its time-outs
+
+
 def test_a_cluster_without_workers_is_a_clear_error():
     with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty:
         with pytest.raises(SolveError, match="has no workers"):

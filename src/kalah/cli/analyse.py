@@ -60,7 +60,7 @@ def register(app: typer.Typer) -> None:
         record: Optional[Path] = typer.Option(None, "--record", help="Take the position from a game record (JSON) ..."),
         move: Optional[int] = typer.Option(None, "--move", min=0, help="... after this many moves (default: its last position)."),
         algorithm: str = typer.Option("pvs", "--algorithm", "-a", help=f"One of: {', '.join(ALGORITHMS)}."),
-        depth: Optional[str] = typer.Option(None, "--depth", "-d", help="Depth limit in moves (sowings)."),
+        depth: Optional[str] = typer.Option(None, "--depth", "-d", help="Depth limit in moves (sowings); default 8 unless --time is given."),
         time: Optional[str] = typer.Option(None, "--time", "-t", help="Seconds to think (progressive deepening)."),
         evaluation: str = typer.Option("strong", "--evaluation", "-e", help=f"Evaluation at the depth limit: {', '.join(EVALUATIONS)}."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),

@@ -109,7 +109,7 @@ def result_line(position: Position, names: tuple[str, str]) -> str:
 HELP = ("Type the letter of one of your pits (or its number, 1 for the first) and press Enter: its seeds are"
         " sown one by one counter-clockwise. Last seed in your store: you move again. Last seed in an empty pit"
         " of yours with seeds opposite: you capture them. 'swap' takes over the first player's side where the"
-        " pie rule allows it. Ctrl-C stops the game.")
+        " pie rule allows it. q (or Ctrl-C) stops the game.")
 
 
 def why_illegal(answer: str, position: Position) -> str:
@@ -124,6 +124,8 @@ def why_illegal(answer: str, position: Position) -> str:
             if position.pits(me)[pit] == 0:
                 return f"pit {pit_letter(me, pit)} is empty; legal: {legal}"
     if word.lower() == "swap":
+        if not position.variant.pie_rule:
+            return f"no swap in this game: it is played without the pie rule (--pie-rule); legal: {legal}"
         return f"no swap here: the pie rule lets player 1 swap only as the answer to the first move; legal: {legal}"
     return f"{word!r} is not a pit; legal: {legal} (? for help)"
 
@@ -138,6 +140,8 @@ def terminal_asker(console: Console, read_line: Callable[[str], str]) -> Callabl
             if answer.strip() in ("?", "help"):
                 console.print(HELP)
                 continue
+            if answer.strip().lower() in ("q", "quit", "exit"):
+                raise EOFError  # the game loop stops the game as at the end of input (a record is still written)
             try:
                 return parse_move(answer, position)
             except IllegalMoveError:

@@ -218,7 +218,8 @@ def _factory(algorithm: str):
             if depth is not None or eval is not None or manage is not None or ponder is not None:
                 raise PlayerSpecError("mcts takes playouts=N, time=SECONDS and seed=N (no depth, eval, manage or ponder)")
         elif playouts is not None or seed is not None:
-            raise PlayerSpecError(f"{algorithm} takes depth=N, time=SECONDS and eval=NAME (no playouts or seed)")
+            raise PlayerSpecError(f"{algorithm} takes depth=N, time=SECONDS, eval=NAME, memo, manage and ponder"
+                                  " (no playouts or seed)")
         pondering = ponder is not None and ponder.lower() in ("1", "true", "yes", "on")
         if pondering and (algorithm not in PRACTICAL_ALGORITHMS or time is None):
             raise PlayerSpecError("ponder=on needs pvs or mtdf with time=SECONDS")

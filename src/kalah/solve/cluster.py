@@ -355,6 +355,21 @@ def _database_spec(position: Position, endgame: EndgameChoice) -> tuple[Database
     return str(database.path), database.max_seeds
 
 
+def _check_address(address: str) -> None:
+    """Refuse an address Dask could not even try (a Client half made from one dies noisily later)."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import backends
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme not in backends:
+            raise ValueError(f"unknown scheme {scheme!r}; Dask knows {', '.join(sorted(backends))}")
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            parse_host_port(location)
+    except ValueError as error:
+        raise SolveError(f"{address!r} is not a Dask scheduler address like tcp://HOST:PORT ({error})") from None
+
+
 def _connect(cluster: Any, timeout: float) -> tuple[Any, bool]:
     """A Client for ``cluster`` (an address, or a Client that is used as it is) and whether it is ours to close."""
     if not isinstance(cluster, str):
@@ -363,6 +378,7 @@ def _connect(cluster: Any, timeout: float) -> tuple[Any, bool]:
         from distributed import Client
     except ImportError:
         raise SolveError("a cluster solve needs the Dask scheduler: pip install 'kalah[cluster]'") from None
+    _check_address(cluster)
     try:
         client = Client(cluster, timeout=f"{timeout}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
