@@ -93,7 +93,7 @@ def show_results(results) -> None:
 
     console = Console()
     specs = [row.spec for row in results.players]
-    numbered = console.width < 60 + max(len(spec) for spec in specs)
+    numbered = console.width < 80 + max(len(spec) for spec in specs)  # the other columns take about 75
     label = {spec: f"#{number}" if numbered else spec for number, spec in enumerate(specs, 1)}
     table = Table(title=f"Arena: {results.games_played} of {results.games_planned} games")
     for column in ("player", "games", "wins", "draws", "losses", "score", "Elo", "95% interval"):
