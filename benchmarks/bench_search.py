@@ -241,8 +241,11 @@ def overrun(args: argparse.Namespace) -> None:
 
     rng = random.Random(7)
     positions = [Position.start(), *anchor.middle_game_positions(9)]
-    modes = {"time only": lambda budget: {}, "managed (soft limit half the budget, as the players)":
-             lambda budget: {"soft_time": budget / 2}}
+    from kalah.players.engines import time_budget
+
+    # managed: the soft limit of a player's first move (time_budget with nothing saved yet), the budget as hard limit
+    modes = {"time only": lambda budget: {}, "managed (the players' soft limit)":
+             lambda budget: {"soft_time": time_budget(budget, 0.0)[1]}}
     rows, worst_rows = [], []
     for mode, extra in modes.items():
         overs = []
