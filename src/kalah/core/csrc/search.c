@@ -308,11 +308,7 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
         kalah_play(&c->rules, &child, nd.moves[k]);
         int same = KS_SAME(s, child), v;
         uint64_t busy = 0;
-        if (c->busy && k > 0 && depth - 1 >= KS_BUSY_MIN_DEPTH && !kalah_is_over(&c->rules, &child)) {
-            busy = ks_key(c, &child);
-            if (i < nd.n && ks_busy_elsewhere(c, busy)) { later[n_later++] = k; continue; }
-            ks_busy_mark(c, busy);
-        }
+        if (k > 0 && ks_busy_defer(c, &child, depth - 1, i < nd.n, &busy)) { later[n_later++] = k; continue; }
         /* the first child is searched with the window (a, beta): a probe too when that is a null window */
         KS_TRACE_CHILD(c, nd.moves[k], k == 0 && beta - a > 1 ? KS_K_PV : KS_K_PROBE);
         if (ks_frontier(c, &child, depth)) {
@@ -592,11 +588,7 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
             kalah_state child = *s;
             kalah_play(r, &child, mv);
             uint64_t busy = 0;
-            if (c->busy && i > 0 && depth - 1 >= KS_BUSY_MIN_DEPTH && !kalah_is_over(r, &child)) {
-                busy = ks_key(c, &child);
-                if (i < n && ks_busy_elsewhere(c, busy)) { later[n_later++] = mv; continue; }
-                ks_busy_mark(c, busy);
-            }
+            if (i > 0 && ks_busy_defer(c, &child, depth - 1, i < n, &busy)) { later[n_later++] = mv; continue; }
             KS_TRACE_MOVE(c, mv);
             int v, exact;
             if (i == 0 || c->all_values || algorithm == KS_MINIMAX) {

@@ -180,6 +180,21 @@ static inline void ks_busy_unmark(ks_context *c, uint64_t key)
     __atomic_compare_exchange_n(&c->busy[key & (KS_BUSY_SLOTS - 1)], &expected, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
+/* Before a node searches a later child (`depth` left below it): returns 1 to put
+ * the child off, on the first pass over the moves, when another thread is
+ * searching it; else marks it as this thread's and sets *mark to the key to
+ * unmark afterwards (0: nothing marked, e.g. one thread or a small subtree). */
+static inline int ks_busy_defer(ks_context *c, const kalah_state *child, int depth, int first_pass, uint64_t *mark)
+{
+    *mark = 0;
+    if (!c->busy || depth < KS_BUSY_MIN_DEPTH || kalah_is_over(&c->rules, child)) return 0;
+    uint64_t key = ks_key(c, child);
+    if (first_pass && ks_busy_elsewhere(c, key)) return 1;
+    ks_busy_mark(c, key);
+    *mark = key;
+    return 0;
+}
+
 /* A table value was used: if it rests on heuristics, so does whatever uses it. */
 static inline void ks_table_used(ks_context *c, const ks_entry *e)
 {
