@@ -56,8 +56,9 @@ def run(name: str) -> str:
     def endgame(pits, max_seeds):
         table = EndgameTable(pits, False, max_seeds, bytearray(table_size(pits, max_seeds)))
         for layer in range(max_seeds + 1):
-            table.clear_layer(layer)
+            table.begin_layer(layer)
             table.build_range(layer, 0, table.layer_size(layer), 1)
+            table.end_layer()
         return table
 
     def solve(table=None):

@@ -67,11 +67,7 @@ def search_answers(emit) -> None:
             emit("mcts", where, answer)
             emit("playouts", where, random_playouts(position, 20000, 11))
     # deeper, and with an endgame database as the oracle at the leaves
-    buffer = bytearray(table_size(6, 10))
-    table = EndgameTable(6, False, 10, buffer)
-    for layer in range(11):
-        table.clear_layer(layer)
-        table.build_range(layer, 0, table.layer_size(layer), 2)
+    table, _ = built_table(6, False, 10, 2)
     for number, position in enumerate(positions(Variant(6, 4), 4, 99)):
         for oracle in (None, table.oracle_capsule()):
             engine.set_oracle(oracle)
@@ -80,6 +76,17 @@ def search_answers(emit) -> None:
                 answer.pop("seconds")
                 emit("deep", number, oracle is not None, algorithm, answer)
     engine.set_oracle(None)
+
+
+def built_table(pits: int, empty_capture: bool, max_seeds: int, threads: int) -> tuple[EndgameTable, bytearray]:
+    """An endgame table built in memory, layer by layer, and the buffer that holds it."""
+    buffer = bytearray(table_size(pits, max_seeds))
+    table = EndgameTable(pits, empty_capture, max_seeds, buffer)
+    for layer in range(max_seeds + 1):
+        table.begin_layer(layer)
+        table.build_range(layer, 0, table.layer_size(layer), threads)
+        table.end_layer()
+    return table, buffer
 
 
 def solver_answers(emit) -> None:
@@ -95,11 +102,7 @@ def solver_answers(emit) -> None:
             for with_table in (False, True):
                 solver = Solver(pits, empty_capture, 18)
                 if with_table:
-                    buffer = bytearray(table_size(pits, 6))
-                    table = EndgameTable(pits, empty_capture, 6, buffer)
-                    for layer in range(7):
-                        table.clear_layer(layer)
-                        table.build_range(layer, 0, table.layer_size(layer), 1)
+                    table, _ = built_table(pits, empty_capture, 6, 1)
                     solver.set_endgame(table)
                 total = sum(pits_view)
                 for alpha, beta in [(-total - 1, total + 1), (-1, 0), (0, 1), (2, 3), (-3, -2)]:
@@ -109,11 +112,7 @@ def solver_answers(emit) -> None:
 
 def endgame_answers(emit) -> None:
     for pits, empty_capture, max_seeds in [(6, False, 9), (4, True, 12), (5, False, 8)]:
-        buffer = bytearray(table_size(pits, max_seeds))
-        table = EndgameTable(pits, empty_capture, max_seeds, buffer)
-        for layer in range(max_seeds + 1):
-            table.clear_layer(layer)
-            table.build_range(layer, 0, table.layer_size(layer), 2)
+        _, buffer = built_table(pits, empty_capture, max_seeds, 2)
         emit("endgame", pits, empty_capture, max_seeds, hashlib.sha256(buffer).hexdigest())
 
 
