@@ -203,10 +203,11 @@ class SearchPlayer(ComputerPlayer):
         self.last_info = info
         if result.best_move is None:
             raise SearchError("the game is over: there is no move to choose")
-        after = position.play(result.best_move)
-        if self.ponder and not after.is_over and after.to_move != position.to_move:
-            info["pondering"] = True
-            self._start_pondering(after, oracle)
+        if self.ponder:
+            after = position.play(result.best_move)
+            if not after.is_over and after.to_move != position.to_move:
+                info["pondering"] = True
+                self._start_pondering(after, oracle)
         return result.best_move
 
 
