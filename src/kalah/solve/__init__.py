@@ -397,9 +397,9 @@ def _root_move_bounds(run: _Run, position: Position, lower: int, upper: int) -> 
     deadline = run.deadline
     for index, move in enumerate(moves):
         now = run.engine.core.now()
-        if deadline and now >= deadline:
-            break
-        if deadline:  # every move gets an equal share of the time left, so that each one is bounded
+        # Every move gets an equal share of the time left, so that each one is bounded; once the time
+        # is gone a move still gets the bounds its stores and seeds prove (a search stopped at once).
+        if deadline and now < deadline:
             run.deadline = now + (deadline - now) / (len(moves) - index)
         low, high = run.move_interval(position, move)
         found[move] = (max(low, -10**6), min(high, upper))  # no move is worth more than the position
