@@ -240,3 +240,18 @@ def test_side_by_side_counts_the_nodes_of_both(lab, server):  # noqa: F811
     page.click("#run-chart")
     page.wait_for_selector("#lab-status:has-text('log scale')")
     assert page.locator("#chart polyline[data-series='mtdf']").count() == 2  # nodes and time
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_pit_letters_on_the_lab_board_are_readable(lab, server, width):  # noqa: F811
+    page = lab["open"](width, 844)
+    page.goto(lab_url(server, POSITION, "alphabeta", 3))
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    letters = page.eval_on_selector_all("#board .letter", """ls => ls.map(l => {
+        const r = l.getBoundingClientRect();
+        return {text: l.textContent, display: getComputedStyle(l).display, height: r.height, left: r.left, right: r.right};
+    })""")
+    assert sorted(letter["text"] for letter in letters) == list("ABCDabcd")
+    for letter in letters:
+        assert letter["display"] != "none" and letter["height"] >= 12 and 0 <= letter["left"] < letter["right"] <= width, letter
+
