@@ -42,6 +42,21 @@ def test_board_matches_any_position_and_marks_the_last_move():
         ET.fromstring(board_svg(kalah.Position.start(variant)))
 
 
+def test_pit_letters_sit_clear_of_the_outline_of_the_row_to_move():
+    start = kalah.Position.start()
+    for position in (start, start.play(0)):  # the bottom row to move, then the top row
+        root = ET.fromstring(board_svg(position))
+        outline = next(e for e in root.iter() if e.get("stroke-dasharray") == "10 6")
+        edges = (float(outline.get("y")), float(outline.get("y")) + float(outline.get("height")))
+        letters = [e for e in root.iter() if e.get("font-family", "").startswith("Georgia")]
+        assert len(letters) == 12
+        for letter in letters:
+            # a letter's box: a font size above its baseline, a quarter below (a descender); the outline's
+            # stroke is 3 wide
+            size, baseline = float(letter.get("font-size")), float(letter.get("y"))
+            assert not any(baseline - size - 1.5 < edge < baseline + size / 4 + 1.5 for edge in edges), letter.text
+
+
 def test_finished_game_shows_the_result_and_record_html():
     start = kalah.Position.start(kalah.Variant(4, 3))
     record = GameRecord(start, [PlayerInfo("Ann", "human"), PlayerInfo("Bot", "random")])

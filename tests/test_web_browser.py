@@ -298,3 +298,81 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, server):
     shot(page, "phone-new-game")
     assert dialog is not None and dialog["x"] >= 0 and dialog["x"] + dialog["width"] <= 390  # the dialog fits
     context.close()
+
+
+#: The board's labels as drawn on the screen, in CSS pixels: pit letters, seed counts and analysis values (each tag's
+#: rounded rect and its text), and the outline of the row to move (null when the game is over).
+LABELS = """() => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };
+    const svg = document.querySelector('#board');
+    const glow = svg.querySelector('.turn-glow');
+    return {
+        letters: [...svg.querySelectorAll('.letter')].map((e) => ({text: e.textContent, display: getComputedStyle(e).display,
+                                                                   ...box(e)})),
+        tags: [...svg.querySelectorAll('.count, .value')].map((e) => ({kind: e.getAttribute('class'), text: e.textContent,
+                                                                      ...box(e.querySelector('rect')), font: box(e.querySelector('text'))})),
+        glow: glow && box(glow), board: box(svg), width: document.documentElement.clientWidth,
+    };
+}"""
+
+
+def overlap(a: dict, b: dict, margin: float = 0) -> bool:
+    """Whether two boxes overlap, or come within `margin` of each other."""
+    return (a["left"] < b["right"] + margin and b["left"] < a["right"] + margin
+            and a["top"] < b["bottom"] + margin and b["top"] < a["bottom"] + margin)
+
+
+def assert_clear_of_the_outline(labels: dict) -> None:
+    """Every pit letter lies wholly inside or wholly outside the to-move outline, two pixels from its dashed line."""
+    glow, m = labels["glow"], 2
+    inner = {"left": glow["left"] + m, "top": glow["top"] + m, "right": glow["right"] - m, "bottom": glow["bottom"] - m}
+    for letter in labels["letters"]:
+        inside = (letter["left"] >= inner["left"] and letter["right"] <= inner["right"]
+                  and letter["top"] >= inner["top"] and letter["bottom"] <= inner["bottom"])
+        assert inside or not overlap(letter, glow, m), f"letter {letter['text']} is on the outline: {letter} {glow}"
+
+
+def show_analysis(page) -> None:
+    page.check("#analysis-toggle")
+    page.wait_for_selector("#board .value", timeout=20_000)
+
+
+def test_pit_letters_sit_clear_of_the_outline_of_the_row_to_move(page, server):
+    page.goto(server["url"] + "/?anim=0")
+    page.wait_for_selector(READY)
+    show_analysis(page)
+    assert_clear_of_the_outline(page.evaluate(LABELS))
+    page.click("#btn-flip")  # the side to move at the top
+    page.wait_for_selector("#board[data-bottom='1']")
+    assert_clear_of_the_outline(page.evaluate(LABELS))
+
+
+def test_every_label_is_readable_on_a_phone(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto(server["url"] + "/?anim=0")
+    page.wait_for_selector(READY)
+    show_analysis(page)
+    for flipped in (False, True):
+        if flipped:
+            page.click("#btn-flip")
+            page.wait_for_selector("#board[data-bottom='1'] .value")
+        shot(page, "phone-analysis" + ("-flipped" if flipped else ""))
+        labels = page.evaluate(LABELS)
+        board, letters, tags = labels["board"], labels["letters"], labels["tags"]
+        assert sorted(letter["text"] for letter in letters) == list("ABCDEFabcdef")
+        for letter in letters:  # both rows' letters, on the board and on the screen, large enough to read
+            assert letter["display"] != "none", letter
+            assert board["left"] <= letter["left"] and letter["right"] <= board["right"] <= labels["width"], letter
+            assert board["top"] <= letter["top"] and letter["bottom"] <= board["bottom"], letter
+            assert letter["bottom"] - letter["top"] >= 12, letter
+        assert sum(tag["kind"].startswith("value") for tag in tags) == 6
+        for tag in tags:  # seed counts and values
+            assert tag["font"]["bottom"] - tag["font"]["top"] >= 12, tag
+        boxes = letters + tags
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert not overlap(a, b), f"{a} overlaps {b}"
+        assert_clear_of_the_outline(labels)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()

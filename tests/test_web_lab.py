@@ -240,3 +240,53 @@ def test_side_by_side_counts_the_nodes_of_both(lab, server):  # noqa: F811
     page.click("#run-chart")
     page.wait_for_selector("#lab-status:has-text('log scale')")
     assert page.locator("#chart polyline[data-series='mtdf']").count() == 2  # nodes and time
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_pit_letters_on_the_lab_board_are_readable(lab, server, width):  # noqa: F811
+    page = lab["open"](width, 844)
+    page.goto(lab_url(server, POSITION, "alphabeta", 3))
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    letters = page.eval_on_selector_all("#board .letter", """ls => ls.map(l => {
+        const r = l.getBoundingClientRect();
+        return {text: l.textContent, display: getComputedStyle(l).display, height: r.height, left: r.left, right: r.right};
+    })""")
+    assert sorted(letter["text"] for letter in letters) == list("ABCDabcd")
+    for letter in letters:
+        assert letter["display"] != "none" and letter["height"] >= 12 and 0 <= letter["left"] < letter["right"] <= width, letter
+
+
+def boxes_of(page, selector: str) -> list[dict]:
+    return page.eval_on_selector_all(selector, "es => es.map(e => e.getBoundingClientRect().toJSON())")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_trace_both_draws_the_two_trees(lab, server, tmp_path, width):  # noqa: F811
+    page = lab["open"](width, 844)
+    page.goto(lab_url(server, POSITION, "alphabeta", 3))
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    page.select_option("#other", "pvs")
+    page.click("#run-compare")
+    page.wait_for_selector(".compare-table")
+    trees = page.locator(".compare svg.tree")
+    assert trees.count() == 2
+    for k, algorithm in enumerate(["alphabeta", "pvs"]):
+        figure = page.locator(f'.compare-tree[data-algorithm="{algorithm}"]')
+        assert figure.locator("svg.tree").count() == 1
+        nodes = len(trace_of(server, POSITION, algorithm, 3)["nodes"])
+        assert f"{nodes} nodes" in figure.locator("figcaption").inner_text()
+        # the moves are named by the side that made them (the server's tree facts), as in the lab's own tree
+        page.wait_for_function("svg => svg.querySelector('.node .move') && ![...svg.querySelectorAll('.node .move')]"
+                               ".some(t => t.textContent.startsWith('#'))", arg=trees.nth(k).element_handle())
+        assert trees.nth(k).locator(".node .box").count() > 1
+    # the same search drawn the same way: the first tree shows the nodes the lab's own tree shows
+    drawn = "svg => [...svg.querySelectorAll('[data-node-id]')].map(n => n.dataset.nodeId + ' ' + n.textContent).sort()"
+    assert page.eval_on_selector("svg#tree", drawn) == trees.nth(0).evaluate(drawn)
+    first, second = boxes_of(page, ".compare svg.tree")
+    if width >= 1000:  # side by side
+        assert abs(first["top"] - second["top"]) < 1 and second["left"] >= first["right"]
+    else:  # one above the other, each the width of the screen
+        assert second["top"] >= first["bottom"] and first["width"] > 300
+    assert max(first["right"], second["right"]) <= width
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    save(page, tmp_path, f"lab-compare-{width}")

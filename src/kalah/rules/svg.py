@@ -157,10 +157,12 @@ def board_svg(position: Position, effect: MoveEffect | None = None, *, bottom: i
                f' height="{board_h - 2 * line_inset}" rx="{frame["line_radius"]}" fill="none"'
                ' stroke="rgba(255,230,190,0.35)" stroke-width="2"/>')
     if not over:
-        y = row_bottom if position.to_move == bottom else row_top
+        # The mover's row glows, out to the middle between the rows: its letters inside, clear of the outline.
+        middle = (row_top + row_bottom) / 2
+        y0, y1 = (middle, row_bottom + radius + 10) if position.to_move == bottom else (row_top - radius - 10, middle)
         x = pits_x0 + pit_step / 2 - radius - 10
-        out.append(f'<rect x="{x}" y="{y - radius - 10}" width="{pit_step * (m - 1) + 2 * radius + 20}"'
-                   f' height="{2 * radius + 20}" rx="{radius + 10}" fill="rgba(255,226,150,0.14)"'
+        out.append(f'<rect x="{x}" y="{y0}" width="{pit_step * (m - 1) + 2 * radius + 20}"'
+                   f' height="{y1 - y0}" rx="16" fill="rgba(255,226,150,0.14)"'
                    ' stroke="rgba(255,215,122,0.85)" stroke-width="3" stroke-dasharray="10 6"/>')
     badge = 'fill="rgba(45,24,8,0.72)" stroke="rgba(255,225,180,0.35)"'
     text = 'font-family="Segoe UI, Arial, sans-serif" font-weight="700" fill="#fff6e6"'

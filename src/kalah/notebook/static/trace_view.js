@@ -55,11 +55,7 @@ function render({ model, el }) {
   // Laid out once the widget is in the page: the tree's size comes from the element's.
   requestAnimationFrame(() => {
     tree.load(ix);
-    facts.to_move.forEach((mover, id) => { tree.mover[id] = mover; });
-    for (const [id, moves] of Object.entries(facts.pruned)) {
-      tree.pruned.set(Number(id), moves.map((m) => moveLetter(m, facts.to_move[Number(id)])));
-    }
-    tree.layout();
+    tree.learn(facts);
     tree.fit();
     show(0);
   });

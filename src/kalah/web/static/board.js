@@ -7,7 +7,7 @@
  */
 
 import { boardElement } from "./dom.js";
-import { STYLE, cellPlace, geometry, seedSpots, storeSpots } from "./geometry.js";
+import { STYLE, cellPlace, geometry, seedSpots, storeSpots, tagWidth } from "./geometry.js";
 import { bottomPlayer } from "./state.js";
 
 /** @typedef {import("./api.js").Board} Board */
@@ -82,6 +82,29 @@ function drawSeed(parent, spot, cls) {
 }
 
 /**
+ * A number on a rounded tag centred at (x, y), as wide as its text needs and at least `minEms`.
+ * @param {Element} parent @param {string} cls @param {number} x @param {number} y @param {string} text
+ * @param {import("./geometry.js").TagSize} size @param {number} minEms
+ */
+function tag(parent, cls, x, y, text, size, minEms) {
+  const group = el("g", { class: cls }, parent);
+  const w = tagWidth(text, size, minEms);
+  el("rect", { x: x - w / 2, y: y - size.h / 2, width: w, height: size.h, rx: size.h / 2 }, group);
+  el("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central", "font-size": size.font.toFixed(1) }, group)
+    .textContent = text;
+}
+
+/** The last drawing's arguments and width on the screen: the board is drawn again when its width changes, as the
+ * sizes of its labels depend on it.
+ * @type {{args: Parameters<typeof drawBoard>, width: number} | null} */
+let drawn = null;
+const resized = new ResizeObserver(() => {
+  // A change under a scrollbar's width is ignored: it cannot make a label unreadable, and redrawing for it
+  // could change the page's height, the scrollbar, and so the width again.
+  if (drawn && Math.abs(boardElement().getBoundingClientRect().width - drawn.width) > 24) drawBoard(...drawn.args);
+});
+
+/**
  * Draw `board` with `toMove` to move (and the game `over` or not) in #board.
  * @param {Board} board @param {number} toMove @param {boolean} over @param {BoardOptions} [options]
  */
@@ -89,7 +112,10 @@ export function drawBoard(board, toMove, over, options) {
   const opts = options || {};
   const svg = boardElement();
   const m = board[0].length - 1;
-  const g = geometry(m);
+  const width = svg.getBoundingClientRect().width;
+  drawn = { args: [board, toMove, over, options], width };
+  resized.observe(svg);
+  const g = geometry(m, width);
   const bottom = bottomPlayer();
   const frame = STYLE.frame;
   svg.setAttribute("viewBox", `0 0 ${g.W} ${g.H}`);
@@ -106,76 +132,85 @@ export function drawBoard(board, toMove, over, options) {
   el("rect", { x: frame.line_inset, y: frame.line_inset, width: g.W - 2 * frame.line_inset, height: g.H - 2 * frame.line_inset,
     rx: frame.line_radius, fill: "none", stroke: "rgba(255,230,190,0.35)", "stroke-width": 2 }, svg);
 
-  // The mover's row glows.
+  // The mover's row glows, around its letters too: they are the keys that play it.
   if (!over) {
-    const y = toMove === bottom ? g.rowBottom : g.rowTop;
-    el("rect", { x: g.colX(0) - g.R - 10, y: y - g.R - 10, width: g.pitStep * (m - 1) + 2 * g.R + 20, height: 2 * g.R + 20,
-      rx: g.R + 10, class: "turn-glow" }, svg);
+    const r = g.glow(toMove !== bottom);
+    el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, rx: 16, class: "turn-glow" }, svg);
   }
 
-  const cells = board[0].concat(board[1]);
-  const marks = opts.marks;
-  const legal = new Set((opts.legal || []).filter((x) => x !== "swap"));
-  const values = opts.values || {};
-  const onPit = opts.onPit;
-  /** @param {number} cell @param {number} count @param {number} k */
-  const seedClass = (cell, count, k) => (opts.fresh === cell && k === count - 1 ? "seed fresh" : "seed");
-  cells.forEach((count, cell) => {
+  /** @type {Drawing} */
+  const d = { svg, g, opts, toMove, legal: new Set((opts.legal || []).filter((x) => x !== "swap")) };
+  board[0].concat(board[1]).forEach((count, cell) => {
     const place = cellPlace(g, cell, bottom);
-    const sown = !!marks && marks.sown.has(cell);
-    if (place.kind === "store") {
-      const r = place.rect;
-      const group = el("g", { class: "store" + (sown ? " sown" : ""), "data-store": String(place.player), "data-seeds": String(count) }, svg);
-      el("rect", { x: r.x - 3, y: r.y - 3, width: r.w + 6, height: r.h + 6, rx: r.w / 2 + 3, fill: "url(#rim)", opacity: "0.8" }, group);
-      el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, rx: r.w / 2, fill: "url(#hole)", class: "cup" }, group);
-      storeSpots(count, cell, r).forEach((spot, k) => drawSeed(group, spot, seedClass(cell, count, k)));
-      const label = el("g", { class: "count store-count" }, group);
-      const cy = place.player === bottom ? r.y + r.h + 26 : r.y - 18;
-      el("rect", { x: r.x + r.w / 2 - 24, y: cy - 17, width: 48, height: 26, rx: 13, class: "badge" }, label);
-      el("text", { x: r.x + r.w / 2, y: cy + 2, "text-anchor": "middle", class: "count-text" }, label).textContent = String(count);
-      return;
-    }
-    const pit = place.index;
-    const isLegal = legal.has(pit) && place.player === toMove;
-    const classes = ["pit"];
-    if (isLegal) classes.push("legal");
-    if (sown) classes.push("sown");
-    if (marks && marks.origin === cell) classes.push("origin");
-    if (marks && marks.capture.includes(cell)) classes.push("captured");
-    if (opts.hint === pit && place.player === toMove) classes.push("hint");
-    const letter = String.fromCharCode((place.player === 0 ? 65 : 97) + pit);
-    const group = el("g", { class: classes.join(" "), "data-pit": `${place.player}-${pit}`, "data-seeds": String(count),
-      "data-letter": letter }, svg);
-    if (isLegal) {
-      group.setAttribute("role", "button");
-      group.setAttribute("tabindex", "0");
-      group.setAttribute("aria-label", `pit ${letter}, ${count} seeds`);
-    }
-    el("circle", { cx: place.x, cy: place.y, r: g.R + 3, fill: "url(#rim)", opacity: "0.8" }, group);
-    el("circle", { cx: place.x, cy: place.y, r: g.R, fill: "url(#hole)", class: "cup" }, group);
-    const seeds = el("g", { transform: `translate(${place.x} ${place.y})` }, group);
-    seedSpots(count, cell, g.R).forEach((spot, k) => drawSeed(seeds, spot, seedClass(cell, count, k)));
-    el("circle", { cx: place.x, cy: place.y, r: g.R, class: "ring" }, group);
-    const cy = place.top ? place.y - g.R - 17 : place.y + g.R + 29;
-    const label = el("g", { class: "count" }, group);
-    el("rect", { x: place.x - 17, y: cy - 17, width: 34, height: 24, rx: 12, class: "badge" }, label);
-    el("text", { x: place.x, y: cy + 1, "text-anchor": "middle", class: "count-text" }, label).textContent = String(count);
-    el("text", { x: place.x, y: place.top ? place.y + g.R + 17 : place.y - g.R - 8, "text-anchor": "middle",
-      class: place.top ? "letter top" : "letter" }, group).textContent = letter;
-    const v = values[pit];
-    if (isLegal && v !== undefined && v !== null) {
-      const best = opts.best === pit;
-      const tag = el("g", { class: "value" + (best ? " best" : "") }, group);
-      const vx = place.x + g.R - 6, vy = place.top ? place.y - g.R + 6 : place.y + g.R - 6;
-      el("rect", { x: vx - 18, y: vy - 11, width: 36, height: 20, rx: 10 }, tag);
-      el("text", { x: vx, y: vy + 4, "text-anchor": "middle" }, tag).textContent = (v > 0 ? "+" : "") + v;
-    }
-    if (isLegal && onPit) {
-      group.addEventListener("click", () => onPit(pit));
-      group.addEventListener("keydown", (event) => {
-        const key = /** @type {KeyboardEvent} */ (event).key;
-        if (key === "Enter" || key === " ") { event.preventDefault(); onPit(pit); }
-      });
-    }
+    if (place.kind === "store") drawStore(d, place, count, cell);
+    else drawPit(d, place, count, cell);
   });
+}
+
+/**
+ * What every pit and store of one drawing needs.
+ * @typedef {{svg: Element, g: import("./geometry.js").Geometry, opts: BoardOptions, toMove: number, legal: Set<Move>}} Drawing
+ */
+
+/** @param {Drawing} d @param {number} cell @param {number} count @param {number} k */
+const seedClass = (d, cell, count, k) => (d.opts.fresh === cell && k === count - 1 ? "seed fresh" : "seed");
+
+/** @param {Drawing} d @param {number} cell */
+const isSown = (d, cell) => !!d.opts.marks && d.opts.marks.sown.has(cell);
+
+/**
+ * @param {Drawing} d @param {Extract<import("./geometry.js").Place, {kind: "store"}>} place
+ * @param {number} count @param {number} cell
+ */
+function drawStore(d, place, count, cell) {
+  const r = place.rect, g = d.g;
+  const group = el("g", { class: "store" + (isSown(d, cell) ? " sown" : ""), "data-store": String(place.player),
+    "data-seeds": String(count) }, d.svg);
+  el("rect", { x: r.x - 3, y: r.y - 3, width: r.w + 6, height: r.h + 6, rx: r.w / 2 + 3, fill: "url(#rim)", opacity: "0.8" }, group);
+  el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, rx: r.w / 2, fill: "url(#hole)", class: "cup" }, group);
+  storeSpots(count, cell, r).forEach((spot, k) => drawSeed(group, spot, seedClass(d, cell, count, k)));
+  tag(group, "count store-count", r.x + r.w / 2, g.storeCountY(r === g.storeLeft), String(count), g.tags.store, 2.5);
+}
+
+/**
+ * @param {Drawing} d @param {Extract<import("./geometry.js").Place, {kind: "pit"}>} place
+ * @param {number} count @param {number} cell
+ */
+function drawPit(d, place, count, cell) {
+  const pit = place.index, g = d.g, opts = d.opts, marks = opts.marks;
+  const moving = place.player === d.toMove, isLegal = moving && d.legal.has(pit);
+  const classes = ["pit"];
+  if (isLegal) classes.push("legal");
+  if (isSown(d, cell)) classes.push("sown");
+  if (marks && marks.origin === cell) classes.push("origin");
+  if (marks && marks.capture.includes(cell)) classes.push("captured");
+  if (opts.hint === pit && moving) classes.push("hint");
+  const letter = String.fromCharCode((place.player === 0 ? 65 : 97) + pit);
+  const group = el("g", { class: classes.join(" "), "data-pit": `${place.player}-${pit}`, "data-seeds": String(count),
+    "data-letter": letter }, d.svg);
+  if (isLegal) {
+    group.setAttribute("role", "button");
+    group.setAttribute("tabindex", "0");
+    group.setAttribute("aria-label", `pit ${letter}, ${count} seeds`);
+  }
+  el("circle", { cx: place.x, cy: place.y, r: g.R + 3, fill: "url(#rim)", opacity: "0.8" }, group);
+  el("circle", { cx: place.x, cy: place.y, r: g.R, fill: "url(#hole)", class: "cup" }, group);
+  const seeds = el("g", { transform: `translate(${place.x} ${place.y})` }, group);
+  seedSpots(count, cell, g.R).forEach((spot, k) => drawSeed(seeds, spot, seedClass(d, cell, count, k)));
+  el("circle", { cx: place.x, cy: place.y, r: g.R, class: "ring" }, group);
+  tag(group, "count", place.x, g.countY(place.top), String(count), g.tags.count, 2);
+  el("text", { x: place.x, y: g.letterY(place.top), "text-anchor": "middle", "dominant-baseline": "central",
+    "font-size": g.letterSize.toFixed(1), class: place.top ? "letter top" : "letter" }, group).textContent = letter;
+  const v = (opts.values || {})[pit];
+  if (isLegal && v !== undefined && v !== null) {
+    tag(group, "value" + (opts.best === pit ? " best" : ""), place.x, g.valueY(place.top), (v > 0 ? "+" : "") + v, g.tags.value, 2);
+  }
+  const onPit = opts.onPit;
+  if (isLegal && onPit) {
+    group.addEventListener("click", () => onPit(pit));
+    group.addEventListener("keydown", (event) => {
+      const key = /** @type {KeyboardEvent} */ (event).key;
+      if (key === "Enter" || key === " ") { event.preventDefault(); onPit(pit); }
+    });
+  }
 }

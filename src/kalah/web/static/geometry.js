@@ -33,8 +33,14 @@ export const STYLE = await (await fetch(new URL("./board.json", import.meta.url)
 
 /** @typedef {{x: number, y: number, w: number, h: number}} Rect */
 
+/** A kind of tag (a pit's or a store's seed count, a move's value): its font size and height.
+ * @typedef {{font: number, h: number}} TagSize */
+
 /**
- * The layout of a board with `m` pits a side.
+ * The layout of a board with `m` pits a side. Labels (pit letters, seed
+ * counts, analysis values) keep a readable size on the screen: where the
+ * board is drawn small (a phone, the lab's side column) they are larger in
+ * board units and the board grows taller to make room for them.
  * @typedef {object} Geometry
  * @property {number} m
  * @property {number} R          pit radius
@@ -46,19 +52,77 @@ export const STYLE = await (await fetch(new URL("./board.json", import.meta.url)
  * @property {(column: number) => number} colX  x of the centre of pit column 0..m-1, left to right
  * @property {Rect} storeLeft
  * @property {Rect} storeRight
+ * @property {number} letterSize                  font size of the pit letters
+ * @property {{count: TagSize, store: TagSize, value: TagSize}} tags
+ * @property {(top: boolean) => number} letterY   centre line of a row's letters (between the rows)
+ * @property {(top: boolean) => number} countY    centre line of a row's seed counts (outside the rows)
+ * @property {(top: boolean) => number} valueY    centre line of a row's values (on the pits' outer rims)
+ * @property {(top: boolean) => number} storeCountY  centre line of the seed count of the store on that side
+ * @property {(top: boolean) => Rect} glow        the outline of the row to move: its pits, letters and values
  */
 
-/** @param {number} m pits per side @returns {Geometry} */
-export function geometry(m) {
+/** The least size (CSS pixels) each label is drawn at, and its size (board units) on a board drawn at full size. */
+const LABELS = { letter: [13, 13], count: [17, 13], store: [19, 14], value: [12, 12] };
+/** How far a value tag reaches over its pit's rim. */
+const TAG_OVERLAP = 10;
+
+/** Ems of a label's text in a bold sans-serif: digits and signs are about half an em wide, a point less. */
+const textEms = (/** @type {string} */ text) => [...text].reduce((sum, c) => sum + (c === "." ? 0.3 : 0.56), 0);
+
+/** The width of a tag for `text`: its text and a little room at the ends, and at least `minEms`.
+ * @param {string} text @param {TagSize} size @param {number} minEms @returns {number} */
+export function tagWidth(text, size, minEms) {
+  return Math.max(minEms, textEms(text) + 0.6) * size.font;
+}
+
+/**
+ * @param {number} m pits per side
+ * @param {number} [shownWidth] the board's width on the screen in CSS pixels (0 or none: drawn at full size)
+ * @returns {Geometry}
+ */
+export function geometry(m, shownWidth) {
   const pitStep = STYLE.pit_step, R = STYLE.pit_radius, storeW = STYLE.store_width, side = STYLE.margin, gap = STYLE.gap;
   const pitsX0 = side + storeW + gap;
   const W = pitsX0 + m * pitStep + gap + storeW + side;
-  const store = { y: STYLE.store_top, w: storeW, h: STYLE.store_height };
+  // board units per CSS pixel; a board shown larger than its own size keeps its labels' own sizes
+  const unit = shownWidth && shownWidth > 0 ? Math.max(1, W / shownWidth) : 1;
+  /** @param {number} units @param {number} pixels @returns {number} */
+  const atLeast = (units, pixels) => Math.max(units, pixels * unit);
+  /** @param {keyof LABELS} kind @returns {number} */
+  const font = (kind) => atLeast(LABELS[kind][0], LABELS[kind][1]);
+  // the tags of neighbouring pits must not touch, for the widest common value
+  const valueFont = Math.min(font("value"), (pitStep - 8) / tagWidth("+7.75", { font: 1, h: 1 }, 0));
+  const tags = { count: { font: font("count"), h: 1.4 * font("count") }, store: { font: font("store"), h: 1.37 * font("store") },
+    value: { font: valueFont, h: 1.6 * valueFont } };
+  const letterSize = font("letter"), letterBand = 1.2 * letterSize;
+
+  // Between the rows, from each row: its pit, a gap, its letters; between the two rows of letters runs the
+  // mover's outline. Outside each row: the value tags over the rims, the outline, then the seed counts.
+  const toLetters = R + atLeast(3, 1);
+  const rowGap = Math.max(STYLE.row_bottom - STYLE.row_top, 2 * (toLetters + letterBand) + atLeast(10, 5));
+  const glowOut = R - TAG_OVERLAP + tags.value.h + atLeast(4, 2);
+  const countIn = glowOut + atLeast(5, 2);
+  const overhang = STYLE.row_top - STYLE.store_top;  // a store reaches this far past the rows' centres
+  const storeGap = 8;
+  // the seed counts of pits and stores line up along their outer edges
+  const outside = Math.max(countIn + tags.count.h, overhang + storeGap + tags.store.h);
+  const rowTop = Math.max(STYLE.row_top, 25 + outside), rowBottom = rowTop + rowGap, middle = rowTop + rowGap / 2;
+  const store = { y: rowTop - overhang, w: storeW, h: rowGap + 2 * overhang };
+  /** @param {boolean} top @param {number} offset from the row's centre, outward @returns {number} */
+  const outward = (top, offset) => (top ? rowTop - offset : rowBottom + offset);
+  const x0 = pitsX0 + pitStep / 2 - R - 10, glowW = pitStep * (m - 1) + 2 * R + 20;
   return {
-    m, R, W, H: STYLE.height, pitStep, rowTop: STYLE.row_top, rowBottom: STYLE.row_bottom,
+    m, R, W, H: rowBottom + rowTop, pitStep, rowTop, rowBottom,
     colX: (j) => pitsX0 + pitStep / 2 + j * pitStep,
     storeLeft: { x: side, ...store },
     storeRight: { x: pitsX0 + m * pitStep + gap, ...store },
+    letterSize, tags,
+    letterY: (top) => outward(top, -(toLetters + letterBand / 2)),
+    countY: (top) => outward(top, outside - tags.count.h / 2),
+    valueY: (top) => outward(top, R - TAG_OVERLAP + tags.value.h / 2),
+    storeCountY: (top) => outward(top, outside - tags.store.h / 2),
+    glow: (top) => (top ? { x: x0, y: rowTop - glowOut, w: glowW, h: glowOut + rowGap / 2 }
+      : { x: x0, y: middle, w: glowW, h: glowOut + rowGap / 2 }),
   };
 }
 

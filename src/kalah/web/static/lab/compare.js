@@ -1,11 +1,14 @@
 // @ts-check
-/* Side by side: two algorithms on the same position and depth, and the node
- * counts and times of every algorithm against depth (log scale), from
- * POST /api/trace. The times are the server's, of the traced searches. */
+/* Side by side: the search trees of two algorithms on the same position and
+ * depth (drawn as the lab's own tree, tree.js) with their node counts, values
+ * and times, and the node counts and times of every algorithm against depth
+ * (log scale), from POST /api/trace. The times are the server's, of the
+ * traced searches. */
 
 import { $ } from "../dom.js";
 import { errorText } from "../api.js";
-import { ALGORITHMS, boundText, fetchTrace, moveLetter } from "./trace.js";
+import { ALGORITHMS, boundText, fetchTrace, fetchTreeFacts, indexTrace, moveLetter } from "./trace.js";
+import { TreeView } from "./tree.js";
 
 /** @typedef {import("./trace.js").Position} Position */
 /** @typedef {import("./trace.js").Trace} Trace */
@@ -29,6 +32,16 @@ export class Compare {
    */
   constructor(position, depth, algorithm, status) {
     this.position = position; this.depth = depth; this.algorithm = algorithm; this.status = status;
+    /** @type {{figure: Element, tree: TreeView}[]} */
+    this.trees = [...document.querySelectorAll("#compare-trees figure")].map((figure) => {
+      const tree = new TreeView(/** @type {SVGSVGElement} */ (figure.querySelector("svg.tree")), () => {});
+      for (const button of figure.querySelectorAll("[data-zoom]")) {
+        const zoom = button.getAttribute("data-zoom");
+        button.addEventListener("click", () => (zoom === "fit" ? tree.fit() : tree.zoom(zoom === "in" ? 1 / 1.3 : 1.3)));
+      }
+      return { figure, tree };
+    });
+    this.run = 0;  // the latest "Trace both": an older one's answers arrive too late to be shown
     $("#run-compare").addEventListener("click", () => this.sideBySide());
     $("#run-chart").addEventListener("click", () => this.chart());
   }
@@ -37,8 +50,11 @@ export class Compare {
     const names = [this.algorithm(), /** @type {HTMLSelectElement} */ ($("#other")).value];
     this.status("Tracing both…");
     try {
+      const run = ++this.run;
       const traces = [];
       for (const name of names) traces.push(await fetchTrace(this.position(), name, this.depth()));
+      if (run !== this.run) return;
+      this.drawTrees(traces, run);
       const table = document.createElement("table");
       table.className = "compare-table";
       table.innerHTML = "<thead><tr><th>algorithm</th><th>nodes</th><th>value</th><th>best move</th><th>ms</th></tr></thead>";
@@ -52,6 +68,21 @@ export class Compare {
       $("#compare-table").replaceChildren(table);
       this.status(`Depth ${this.depth()}: ${traces.map((t) => `${t.algorithm} ${t.nodes.length} nodes`).join(", ")}.`);
     } catch (error) { this.status(errorText(error), true); }
+  }
+
+  /** Each trace's whole search in its tree, one beside the other (one above the other on a phone).
+   * @param {Trace[]} traces @param {number} run */
+  drawTrees(traces, run) {
+    $("#compare-trees").hidden = false;  // before loading: a tree fits itself to its drawn size
+    traces.forEach((trace, k) => {
+      const { figure, tree } = this.trees[k];
+      figure.setAttribute("data-algorithm", trace.algorithm);
+      /** @type {HTMLElement} */ (figure.querySelector(".compare-name")).textContent =
+        `${trace.algorithm}: ${trace.nodes.length.toLocaleString("en")} nodes`;
+      tree.load(indexTrace(trace), trace.nodes.length);
+      fetchTreeFacts(trace).then((facts) => { if (run === this.run) tree.learn(facts); })
+        .catch(() => { /* the tree keeps numbered moves */ });
+    });
   }
 
   /** Nodes and time of every algorithm at depths 1..depth, drawn on log scales. */

@@ -12,7 +12,8 @@ import { $, $input, $select, sleep } from "../dom.js";
 import { errorText } from "../api.js";
 import { Compare } from "./compare.js";
 import { Editor, parsePosition } from "./editor.js";
-import { ALGORITHMS, KIND_NAMES, MAX_DEPTH, boundText, fetchLine, fetchTrace, indexTrace, moveLetter, pathTo, valueText, windowText } from "./trace.js";
+import { ALGORITHMS, KIND_NAMES, MAX_DEPTH, boundText, fetchLine, fetchTrace, fetchTreeFacts, indexTrace, moveLetter, pathTo, valueText,
+  windowText } from "./trace.js";
 import { TreeView } from "./tree.js";
 
 /** @typedef {import("./trace.js").Position} Position */
@@ -75,16 +76,10 @@ async function run() {
 
 /** Ask the server who moves at each node and which moves each cutoff skipped. @param {Indexed} ix */
 async function learnTree(ix) {
-  const nodes = ix.trace.nodes;
   try {
-    const response = await fetch("/api/lab/tree", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ position: ix.trace.position, parent: nodes.map((n) => n.parent), move: nodes.map((n) => n.move),
-        cutoff: nodes.map((n) => n.cutoff) }) });
-    if (!response.ok || S.ix !== ix) return;
-    const facts = await response.json();
-    facts.to_move.forEach((/** @type {number} */ mover, /** @type {number} */ id) => { tree.mover[id] = mover; });
-    for (const [id, moves] of Object.entries(facts.pruned)) tree.pruned.set(Number(id), moves.map((/** @type {Move} */ m) => moveLetter(m, facts.to_move[Number(id)])));
-    tree.layout();
+    const facts = await fetchTreeFacts(ix.trace);
+    if (S.ix !== ix) return;
+    tree.learn(facts);
     showLine(S.current);
   } catch (error) { /* the tree keeps numbered moves */ }
 }

@@ -125,6 +125,17 @@ export async function fetchTrace(position, algorithm, depth, options) {
   return post("/api/trace", { position, algorithm, depth, evaluation: "strong", options: options || {} });
 }
 
+/** Who moves at each node of a traced tree, and the moves each cutoff left unvisited (lists by node id, as strings).
+ * @typedef {{to_move: number[], pruned: Record<string, Move[]>}} TreeFacts */
+
+/** Ask the server who moves at each node of a trace and which moves each cutoff skipped.
+ * @param {Trace} trace @returns {Promise<TreeFacts>} */
+export async function fetchTreeFacts(trace) {
+  const nodes = trace.nodes;
+  return post("/api/lab/tree", { position: trace.position, parent: nodes.map((n) => n.parent), move: nodes.map((n) => n.move),
+    cutoff: nodes.map((n) => n.cutoff) });
+}
+
 /** The positions along moves from a position, and the legal moves at the last.
  * @param {Position} position @param {Move[]} moves @returns {Promise<{positions: Position[], over: boolean}>} */
 export async function fetchLine(position, moves) {

@@ -57,16 +57,25 @@ export class TreeView {
     this.setUpPanZoom();
   }
 
-  /** Show a new trace. @param {Indexed} ix */
-  load(ix) {
+  /** Show a new trace, stepped to node `current` (past the last node: the whole search done).
+   * @param {Indexed} ix @param {number} [current] */
+  load(ix, current = 0) {
     this.ix = ix;
     this.open = new Set();
     this.pruned = new Map();
     this.mover = ix.trace.nodes.map(() => -1);
     this.expandLevels(OPEN_LEVELS);
-    this.current = 0;
+    this.current = current;
     this.layout();
     this.fit();
+  }
+
+  /** Name each move by the side that made it and hang the moves each cutoff skipped under it.
+   * @param {import("./trace.js").TreeFacts} facts */
+  learn(facts) {
+    facts.to_move.forEach((mover, id) => { this.mover[id] = mover; });
+    for (const [id, moves] of Object.entries(facts.pruned)) this.pruned.set(Number(id), moves.map((m) => moveLetter(m, facts.to_move[Number(id)])));
+    this.layout();
   }
 
   /** Open the first `levels` levels, as far as MAX_DRAWN allows. @param {number} levels */
