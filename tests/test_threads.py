@@ -38,6 +38,16 @@ def test_fixed_depth_answers_are_those_of_one_thread(algorithm):
             assert two.stats.threads == 2 and one.stats.threads == 1
 
 
+@pytest.mark.parametrize("threads", [2, 4])
+def test_a_best_move_search_ends_when_any_thread_completes_the_depth_with_one_threads_answer(threads):
+    # Without every root value a helper that completes the depth first answers for the search.
+    for position in random_positions(16, seed=threads):
+        for depth in (4, 7, 10):
+            one = kalah.search(position, "pvs", depth=depth, threads=1, move_values=False)
+            many = kalah.search(position, "pvs", depth=depth, threads=threads, move_values=False)
+            assert (many.value, many.best_move, many.stats.depth) == (one.value, one.best_move, one.stats.depth), (position, depth)
+
+
 def test_a_deep_fixed_search_agrees_too():
     # Deep enough that the threads put off each other's children (ABDADA) at many nodes, the root included.
     start = Position.start()

@@ -1,7 +1,11 @@
-# Declarations of csrc/search.h and csrc/mcts.h, and the compiled engine class (cimport kalah.core.search).
+# Declarations of csrc/search.h, csrc/mcts.h and csrc/memory.h, and the compiled engine class (cimport kalah.core.search).
 from libc.stdint cimport uint8_t, int8_t, int32_t, uint64_t
 
 from kalah.core.board cimport kalah_rules, kalah_state, kalah_oracle
+
+cdef extern from "csrc/memory.h" nogil:
+    void *kalah_table_alloc(size_t bytes)
+    void kalah_table_free(void *table, size_t bytes)
 
 cdef extern from "csrc/search.h" nogil:
     enum:

@@ -14,7 +14,6 @@ that the oracle outlives the searches that use it.
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
-from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from kalah.core.board cimport rules_from_variant, state_from_position, KALAH_MAX_MOVES, kalah_legal_moves
@@ -37,7 +36,7 @@ cdef class Engine:
         self.size = (<uint64_t>1) << table_bits if table_bits > 0 else 0
         self.table = NULL
         if self.size:
-            self.table = <ks_entry *>calloc(self.size, sizeof(ks_entry))
+            self.table = <ks_entry *>kalah_table_alloc(self.size * sizeof(ks_entry))
             if self.table == NULL:
                 raise MemoryError("no memory for the transposition table")
         self.oracle = NULL
@@ -45,7 +44,7 @@ cdef class Engine:
         self.generation = 0
 
     def __dealloc__(self):
-        free(self.table)
+        kalah_table_free(self.table, self.size * sizeof(ks_entry))
 
     cdef void set_oracle_pointer(self, const kalah_oracle *oracle, object owner):
         self.oracle = oracle

@@ -8,11 +8,12 @@ search (``kalah.core.search``) is built without the hooks.
 """
 
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport free, malloc
 
 from kalah.core.board cimport rules_from_variant, state_from_position
 from kalah.core.search cimport (
     context_answer, ks_context, ks_entry, ks_init, ks_clear, ks_iterate, ks_now, ks_pv,
+    kalah_table_alloc, kalah_table_free,
     kalah_rules,
     kalah_state,
 )
@@ -76,10 +77,10 @@ def trace_search(position, int algorithm, int evaluation, int first, int last, b
     size = (<uint64_t>1) << table_bits if table_bits > 0 else 0
     nodes = <ks_trace_node *>malloc(max_nodes * sizeof(ks_trace_node))
     if size:
-        table = <ks_entry *>calloc(size, sizeof(ks_entry))
+        table = <ks_entry *>kalah_table_alloc(size * sizeof(ks_entry))
     if nodes == NULL or (size and table == NULL):
         free(nodes)
-        free(table)
+        kalah_table_free(table, size * sizeof(ks_entry))
         raise MemoryError("no memory for the trace or the transposition table")
     try:
         started = ks_now()
@@ -107,4 +108,4 @@ def trace_search(position, int algorithm, int evaluation, int first, int last, b
         return answer
     finally:
         free(nodes)
-        free(table)
+        kalah_table_free(table, size * sizeof(ks_entry))

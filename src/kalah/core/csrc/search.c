@@ -64,6 +64,7 @@ static inline int ks_enter(ks_context *c)
         c->clock_countdown = 1024;
         if (c->deadline > 0 && ks_now() >= c->deadline) c->aborted = 1;
         if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)) c->aborted = 1;
+        if (c->answered && __atomic_load_n(c->answered, __ATOMIC_RELAXED)) c->aborted = 1;
     }
     return !c->aborted;
 }

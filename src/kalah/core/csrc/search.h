@@ -71,6 +71,8 @@ typedef struct {
     double soft_deadline;       /* past it, stop after an iteration once the best move is settled; 0: none */
     int aborted;
     const int *stop;            /* shared with other threads (smp.c): set, the search stops; NULL: none */
+    const int *answered;        /* smp.c: set when a helper has completed the last depth asked, so the
+                                 * main thread stops and takes the helper's answer; NULL: none */
     uint64_t *busy;             /* shared with other threads (smp.c): keys of the nodes being searched; NULL: one thread */
     int clock_countdown;
     /* root results of the last completed iteration */

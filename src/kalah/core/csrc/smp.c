@@ -27,12 +27,17 @@ typedef struct {
     int algorithm;
     kalah_state root;
     int first, last;
+    int *answered; /* the main thread's: set when this helper has the answer; NULL: not wanted */
 } ks_helper;
 
 static void *ks_helper_run(void *arg)
 {
     ks_helper *h = arg;
     ks_iterate(&h->ctx, h->algorithm, &h->root, h->first, h->last);
+    /* At a fixed depth the helper that completes it first has the answer (the value and
+     * best move at a depth do not depend on who searched): the main thread need not finish. */
+    if (h->answered && h->ctx.root_n > 0 && h->ctx.depth == h->last)
+        __atomic_store_n(h->answered, 1, __ATOMIC_RELAXED);
     return NULL;
 }
 
@@ -51,7 +56,7 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
     }
     c->busy = busy;
     pthread_t ids[KS_MAX_THREADS - 1];
-    int started = 0, stop = 0;
+    int started = 0, stop = 0, answered = 0;
     for (int i = 0; i < threads - 1; i++) {
         ks_helper *h = &helpers[i];
         h->ctx = *c;
@@ -59,6 +64,8 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
         h->ctx.all_values = 0;  /* the best move is what moves the table along */
         h->ctx.soft_deadline = 0; /* the main thread decides when to stop */
         h->ctx.stop = &stop;
+        h->ctx.answered = NULL;
+        h->answered = c->all_values ? NULL : &answered; /* helpers find the best move only */
         h->algorithm = algorithm;
         h->root = *s;
         h->first = first + 1 + (i & 1);
@@ -67,7 +74,9 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
         if (pthread_create(&ids[i], NULL, ks_helper_run, h) != 0) break;
         started++;
     }
+    c->answered = &answered;
     int done = ks_iterate(c, algorithm, s, first, last);
+    c->answered = NULL;
     __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
     for (int i = 0; i < started; i++) {
         pthread_join(ids[i], NULL);
@@ -96,6 +105,8 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
             if (!done) done = 1;
         }
     }
+    /* Stopped only because a helper had completed the search: it was not cut short. */
+    if (__atomic_load_n(&answered, __ATOMIC_RELAXED) && c->depth == last) c->aborted = 0;
     c->busy = NULL;
     free(busy);
     free(helpers);

@@ -2,11 +2,11 @@
 #define _GNU_SOURCE
 #include "solve.h"
 #include "endgame.h"
+#include "memory.h"
 #include "moves.h"
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <time.h>
 
 /* A table slot: check = key ^ data, so that a slot torn by two threads writing
@@ -92,15 +92,11 @@ kalah_solver *kalah_solver_new(int pits, int empty_capture, int tt_log2)
     solver->places = 2 * pits;
     uint64_t buckets = (1ull << tt_log2) / BUCKET;
     solver->table_bytes = buckets * BUCKET * sizeof(tt_slot);
-    /* Anonymous pages come zeroed; huge pages spare the TLB on random probes. */
-    void *table = mmap(NULL, solver->table_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (table == MAP_FAILED) {
+    tt_slot *table = kalah_table_alloc(solver->table_bytes);
+    if (!table) {
         free(solver);
         return NULL;
     }
-#ifdef MADV_HUGEPAGE
-    madvise(table, solver->table_bytes, MADV_HUGEPAGE);
-#endif
     solver->table = table;
     solver->bucket_mask = buckets - 1;
     solver->etc_seeds = ETC_ABOVE_DATABASE;
@@ -111,7 +107,7 @@ kalah_solver *kalah_solver_new(int pits, int empty_capture, int tt_log2)
 void kalah_solver_free(kalah_solver *solver)
 {
     if (!solver) return;
-    munmap(solver->table, solver->table_bytes);
+    kalah_table_free(solver->table, solver->table_bytes);
     free(solver);
 }
 
