@@ -1,7 +1,7 @@
 """The search engine: nodes and time of every algorithm against depth, raw speed, depth in one second.
 
     python benchmarks/bench_search.py [--max-depth 14] [--minimax-max-depth 11] [--repeats 5]
-    python benchmarks/bench_search.py --anchor [--cmancala PATH] [--depths 16,20,24] [--middle 20]
+    python benchmarks/bench_search.py --anchor [--cmancala PATH] [--depths 16,20,24] [--middle 20] [--repeat 5]
     python benchmarks/bench_search.py --overrun 200
 
 1. Nodes and seconds of minimax, alphabeta, scout, pvs and mtdf at depths 1 to
@@ -20,7 +20,8 @@ only, and the exact value of every root move), the same at depth --middle-depth
 on --middle reproducible middle-game positions (totals), and the depth reached
 in 1 s. With --cmancala PATH, CMancala's best-move search (one thread, table
 2^24, its local solver) runs to the same depths in the same run, with the
-ratios. Results go to results/anchor.md.
+ratios. The searches from the start are each run --repeat times, in turn,
+and the median run is reported. Results go to results/anchor.md.
 
 --overrun N runs N timed pvs searches (budgets 0.02 to 0.5 s, start and
 middle-game positions) and reports by how much the wall-clock time of the
@@ -53,6 +54,8 @@ def main() -> None:
     parser.add_argument("--cmancala", metavar="PATH", help="a CMancala binary (github.com/LifesLight/CMancala)")
     parser.add_argument("--depths", default="16,20,24", help="depths from the start for --anchor")
     parser.add_argument("--middle", type=int, default=20, help="middle-game positions for --anchor")
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="--anchor: cold runs of each search from the start; the median is reported")
     parser.add_argument("--middle-depth", type=int, default=16)
     parser.add_argument("--overrun", type=int, metavar="N", help="N timed searches: how far past the budget")
     args = parser.parse_args()
@@ -136,6 +139,11 @@ def _cold_search(algorithm: str, move_values: bool) -> dict:
     return json.loads(output)
 
 
+def _median_run(runs: list[dict]) -> dict:
+    """The run of median seconds (its nodes with it: on several threads they vary from run to run)."""
+    return sorted(runs, key=lambda run: run["seconds"])[len(runs) // 2]
+
+
 def _ratio(ours: float, theirs: float) -> str:
     return f"{ours / theirs:.2f}" if theirs else "-"
 
@@ -150,14 +158,21 @@ def anchored(args: argparse.Namespace) -> None:
     ratios: dict[str, list[str]] = {"nodes": [], "seconds": [], "store nodes": [], "store seconds": [],
                                     "threads seconds": []}
     for depth in depths:
-        best = anchor.ours(start, depth=depth, move_values=False)
+        # Each figure is the median of --repeat cold runs, taken in turn so that a change of load
+        # falls on every engine alike: a search of a few tenths of a second varies by a third.
+        runs: dict[str, list[dict]] = {"best": [], "both": [], "store": [], "theirs": []}
+        for _ in range(args.repeat):
+            runs["best"].append(anchor.ours(start, depth=depth, move_values=False))
+            runs["both"].append(anchor.ours(start, depth=depth, move_values=False, threads=cores))
+            runs["store"].append(anchor.ours(start, depth=depth, move_values=False, evaluation="store"))
+            if args.cmancala:
+                runs["theirs"].append(anchor.cmancala(args.cmancala, depth))
+        best, both, store = _median_run(runs["best"]), _median_run(runs["both"]), _median_run(runs["store"])
         every = anchor.ours(start, depth=depth, move_values=True)
-        both = anchor.ours(start, depth=depth, move_values=False, threads=cores)
-        store = anchor.ours(start, depth=depth, move_values=False, evaluation="store")
         row = [depth, f"{best['nodes']:,} / {best['seconds']:.3f}", f"{both['nodes']:,} / {both['seconds']:.3f}",
                f"{every['nodes']:,} / {every['seconds']:.3f}", f"{store['nodes']:,} / {store['seconds']:.3f}"]
         if args.cmancala:
-            theirs = anchor.cmancala(args.cmancala, depth)
+            theirs = _median_run(runs["theirs"])
             ratios["nodes"].append(_ratio(best["nodes"], theirs["nodes"]))
             ratios["seconds"].append(_ratio(best["seconds"], theirs["seconds"]))
             ratios["threads seconds"].append(_ratio(both["seconds"], theirs["seconds"]))
@@ -174,7 +189,8 @@ def anchored(args: argparse.Namespace) -> None:
                     f"strong {cores} threads / CMancala: s", "store 1 thread / CMancala: nodes / s"]
     sections.append("## From the start of Kalah(6,4), cold, one process each\n\n"
                     + markdown_table(headers, rows)
-                    + "\n\nBest move only unless said (CMancala's `step` finds the best move only). Its "
+                    + f"\n\nMedian of {args.repeat} cold runs each, taken in turn (every root value: one run). Best move only "
+                    "unless said (CMancala's `step` finds the best move only). Its "
                     "evaluation is the store difference, our `store`: the store column compares the searches "
                     "like for like; `strong` is our default evaluation (finer values, larger trees). Fixed-depth "
                     "values are the same on any number of threads. CMancala's nodes are printed in millions "
