@@ -14,7 +14,8 @@ With --baseline DIR (a built checkout of an earlier version, e.g. the
 pre-round commit), every pvs player also plays as that version's
 ``pvs-2026-11`` (shown as its ``exec:`` command) through ``exec:`` and ``kalah mankalah`` of DIR, so only in
 Kalah(7,7) with the pie rule (the ManKalah variant, from its start). The games go to a game library (``--db``, default the user's library, as
-for ``kalah arena``), so an interrupted run resumes where it stopped.
+for ``kalah arena``), so an interrupted run resumes where it stopped. Results go to
+results/strength.md, or results/strength-baseline.md with --baseline.
 """
 
 from __future__ import annotations
@@ -84,7 +85,17 @@ def main() -> None:
              "95% intervals from the normal approximation (see `kalah.arena.elo`).")
     if missing:
         body += f"\n\nNot available in this build, left out: {', '.join(f'`{spec}`' for spec in missing)}."
-    report("Playing strength", body, "strength.md")
+    if args.baseline:
+        body += (f"\n\nThe `exec:` player is the version checked out in `{args.baseline}` (commit "
+                 f"`{_commit(args.baseline)}`), playing through `kalah mankalah` in its own process.")
+    report("Playing strength", body, "strength-baseline.md" if args.baseline else "strength.md")
+
+
+def _commit(directory: str) -> str:
+    import subprocess
+
+    out = subprocess.run(["git", "-C", directory, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return out.stdout.strip() or "unknown"
 
 
 def baseline_spec(directory: str, spec: str) -> str:
