@@ -56,6 +56,8 @@ MISUSES = [
     (["games", "--db", "{db}", "import", "{odd}"], "stop reason must be text"),
     (["games", "--db", "{db}", "import", "{nan}"], "seconds"),
     (["games", "list", "--db", "{db}", "--limit", "0"], "--limit"),
+    (["games", "--db", "{folder}/no-such-folder/games.sqlite", "list"], "no directory"),
+    (["arena", "-p", "random", "-p", "random:seed=2", "--db", "/nonexistent/folder/games.sqlite"], "no directory"),
     (["games", "--db", "{db}", "export", "99"], "no game 99"),
     (["games", "--db", "{db}", "export", "1", "-o", "{folder}"], "not a regular file"),
     (["compare", "--depths", "1-2", "--positions", "1", "--plot", "/nonexistent/folder/x.png"], "does not exist"),

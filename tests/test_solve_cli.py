@@ -47,6 +47,23 @@ def test_endgame_build_and_info(tmp_path):
     assert info.exit_code == 2 and "bad.egdb" in info.output
 
 
+def test_endgame_build_keeps_a_complete_database_and_refuses_a_corrupt_one(tmp_path):
+    build = ["endgame", "build", "--pits", "3", "--max-seeds", "8", "--path", str(tmp_path), "--quiet"]
+    assert runner.invoke(app, build).exit_code == 0
+    (database,) = tmp_path.glob("*.egdb")
+    built = database.stat().st_mtime_ns
+    again = runner.invoke(app, build)
+    assert again.exit_code == 0 and "already built" in again.output and database.stat().st_mtime_ns == built
+    data = bytearray(database.read_bytes())
+    data[-1] ^= 0xFF
+    database.write_bytes(bytes(data))
+    corrupt = runner.invoke(app, build)
+    assert corrupt.exit_code == 2 and database.name in corrupt.output and "--fresh" in corrupt.output
+    fresh = runner.invoke(app, [*build, "--fresh"])
+    assert fresh.exit_code == 0 and "positions: 3,003" in fresh.output
+    assert runner.invoke(app, ["endgame", "info", str(database)]).exit_code == 0
+
+
 def test_plain_solve_builds_the_database_it_needs_once_and_reuses_it(tmp_path, monkeypatch):
     monkeypatch.setenv("KALAH_ENDGAME_DIR", str(tmp_path / "data"))
     command = ["solve", "--pits", "4", "--seeds", "3", "--endgame-seeds", "10", "--json"]

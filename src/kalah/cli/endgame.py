@@ -34,14 +34,15 @@ def register(app: typer.Typer) -> None:
         pie_rule: bool = PIE_RULE,
         path: Optional[Path] = typer.Option(None, "--path", help="Directory for the database (default: the user data directory)."),
         threads: Optional[int] = typer.Option(None, "--threads", help="Threads (default: every core)."),
-        fresh: bool = typer.Option(False, "--fresh", help="Start over instead of resuming an interrupted build."),
+        fresh: bool = typer.Option(False, "--fresh", help="Start over instead of resuming an interrupted build or keeping a complete one."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     ) -> None:
         """Build the database of a variant's pits and capture rule (the seeds per pit do not matter)."""
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
         from kalah.endgame import build as build_database
-        from kalah.endgame import available_memory, build_memory, default_directory, table_positions
+        from kalah.endgame import (EndgameDatabaseError, available_memory, build_memory, database_path,
+                                   default_directory, load, table_positions)
 
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         if max_seeds < 0 or max_seeds > 40:
@@ -53,6 +54,14 @@ def register(app: typer.Typer) -> None:
             fail(f"the database of {variant.pits} pits up to K={max_seeds} needs {_size(needed)} of memory while"
                  f" it is built; {_size(available)} is available")
         directory = path or default_directory()
+        existing = database_path(variant, max_seeds, directory)
+        if existing.exists() and not fresh:
+            try:
+                load(existing)
+            except EndgameDatabaseError as error:
+                fail(f"{error} (give --fresh to build it again)")
+            typer.echo(f"already built: {existing} (give --fresh to build it again)")
+            return
         started = _time.perf_counter()
         if quiet:
             database = build_database(variant, max_seeds, directory, threads=threads, resume=not fresh)

@@ -127,6 +127,10 @@ class GameLibrary:
         self.busy_timeout = busy_timeout
         self._local = threading.local()
         self._writer = threading.Lock()
+        # The user's own library lives in a directory made for it; a path given with a directory that
+        # does not exist is more likely a typing slip than a wish for new directories.
+        if path is not None and not self.path.parent.is_dir():
+            raise LibraryError(f"cannot create the game library {self.path}: no directory {self.path.parent}")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self._connect() as connection:
