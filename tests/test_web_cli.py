@@ -31,6 +31,21 @@ def test_serve_stores_every_acknowledged_move_even_when_killed(tmp_path):
     assert [move_name(m.player, m.move) for m in record.moves] == acknowledged
 
 
+def test_serve_stops_cleanly_on_sigterm(tmp_path):
+    import signal
+
+    process, url = start_kalah_serve(tmp_path / "games.sqlite", "--workers", "2")
+    try:
+        assert httpx.get(url + "/").status_code == 200
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+        errors = process.stderr.read().decode() if process.stderr else ""
+    finally:
+        kill_group(process)
+    # uvicorn shuts down, then ends by the signal it caught (as a program killed by it would)
+    assert process.returncode in (0, -signal.SIGTERM) and "leaked" not in errors and "Traceback" not in errors, errors
+
+
 def test_games_list_and_export(tmp_path, capsys):
     db = tmp_path / "games.sqlite"
     library = GameLibrary(db)

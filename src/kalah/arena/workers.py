@@ -58,9 +58,11 @@ def process_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
 def stop_pool(pool: concurrent.futures.Executor) -> None:
     """Stop a pool now: queued work is cancelled and running workers are killed, not waited for."""
     processes = list(getattr(pool, "_processes", None) or {})  # the pids of a ProcessPoolExecutor's workers
-    pool.shutdown(wait=False, cancel_futures=True)
     for pid in processes:
         try:
             os.kill(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+    # With its workers gone the pool's manager ends at once; waiting for it lets the pool close its
+    # queues, whose semaphores the resource tracker would otherwise report as leaked at exit.
+    pool.shutdown(wait=bool(processes), cancel_futures=True)
