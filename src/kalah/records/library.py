@@ -132,7 +132,8 @@ class GameLibrary:
         if path is not None and not self.path.parent.is_dir():
             raise LibraryError(f"cannot create the game library {self.path}: no directory {self.path.parent}")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if path is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             with self._connect() as connection:
                 connection.executescript(SCHEMA)
         except sqlite3.DatabaseError as error:

@@ -683,11 +683,9 @@ def solve(
         if value is None and deadline and not position.is_over:
             move_bounds = _root_move_bounds(run, position, lower, upper)
             run.timed_out = True
-            # The position is worth its best move: what the moves proved bounds it too.
-            if move_bounds:
-                lower = max(lower, max(low for low, _ in move_bounds.values()))
-            if len(move_bounds) == len(position.legal_moves()):
-                upper = min(upper, max(high for _, high in move_bounds.values()))
+            # The position is worth its best move: what the moves proved (every one is bounded) bounds it too.
+            lower = max(lower, max(low for low, _ in move_bounds.values()))
+            upper = min(upper, max(high for _, high in move_bounds.values()))
             value = lower if lower == upper else None
         moves: list[Move] = []
         line: list[Move] = []
