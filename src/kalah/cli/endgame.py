@@ -47,13 +47,8 @@ def register(app: typer.Typer) -> None:
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         if max_seeds < 0 or max_seeds > 40:
             fail(f"--max-seeds must be from 0 to 40, got {max_seeds}")
-        positions = table_positions(variant.pits, max_seeds)
-        needed = build_memory(variant.pits, max_seeds)
-        available = available_memory()
-        if available is not None and needed > available:
-            fail(f"the database of {variant.pits} pits up to K={max_seeds} needs {_size(needed)} of memory while"
-                 f" it is built; {_size(available)} is available")
         directory = path or default_directory()
+        # A complete database needs no memory to build: say it is there before any check of the memory.
         existing = database_path(variant, max_seeds, directory)
         if existing.exists() and not fresh:
             try:
@@ -62,6 +57,12 @@ def register(app: typer.Typer) -> None:
                 fail(f"{error} (give --fresh to build it again)")
             typer.echo(f"already built: {existing} (give --fresh to build it again)")
             return
+        positions = table_positions(variant.pits, max_seeds)
+        needed = build_memory(variant.pits, max_seeds)
+        available = available_memory()
+        if available is not None and needed > available:
+            fail(f"the database of {variant.pits} pits up to K={max_seeds} needs {_size(needed)} of memory while"
+                 f" it is built; {_size(available)} is available")
         started = _time.perf_counter()
         if quiet:
             database = build_database(variant, max_seeds, directory, threads=threads, resume=not fresh)
