@@ -188,7 +188,7 @@ def test_pondering_fills_the_table_for_the_next_move():
             assert "pondering" not in player.last_info
             position, after = after, after.play(player.choose_move(after))
         assert player.last_info.get("pondering", False) == spec.endswith("ponder=on")
-        time.sleep(0.6)  # the opponent thinks; the pondering player searches meanwhile
+        time.sleep(1.0)  # the opponent thinks; the pondering player searches meanwhile (a loaded CI machine needs the margin)
         # What the player pondered is in its table: a search of that position (whoever asks) goes far
         # deeper in its time than a search with only the table of the player's own move.
         player.choose_move(after)
