@@ -290,3 +290,28 @@ def test_trace_both_draws_the_two_trees(lab, server, tmp_path, width):  # noqa: 
     assert max(first["right"], second["right"]) <= width
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     save(page, tmp_path, f"lab-compare-{width}")
+
+
+def test_trace_both_opens_each_tree_on_its_last_iteration(lab, server):  # noqa: F811
+    """A finished search too wide to show whole opens on its deepest iteration's root, and stays fitted when the
+    server's tree facts widen it (Fit changes nothing afterwards)."""
+    start = {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0,
+             "variant": {"pits": 6, "seeds": 4, "empty_capture": False, "pie_rule": False}}
+    page = lab["open"](1280, 844)
+    page.goto(lab_url(server, start, "alphabeta", 4))
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    page.select_option("#other", "pvs")
+    page.click("#run-compare")
+    page.wait_for_selector(".compare-table")
+    trees = page.locator(".compare svg.tree")
+    for k, algorithm in enumerate(["alphabeta", "pvs"]):
+        tree = trees.nth(k)
+        page.wait_for_function("svg => svg.querySelector('.node .move') && ![...svg.querySelectorAll('.node .move')]"
+                               ".some(t => t.textContent.startsWith('#'))", arg=tree.element_handle())
+        last_root = [node["id"] for node in trace_of(server, start, algorithm, 4)["nodes"] if node["parent"] is None][-1]
+        frame = tree.bounding_box()
+        root = tree.locator(f'[data-node-id="{last_root}"]').first.bounding_box()
+        assert frame["x"] <= root["x"] and root["x"] + root["width"] <= frame["x"] + frame["width"], (algorithm, root)
+        opened = tree.get_attribute("viewBox")
+        page.locator(f'.compare-tree[data-algorithm="{algorithm}"] [data-zoom=fit]').click()
+        assert tree.get_attribute("viewBox") == opened

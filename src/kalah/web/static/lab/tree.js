@@ -54,6 +54,7 @@ export class TreeView {
     this.view = { x: 0, y: 0, w: 800, h: 400 };
     this.size = { w: 800, h: 400 };
     this.panning = false;
+    this.fitted = false;  // the view is Fit's (nobody zoomed or panned since): a relayout fits again
     this.setUpPanZoom();
   }
 
@@ -76,6 +77,7 @@ export class TreeView {
     facts.to_move.forEach((mover, id) => { this.mover[id] = mover; });
     for (const [id, moves] of Object.entries(facts.pruned)) this.pruned.set(Number(id), moves.map((m) => moveLetter(m, facts.to_move[Number(id)])));
     this.layout();
+    if (this.fitted) this.fit();  // the moves hung under cutoffs widen the tree: keep the view the user had from Fit
   }
 
   /** Open the first `levels` levels, as far as MAX_DRAWN allows. @param {number} levels */
@@ -223,13 +225,16 @@ export class TreeView {
     const scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE, cw / w, ch / h));
     const vw = cw / scale, vh = ch / scale;
     let x = w <= vw ? -pad - (vw - w) / 2 : -pad;
-    const g = this.drawn.get(this.current);
+    // Past the last node (a finished search) the last iteration's root is the part worth seeing, not the first's.
+    const roots = this.ix ? this.ix.roots : [];
+    const g = this.drawn.get(this.current) ?? this.drawn.get(roots[roots.length - 1]);
     if (w > vw && g) {
       const m = /** @type {SVGGraphicsElement} */ (/** @type {unknown} */ (g)).transform.baseVal.consolidate();
       if (m) x = Math.min(w - pad - vw, Math.max(-pad, m.matrix.e + BOX_W / 2 - vw / 2));
     }
     this.view = { x, y: -pad - 14, w: vw, h: vh };
     this.apply();
+    this.fitted = true;
   }
 
   /** @param {number} factor below 1 zooms in @param {number} [cx] @param {number} [cy] */
@@ -237,6 +242,7 @@ export class TreeView {
     const v = this.view;
     const x = cx === undefined ? v.x + v.w / 2 : cx, y = cy === undefined ? v.y + v.h / 2 : cy;
     v.x = x - (x - v.x) * factor; v.y = y - (y - v.y) * factor; v.w *= factor; v.h *= factor;
+    this.fitted = false;
     this.apply();
   }
 
@@ -263,6 +269,7 @@ export class TreeView {
       drag.moved = true;
       const s = scale();
       this.view.x = drag.vx - dx * s; this.view.y = drag.vy - dy * s;
+      this.fitted = false;
       this.apply();
     });
     svg.addEventListener("pointerup", (event) => {
