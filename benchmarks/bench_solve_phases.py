@@ -1,0 +1,63 @@
+"""Benchmark: where the time of an exact solve goes (the value's null-window tests, the best moves, the line).
+
+    python benchmarks/bench_solve_phases.py              # Kalah(6,5) from the start (about 4 minutes)
+    python benchmarks/bench_solve_phases.py --seeds 4    # Kalah(6,4)
+
+One fresh process, the database the data directory holds (build it first with
+`kalah solve --seeds 5` or `kalah endgame build -k 28`; without one the solve
+uses what `endgame="auto"` gives). The value is solved alone, with the time of
+every null-window test of MTD(f) (the `progress` callback: each call is one
+test's answer); then the same position again with its best moves, then with
+its principal variation, on the table the first call left (as the one
+command does in one call). Results go to results/solve_phases.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from common import markdown_table, report
+
+from kalah import Position, Variant, solve
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=5, help="seeds per pit of Kalah(6,n) (default 5)")
+    parser.add_argument("--threads", type=int, help="solver threads (default: every core)")
+    args = parser.parse_args()
+    position = Position.start(Variant(pits=6, seeds=args.seeds))
+
+    started = time.perf_counter()
+    tests: list[list[object]] = []
+
+    def heard(lower: int, upper: int) -> None:
+        now = time.perf_counter() - started
+        since = now - (tests[-1][1] if tests else 0.0)
+        tests.append([len(tests) + 1, round(now, 1), round(since, 1), f"[{lower:+d}, {upper:+d}]"])
+
+    value = solve(position, threads=args.threads, best_moves=False, pv=False, progress=heard)
+    moves = solve(position, threads=args.threads, best_moves=True, pv=False)
+    line = solve(position, threads=args.threads, best_moves=False, pv=True)
+    total = value.seconds + moves.seconds + line.seconds
+    phases = [
+        ["value (MTD(f), every test below)", f"{value.nodes:,}", f"{value.seconds:.1f}"],
+        [f"best moves {moves.best_moves} (the value again from the table, then each move tested)",
+         f"{moves.nodes:,}", f"{moves.seconds:.1f}"],
+        [f"principal variation ({len(line.pv)} moves)", f"{line.nodes:,}", f"{line.seconds:.1f}"],
+        ["all", f"{value.nodes + moves.nodes + line.nodes:,}", f"{total:.1f}"],
+    ]
+    body = (
+        f"Kalah(6,{args.seeds}) from the start: value {value.value:+d}, database K={value.endgame_seeds}, "
+        f"threads {args.threads or 'every core'}.\n\n"
+        + markdown_table(["phase", "nodes", "seconds"], phases)
+        + "\n\nThe null-window tests of the value (seconds from the start of the call; the first includes the"
+        " heuristic first guess, the database's load and the table's first touch):\n\n"
+        + markdown_table(["test", "answered at s", "took s", "bounds after it"], tests)
+    )
+    report(f"Where the time of solving Kalah(6,{args.seeds}) goes", body, "solve_phases.md")
+
+
+if __name__ == "__main__":
+    main()
