@@ -228,11 +228,7 @@ def test_loads_a_library_game_at_move_n_and_pasted_json(lab, server):  # noqa: F
 def test_side_by_side_counts_the_nodes_of_both(lab, server):  # noqa: F811
     position = POSITION
     page = lab["open"]()
-    page.goto(lab_url(server, position, "alphabeta", 3))
-    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
-    page.select_option("#other", "pvs")
-    page.click("#run-compare")
-    page.wait_for_selector(".compare-table")
+    trace_both(page, server, position, 3)
     for algorithm in ("alphabeta", "pvs"):
         nodes = len(trace_of(server, position, algorithm, 3)["nodes"])
         row = page.locator(f'.compare-table tr[data-algorithm="{algorithm}"]').first
@@ -260,15 +256,20 @@ def boxes_of(page, selector: str) -> list[dict]:
     return page.eval_on_selector_all(selector, "es => es.map(e => e.getBoundingClientRect().toJSON())")
 
 
-@pytest.mark.parametrize("width", [1280, 390])
-def test_trace_both_draws_the_two_trees(lab, server, tmp_path, width):  # noqa: F811
-    page = lab["open"](width, 844)
-    page.goto(lab_url(server, POSITION, "alphabeta", 3))
+def trace_both(page, server, position, depth):  # noqa: F811
+    """Open the lab on alphabeta, press "Trace both" against pvs; the two trees."""
+    page.goto(lab_url(server, position, "alphabeta", depth))
     page.wait_for_selector('[data-node-id="0"][data-current="true"]')
     page.select_option("#other", "pvs")
     page.click("#run-compare")
     page.wait_for_selector(".compare-table")
-    trees = page.locator(".compare svg.tree")
+    return page.locator(".compare svg.tree")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_trace_both_draws_the_two_trees(lab, server, tmp_path, width):  # noqa: F811
+    page = lab["open"](width, 844)
+    trees = trace_both(page, server, POSITION, 3)
     assert trees.count() == 2
     for k, algorithm in enumerate(["alphabeta", "pvs"]):
         figure = page.locator(f'.compare-tree[data-algorithm="{algorithm}"]')
@@ -298,12 +299,7 @@ def test_trace_both_opens_each_tree_on_its_last_iteration(lab, server):  # noqa:
     start = {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0,
              "variant": {"pits": 6, "seeds": 4, "empty_capture": False, "pie_rule": False}}
     page = lab["open"](1280, 844)
-    page.goto(lab_url(server, start, "alphabeta", 4))
-    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
-    page.select_option("#other", "pvs")
-    page.click("#run-compare")
-    page.wait_for_selector(".compare-table")
-    trees = page.locator(".compare svg.tree")
+    trees = trace_both(page, server, start, 4)
     for k, algorithm in enumerate(["alphabeta", "pvs"]):
         tree = trees.nth(k)
         page.wait_for_function("svg => svg.querySelector('.node .move') && ![...svg.querySelectorAll('.node .move')]"
