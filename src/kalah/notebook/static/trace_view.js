@@ -55,8 +55,7 @@ function render({ model, el }) {
   // Laid out once the widget is in the page: the tree's size comes from the element's.
   requestAnimationFrame(() => {
     tree.load(ix);
-    tree.learn(facts);
-    tree.fit();
+    tree.learn(facts);  // fits the tree again, widened by the skipped moves (load left it fitted)
     show(0);
   });
 }
