@@ -19,7 +19,7 @@ import time
 
 from common import markdown_table, report
 
-from kalah import Position, Variant, solve
+from kalah import InvalidVariantError, Position, Variant, solve
 
 
 def main() -> None:
@@ -27,15 +27,21 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5, help="seeds per pit of Kalah(6,n) (default 5)")
     parser.add_argument("--threads", type=int, help="solver threads (default: every core)")
     args = parser.parse_args()
-    position = Position.start(Variant(pits=6, seeds=args.seeds))
+    try:
+        position = Position.start(Variant(pits=6, seeds=args.seeds))
+    except InvalidVariantError as error:
+        parser.error(str(error))
+    if args.threads is not None and args.threads < 1:
+        parser.error(f"--threads must be a positive integer, got {args.threads}")
 
     started = time.perf_counter()
     tests: list[list[object]] = []
+    last = [0.0]  # when the previous test answered (unrounded)
 
     def heard(lower: int, upper: int) -> None:
         now = time.perf_counter() - started
-        since = now - (tests[-1][1] if tests else 0.0)
-        tests.append([len(tests) + 1, round(now, 1), round(since, 1), f"[{lower:+d}, {upper:+d}]"])
+        tests.append([len(tests) + 1, f"{now:.1f}", f"{now - last[0]:.1f}", f"[{lower:+d}, {upper:+d}]"])
+        last[0] = now
 
     value = solve(position, threads=args.threads, best_moves=False, pv=False, progress=heard)
     moves = solve(position, threads=args.threads, best_moves=True, pv=False)
