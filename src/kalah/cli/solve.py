@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
         threads: Optional[int] = typer.Option(None, "--threads", help="Search threads (default: every core)."),
         endgame: Optional[str] = typer.Option("auto", "--endgame", help="'auto' (the data directory, else a small table in memory), 'none', or a database file."),
         endgame_seeds: Optional[int] = typer.Option(None, "--endgame-seeds", help="With --endgame auto: K of the database to build into the data directory when none as large is there (default: chosen from the seeds on the board, the memory and the disk; a solve with --time builds none unless given)."),
-        table: Optional[int] = typer.Option(None, "--table", help="Transposition table size as log2 of entries (16 bytes each)."),
+        table: Optional[int] = typer.Option(None, "--table", help="Transposition table size as log2 of entries (8 bytes each)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
         cluster: Optional[str] = typer.Option(None, "--cluster", help="Split the solve over the Dask cluster at this scheduler address (tcp://HOST:PORT)."),
         checkpoint: Optional[str] = typer.Option(None, "--checkpoint", help="With --cluster: a SQLite file of proven bounds; a stopped solve started again with it resumes."),

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from typing_extensions import Buffer
 
 MAX_SEEDS: int
+TABLE_ENTRY_BYTES: int
 
 def now() -> float: ...
 def checksum(buffer: Buffer, offset: int = 0, size: int = -1, seed: int = 0) -> int: ...

@@ -58,9 +58,12 @@ cdef extern from "csrc/solve.h" nogil:
                             double deadline, volatile int *stop, int *aborted, uint64_t *nodes)
     int kalah_solver_lookup(kalah_solver *solver, const uint8_t *pits, int *lower, int *upper, int *best)
     double kalah_solver_now()
+    int KALAH_SOLVER_ENTRY_BYTES
 
 
 MAX_SEEDS = KALAH_EGDB_MAX_SEEDS
+#: Bytes of one entry of a Solver's table: 2^tt_log2 entries take this times 2^tt_log2 bytes.
+TABLE_ENTRY_BYTES = KALAH_SOLVER_ENTRY_BYTES
 
 
 def now():

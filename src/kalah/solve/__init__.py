@@ -35,8 +35,11 @@ __all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "plann
 
 #: Above this many seeds in the pits an unlimited solve is refused (give ``time``).
 MAX_EXACT_SEEDS = 60
-DEFAULT_TT_LOG2 = 25  # 2^25 entries of 16 bytes: 512 MiB
-LARGE_TT_LOG2 = 29  # 8 GiB, for 49 seeds and more (Kalah(6,5)) where the memory allows
+DEFAULT_TT_LOG2 = 26  # 2^26 entries of 8 bytes (core.TABLE_ENTRY_BYTES): 512 MiB
+#: 4 GiB for 49 to 60 seeds (Kalah(6,5)), 8 GiB above, where the memory allows. Kalah(6,5) on one
+#: thread searched 586 million nodes with 2^29 entries and 578 million with 2^30: it fills no more.
+LARGE_TT_LOG2 = 29
+HUGE_TT_LOG2 = 30
 TABLE_ENTRIES_PER_SECOND = 4_000_000  # about what a solve fills: a time budget's table is no larger
 #: Positions of the endgame table that ``endgame="auto"`` computes in memory when none is on disk.
 AUTO_TABLE_POSITIONS = 100_000_000
@@ -157,17 +160,17 @@ def default_tt_log2(seeds_on_board: int, time: float | None = None) -> int:
 
 def _size_tt_log2(seeds_on_board: int) -> int:
     if seeds_on_board <= 24:
-        return 18
+        return 19
     if seeds_on_board <= 36:
-        return 22
+        return 23
     if seeds_on_board <= 44:
-        return 24
+        return 25
     if seeds_on_board <= 48:
         return DEFAULT_TT_LOG2
-    # Kalah(6,5) and up: the proofs outgrow 512 MiB; up to 8 GiB, at most half the memory.
-    log2 = LARGE_TT_LOG2
+    # Kalah(6,5) and up: the proofs outgrow 512 MiB; at most half the memory.
+    log2 = LARGE_TT_LOG2 if seeds_on_board <= MAX_EXACT_SEEDS else HUGE_TT_LOG2
     memory = _physical_memory()
-    while log2 > 27 and memory and 16 << log2 > memory // 2:
+    while log2 > 28 and memory and core.TABLE_ENTRY_BYTES << log2 > memory // 2:
         log2 -= 1
     return log2
 
@@ -287,7 +290,7 @@ def prepare_endgame(
     folder = Path(directory) if directory is not None else eg.default_directory()
     memory = _available_memory()
     if max_seeds is None:
-        solver_bytes = 16 << _size_tt_log2(position.seeds_in_pits)
+        solver_bytes = core.TABLE_ENTRY_BYTES << _size_tt_log2(position.seeds_in_pits)
         k = planned_max_seeds(variant.pits, position.seeds_in_pits, memory=memory, disk=_free_disk(folder),
                               solver_bytes=solver_bytes)
         if k is None:
@@ -633,7 +636,7 @@ def solve(
     proven bounds (``value`` is None). ``threads`` (default: every core) search
     in parallel. ``endgame``: ``"auto"``, ``None``, a database file or an
     :class:`kalah.endgame.EndgameDatabase`. ``tt_log2`` sizes the table
-    (2^n entries of 16 bytes). ``progress(lower, upper)`` is called with the
+    (2^n entries of 8 bytes). ``progress(lower, upper)`` is called with the
     bounds on the value proven so far, after each null-window test (not for
     pie-rule positions whose swap is still open). Returns a :class:`SolveResult`.
 

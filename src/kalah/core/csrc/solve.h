@@ -21,7 +21,10 @@
 
 typedef struct kalah_solver kalah_solver;
 
-/* A solver for m pits and the capture rule, with a table of 2^tt_log2 entries (16 bytes each). */
+/* Bytes of one table entry (a 64-bit slot, see solve.c). */
+#define KALAH_SOLVER_ENTRY_BYTES 8
+
+/* A solver for m pits and the capture rule, with a table of 2^tt_log2 entries. */
 kalah_solver *kalah_solver_new(int pits, int empty_capture, int tt_log2);
 void kalah_solver_free(kalah_solver *solver);
 
