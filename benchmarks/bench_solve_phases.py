@@ -2,6 +2,7 @@
 
     python benchmarks/bench_solve_phases.py              # Kalah(6,5) from the start (about 4 minutes)
     python benchmarks/bench_solve_phases.py --seeds 4    # Kalah(6,4)
+    python benchmarks/bench_solve_phases.py --threads 1 --table 30   # one thread, 2^30 table entries
 
 One fresh process, the database the data directory holds (build it first with
 `kalah solve --seeds 5` or `kalah endgame build -k 28`; without one the solve
@@ -20,12 +21,14 @@ import time
 from common import markdown_table, report
 
 from kalah import InvalidVariantError, Position, Variant, solve
+from kalah.solve import default_tt_log2
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=5, help="seeds per pit of Kalah(6,n) (default 5)")
     parser.add_argument("--threads", type=int, help="solver threads (default: every core)")
+    parser.add_argument("--table", type=int, help="solver table size as log2 of entries (default: the solve's own)")
     args = parser.parse_args()
     try:
         position = Position.start(Variant(pits=6, seeds=args.seeds))
@@ -33,6 +36,9 @@ def main() -> None:
         parser.error(str(error))
     if args.threads is not None and args.threads < 1:
         parser.error(f"--threads must be a positive integer, got {args.threads}")
+    if args.table is not None and not 10 <= args.table <= 34:
+        parser.error(f"--table must be from 10 to 34, got {args.table}")
+    options = {"threads": args.threads, "tt_log2": args.table}
 
     started = time.perf_counter()
     tests: list[list[object]] = []
@@ -43,9 +49,9 @@ def main() -> None:
         tests.append([len(tests) + 1, f"{now:.1f}", f"{now - last[0]:.1f}", f"[{lower:+d}, {upper:+d}]"])
         last[0] = now
 
-    value = solve(position, threads=args.threads, best_moves=False, pv=False, progress=heard)
-    moves = solve(position, threads=args.threads, best_moves=True, pv=False)
-    line = solve(position, threads=args.threads, best_moves=False, pv=True)
+    value = solve(position, best_moves=False, pv=False, progress=heard, **options)
+    moves = solve(position, best_moves=True, pv=False, **options)
+    line = solve(position, best_moves=False, pv=True, **options)
     total = value.seconds + moves.seconds + line.seconds
     phases = [
         ["value (MTD(f), every test below)", f"{value.nodes:,}", f"{value.seconds:.1f}"],
@@ -56,7 +62,7 @@ def main() -> None:
     ]
     body = (
         f"Kalah(6,{args.seeds}) from the start: value {value.value:+d}, database K={value.endgame_seeds}, "
-        f"threads {args.threads or 'every core'}.\n\n"
+        f"threads {args.threads or 'every core'}, table 2^{args.table or default_tt_log2(position.seeds_in_pits)} entries.\n\n"
         + markdown_table(["phase", "nodes", "seconds"], phases)
         + "\n\nThe null-window tests of the value (seconds from the start of the call; the first includes the"
         " heuristic first guess, the database's load and the table's first touch):\n\n"
