@@ -3,7 +3,7 @@
     python benchmarks/bench_kalah65.py                        # cold (empty data dir: the database is built), then warm
     python benchmarks/bench_kalah65.py --directory ~/egdb     # keep (or reuse) the data directory
     python benchmarks/bench_kalah65.py --endgame-seeds 24 --time 120   # a shorter partial run (no README figure)
-    python benchmarks/bench_kalah65.py --time 90 --table 28            # K=28 built, 90 s solves in a 4 GiB table
+    python benchmarks/bench_kalah65.py --time 90 --table 28            # K=28 built, 90 s solves in a 2 GiB table
 
 Each run is the command line itself, `python -m kalah.cli solve --seeds 5
 --json`, in a fresh process with KALAH_ENDGAME_DIR pointing at the data
