@@ -24,13 +24,14 @@
  * stay true.) */
 typedef uint64_t tt_slot;
 _Static_assert(sizeof(tt_slot) == KALAH_SOLVER_ENTRY_BYTES, "solve.h states the entry size");
+_Static_assert(KALAH_MAX_PITS <= 8, "a slot keeps the best move in 3 bits");
 
 #define SLOT_CHECK_SHIFT 24
 static inline uint64_t slot_pack(uint64_t check, int seeds, int lower, int upper, int best, int work)
 {
     KALAH_ASSERT(-seeds <= lower && lower <= upper && upper <= seeds && seeds < 256);
     KALAH_ASSERT(((lower + seeds) & 1) == 0 && ((upper + seeds) & 1) == 0);
-    KALAH_ASSERT(0 <= best && best < KALAH_MAX_PITS && KALAH_MAX_PITS <= 8 && work >= 1);
+    KALAH_ASSERT(0 <= best && best < KALAH_MAX_PITS && work >= 1);
     return (uint64_t)((lower + seeds) >> 1) | ((uint64_t)((upper + seeds + 1) >> 1) << 8) | ((uint64_t)best << 16) |
            ((uint64_t)(work > 31 ? 31 : work) << 19) | (check << SLOT_CHECK_SHIFT);
 }
@@ -160,10 +161,10 @@ static inline uint64_t hash_check(kalah_u128 b)
     return h >> SLOT_CHECK_SHIFT;
 }
 
-static inline int tt_probe(const kalah_solver *solver, uint64_t key, kalah_u128 pits, int seeds, int *lower, int *upper, int *best)
+/* key picks the bucket, check (hash_check) finds the slot in it. */
+static inline int tt_probe(const kalah_solver *solver, uint64_t key, uint64_t check, int seeds, int *lower, int *upper, int *best)
 {
     const tt_slot *bucket = solver->table + (key & solver->bucket_mask) * BUCKET;
-    uint64_t check = hash_check(pits);
     for (int i = 0; i < BUCKET; i++) {
         uint64_t slot = __atomic_load_n(&bucket[i], __ATOMIC_RELAXED);
         if (slot && slot_check(slot) == check) {
@@ -176,10 +177,9 @@ static inline int tt_probe(const kalah_solver *solver, uint64_t key, kalah_u128 
     return 0;
 }
 
-static inline void tt_store(kalah_solver *solver, uint64_t key, kalah_u128 pits, int seeds, int lower, int upper, int best, int work)
+static inline void tt_store(kalah_solver *solver, uint64_t key, uint64_t check, int seeds, int lower, int upper, int best, int work)
 {
     tt_slot *bucket = solver->table + (key & solver->bucket_mask) * BUCKET;
-    uint64_t check = hash_check(pits);
     int victim = 0, victim_work = 1 << 30;
     for (int i = 0; i < BUCKET; i++) {
         uint64_t slot = __atomic_load_n(&bucket[i], __ATOMIC_RELAXED);
@@ -274,7 +274,8 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
 
     /* Step 2. The table's bounds answer, or narrow the window. */
     int lower = -seeds, upper = seeds, tt_move = -1;
-    if (tt_probe(solver, key, pits, seeds, &lower, &upper, &tt_move)) {
+    const uint64_t check = hash_check(pits);
+    if (tt_probe(solver, key, check, seeds, &lower, &upper, &tt_move)) {
         KALAH_ASSERT(-seeds <= lower && lower <= upper && upper <= seeds);
         KALAH_ASSERT(tt_move == -1 || (0 <= tt_move && tt_move < m && kalah_u128_byte(pits, tt_move) > 0));
         if (lower >= beta) return lower;
@@ -335,7 +336,7 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
             best = v;
             best_move = c->move;
             if (v >= beta) {
-                tt_store(solver, key, pits, seeds, v, seeds, best_move, 1);
+                tt_store(solver, key, check, seeds, v, seeds, best_move, 1);
                 return v;
             }
         }
@@ -347,10 +348,10 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
     for (int i = 0; i < pending && seeds >= solver->etc_seeds; i++) {
         child *c = &kids[todo[i]];
         int lo, hi, mv;
-        if (!tt_probe(solver, c->key, c->pits, c->seeds, &lo, &hi, &mv)) continue;
+        if (!tt_probe(solver, c->key, hash_check(c->pits), c->seeds, &lo, &hi, &mv)) continue;
         int v = c->extra ? c->gain + lo : c->gain - hi; /* a lower bound on this move's value */
         if (v >= beta) {
-            tt_store(solver, key, pits, seeds, v, seeds, c->move, 1);
+            tt_store(solver, key, check, seeds, v, seeds, c->move, 1);
             return v;
         }
     }
@@ -402,11 +403,11 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
     KALAH_ASSERT(-seeds <= best && best <= seeds && best_move >= 0);
     int work = log2_work(w->nodes - start_nodes + 1);
     if (best >= beta)
-        tt_store(solver, key, pits, seeds, best, seeds, best_move, work);
+        tt_store(solver, key, check, seeds, best, seeds, best_move, work);
     else if (best <= alpha)
-        tt_store(solver, key, pits, seeds, -seeds, best, best_move, work);
+        tt_store(solver, key, check, seeds, -seeds, best, best_move, work);
     else
-        tt_store(solver, key, pits, seeds, best, best, best_move, work);
+        tt_store(solver, key, check, seeds, best, best, best_move, work);
     return best;
 }
 
@@ -487,11 +488,6 @@ int kalah_solver_search(kalah_solver *solver, const uint8_t *pits, int alpha, in
 
 int kalah_solver_lookup(kalah_solver *solver, const uint8_t *pits, int *lower, int *upper, int *best)
 {
-    uint8_t buf[16] = {0};
-    memcpy(buf, pits, solver->places);
-    int seeds = 0;
-    for (int i = 0; i < solver->places; i++) seeds += buf[i];
-    kalah_u128 word;
-    memcpy(&word, buf, 16);
-    return tt_probe(solver, hash_word(word), word, seeds, lower, upper, best);
+    kalah_u128 word = kalah_u128_from_pits(pits, solver->places);
+    return tt_probe(solver, hash_word(word), hash_check(word), kalah_u128_sum(word), lower, upper, best);
 }
