@@ -6,6 +6,7 @@
  * a plain read or write that races is reported and fails the run. Besides,
  * fixed-depth answers on 2 and 4 threads must equal one thread's.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,6 +15,22 @@
 #include "solve.h"
 
 static int failures = 0;
+
+/* One of two solver searches side by side on one table (kalah.solve.parallel). */
+typedef struct {
+    kalah_solver *solver;
+    const uint8_t *pits;
+    int beta, threads, value, aborted;
+    volatile int stop;
+} side_test;
+
+static void *run_side_test(void *arg)
+{
+    side_test *t = arg;
+    uint64_t nodes = 0;
+    t->value = kalah_solver_search(t->solver, t->pits, t->beta - 1, t->beta, t->threads, 0, &t->stop, &t->aborted, &nodes);
+    return NULL;
+}
 
 static void random_position(const kalah_rules *r, kalah_state *s, kalah_rng *g, int plies)
 {
@@ -75,6 +92,17 @@ int main(void)
         int low = kalah_solver_search(solver, pits, -1, 0, threads, 0, NULL, &aborted, &nodes);
         int high = kalah_solver_search(solver, pits, 0, 1, threads, 0, NULL, &aborted, &nodes);
         printf("tsan-smp: solver on %d threads: tests %d %d\n", threads, low, high);
+        /* The same two tests side by side on one table, each on `threads` threads (their ABDADA
+         * marks share the busy table): the same answers. */
+        kalah_solver_clear(solver);
+        side_test tests[2] = {{solver, pits, 0, threads, 0, 0, 0}, {solver, pits, 1, threads, 0, 0, 0}};
+        pthread_t tid[2];
+        for (int i = 0; i < 2; i++) pthread_create(&tid[i], NULL, run_side_test, &tests[i]);
+        for (int i = 0; i < 2; i++) pthread_join(tid[i], NULL);
+        if (tests[0].aborted || tests[1].aborted || (tests[0].value >= 0) != (low >= 0) || (tests[1].value >= 1) != (high >= 1)) {
+            printf("tsan-smp: side by side on %d threads answered %d %d\n", threads, tests[0].value, tests[1].value);
+            failures++;
+        }
     }
     kalah_solver_free(solver);
     if (failures) return 1;

@@ -261,6 +261,19 @@ cdef class EndgameTable:
         return &self.oracle
 
 
+cdef class StopFlag:
+    """Ends the one search it is given to when requested, from any thread (searches side by side each have their own)."""
+
+    cdef volatile int flag
+
+    def request(self):
+        self.flag = 1
+
+    @property
+    def requested(self):
+        return bool(self.flag)
+
+
 cdef class Solver:
     """A compiled solver for one pit count and capture rule, with its table."""
 
@@ -301,19 +314,28 @@ cdef class Solver:
     def request_stop(self):
         self.stop = 1
 
-    def search(self, pits, int alpha, int beta, int threads=1, double deadline=0.0):
-        """Fail-soft alpha-beta over ``pits`` (mover's view). Returns (value, aborted, nodes)."""
+    def search(self, pits, int alpha, int beta, int threads=1, double deadline=0.0, StopFlag stop=None):
+        """Fail-soft alpha-beta over ``pits`` (mover's view). Returns (value, aborted, nodes).
+
+        ``stop`` ends this search when requested; without it, :meth:`request_stop` does.
+        Searches may run at once from several threads: they share the table.
+        """
         cdef uint8_t buf[16]
         cdef int i, value, aborted = 0
         cdef uint64_t nodes = 0
+        cdef volatile int *flag
         if len(pits) != 2 * self.pits:
             raise ValueError(f"expected {2 * self.pits} pits")
         memset(buf, 0, 16)
         for i in range(2 * self.pits):
             buf[i] = pits[i]
-        self.stop = 0
+        if stop is None:
+            self.stop = 0
+            flag = &self.stop
+        else:
+            flag = &stop.flag
         with nogil:
-            value = kalah_solver_search(self.ptr, buf, alpha, beta, threads, deadline, &self.stop, &aborted, &nodes)
+            value = kalah_solver_search(self.ptr, buf, alpha, beta, threads, deadline, flag, &aborted, &nodes)
         return value, bool(aborted), nodes
 
     def lookup(self, pits):

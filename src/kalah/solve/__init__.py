@@ -24,12 +24,14 @@ import threading
 import time as _time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal, Union
+from typing import Any, Callable, Collection, Hashable, Literal, Union
 
 from kalah import endgame as eg
 from kalah.core import solver as core
 from kalah.endgame import EndgameDatabase
 from kalah.rules import KalahError, Move, Position, Variant
+
+from .parallel import SideBySide
 
 __all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "planned_max_seeds", "prepare_endgame", "solve"]
 
@@ -420,6 +422,25 @@ def _outside_in_steps(seeds: int) -> list[int]:
     return steps
 
 
+def _mtdf_bars(lower: int, upper: int, e: int, slots: int, running: Collection[int]) -> list[int]:
+    """The bars of MTD(f)'s next tests ("is the value at least bar?") around the estimate ``e``, to start now.
+
+    The value is ``e`` when it is at least ``e`` and not at least ``e + 2``:
+    one test at a time, the first of these not yet known is MTD(f)'s own.
+    With two side by side, a fresh pair spans a gap, ``e`` and ``e + 4``: proofs
+    on one side of the value at nearby bars share most of their tree (on
+    Kalah(6,5), with the table of the proof that the value is at least +8, the
+    test at +10 took half a second), so the bar between two answers of
+    opposite sides is cheap, and the pair settles a guess short by one step too.
+    """
+    needed = [bar for bar in (e, e + 2) if lower < bar <= upper]
+    if slots == 1:
+        return needed[:1]
+    if len(needed) == 2 and not running and e + 4 <= upper:
+        needed[1] = e + 4
+    return [bar for bar in needed if bar not in running]
+
+
 def _narrowed(lower: int, upper: int, value: int, bar: int, seeds: int) -> tuple[int, int]:
     """The bounds after a null-window test at ``bar`` answered ``value`` (fail-soft), with the parity
     of the seeds in the pits (every value has it)."""
@@ -434,6 +455,11 @@ def _narrowed(lower: int, upper: int, value: int, bar: int, seeds: int) -> tuple
     return lower, upper
 
 
+#: A null-window test to run: the mover's-view pits, beta, and whether the answer is negated (the test is
+#: on the opponent's value).
+_PendingTest = tuple[list[int], int, bool]
+
+
 class _Run:
     """One call of solve: the engine, the deadline and the nodes spent."""
 
@@ -445,26 +471,17 @@ class _Run:
         self.timed_out = False
         self.on_bounds: Callable[[int, int], None] | None = None  # told the root's bounds as they are proven
 
+    def _tests(self) -> SideBySide[Any]:
+        return SideBySide(self.engine.solver, self.threads, self.deadline)
+
     def _search(self, pits: list[int], alpha: int, beta: int) -> int | None:
-        """One compiled search (in a helper thread, so that Ctrl-C still works). None on timeout."""
-        solver = self.engine.solver
-        out: list[tuple[int, bool, int]] = []
-        worker = threading.Thread(
-            target=lambda: out.append(solver.search(pits, alpha, beta, self.threads, self.deadline)), daemon=True
-        )
-        worker.start()
-        try:
-            while worker.is_alive():
-                worker.join(0.05)
-        except KeyboardInterrupt:
-            solver.request_stop()
-            worker.join()
-            raise
-        value, aborted, nodes = out[0]
-        self.nodes += nodes
-        if aborted:
+        """One compiled search on every thread (in a helper thread, so that Ctrl-C still works). None on timeout."""
+        with self._tests() as tests:
+            tests.start(0, pits, alpha, beta, alone=True)
+            _, value = tests.wait()
+        self.nodes += tests.nodes
+        if value is None:
             self.timed_out = True
-            return None
         return value
 
     def _view(self, position: Position) -> tuple[list[int], int, int]:
@@ -509,27 +526,36 @@ class _Run:
                     if report and self.on_bounds is not None:
                         self.on_bounds(lower + diff, upper + diff)
             g = max(lower, min(upper, g))
-        while lower < upper:
-            beta = g + 1 if g == lower else g
-            value = self._search(pits, beta - 1, beta)
-            if value is None:
-                break
-            if value >= beta:
-                lower = value
-            else:
-                upper = value
-            # values have the parity of the seeds in the pits
-            if (lower - seeds) % 2:
-                lower += 1
-            if (upper - seeds) % 2:
-                upper -= 1
-            g = value
-            if report and self.on_bounds is not None:
-                self.on_bounds(lower + diff, upper + diff)
+        with self._tests() as tests:
+            while lower < upper:
+                for bar in [bar for bar in tests.running if not lower < bar <= upper]:
+                    tests.cancel(bar)  # an answer made it needless
+                bars = _mtdf_bars(lower, upper, g, tests.slots, tests.running)[:tests.free]
+                for bar in bars:
+                    tests.start(bar, pits, bar - 1, bar, alone=len(bars) + len(tests.running) == 1)
+                tests.widen()
+                bar, value = tests.wait()
+                if value is None:
+                    self.timed_out = True
+                    break
+                lower, upper = _narrowed(lower, upper, value, bar, seeds)
+                g = max(lower, min(upper, value))
+                if report and self.on_bounds is not None:
+                    self.on_bounds(lower + diff, upper + diff)
+        self.nodes += tests.nodes
         return lower + diff, upper + diff
 
     def plain_at_least(self, position: Position, target: int) -> bool | None:
         """Whether the value is at least ``target`` (None on timeout)."""
+        test = self._at_least_test(position, target)
+        if isinstance(test, bool):
+            return test
+        pits, beta = test
+        value = self._search(pits, beta - 1, beta)
+        return None if value is None else value >= beta
+
+    def _at_least_test(self, position: Position, target: int) -> bool | tuple[list[int], int]:
+        """Whether the value is at least ``target`` when that needs no search, else the search's pits and beta."""
         small = self._exact_small(position)
         if small is not None:
             return small >= target
@@ -539,8 +565,29 @@ class _Run:
             return True
         if beta > seeds:
             return False
-        value = self._search(pits, beta - 1, beta)
-        return None if value is None else value >= beta
+        return pits, beta
+
+    def run_tests(self, tests: dict[Hashable, _PendingTest]) -> dict[Hashable, bool | None]:
+        """The answers of independent tests "is the value of pits at least beta?" (negated where asked),
+        side by side; None for those the deadline stopped."""
+        answers: dict[Hashable, bool | None] = {}
+        waiting = list(tests)
+        with self._tests() as side:
+            while waiting or side.running:
+                while waiting and side.free:
+                    key = waiting.pop(0)
+                    pits, beta, _ = tests[key]
+                    side.start(key, pits, beta - 1, beta, alone=not waiting and not side.running)
+                if not waiting:
+                    side.widen()
+                key, value = side.wait()
+                answers[key] = None if value is None else (value >= tests[key][1]) != tests[key][2]
+                if value is None:
+                    self.timed_out = True
+                    answers.update({key: None for key in [*waiting, *side.running]})
+                    break
+        self.nodes += side.nodes
+        return answers
 
     # --- positions with the pie rule's flags -------------------------------------
 
@@ -562,24 +609,37 @@ class _Run:
         return -hi, -lo
 
     def move_at_least(self, position: Position, move: Move, target: int) -> bool | None:
+        test = self._move_test(position, move, target)
+        return self.run_tests({move: test})[move] if isinstance(test, tuple) else test
+
+    def _move_test(self, position: Position, move: Move, target: int) -> bool | None | _PendingTest:
+        """Whether playing ``move`` is worth at least ``target`` when that needs no search (None: a timeout in
+        a pie-rule position's search), else the test to run."""
         child = position.play(move)
         if child.variant.pie_rule and (child.is_first_move or child.swap_available):
             lo, hi = self.move_interval(position, move)
             return True if lo >= target else False if hi < target else None
         if child.to_move == position.to_move:
-            return self.plain_at_least(child, target)
-        at_least = self.plain_at_least(child, -target + 1)  # child value > -target?
-        return None if at_least is None else not at_least
+            test = self._at_least_test(child, target)
+            return test if isinstance(test, bool) else (*test, False)
+        test = self._at_least_test(child, -target + 1)  # child value > -target?
+        return (not test) if isinstance(test, bool) else (*test, True)
 
     def best_moves(self, position: Position, value: int) -> list[Move] | None:
-        moves = []
-        for move in position.legal_moves():
-            good = self.move_at_least(position, move, value)
-            if good is None:
-                return None
-            if good:
-                moves.append(move)
-        return moves
+        """The moves worth ``value``: each one's test is independent, so they run side by side."""
+        moves = position.legal_moves()
+        answers: dict[Hashable, bool | None] = {}
+        pending: dict[Hashable, _PendingTest] = {}
+        for move in moves:
+            test = self._move_test(position, move, value)
+            if isinstance(test, tuple):
+                pending[move] = test
+            else:
+                answers[move] = test
+        answers.update(self.run_tests(pending))
+        if any(answer is None for answer in answers.values()):
+            return None
+        return [move for move in moves if answers[move]]
 
     def principal_variation(self, position: Position, value: int, limit: int = 400) -> list[Move]:
         line: list[Move] = []

@@ -1,0 +1,118 @@
+"""Null-window tests side by side (kalah.solve.parallel) and the MTD(f) schedule that uses them."""
+
+from __future__ import annotations
+
+import _thread
+import random
+import threading
+import time
+
+import pytest
+
+from kalah import Position, Variant
+from kalah.core.solver import Solver, now
+from kalah.solve import _engine, _mtdf_bars, _Run, clear_cache
+from kalah.solve.parallel import SideBySide
+
+from helpers import scattered_position
+from test_solve_truth import brute
+
+# Standard Kalah's start: a null-window test of it runs for minutes without a database.
+BIG = [6] * 12
+
+
+def test_one_slot_tests_the_bar_of_mtdf():
+    assert _mtdf_bars(-10, 10, 4, 1, ()) == [4]  # the estimate is above the lower bound: is the value at least 4?
+    assert _mtdf_bars(4, 10, 4, 1, ()) == [6]    # it is the lower bound: is the value above it?
+    assert _mtdf_bars(-10, 4, 4, 1, ()) == [4]
+
+
+def test_a_fresh_pair_spans_a_gap_around_the_estimate():
+    assert _mtdf_bars(-10, 10, 4, 2, ()) == [4, 8]
+    assert _mtdf_bars(-10, 6, 4, 2, ()) == [4, 6]  # no room for the gap
+    assert _mtdf_bars(-10, 4, 4, 2, ()) == [4]     # only the side below the upper bound is open
+
+
+def test_the_bar_between_two_answers_follows_and_nothing_runs_twice():
+    # At least 4 was proven while the test at 8 runs: is it at least 6?
+    assert _mtdf_bars(4, 10, 4, 2, (8,)) == [6]
+    # ... and once at least 6 is proven too, only the running test is needed.
+    assert _mtdf_bars(6, 10, 6, 2, (8,)) == []
+    assert _mtdf_bars(-10, 10, 4, 2, (4,)) == [6]
+
+
+def _solver() -> Solver:
+    return Solver(6, False, 16)
+
+
+def test_two_tests_side_by_side_answer_as_each_alone():
+    pits = [2, 0, 3, 1, 0, 2, 1, 2, 0, 1, 3, 1]
+    alone = {beta: _solver().search(pits, beta - 1, beta, 1)[0] >= beta for beta in (-4, 0, 4)}
+    with SideBySide(_solver(), threads=2, deadline=0.0) as tests:
+        assert tests.slots == 2
+        tests.start(-4, pits, -5, -4)
+        tests.start(0, pits, -1, 0)
+        assert tests.free == 0
+        answers = dict(tests.wait() for _ in range(2))
+        tests.start(4, pits, 3, 4, alone=True)
+        answers.update([tests.wait()])
+    assert {beta: value >= beta for beta, value in answers.items()} == alone
+    assert tests.nodes > 0
+
+
+def test_a_cancelled_test_stops_at_once_and_its_nodes_count():
+    with SideBySide(_solver(), threads=2, deadline=0.0) as tests:
+        tests.start("big", BIG, 3, 4)
+        tests.start("small", [1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0], 0, 1)
+        assert tests.wait()[0] == "small"
+        time.sleep(0.2)
+        tests.cancel("big")
+        started = time.perf_counter()
+    assert time.perf_counter() - started < 2
+    assert tests.nodes > 1000  # the big test's nodes before it stopped
+
+
+def test_a_test_left_alone_is_restarted_on_every_thread():
+    with SideBySide(_solver(), threads=2, deadline=0.0) as tests:
+        tests.start("big", BIG, 3, 4)
+        assert tests.running["big"].threads == 1
+        tests.widen()
+        assert tests.running["big"].threads == 2
+        tests.cancel("big")
+
+
+def test_the_deadline_stops_a_test_and_it_answers_none():
+    solver = _solver()  # allocated before the clock starts
+
+    with SideBySide(solver, threads=2, deadline=now() + 0.3) as tests:
+        tests.start("big", BIG, 3, 4, alone=True)
+        assert tests.wait() == ("big", None)
+
+
+def test_ctrl_c_while_waiting_stops_every_test():
+    before = threading.active_count()
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        with SideBySide(_solver(), threads=2, deadline=0.0) as tests:
+            tests.start(1, BIG, 3, 4)
+            tests.start(2, BIG, 5, 6)
+            tests.wait()
+    timer.join()
+    assert not tests.running and threading.active_count() == before
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_mtdf_side_by_side_finds_the_value_from_any_guess(threads):
+    """Every first guess, far below, right and far above, leads the schedule (pairs, cancels, restarts) to the value."""
+    clear_cache()
+    rng = random.Random(41 + threads)
+    variant = Variant(pits=4, seeds=1)
+    engine = _engine(variant.pits, variant.empty_capture, 18)
+    for _ in range(4):
+        position = scattered_position(rng, variant, 10)
+        expected = brute(position)
+        for guess in range(expected - 12, expected + 13, 3):
+            engine.solver.clear()  # each guess from an empty table, so every path is searched
+            run = _Run(engine, threads, 0.0)
+            assert run.plain_interval(position, guess=guess) == (expected, expected), (position, guess)
