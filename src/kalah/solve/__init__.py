@@ -5,7 +5,8 @@ opponent's) under perfect play by both sides. The search runs in compiled code
 (``kalah.core.solver``, csrc/solve.c): MTD(f) driven null-window alpha-beta
 over the seeds in the pits (the stores only add their difference, so one table
 entry serves every distribution of the stores), with a large transposition
-table shared by several threads (ABDADA), bounds from the seeds left, move
+table shared by several threads (tests side by side, :mod:`kalah.solve.parallel`, and
+ABDADA within a test), bounds from the seeds left, move
 ordering (table move, extra turns, immediate gains) and endgame-database
 probes. The first MTD(f) guess comes from a short heuristic search.
 
@@ -427,11 +428,12 @@ def _mtdf_bars(lower: int, upper: int, e: int, slots: int, running: Collection[i
 
     The value is ``e`` when it is at least ``e`` and not at least ``e + 2``:
     one test at a time, the first of these not yet known is MTD(f)'s own.
-    With two side by side, a fresh pair spans a gap, ``e`` and ``e + 4``: proofs
-    on one side of the value at nearby bars share most of their tree (on
-    Kalah(6,5), with the table of the proof that the value is at least +8, the
-    test at +10 took half a second), so the bar between two answers of
-    opposite sides is cheap, and the pair settles a guess short by one step too.
+    With two side by side, a fresh pair spans a gap, ``e`` and ``e + 4``, so that
+    one pair settles a guess short by one step too; the bar between comes
+    next, on the table of proofs on both sides of it (proofs on one side of the
+    value at nearby bars share much of their tree: on Kalah(6,5), with the
+    table of the proof that the value is at least +8, the test at +10 took half
+    a second).
     """
     needed = [bar for bar in (e, e + 2) if lower < bar <= upper]
     if slots == 1:
