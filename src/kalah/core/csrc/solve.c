@@ -45,6 +45,12 @@ static inline uint64_t slot_check(uint64_t slot) { return slot >> SLOT_CHECK_SHI
 #define BUSY_SIZE (1 << 16)
 #define BUSY_MASK (BUSY_SIZE - 1)
 #define ETC_ABOVE_DATABASE 14
+/* A proof refutes every reply of the opponent, so among moves that hand over the turn those that
+ * leave fewer replies come first: each costs half a seed of gain (a seed is 16). Measured on one
+ * thread, the value of Kalah(6,5) took 305 million nodes and 189 s against 586 million and 285 s
+ * without (2 and 4 did less; 6 to 8 about the same; from 10, where two replies outweigh a seed
+ * stored, twice the nodes on Kalah(6,4)). */
+#define REPLY_COST 8
 #define BUSY_ABOVE_DATABASE 6
 
 struct kalah_solver {
@@ -210,6 +216,22 @@ static inline int log2_work(uint64_t nodes)
     return nodes ? 64 - __builtin_clzll(nodes) : 0;
 }
 
+/* The moves the mover of `pits` has: its nonempty pits, the low m bytes (m <= 8). */
+static inline int mover_moves(kalah_u128 pits, int m)
+{
+    uint64_t row = (uint64_t)pits;
+    if (m < 8) row &= (1ull << (8 * m)) - 1;
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+    /* the top bit of each nonzero byte: the low seven bits carry into it, or it was set */
+    int moves = __builtin_popcountll((((row & low7) + low7) | row) & ~low7);
+#ifdef KALAH_DEBUG
+    int counted = 0;
+    for (int j = 0; j < m; j++) counted += kalah_u128_byte(pits, j) != 0;
+    KALAH_ASSERT(moves == counted);
+#endif
+    return moves;
+}
+
 /* A child of a node: one move played on the pits-only word. */
 typedef struct {
     kalah_u128 pits;        /* from the child's mover's view */
@@ -325,10 +347,12 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
             KALAH_ASSERT(-c->seeds <= cv && cv <= c->seeds);
             v = c->extra ? c->gain + cv : c->gain - cv;
         } else if (!exact_value(solver, c, &v)) {
-            /* Ordering: the table's move, extra turns, then what the move gains now, then pits near
-             * the store (a history of cutoffs did not beat this on test positions). The moves were
-             * played, so this needs no prediction of what they do (moves.h). */
+            /* Ordering: the table's move, extra turns, then what the move gains now less half a seed
+             * for each reply it leaves the opponent, then pits near the store (a history of cutoffs
+             * did not beat this on test positions). The moves were played, so this needs no
+             * prediction of what they do (moves.h). */
             order[pending] = (c->move == tt_move ? 100000 : 0) + (c->extra ? 1000 : 0) + 16 * c->gain + c->move;
+            if (!c->extra) order[pending] -= REPLY_COST * mover_moves(c->pits, m);
             todo[pending++] = (uint8_t)k;
             continue;
         }
