@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "board.h"
 #include "search.h"
@@ -105,6 +106,19 @@ int main(void)
         }
     }
     kalah_solver_free(solver);
+    /* A long search (Kalah(6,4)'s start, no database) stopped from another thread by its flag. */
+    kalah_solver *big = kalah_solver_new(6, 0, 16);
+    uint8_t start[12] = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+    side_test stopped = {big, start, 10, 2, 0, 0, 0};
+    pthread_t runner;
+    pthread_create(&runner, NULL, run_side_test, &stopped);
+    struct timespec pause = {0, 100 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    kalah_solver_request_stop(&stopped.stop);
+    pthread_join(runner, NULL);
+    printf("tsan-smp: a search stopped by its flag: %s\n", stopped.aborted ? "aborted" : "finished first");
+    if (!stopped.aborted) failures++;
+    kalah_solver_free(big);
     if (failures) return 1;
     printf("tsan-smp: no data race, threaded answers equal one thread's\n");
     return 0;

@@ -6,6 +6,7 @@ import _thread
 import random
 import threading
 import time
+import types
 
 import pytest
 
@@ -116,3 +117,68 @@ def test_mtdf_side_by_side_finds_the_value_from_any_guess(threads):
             engine.solver.clear()  # each guess from an empty table, so every path is searched
             run = _Run(engine, threads, 0.0)
             assert run.plain_interval(position, guess=guess) == (expected, expected), (position, guess)
+
+
+class ScriptedSolver:
+    """Stands in for the compiled solver: answers "at least bar?" about a known value after a set time per bar,
+    fail-soft at the bar (a bound, not the value), and records each search's bar and threads."""
+
+    def __init__(self, value: int, seconds: dict[int, float]):
+        self.value = value
+        self.seconds = seconds
+        self.calls: list[tuple[int, int]] = []
+        self.lock = threading.Lock()
+
+    def search(self, pits, alpha, beta, threads, deadline, stop):
+        with self.lock:
+            self.calls.append((beta, threads))
+        end = time.monotonic() + self.seconds.get(beta, 0.01)
+        while time.monotonic() < end:
+            if stop.requested or (deadline and now() > deadline):
+                return 0, True, 1
+            time.sleep(0.002)
+        return (beta if self.value >= beta else beta - 2), False, 1
+
+
+def _scripted_run(value: int, seconds: dict[int, float], deadline: float = 0.0) -> tuple[_Run, ScriptedSolver]:
+    solver = ScriptedSolver(value, seconds)
+    engine = types.SimpleNamespace(solver=solver, database=None, core=types.SimpleNamespace(now=now))
+    return _Run(engine, 2, deadline), solver  # type: ignore[arg-type]
+
+
+START = Position.start(Variant(6, 1))  # 12 seeds in the pits: even values from -12 to +12
+
+
+def test_a_guess_short_by_one_step_takes_one_pair_then_the_bar_between():
+    run, solver = _scripted_run(6, {4: 0.05, 8: 0.6, 6: 0.05})
+    assert run.plain_interval(START, guess=4) == (6, 6)
+    # at least 4 and at least 8 side by side; at least 6 beside the running 8; then 8 alone on both threads
+    assert sorted(solver.calls[:2]) == [(4, 1), (8, 1)]
+    assert solver.calls[2:] == [(6, 1), (8, 2)]
+
+
+def test_a_guess_too_high_cancels_the_needless_test_and_goes_down_alone():
+    run, solver = _scripted_run(2, {4: 0.05, 8: 5.0, 2: 0.05})
+    started = time.perf_counter()
+    assert run.plain_interval(START, guess=4) == (2, 2)
+    assert time.perf_counter() - started < 2  # the test at 8 was stopped once below 4 was proven
+    assert sorted(solver.calls[:2]) == [(4, 1), (8, 1)]
+    assert solver.calls[2:] == [(2, 2)]
+
+
+def test_out_of_time_the_bounds_proven_before_count_and_nothing_more_starts():
+    run, solver = _scripted_run(6, {4: 0.05, 8: 30.0, 6: 0.05})
+    # The deadline on MTD(f)'s tests alone (a timed solve first closes in from outside, not tested here).
+    deadline = now() + 1.0
+    run._tests = lambda: SideBySide(solver, 2, deadline)  # type: ignore[method-assign]
+    lower, upper = run.plain_interval(START, guess=4)
+    assert (lower, upper) == (6, 12) and run.timed_out
+    assert len(solver.calls) == 4  # 4 and 8, then 6, then 8 again on both threads until the deadline
+
+
+def test_out_of_time_the_tests_still_running_have_no_answer():
+    run, solver = _scripted_run(0, {1: 0.05, 2: 30.0, 3: 30.0}, deadline=now() + 0.5)
+    answers = run.run_tests({"a": ([1] * 12, 1, False), "b": ([1] * 12, 2, False), "c": ([1] * 12, 3, True)})
+    assert answers == {"a": False, "b": None, "c": None}
+    # c took a's place beside b; after the deadline no test started again
+    assert sorted(solver.calls[:2]) == [(1, 1), (2, 1)] and solver.calls[2:] == [(3, 1)]

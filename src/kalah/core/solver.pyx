@@ -56,6 +56,7 @@ cdef extern from "csrc/solve.h" nogil:
     void kalah_solver_clear(kalah_solver *solver)
     int kalah_solver_search(kalah_solver *solver, const uint8_t *pits, int alpha, int beta, int threads,
                             double deadline, volatile int *stop, int *aborted, uint64_t *nodes)
+    void kalah_solver_request_stop(volatile int *stop)
     int kalah_solver_lookup(kalah_solver *solver, const uint8_t *pits, int *lower, int *upper, int *best)
     double kalah_solver_now()
     int KALAH_SOLVER_ENTRY_BYTES
@@ -267,7 +268,7 @@ cdef class StopFlag:
     cdef volatile int flag
 
     def request(self):
-        self.flag = 1
+        kalah_solver_request_stop(&self.flag)
 
     @property
     def requested(self):
@@ -312,13 +313,14 @@ cdef class Solver:
         kalah_solver_clear(self.ptr)
 
     def request_stop(self):
-        self.stop = 1
+        kalah_solver_request_stop(&self.stop)
 
     def search(self, pits, int alpha, int beta, int threads=1, double deadline=0.0, StopFlag stop=None):
         """Fail-soft alpha-beta over ``pits`` (mover's view). Returns (value, aborted, nodes).
 
         ``stop`` ends this search when requested; without it, :meth:`request_stop` does.
-        Searches may run at once from several threads: they share the table.
+        Searches may run at once from several threads, sharing the table; each then needs
+        its own ``stop`` (those without one share the solver's flag, which each clears as it starts).
         """
         cdef uint8_t buf[16]
         cdef int i, value, aborted = 0

@@ -5,10 +5,10 @@ opponent's) under perfect play by both sides. The search runs in compiled code
 (``kalah.core.solver``, csrc/solve.c): MTD(f) driven null-window alpha-beta
 over the seeds in the pits (the stores only add their difference, so one table
 entry serves every distribution of the stores), with a large transposition
-table shared by several threads (tests side by side, :mod:`kalah.solve.parallel`, and
-ABDADA within a test), bounds from the seeds left, move
-ordering (table move, extra turns, immediate gains) and endgame-database
-probes. The first MTD(f) guess comes from a short heuristic search.
+table shared by several threads (tests side by side, :mod:`kalah.solve.parallel`,
+and ABDADA within a test), bounds from the seeds left, move ordering (table
+move, extra turns, immediate gains, the opponent's replies) and
+endgame-database probes. The first MTD(f) guess comes from a short heuristic search.
 
 ``endgame="auto"`` uses the largest database of the variant found in
 :func:`kalah.endgame.default_directory`, or else computes a small one in
@@ -528,18 +528,21 @@ class _Run:
                     if report and self.on_bounds is not None:
                         self.on_bounds(lower + diff, upper + diff)
             g = max(lower, min(upper, g))
+        out_of_time = False
         with self._tests() as tests:
-            while lower < upper:
-                for bar in [bar for bar in tests.running if not lower < bar <= upper]:
-                    tests.cancel(bar)  # an answer made it needless
-                bars = _mtdf_bars(lower, upper, g, tests.slots, tests.running)[:tests.free]
-                for bar in bars:
-                    tests.start(bar, pits, bar - 1, bar, alone=len(bars) + len(tests.running) == 1)
-                tests.widen()
+            while lower < upper and (tests.running or not out_of_time):
+                if not out_of_time:
+                    for bar in [bar for bar in tests.running if not lower < bar <= upper]:
+                        tests.cancel(bar)  # an answer made it needless
+                    bars = _mtdf_bars(lower, upper, g, tests.slots, tests.running)[:tests.free]
+                    alone = len(bars) + len(tests.running) == 1
+                    for bar in bars:
+                        tests.start(bar, pits, bar - 1, bar, alone=alone)
+                    tests.widen()
                 bar, value = tests.wait()
-                if value is None:
-                    self.timed_out = True
-                    break
+                if value is None:  # the deadline: the others meet it too, and what they proved first counts
+                    out_of_time = self.timed_out = True
+                    continue
                 lower, upper = _narrowed(lower, upper, value, bar, seeds)
                 g = max(lower, min(upper, value))
                 if report and self.on_bounds is not None:
@@ -574,20 +577,21 @@ class _Run:
         side by side; None for those the deadline stopped."""
         answers: dict[Hashable, bool | None] = {}
         waiting = list(tests)
+        out_of_time = False
         with self._tests() as side:
             while waiting or side.running:
                 while waiting and side.free:
                     key = waiting.pop(0)
                     pits, beta, _ = tests[key]
                     side.start(key, pits, beta - 1, beta, alone=not waiting and not side.running)
-                if not waiting:
+                if not waiting and not out_of_time:
                     side.widen()
                 key, value = side.wait()
                 answers[key] = None if value is None else (value >= tests[key][1]) != tests[key][2]
-                if value is None:
-                    self.timed_out = True
-                    answers.update({key: None for key in [*waiting, *side.running]})
-                    break
+                if value is None:  # the deadline: no more tests start; those running meet it too
+                    out_of_time = self.timed_out = True
+                    answers.update({key: None for key in waiting})
+                    waiting.clear()
         self.nodes += side.nodes
         return answers
 

@@ -32,6 +32,7 @@ class _Test(Generic[K]):
         self.threads = threads
         self.stop = core.StopFlag()
         self.thread: threading.Thread | None = None
+        self.answered = False  # its answer is on the way to the waiting thread
 
 
 class SideBySide(Generic[K]):
@@ -55,15 +56,32 @@ class SideBySide(Generic[K]):
     def __enter__(self) -> SideBySide[K]:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, error_type: object, *rest: object) -> None:
+        error = self._stop_all()
+        if error is not None and error_type is None:
+            raise error
+
+    def _stop_all(self) -> BaseException | None:
+        """Stop every test and wait for their threads; the first error a stopped test raised, if any."""
         for test in list(self.running.values()):
             self.cancel(test.key)
+        interrupted = False
         for test in self._stopped:
-            assert test.thread is not None
-            test.thread.join()
-        while not self._answers.empty():
-            self._count(self._answers.get_nowait()[1])
+            while test.thread is not None and test.thread.ident is not None and test.thread.is_alive():
+                try:
+                    test.thread.join()
+                except KeyboardInterrupt:  # again: the search was told to stop; it still must end first
+                    interrupted = True
         self._stopped.clear()
+        error = None
+        while not self._answers.empty():
+            outcome = self._answers.get_nowait()[1]
+            self._count(outcome)
+            if isinstance(outcome, BaseException) and error is None:
+                error = outcome
+        if interrupted:
+            raise KeyboardInterrupt
+        return error
 
     @property
     def free(self) -> int:
@@ -74,14 +92,15 @@ class SideBySide(Generic[K]):
         """Start the search of ``pits`` with the window (alpha, beta), known by ``key``: on every thread when
         it will run ``alone``, otherwise on its share of them."""
         assert key not in self.running and self.free > 0
-        self._launch(_Test(key, pits, alpha, beta, self.threads if alone else max(1, self.threads // self.slots)))
+        share = self.threads // self.slots + (0 if self.running else self.threads % self.slots)
+        self._launch(_Test(key, pits, alpha, beta, self.threads if alone else max(1, share)))
 
     def widen(self) -> None:
         """Restart a test running alone on fewer than all the threads, on all of them."""
         if len(self.running) != 1:
             return
         (test,) = self.running.values()
-        if test.threads < self.threads:
+        if test.threads < self.threads and not test.answered:
             self.cancel(test.key)
             self._launch(_Test(test.key, test.pits, test.alpha, test.beta, self.threads))
 
@@ -103,11 +122,11 @@ class SideBySide(Generic[K]):
             except queue.Empty:
                 continue
             except KeyboardInterrupt:
-                self.__exit__()
+                self._stop_all()
                 raise
             self._count(outcome)
             if isinstance(outcome, BaseException):
-                self.__exit__()
+                self._stop_all()
                 raise outcome
             if self.running.get(test.key) is not test:
                 continue  # a cancelled test's late answer
@@ -122,6 +141,7 @@ class SideBySide(Generic[K]):
                     test.pits, test.alpha, test.beta, test.threads, self.deadline, test.stop)
             except BaseException as error:  # handed to the waiting thread, which raises it
                 outcome = error
+            test.answered = True
             self._answers.put((test, outcome))
 
         test.thread = threading.Thread(target=run, daemon=True)

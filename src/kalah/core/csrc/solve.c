@@ -46,10 +46,10 @@ static inline uint64_t slot_check(uint64_t slot) { return slot >> SLOT_CHECK_SHI
 #define BUSY_MASK (BUSY_SIZE - 1)
 #define ETC_ABOVE_DATABASE 14
 /* A proof refutes every reply of the opponent, so among moves that hand over the turn those that
- * leave fewer replies come first: each costs half a seed of gain (a seed is 16). Measured on one
- * thread, the value of Kalah(6,5) took 305 million nodes and 189 s against 586 million and 285 s
- * without (2 and 4 did less; 6 to 8 about the same; from 10, where two replies outweigh a seed
- * stored, twice the nodes on Kalah(6,4)). */
+ * leave fewer replies come first: each costs half a seed of gain (a seed is 16). On one thread the
+ * value of Kalah(6,5) took 305 million nodes against 586 million without; a quarter of a seed did
+ * less, 3/8 about the same, and from 5/8 on (two replies outweigh a seed stored) twice the nodes
+ * of none on Kalah(6,4) (docs/solve.md). */
 #define REPLY_COST 8
 #define BUSY_ABOVE_DATABASE 6
 
@@ -287,7 +287,7 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
     /* Step 1. Count the node, look at the clock now and then; the seeds left bound the value. */
     uint64_t start_nodes = ++w->nodes;
     if ((start_nodes & 0x3FFF) == 0) {
-        if ((w->stop && *w->stop) || __atomic_load_n(w->done, __ATOMIC_RELAXED) || (w->deadline > 0 && kalah_solver_now() > w->deadline))
+        if ((w->stop && __atomic_load_n(w->stop, __ATOMIC_RELAXED)) || __atomic_load_n(w->done, __ATOMIC_RELAXED) || (w->deadline > 0 && kalah_solver_now() > w->deadline))
             w->aborted = 1;
     }
     if (w->aborted) return 0;
