@@ -550,15 +550,6 @@ class _Run:
         self.nodes += tests.nodes
         return lower + diff, upper + diff
 
-    def plain_at_least(self, position: Position, target: int) -> bool | None:
-        """Whether the value is at least ``target`` (None on timeout)."""
-        test = self._at_least_test(position, target)
-        if isinstance(test, bool):
-            return test
-        pits, beta = test
-        value = self._search(pits, beta - 1, beta)
-        return None if value is None else value >= beta
-
     def _at_least_test(self, position: Position, target: int) -> bool | tuple[list[int], int]:
         """Whether the value is at least ``target`` when that needs no search, else the search's pits and beta."""
         small = self._exact_small(position)
