@@ -46,7 +46,8 @@ def test_file_roundtrip_and_locate(tmp_path):
 
 def test_in_memory_copy_of_a_file_gives_the_same_values(tmp_path):
     variant = Variant(pits=4, seeds=3)
-    mapped = build(variant, 7, tmp_path, threads=2)
+    built = build(variant, 7, tmp_path, threads=2)
+    mapped = load(built.path)
     assert not mapped.resident
     copy = mapped.in_memory()
     assert copy.resident and copy.path == mapped.path and copy.in_memory() is copy
@@ -56,6 +57,15 @@ def test_in_memory_copy_of_a_file_gives_the_same_values(tmp_path):
     while not position.is_over:
         assert copy.value(position) == mapped.value(position)
         position = position.play(rng.choice(position.legal_moves()))
+
+
+def test_a_build_keeps_its_values_in_memory_and_locate_finds_them(tmp_path):
+    variant = Variant(pits=4, seeds=3)
+    built = build(variant, 6, tmp_path, threads=2)
+    assert built.resident and built.in_memory() is built  # nothing to copy for a long solve
+    assert locate(variant, tmp_path) is built  # a solve right after the build reads no file
+    mapped = load(built.path)
+    assert bytes(mapped._buffer[64:]) == bytes(built._buffer[: built.table.nbytes])
 
 
 def test_corrupt_and_foreign_files_are_refused(tmp_path):
@@ -105,4 +115,5 @@ def test_interrupted_build_leaves_no_file_and_resumes(tmp_path):
     assert resumed[0] > 0  # it went on from the saved layers
     assert target.exists() and not partial.exists()
     fresh = build_in_memory(variant, 9)
-    assert bytes(database._buffer[64:]) == bytes(fresh._buffer[: fresh.table.nbytes])
+    assert bytes(load(database.path)._buffer[64:]) == bytes(fresh._buffer[: fresh.table.nbytes])
+    assert bytes(database._buffer[: database.table.nbytes]) == bytes(fresh._buffer[: fresh.table.nbytes])

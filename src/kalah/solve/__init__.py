@@ -39,9 +39,10 @@ __all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "plann
 #: Above this many seeds in the pits an unlimited solve is refused (give ``time``).
 MAX_EXACT_SEEDS = 60
 DEFAULT_TT_LOG2 = 26  # 2^26 entries of 8 bytes (core.TABLE_ENTRY_BYTES): 512 MiB
-#: 4 GiB for 49 to 60 seeds (Kalah(6,5)), 8 GiB above, where the memory allows. Kalah(6,5) on one
-#: thread searched 586 million nodes with 2^29 entries and 578 million with 2^30: it fills no more.
-LARGE_TT_LOG2 = 29
+#: 512 MiB also for 49 to 60 seeds (Kalah(6,5)): its value took 9% more nodes than with 4 GiB (2^29)
+#: but a quarter less time, as the table and a K=28 database (3.3 GiB) then fit in the reach of the
+#: processor's TLB on huge pages (docs/solve.md). 8 GiB above, where the memory allows.
+LARGE_TT_LOG2 = 26
 HUGE_TT_LOG2 = 30
 TABLE_ENTRIES_PER_SECOND = 4_000_000  # about what a solve fills: a time budget's table is no larger
 #: Positions of the endgame table that ``endgame="auto"`` computes in memory when none is on disk.
@@ -362,6 +363,18 @@ def _chosen_database(position: Position, endgame: EndgameChoice, threads: int, t
 GUESS_MIN_SEEDS = 30
 GUESS_DEPTH = 16
 GUESS_SECONDS = 0.5  # at most, for the guess's search
+#: From this many seeds on a solve takes minutes, and the guess gets a deeper search: on Kalah(6,5) depth 16
+#: says +8, depth 24 (5 s) says +10, the value, and the tests from +10 take 40% fewer nodes than from +8.
+DEEP_GUESS_SEEDS = 56
+DEEP_GUESS_DEPTH = 24
+DEEP_GUESS_SECONDS = 6.0
+
+
+def _guess_effort(position: Position) -> tuple[int, float]:
+    """The depth and the seconds (at most) of the heuristic search that gives ``position``'s first guess."""
+    if position.seeds_in_pits >= DEEP_GUESS_SEEDS:
+        return DEEP_GUESS_DEPTH, DEEP_GUESS_SECONDS
+    return GUESS_DEPTH, GUESS_SECONDS
 
 
 #: The best move of the last guess's search per position (at most a few kept): a timed solve that
@@ -380,7 +393,8 @@ def heuristic_guess(position: Position) -> int | None:
         return None
     from kalah.search import search
 
-    result = search(position, "pvs", depth=GUESS_DEPTH, time=GUESS_SECONDS, move_values=False)
+    depth, seconds = _guess_effort(position)
+    result = search(position, "pvs", depth=depth, time=seconds, move_values=False)
     if result.value is None:
         return None
     _LAST_GUESS[position] = result.best_move
@@ -506,8 +520,14 @@ class _Run:
         small = self._exact_small(position)
         if small is not None:
             return small, small
-        if guess is None and (not self.deadline or self.deadline - self.engine.core.now() > 10 * GUESS_SECONDS):
+        # A deep guess is most often the value, and then MTD(f)'s own tests, one at a time on every thread, are
+        # the least work (Kalah(6,5): 469 million nodes from +10, against 591 million with a pair +10, +14);
+        # a shallow one may be a step short, which a pair of tests side by side covers in one round.
+        depth, seconds = _guess_effort(position)
+        one_at_a_time = False
+        if guess is None and (not self.deadline or self.deadline - self.engine.core.now() > 10 * seconds):
             guess = heuristic_guess(position)
+            one_at_a_time = guess is not None and depth > GUESS_DEPTH
         pits, diff, seeds = self._view(position)
         lower, upper = -seeds, seeds
         g = 0 if guess is None else max(lower, min(upper, guess - diff))
@@ -534,7 +554,7 @@ class _Run:
                 if not out_of_time:
                     for bar in [bar for bar in tests.running if not lower < bar <= upper]:
                         tests.cancel(bar)  # an answer made it needless
-                    bars = _mtdf_bars(lower, upper, g, tests.slots, tests.running)[:tests.free]
+                    bars = _mtdf_bars(lower, upper, g, 1 if one_at_a_time else tests.slots, tests.running)[:tests.free]
                     alone = len(bars) + len(tests.running) == 1
                     for bar in bars:
                         tests.start(bar, pits, bar - 1, bar, alone=alone)

@@ -39,7 +39,7 @@ from . import (
     SolveError,
     SolveResult,
     _LAST_GUESS,
-    GUESS_SECONDS,
+    _guess_effort,
     _outside_in_steps,
     auto_max_seeds,
     default_tt_log2,
@@ -488,7 +488,7 @@ def _mtdf(driver: _Driver, position: Position) -> tuple[int, int]:
     total = sum(position.cells)  # every final margin has the parity of the seeds in the game
     lower, upper = driver.interval(driver.root, {})
     remaining = driver.remaining()
-    worth_a_guess = lower < upper and (remaining is None or remaining > 10 * GUESS_SECONDS)
+    worth_a_guess = lower < upper and (remaining is None or remaining > 10 * _guess_effort(position)[1])
     guess = heuristic_guess(position) if worth_a_guess else None
     _LAST_GUESS.clear()
     g = 0 if guess is None else guess
