@@ -68,6 +68,20 @@ def test_a_build_keeps_its_values_in_memory_and_locate_finds_them(tmp_path):
     assert bytes(mapped._buffer[64:]) == bytes(built._buffer[: built.table.nbytes])
 
 
+def test_a_failed_layer_write_stops_the_build_and_leaves_no_database(tmp_path, monkeypatch):
+    import kalah.endgame as endgame
+
+    def full_disk(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(endgame.os, "fsync", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        build(Variant(pits=4), 9, tmp_path)
+    assert not database_path(Variant(pits=4), 9, tmp_path).exists()
+    monkeypatch.undo()
+    assert build(Variant(pits=4), 9, tmp_path).max_seeds == 9  # the next run starts again from the partial file
+
+
 def test_corrupt_and_foreign_files_are_refused(tmp_path):
     database = build(Variant(pits=3), 6, tmp_path)
     path = database.path

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import mmap
 import os
+import queue
 import struct
 import threading
 from dataclasses import dataclass
@@ -244,6 +245,40 @@ def _anonymous(size: int) -> mmap.mmap:
     return buffer
 
 
+class _InOrder:
+    """Calls ``work(item)`` for each item put, in order, in a thread of its own; leaving the ``with`` block waits
+    for every item put and raises the first error of ``work`` (which also stops the items after it)."""
+
+    def __init__(self, work: Callable[[int], None]):
+        self._work = work
+        self._items: queue.Queue[int | None] = queue.Queue()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="kalah-layer-writer")
+
+    def _run(self) -> None:
+        while (item := self._items.get()) is not None:
+            if self._error is None:
+                try:
+                    self._work(item)
+                except BaseException as error:  # re-raised by the thread that put the items
+                    self._error = error
+
+    def put(self, item: int) -> None:
+        if self._error is not None:
+            raise self._error
+        self._items.put(item)
+
+    def __enter__(self) -> _InOrder:
+        self._thread.start()
+        return self
+
+    def __exit__(self, error_type: object, *rest: object) -> None:
+        self._items.put(None)
+        self._thread.join()
+        if self._error is not None and error_type is None:
+            raise self._error
+
+
 def _read_in_parts(path: Path, offset: int, target: memoryview, parts: int = 2) -> None:
     """Read ``len(target)`` bytes of ``path`` from ``offset`` into fresh memory, in ``parts`` threads at once.
 
@@ -382,7 +417,8 @@ def build(
             layer_file.write(_header(pits, empty_capture, max_seeds, seeds + 1, size, 0, False))
             layer_file.flush()
 
-        _build_layers(table, first, threads, progress, save_layer)
+        with _InOrder(save_layer) as saver:  # a layer is written while the next one builds (it only reads it)
+            _build_layers(table, first, threads, progress, saver.put)
         checksum = core.checksum(buffer, 0, size)
         layer_file.truncate(HEADER.size + size)
         layer_file.seek(0)

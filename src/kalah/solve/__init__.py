@@ -364,9 +364,10 @@ GUESS_MIN_SEEDS = 30
 GUESS_DEPTH = 16
 GUESS_SECONDS = 0.5  # at most, for the guess's search
 #: From this many seeds on a solve takes minutes, and the guess gets a deeper search: on Kalah(6,5) depth 16
-#: says +8, depth 24 (5 s) says +10, the value, and the tests from +10 take 40% fewer nodes than from +8.
+#: says +7.5 (so +8), depths 21 to 23 say +9 to +9.75 (so +10, the value; depth 22 takes 4 s in a fresh
+#: process), and the tests from +10 take 40% fewer nodes than those from +8.
 DEEP_GUESS_SEEDS = 56
-DEEP_GUESS_DEPTH = 24
+DEEP_GUESS_DEPTH = 22
 DEEP_GUESS_SECONDS = 6.0
 
 
