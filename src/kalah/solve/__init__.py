@@ -383,8 +383,9 @@ def _guess_effort(position: Position) -> tuple[int, float]:
 _LAST_GUESS: dict[Position, Move | None] = {}
 
 
-def heuristic_guess(position: Position) -> int | None:
-    """A first guess of the value for MTD(f): a short heuristic search (a fraction of a second).
+def heuristic_guess(position: Position, threads: int | None = None) -> int | None:
+    """A first guess of the value for MTD(f): a short heuristic search (a fraction of a second; a few
+    seconds from :data:`DEEP_GUESS_SEEDS` on) on ``threads`` threads (default one).
 
     Each MTD(f) probe costs a full null-window proof; starting near the true
     value saves the climb from 0 (on Kalah(6,4): four probes of the seven). The
@@ -395,7 +396,7 @@ def heuristic_guess(position: Position) -> int | None:
     from kalah.search import search
 
     depth, seconds = _guess_effort(position)
-    result = search(position, "pvs", depth=depth, time=seconds, move_values=False)
+    result = search(position, "pvs", depth=depth, time=seconds, move_values=False, threads=threads)
     if result.value is None:
         return None
     _LAST_GUESS[position] = result.best_move
@@ -527,7 +528,7 @@ class _Run:
         depth, seconds = _guess_effort(position)
         one_at_a_time = False
         if guess is None and (not self.deadline or self.deadline - self.engine.core.now() > 10 * seconds):
-            guess = heuristic_guess(position)
+            guess = heuristic_guess(position, self.threads)  # nothing else runs yet: every thread
             one_at_a_time = guess is not None and depth > GUESS_DEPTH
         pits, diff, seeds = self._view(position)
         lower, upper = -seeds, seeds
