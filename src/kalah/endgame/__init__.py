@@ -428,8 +428,9 @@ def build(
     os.replace(partial, target)
     # The values stay where they were built, private memory on huge pages as in_memory() would copy them,
     # and locate() finds them there: a solve right after its build reads the file not once.
-    database = EndgameDatabase(pits, empty_capture, max_seeds, target.resolve(), table, buffer, _copied=True)
-    _LOADED[database.path] = database
+    resolved = target.resolve()
+    database = EndgameDatabase(pits, empty_capture, max_seeds, resolved, table, buffer, _copied=True)
+    _LOADED[resolved] = database
     return database
 
 
