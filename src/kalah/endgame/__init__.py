@@ -287,20 +287,16 @@ def _read_in_parts(path: Path, offset: int, target: memoryview, parts: int = 2) 
     K=28 database, 0.3 s once its pages are backed), and each thread zeroes
     its own part.
     """
-    if not hasattr(os, "preadv"):
-        parts = 1
     size = len(target)
     cuts = [size * i // parts // mmap.PAGESIZE * mmap.PAGESIZE for i in range(parts)] + [size]
     errors: list[BaseException] = []
 
     def read(lo: int, hi: int) -> None:
         try:
-            with open(path, "rb") as file:
-                if parts == 1:
-                    file.seek(offset)
+            with open(path, "rb") as file:  # each thread its own file position
+                file.seek(offset + lo)
                 while lo < hi:
-                    chunk = target[lo : min(hi, lo + (1 << 26))]
-                    got = os.preadv(file.fileno(), [chunk], offset + lo) if parts > 1 else file.readinto(chunk)
+                    got = file.readinto(target[lo : min(hi, lo + (1 << 26))])
                     if not got:
                         raise OSError(f"{path} ended early")
                     lo += got
