@@ -176,6 +176,27 @@ def test_out_of_time_the_bounds_proven_before_count_and_nothing_more_starts():
     assert len(solver.calls) == 4  # 4 and 8, then 6, then 8 again on both threads until the deadline
 
 
+def test_under_a_budget_each_side_closes_in_without_waiting_for_the_other():
+    # 12 seeds, guess 0: bars 6 and 3 seeds out on each side, then MTD(f)'s first test on that side (0 and 2).
+    # The test above at 7 runs past the deadline; the side below goes on beside it to the guess, and then the
+    # test above gets both threads.
+    run, solver = _scripted_run(0, {7: 30.0}, deadline=now() + 1.0)
+    assert run.plain_interval(START, guess=0) == (0, 12)
+    assert run.timed_out
+    assert sorted(solver.calls[:2]) == [(-6, 1), (7, 1)]
+    assert solver.calls[2:] == [(-3, 1), (0, 1), (7, 2)]
+
+
+def test_under_a_budget_an_answer_on_one_side_stops_the_needless_tests_of_the_other():
+    # Not at least -6 comes back as at most -8 (fail-soft): every bar above is needless, also the running 7.
+    run, solver = _scripted_run(-8, {-6: 0.05, 7: 30.0}, deadline=now() + 20.0)
+    started = time.perf_counter()
+    assert run.plain_interval(START, guess=0) == (-8, -8)
+    assert time.perf_counter() - started < 2
+    assert sorted(solver.calls[:2]) == [(-6, 1), (7, 1)]
+    assert solver.calls[2:] == [(-8, 2)]  # MTD(f) from the bound: at least -8, alone on both threads
+
+
 def test_out_of_time_the_tests_still_running_have_no_answer():
     run, solver = _scripted_run(0, {1: 0.05, 2: 30.0, 3: 30.0}, deadline=now() + 0.5)
     answers = run.run_tests({"a": ([1] * 12, 1, False), "b": ([1] * 12, 2, False), "c": ([1] * 12, 3, True)})

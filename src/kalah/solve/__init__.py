@@ -536,19 +536,9 @@ class _Run:
         if (g - seeds) % 2:
             g += 1 if g < upper else -1
         if self.deadline:
-            # Under a time budget, close in from outside: a bar far from the value is proven in a
-            # fraction of the time of one near it, so the bounds tighten step by step and a budget
-            # too short for the value still ends with proven bounds better than the trivial ones.
-            for step in _outside_in_steps(seeds):
-                for bar in (g - step, g + step + 1):  # is the value at least bar?
-                    if not lower < bar <= upper:
-                        continue
-                    value = self._search(pits, bar - 1, bar)
-                    if value is None:
-                        return lower + diff, upper + diff
-                    lower, upper = _narrowed(lower, upper, value, bar, seeds)
-                    if report and self.on_bounds is not None:
-                        self.on_bounds(lower + diff, upper + diff)
+            lower, upper, finished = self._outside_in(pits, seeds, g, lower, upper, diff if report else None)
+            if not finished:
+                return lower + diff, upper + diff
             g = max(lower, min(upper, g))
         out_of_time = False
         with self._tests() as tests:
@@ -571,6 +561,50 @@ class _Run:
                     self.on_bounds(lower + diff, upper + diff)
         self.nodes += tests.nodes
         return lower + diff, upper + diff
+
+    def _outside_in(self, pits: list[int], seeds: int, g: int, lower: int, upper: int,
+                    report_diff: int | None) -> tuple[int, int, bool]:
+        """Bounds from null-window tests at bars closing in on the guess ``g`` from outside, under a time budget.
+
+        A bar far from the value is proven in a fraction of the time of one
+        near it, so the bounds tighten step by step, and a budget too short for
+        the value still ends with proven bounds better than the trivial ones.
+        The two sides close in independently, side by side where there are two
+        slots: on Kalah(6,6) a test above the value can take far longer than
+        the next one below it, and one side must not wait for the other. A
+        side out of bars leaves the other test every thread.
+        The bounds, and False when the deadline stopped a test.
+        """
+        steps, finished = _outside_in_steps(seeds), True
+        # Is the value at least bar? Each side ends with MTD(f)'s first test on its side of the guess.
+        sides = [[g - step for step in steps] + [g], [g + step + 1 for step in steps] + [g + 2]]
+        with self._tests() as tests:
+            while True:
+                for side in sides:
+                    while side and not (lower < side[0] <= upper):
+                        if side[0] in tests.running:
+                            tests.cancel(side[0])  # an answer made it needless
+                        side.pop(0)
+                waiting = [side[0] for side in sides if side and side[0] not in tests.running]
+                free = tests.free
+                for bar in waiting[:free]:
+                    tests.start(bar, pits, bar - 1, bar, alone=len(waiting) + len(tests.running) == 1)
+                if not tests.running:
+                    break
+                if len(waiting) <= free:
+                    tests.widen()  # no other test waits: the one left gets every thread
+                bar, value = tests.wait()
+                if value is None:  # the deadline: the other test meets it too; what was proven stands
+                    finished, self.timed_out = False, True
+                    break
+                lower, upper = _narrowed(lower, upper, value, bar, seeds)
+                for side in sides:
+                    if side and side[0] == bar:
+                        side.pop(0)
+                if report_diff is not None and self.on_bounds is not None:
+                    self.on_bounds(lower + report_diff, upper + report_diff)
+        self.nodes += tests.nodes
+        return lower, upper, finished
 
     def _at_least_test(self, position: Position, target: int) -> bool | tuple[list[int], int]:
         """Whether the value is at least ``target`` when that needs no search, else the search's pits and beta."""

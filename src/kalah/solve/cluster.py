@@ -496,8 +496,9 @@ def _mtdf(driver: _Driver, position: Position) -> tuple[int, int]:
     if (g - total) % 2:
         g += 1 if g < upper else -1
     if remaining is not None:
-        # under a time budget, close in from outside as one machine does: a bar far from the value is
-        # proven in a fraction of the time of one near it, so a short budget still proves something
+        # under a time budget, close in from outside: a bar far from the value is proven in a fraction
+        # of the time of one near it, so a short budget still proves something (one bar at a time, each
+        # spread over the workers, where one machine runs the two sides side by side)
         for step in _outside_in_steps(position.seeds_in_pits):
             for bar in (g - step, g + step + 1):
                 if lower < bar <= upper and not driver.decide([(driver.root, bar)]):
