@@ -38,12 +38,12 @@ __all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "plann
 
 #: Above this many seeds in the pits an unlimited solve is refused (give ``time``).
 MAX_EXACT_SEEDS = 60
-DEFAULT_TT_LOG2 = 26  # 2^26 entries of 8 bytes (core.TABLE_ENTRY_BYTES): 512 MiB
-#: 512 MiB also for 49 to 60 seeds (Kalah(6,5)): its value took 9% more nodes than with 4 GiB (2^29)
-#: but a quarter less time, as the table and a K=28 database (3.3 GiB) then fit in the reach of the
-#: processor's TLB on huge pages (docs/solve.md). 8 GiB above, where the memory allows.
-LARGE_TT_LOG2 = 26
-HUGE_TT_LOG2 = 30
+#: 2^26 entries of 8 bytes (core.TABLE_ENTRY_BYTES), 512 MiB, from 45 seeds up, however large the proof:
+#: Kalah(6,5)'s value took 9% more nodes than with 4 GiB (2^29) but a quarter less time, as the table and
+#: a K=28 database (3.3 GiB) then fit in the reach of the processor's TLB on huge pages; in five minutes
+#: of Kalah(6,6) with K=30 it searched 1.6 times the nodes a second of an 8 GiB table (2^30) and proved
+#: the same bounds in two thirds of the time (docs/solve.md).
+DEFAULT_TT_LOG2 = 26
 TABLE_ENTRIES_PER_SECOND = 4_000_000  # about what a solve fills: a time budget's table is no larger
 #: Positions of the endgame table that ``endgame="auto"`` computes in memory when none is on disk.
 AUTO_TABLE_POSITIONS = 100_000_000
@@ -169,14 +169,7 @@ def _size_tt_log2(seeds_on_board: int) -> int:
         return 23
     if seeds_on_board <= 44:
         return 25
-    if seeds_on_board <= 48:
-        return DEFAULT_TT_LOG2
-    # Kalah(6,5) and up: the proofs outgrow 512 MiB; at most half the memory.
-    log2 = LARGE_TT_LOG2 if seeds_on_board <= MAX_EXACT_SEEDS else HUGE_TT_LOG2
-    memory = _physical_memory()
-    while log2 > 28 and memory and core.TABLE_ENTRY_BYTES << log2 > memory // 2:
-        log2 -= 1
-    return log2
+    return DEFAULT_TT_LOG2
 
 
 def _physical_memory() -> int | None:

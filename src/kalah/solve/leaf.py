@@ -13,6 +13,7 @@ import threading
 from typing import Callable, Union
 
 from kalah import endgame as eg
+from kalah.core import solver as core
 from kalah.endgame import EndgameDatabase
 from kalah.rules import Position
 
@@ -88,13 +89,14 @@ def _search(engine: _Engine, pits: list[int], beta: int, deadline: float,
     """The compiled null-window search in a helper thread, stopped early when the driver cancels the task
     (a test nobody needs any more would otherwise keep the worker from the next one)."""
     out: list[tuple[int, bool, int]] = []
-    solver = engine.solver
-    helper = threading.Thread(target=lambda: out.append(solver.search(pits, beta - 1, beta, 1, deadline)), daemon=True)
+    stop = core.StopFlag()
+    helper = threading.Thread(target=lambda: out.append(engine.solver.search(pits, beta - 1, beta, 1, deadline, stop)),
+                              daemon=True)
     helper.start()
     while helper.is_alive():
         helper.join(POLL_SECONDS)
         if helper.is_alive() and cancelled():
-            solver.request_stop()
+            stop.request()
     return out[0]
 
 
