@@ -22,6 +22,7 @@ pytestmark = pytest.mark.skipif(KALAH is None, reason="the kalah command is not 
 SUBSTITUTIONS = {
     "kalah endgame build -k 28": "kalah endgame build -k 8 --path {tmp}",
     "kalah endgame build -k 26": "kalah endgame build -k 8 --path {tmp}",
+    "kalah endgame build -k 30": "kalah endgame build -k 8 --path {tmp}",
     "kalah solve --seeds 6 --time 3600": "kalah solve --seeds 6 --time 2",
     "kalah solve --seeds 5": "kalah solve --seeds 5 --time 2",
     "kalah play": "kalah play --player1 random:seed=1",  # a person types: stdin ends the game

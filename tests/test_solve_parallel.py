@@ -140,10 +140,11 @@ class ScriptedSolver:
         return (beta if self.value >= beta else beta - 2), False, 1
 
 
-def _scripted_run(value: int, seconds: dict[int, float], deadline: float = 0.0) -> tuple[_Run, ScriptedSolver]:
+def _scripted_run(value: int, seconds: dict[int, float], deadline: float = 0.0,
+                  threads: int = 2) -> tuple[_Run, ScriptedSolver]:
     solver = ScriptedSolver(value, seconds)
     engine = types.SimpleNamespace(solver=solver, database=None, core=types.SimpleNamespace(now=now))
-    return _Run(engine, 2, deadline), solver  # type: ignore[arg-type]
+    return _Run(engine, threads, deadline), solver  # type: ignore[arg-type]
 
 
 START = Position.start(Variant(6, 1))  # 12 seeds in the pits: even values from -12 to +12
@@ -185,6 +186,13 @@ def test_under_a_budget_each_side_closes_in_without_waiting_for_the_other():
     assert run.timed_out
     assert sorted(solver.calls[:2]) == [(-6, 1), (7, 1)]
     assert solver.calls[2:] == [(-3, 1), (0, 1), (7, 2)]
+
+
+def test_under_a_budget_on_one_thread_the_sides_take_turns():
+    run, solver = _scripted_run(0, {}, deadline=now() + 20.0, threads=1)
+    assert run.plain_interval(START, guess=0) == (0, 0)
+    # below 7 comes back as at most 5, so at most 4; then at least -3 (-2), below 4 (2), at least 0, below 2
+    assert solver.calls == [(-6, 1), (7, 1), (-3, 1), (4, 1), (0, 1), (2, 1)]
 
 
 def test_under_a_budget_an_answer_on_one_side_stops_the_needless_tests_of_the_other():

@@ -41,8 +41,8 @@ MAX_EXACT_SEEDS = 60
 #: 2^26 entries of 8 bytes (core.TABLE_ENTRY_BYTES), 512 MiB, from 45 seeds up, however large the proof:
 #: Kalah(6,5)'s value took 9% more nodes than with 4 GiB (2^29) but a quarter less time, as the table and
 #: a K=28 database (3.3 GiB) then fit in the reach of the processor's TLB on huge pages; in five minutes
-#: of Kalah(6,6) with K=30 it searched 1.6 times the nodes a second of an 8 GiB table (2^30) and proved
-#: the same bounds in two thirds of the time (docs/solve.md).
+#: of Kalah(6,6) with K=30 it searched 1.6 times the nodes a second of an 8 GiB table (2^30) and answered
+#: the same tests in two thirds of the time (docs/solve.md).
 DEFAULT_TT_LOG2 = 26
 TABLE_ENTRIES_PER_SECOND = 4_000_000  # about what a solve fills: a time budget's table is no larger
 #: Positions of the endgame table that ``endgame="auto"`` computes in memory when none is on disk.
@@ -565,7 +565,8 @@ class _Run:
         The two sides close in independently, side by side where there are two
         slots: on Kalah(6,6) a test above the value can take far longer than
         the next one below it, and one side must not wait for the other. A
-        side out of bars leaves the other test every thread.
+        side out of bars leaves the other test every thread. With one slot
+        the sides take turns.
         The bounds, and False when the deadline stopped a test.
         """
         steps, finished = _outside_in_steps(seeds), True
@@ -591,9 +592,10 @@ class _Run:
                     finished, self.timed_out = False, True
                     break
                 lower, upper = _narrowed(lower, upper, value, bar, seeds)
-                for side in sides:
-                    if side and side[0] == bar:
-                        side.pop(0)
+                answered = next(side for side in sides if side and side[0] == bar)
+                answered.pop(0)
+                sides.remove(answered)
+                sides.append(answered)  # one slot: the sides take turns
                 if report_diff is not None and self.on_bounds is not None:
                     self.on_bounds(lower + report_diff, upper + report_diff)
         self.nodes += tests.nodes
