@@ -485,16 +485,6 @@ class _Run:
     def _tests(self) -> SideBySide[Any]:
         return SideBySide(self.engine.solver, self.threads, self.deadline)
 
-    def _search(self, pits: list[int], alpha: int, beta: int) -> int | None:
-        """One compiled search on every thread (in a helper thread, so that Ctrl-C still works). None on timeout."""
-        with self._tests() as tests:
-            tests.start(0, pits, alpha, beta, alone=True)
-            _, value = tests.wait()
-        self.nodes += tests.nodes
-        if value is None:
-            self.timed_out = True
-        return value
-
     def _view(self, position: Position) -> tuple[list[int], int, int]:
         """The mover's-view pits, the store difference and the seeds in the pits."""
         me = position.to_move
