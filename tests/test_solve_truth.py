@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import functools
 import random
+import types
 
 import pytest
 
 from kalah import SWAP, Position, Variant
 from kalah.endgame import build_in_memory
-from kalah.solve import SolveError, clear_cache, solve
+from kalah.solve import SolveError, _engine, _Run, clear_cache, solve
 
 from helpers import scattered_position
 
@@ -65,6 +66,40 @@ def test_solver_matches_brute_force(pits, empty_capture):
         final = line_end.margin if position.to_move == 0 else -line_end.margin
         assert final == expected
         del mover_sign
+
+
+class _MisleadingTable:
+    """The compiled solver, except that its table names ``move`` as every position's best."""
+
+    def __init__(self, solver, move):
+        self.solver, self.move = solver, move
+
+    def lookup(self, pits):
+        return 0, 0, self.move
+
+    def __getattr__(self, name):
+        return getattr(self.solver, name)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_value_and_best_moves_need_not_trust_the_tables_best_move(threads):
+    """The move the table names is tested above the lower bound on trust: when it is wrong, or one of several
+    best moves, the moves' answers still give the value and every best move."""
+    rng = random.Random(5 + threads)
+    variant = Variant(pits=4, seeds=1)
+    engine = _engine(variant.pits, variant.empty_capture, 18)
+    ties = 0
+    for _ in range(6):
+        position = scattered_position(rng, variant, 10)
+        expected = brute(position)
+        best = {move for move in position.legal_moves() if brute_move_value(position, move) == expected}
+        ties += len(best) > 1
+        for named in position.legal_moves() + [None]:
+            engine.solver.clear()
+            misled = types.SimpleNamespace(solver=_MisleadingTable(engine.solver, named), database=None, core=engine.core)
+            value, moves = _Run(misled, threads, 0.0).value_and_best_moves(position)  # type: ignore[arg-type]
+            assert (value, set(moves)) == (expected, best), (position, named)
+    assert ties  # some position has more than one best move
 
 
 @pytest.mark.parametrize("empty_capture", [False, True])

@@ -466,6 +466,11 @@ def _narrowed(lower: int, upper: int, value: int, bar: int, seeds: int) -> tuple
     return lower, upper
 
 
+def _swap_open(position: Position) -> bool:
+    """Whether the pie rule's swap is still to be decided: the value then depends on flags a search ignores."""
+    return position.variant.pie_rule and (position.is_first_move or position.swap_available)
+
+
 #: A null-window test to run: the mover's-view pits, beta, and whether the answer is negated (the test is
 #: on the opponent's value).
 _PendingTest = tuple[list[int], int, bool]
@@ -500,8 +505,10 @@ class _Run:
             return database.value(position)
         return None
 
-    def plain_interval(self, position: Position, guess: int | None = None, report: bool = False) -> tuple[int, int]:
-        """Bounds on a position's value without pie-rule flags, by MTD(f)."""
+    def plain_interval(self, position: Position, guess: int | None = None, report: bool = False,
+                       until_lower: bool = False) -> tuple[int, int]:
+        """Bounds on a position's value without pie-rule flags, by MTD(f): the value, or with ``until_lower``
+        the bounds once a test has proven a lower bound (its tests then one at a time)."""
         small = self._exact_small(position)
         if small is not None:
             return small, small
@@ -513,6 +520,7 @@ class _Run:
         if guess is None and (not self.deadline or self.deadline - self.engine.core.now() > 10 * seconds):
             guess = heuristic_guess(position, self.threads)  # nothing else runs yet: every thread
             one_at_a_time = guess is not None and depth > GUESS_DEPTH
+        one_at_a_time = one_at_a_time or until_lower
         pits, diff, seeds = self._view(position)
         lower, upper = -seeds, seeds
         g = 0 if guess is None else max(lower, min(upper, guess - diff))
@@ -542,6 +550,8 @@ class _Run:
                 g = max(lower, min(upper, value))
                 if report and self.on_bounds is not None:
                     self.on_bounds(lower + diff, upper + diff)
+                if until_lower and value >= bar:
+                    break
         self.nodes += tests.nodes
         return lower + diff, upper + diff
 
@@ -630,7 +640,7 @@ class _Run:
     # --- positions with the pie rule's flags -------------------------------------
 
     def interval(self, position: Position, report: bool = False) -> tuple[int, int]:
-        if position.variant.pie_rule and (position.is_first_move or position.swap_available):
+        if _swap_open(position):
             lower, upper = -(10**6), -(10**6)
             for move in position.legal_moves():
                 lo, hi = self.move_interval(position, move)
@@ -654,7 +664,7 @@ class _Run:
         """Whether playing ``move`` is worth at least ``target`` when that needs no search (None: a timeout in
         a pie-rule position's search), else the test to run."""
         child = position.play(move)
-        if child.variant.pie_rule and (child.is_first_move or child.swap_available):
+        if _swap_open(child):
             lo, hi = self.move_interval(position, move)
             return True if lo >= target else False if hi < target else None
         if child.to_move == position.to_move:
@@ -679,11 +689,64 @@ class _Run:
             return None
         return [move for move in moves if answers[move]]
 
+    def value_and_best_moves(self, position: Position, report: bool = False) -> tuple[int, list[Move]]:
+        """The exact value of a position without pie-rule flags, and its best moves.
+
+        Once a test has proven the value at least L, MTD(f) would prove that
+        no move is worth L + 2, then the best moves would prove that each move
+        but the best is worth less than L: every other move's bound twice.
+        Tests on the moves prove both at once: the best move against L + 2,
+        every other against L (Kalah(6,5): 399 million nodes against 469).
+        """
+        lower, upper = self.plain_interval(position, report=report, until_lower=True)
+        if lower == upper:
+            return lower, self.best_moves(position, lower) or []
+        moves = position.legal_moves()
+        hint = self.engine.solver.lookup(self._view(position)[0])
+        likely = hint[2] if hint is not None and hint[2] in moves else None  # the move that proved the lower bound
+        # Every value has the parity of the seeds in play, so bounds move in steps of 2.
+        bounds = {move: [-(10**6), upper] for move in moves}
+        heard = (lower, upper)
+        while True:
+            above = [move for move in moves if bounds[move][1] >= lower]
+            if len(above) == 1:  # the only move that can be worth the proven lower bound is worth it
+                bounds[above[0]][0] = max(bounds[above[0]][0], lower)
+            upper = max(high for _, high in bounds.values())
+            if report and self.on_bounds is not None and (lower, upper) != heard:
+                heard = (lower, upper)
+                self.on_bounds(lower, upper)
+            bars = {move: lower + 2 if low >= lower or move == likely else lower
+                    for move in above for low, high in [bounds[move]] if not low == high == lower}
+            likely = None  # taken on trust for one round only: were it wrong, the moves' answers show it
+            if not bars:
+                return lower, [move for move in moves if bounds[move][0] == lower]
+            pending: dict[Hashable, _PendingTest] = {}
+            answers: dict[Hashable, bool | None] = {}
+            for move in sorted(bars, key=lambda move: bars[move] == lower):  # the hard tests, above L, first
+                test = self._move_test(position, move, bars[move])
+                if isinstance(test, tuple):
+                    pending[move] = test
+                else:
+                    answers[move] = test
+            answers.update(self.run_tests(pending))
+            for move, bar in bars.items():
+                answer = answers[move]
+                assert answer is not None  # only a deadline leaves a test unanswered
+                self._bound(bounds[move], bar, answer)
+            lower = max([lower] + [low for low, _ in bounds.values()])
+
+    @staticmethod
+    def _bound(bounds: list[int], bar: int, at_least: bool) -> None:
+        if at_least:
+            bounds[0] = max(bounds[0], bar)
+        else:
+            bounds[1] = min(bounds[1], bar - 2)
+
     def principal_variation(self, position: Position, value: int, limit: int = 400) -> list[Move]:
         line: list[Move] = []
         while not position.is_over and len(line) < limit:
             candidates = position.legal_moves()
-            if not (position.variant.pie_rule and (position.is_first_move or position.swap_available)):
+            if not _swap_open(position):
                 pits, _, _ = self._view(position)
                 hint = self.engine.solver.lookup(pits)
                 if hint is not None and hint[2] in candidates:
@@ -777,7 +840,13 @@ def solve(
         run.on_bounds = progress
         if time is not None and not position.is_over:
             run.deadline = engine.core.now() + ROOT_SHARE * time  # the rest for the root moves one by one
-        lower, upper = run.interval(position, report=True)
+        moves: list[Move] = []
+        together = best_moves and not time and not position.is_over and not _swap_open(position)
+        if together:
+            lower, moves = run.value_and_best_moves(position, report=True)
+            upper = lower
+        else:
+            lower, upper = run.interval(position, report=True)
         run.deadline = deadline
         value = lower if lower == upper else None
         move_bounds: dict[Move, tuple[int, int]] = {}
@@ -788,10 +857,9 @@ def solve(
             lower = max(lower, max(low for low, _ in move_bounds.values()))
             upper = min(upper, max(high for _, high in move_bounds.values()))
             value = lower if lower == upper else None
-        moves: list[Move] = []
         line: list[Move] = []
         if value is not None and not position.is_over:
-            if best_moves:
+            if best_moves and not together:
                 found = run.best_moves(position, value)
                 moves = found if found is not None else []
             if pv:

@@ -41,6 +41,7 @@ from . import (
     _LAST_GUESS,
     _guess_effort,
     _outside_in_steps,
+    _swap_open,
     auto_max_seeds,
     default_tt_log2,
     heuristic_guess,
@@ -103,10 +104,6 @@ class _Node:
             self.children.append((move, _split(child, self.plies - 1, nodes), child.to_move == me))
 
 
-def _pie_open(position: Position) -> bool:
-    return position.variant.pie_rule and (position.is_first_move or position.swap_available)
-
-
 def _split(position: Position, plies: int, nodes: dict[tuple[Position, int], _Node]) -> _Node:
     """The split tree below ``position`` (shared nodes for transpositions at the same depth)."""
     key = (position, plies)
@@ -117,7 +114,7 @@ def _split(position: Position, plies: int, nodes: dict[tuple[Position, int], _No
     node.diff = position.store(me) - position.store(1 - me)
     if position.is_over:
         node.exact = position.mover_margin
-    elif plies <= 0 and not _pie_open(position):
+    elif plies <= 0 and not _swap_open(position):
         node.leaf = tuple(position.pits(me)) + tuple(position.pits(1 - me))
     else:
         node.split(nodes)
