@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -57,6 +58,17 @@ def test_in_memory_copy_of_a_file_gives_the_same_values(tmp_path):
     while not position.is_over:
         assert copy.value(position) == mapped.value(position)
         position = position.play(rng.choice(position.legal_moves()))
+
+
+def test_in_memory_copies_the_file_that_was_verified_not_one_put_in_its_place(tmp_path):
+    variant = Variant(pits=4, seeds=3)
+    built = build(variant, 7, tmp_path / "a", threads=2)
+    mapped = load(built.path)
+    other = build(Variant(pits=4, seeds=3, empty_capture=True), 7, tmp_path / "b", threads=2)
+    assert bytes(load(other.path)._buffer[64:]) != bytes(mapped._buffer[64:])
+    os.replace(other.path, built.path)  # same size, a valid file, other values
+    copy = mapped.in_memory()
+    assert bytes(copy._buffer[: copy.table.nbytes]) == bytes(mapped._buffer[64:])
 
 
 def test_a_build_keeps_its_values_in_memory_and_locate_finds_them(tmp_path):

@@ -140,6 +140,7 @@ class EndgameDatabase:
     table: core.EndgameTable
     _buffer: Any = None
     _copied: bool = False
+    _identity: tuple[int, int] | None = None  # the loaded file's device and inode, which load verified
 
     @property
     def positions(self) -> int:
@@ -202,8 +203,8 @@ class EndgameDatabase:
         buffer = _anonymous(size)
         assert self.path is not None  # not resident: it has a file
         try:  # from the file, not through the mapping: mapped pages would count twice in the resident memory
-            _read_in_parts(self.path, HEADER.size, memoryview(buffer)[:size])
-        except OSError:
+            _read_in_parts(self.path, HEADER.size, memoryview(buffer)[:size], self._identity)
+        except OSError:  # also a file replaced since it was verified: the mapping still holds the verified one
             memoryview(buffer)[:size] = memoryview(self._buffer)[HEADER.size : HEADER.size + size]
         table = core.EndgameTable(self.pits, self.empty_capture, self.max_seeds, buffer)
         return EndgameDatabase(self.pits, self.empty_capture, self.max_seeds, self.path, table, buffer, _copied=True)
@@ -279,8 +280,10 @@ class _InOrder:
             raise self._error
 
 
-def _read_in_parts(path: Path, offset: int, target: memoryview, parts: int = 2) -> None:
-    """Read ``len(target)`` bytes of ``path`` from ``offset`` into fresh memory, in ``parts`` threads at once.
+def _read_in_parts(path: Path, offset: int, target: memoryview, identity: tuple[int, int] | None = None,
+                   parts: int = 2) -> None:
+    """Read ``len(target)`` bytes of ``path`` from ``offset`` into fresh memory, in ``parts`` threads at once;
+    OSError when the file is not the one of ``identity`` (device, inode).
 
     The time goes into the kernel zeroing the fresh huge pages as the read
     first touches them (on this project's virtual machine up to 7 s for a
@@ -294,6 +297,8 @@ def _read_in_parts(path: Path, offset: int, target: memoryview, parts: int = 2) 
     def read(lo: int, hi: int) -> None:
         try:
             with open(path, "rb") as file:  # each thread its own file position
+                if identity is not None and _identity_of(file) != identity:
+                    raise OSError(f"{path} was replaced since it was loaded")
                 file.seek(offset + lo)
                 while lo < hi:
                     got = file.readinto(target[lo : min(hi, lo + (1 << 26))])
@@ -311,6 +316,11 @@ def _read_in_parts(path: Path, offset: int, target: memoryview, parts: int = 2) 
         thread.join()
     if errors:
         raise errors[0]
+
+
+def _identity_of(file: Any) -> tuple[int, int]:
+    status = os.fstat(file.fileno())
+    return status.st_dev, status.st_ino
 
 
 def _build_layers(table: core.EndgameTable, first: int, threads: int, progress: Progress | None,
@@ -482,6 +492,7 @@ def load(path: str | os.PathLike[str], verify: bool = True) -> EndgameDatabase:
         if actual != HEADER.size + size:
             raise EndgameDatabaseError(f"{path} holds {actual} bytes; its header promises {HEADER.size + size} (truncated or padded)")
         buffer = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+        identity = _identity_of(file)
     if verify:
         matches = core.checksum(buffer, HEADER.size, size) == checksum
         if hasattr(mmap, "MADV_DONTNEED"):  # the check read every page: unmap them (the page cache keeps them)
@@ -490,7 +501,7 @@ def load(path: str | os.PathLike[str], verify: bool = True) -> EndgameDatabase:
             buffer.close()
             raise EndgameDatabaseError(f"{path} is corrupt: the checksum of its values does not match its header")
     table = core.EndgameTable(pits, bool(empty_capture), max_seeds, buffer, HEADER.size)
-    return EndgameDatabase(pits, bool(empty_capture), max_seeds, path, table, buffer)
+    return EndgameDatabase(pits, bool(empty_capture), max_seeds, path, table, buffer, _identity=identity)
 
 
 _LOADED: dict[Path, EndgameDatabase] = {}
