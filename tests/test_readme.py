@@ -4,6 +4,7 @@ arguments, by the substitutions listed here), so a documented feature cannot bre
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -25,6 +26,7 @@ SUBSTITUTIONS = {
     "kalah endgame build -k 30": "kalah endgame build -k 8 --path {tmp}",
     "kalah solve --seeds 6 --time 3600": "kalah solve --seeds 6 --time 2",
     "kalah solve --seeds 5": "kalah solve --seeds 5 --time 2",
+    "kalah solve --seeds 5 --json": "kalah solve --seeds 5 --json --time 2",
     "kalah play": "kalah play --player1 random:seed=1",  # a person types: stdin ends the game
     "kalah solve --seeds 4 --time 10": "kalah solve --seeds 4 --time 1",
     # a Kalah(6,4) book move takes an hour: a small book, and never the package's own file
@@ -82,7 +84,7 @@ def _concrete_commands() -> list[tuple[str, str]]:
         text = document.read_text(encoding="utf-8")
         for command in re.findall(r"`(kalah [^`]*)`", text):
             if "..." not in command and len(command.split()) > 2:  # `kalah serve` in prose names a command
-                found.append((document.name, command))
+                found.append((document.name, " ".join(command.split())))  # one line, also where prose wraps it
         for command in re.findall(r"^    (kalah [^\[\n]*?)(?:\s+#.*)?$", text, re.M):
             if not re.search(r"[A-Z]{2,}|\.\.\.", command):
                 found.append((document.name, command.strip()))
@@ -102,8 +104,10 @@ COMMANDS = _concrete_commands()
 @pytest.mark.parametrize("where, command", COMMANDS, ids=[command for _, command in COMMANDS])
 def test_every_concrete_command_runs(where, command, tmp_path):
     run = SUBSTITUTIONS.get(command, command).format(tmp=tmp_path)
+    # A data directory of its own: what a command writes there (a database, a game) must not reach other tests.
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "KALAH_ENDGAME_DIR": str(tmp_path / "endgame")}
     result = subprocess.run(shlex.split(run.replace("kalah", KALAH, 1)), capture_output=True, text=True, timeout=300,
-                            input="", cwd=tmp_path)
+                            input="", cwd=tmp_path, env=env)
     assert result.returncode == 0 or "end of input" in result.stdout, (where, run, result.stderr[-1000:])
 
 
