@@ -674,20 +674,26 @@ class _Run:
         return (not test) if isinstance(test, bool) else (*test, True)
 
     def best_moves(self, position: Position, value: int) -> list[Move] | None:
-        """The moves worth ``value``: each one's test is independent, so they run side by side."""
+        """The moves worth ``value``."""
         moves = position.legal_moves()
+        answers = self._move_answers(position, {move: value for move in moves})
+        if any(answer is None for answer in answers.values()):
+            return None
+        return [move for move in moves if answers[move]]
+
+    def _move_answers(self, position: Position, bars: dict[Move, int]) -> dict[Hashable, bool | None]:
+        """Whether each move is worth at least its bar (None: stopped by the deadline). Each test is
+        independent, so those that need a search run side by side, in the order of ``bars``."""
         answers: dict[Hashable, bool | None] = {}
         pending: dict[Hashable, _PendingTest] = {}
-        for move in moves:
-            test = self._move_test(position, move, value)
+        for move, bar in bars.items():
+            test = self._move_test(position, move, bar)
             if isinstance(test, tuple):
                 pending[move] = test
             else:
                 answers[move] = test
         answers.update(self.run_tests(pending))
-        if any(answer is None for answer in answers.values()):
-            return None
-        return [move for move in moves if answers[move]]
+        return answers
 
     def value_and_best_moves(self, position: Position, report: bool = False) -> tuple[int, list[Move]]:
         """The exact value of a position without pie-rule flags, and its best moves.
@@ -720,15 +726,8 @@ class _Run:
             likely = None  # taken on trust for one round only: were it wrong, the moves' answers show it
             if not bars:
                 return lower, [move for move in moves if bounds[move][0] == lower]
-            pending: dict[Hashable, _PendingTest] = {}
-            answers: dict[Hashable, bool | None] = {}
-            for move in sorted(bars, key=lambda move: bars[move] == lower):  # the hard tests, above L, first
-                test = self._move_test(position, move, bars[move])
-                if isinstance(test, tuple):
-                    pending[move] = test
-                else:
-                    answers[move] = test
-            answers.update(self.run_tests(pending))
+            hard_first = sorted(bars, key=lambda move: bars[move] == lower)  # the tests above L
+            answers = self._move_answers(position, {move: bars[move] for move in hard_first})
             for move, bar in bars.items():
                 answer = answers[move]
                 assert answer is not None  # only a deadline leaves a test unanswered
