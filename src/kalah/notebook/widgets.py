@@ -3,8 +3,9 @@
 Built on anywidget (``pip install 'kalah[notebook]'``). The boards are drawn in
 the kernel by :mod:`kalah.rules.svg`, the drawing of the browser board; the
 widgets' JavaScript (``static/``) only shows them, sends clicks and animates.
-The trace tree is the lab page's own tree (``web/static/lab``), so a notebook
-and ``/lab`` show a search alike.
+The trace tree is the lab page's own tree (``web/static/lab``), imported as ES
+modules (:mod:`kalah.notebook.modules`), so a notebook and ``/lab`` show a
+search alike.
 
 The computer thinks in a thread of its own, so the notebook stays responsive
 (a click while it thinks is refused with a message); :meth:`GameWidget.wait`
@@ -28,8 +29,10 @@ from kalah.rules.notation import move_name
 from kalah.rules.svg import board_svg
 from kalah.search.tracing import SearchTrace, tree_facts
 
+from .modules import module_graph
+
 STATIC = Path(__file__).parent / "static"
-#: The lab page's tree (the web face's static files, read as text, not imported).
+#: The lab page's stylesheet (its tree's rules are the widget's).
 LAB = Path(__file__).resolve().parent.parent / "web" / "static" / "lab"
 
 __all__ = ["GameWidget", "RecordWidget", "TraceWidget", "play", "replay", "show_trace"]
@@ -256,17 +259,6 @@ def replay(record: GameRecord) -> RecordWidget:
     return RecordWidget(record)
 
 
-def _tree_script() -> str:
-    """The lab's trace.js and tree.js as one module, followed by the notebook's glue (trace_view.js)."""
-    parts = []
-    for path in (LAB / "trace.js", LAB / "tree.js", STATIC / "trace_view.js"):
-        text = path.read_text(encoding="utf-8")
-        text = re.sub(r"^import .*?;\n", "", text, flags=re.M | re.S)
-        text = re.sub(r"^export (?!default)", "", text, flags=re.M)
-        parts.append(text)
-    return "\n".join(parts)
-
-
 def _tree_style() -> str:
     rules = re.findall(r"^svg\.tree[^{]*\{[^}]*\}", (LAB / "lab.css").read_text(encoding="utf-8"), re.M)
     return "\n".join([
@@ -284,7 +276,7 @@ def _tree_style() -> str:
 class TraceWidget(anywidget.AnyWidget):
     """A traced search as the lab's interactive tree, with a step slider. Made by :func:`show_trace`."""
 
-    _esm = _tree_script()
+    _esm = module_graph(STATIC / "trace_view.js")
     _css = _tree_style()
     trace = traitlets.Dict().tag(sync=True)
     facts = traitlets.Dict().tag(sync=True)
