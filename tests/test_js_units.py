@@ -1,4 +1,4 @@
-"""The page's pure JavaScript modules (geometry, animation marks, the lab's trace index and tree layout) under
+"""The page's pure JavaScript modules (geometry, animation marks, pit letters, the lab's trace index and tree layout) under
 Node's own test runner, without a browser: `node --test tests/js/`. Run here so that the README's test command
 runs them too; skipped, saying so, where Node is missing (CI installs it, see .ci/run)."""
 
@@ -17,7 +17,7 @@ UNIT_TESTS = ROOT / "tests" / "js"
 
 def test_every_pure_module_has_unit_tests():
     assert {path.name for path in UNIT_TESTS.glob("*.test.js")} >= {
-        "geometry.test.js", "anim.test.js", "trace.test.js", "layout.test.js"}
+        "geometry.test.js", "anim.test.js", "trace.test.js", "layout.test.js", "notation.test.js"}
 
 
 @pytest.mark.skipif(NODE is None, reason="Node.js is not installed: the page's unit tests (tests/js/) did not run")

@@ -7,9 +7,10 @@
  * The page wires its state in through the config (pageboard.js); nothing here
  * imports a page's module.
  *
- * For tests: the SVG carries data-to-move, data-over, data-pits and
- * data-bottom; every pit data-pit="P-I", data-seeds and data-letter, every
- * store data-store="P" and data-seeds. Legal pits have the class "legal".
+ * For tests: the SVG carries data-to-move, data-over, data-pits,
+ * data-bottom and data-board-name (the instance that drew it last); every pit
+ * data-pit="P-I", data-seeds and data-letter, every store data-store="P" and
+ * data-seeds. Legal pits have the class "legal".
  */
 
 import { animateMove } from "./anim.js";
