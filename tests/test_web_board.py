@@ -6,6 +6,8 @@ callback; a move played and animated on one leaves the other as it was."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +111,18 @@ def test_two_boards_on_one_page_and_a_move_on_one_leaves_the_other_alone(two_boa
     assert seeds(page, "a") == after.board and page.inner_html("#b") == b_before
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "two-boards.png"))
+
+
+def test_the_board_component_imports_no_page_module():
+    """board.js and what it imports know nothing of a page: no state, no views, no page wiring."""
+    static = Path(__file__).resolve().parents[1] / "src" / "kalah" / "web" / "static"
+    seen: set[str] = set()
+    todo = ["board.js"]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            text = (static / name).read_text(encoding="utf-8")
+            todo += re.findall(r'^import [^;]*? from "\./([\w.]+)";', text, re.M)
+    assert seen == {"board.js", "anim.js", "geometry.js", "dom.js"}
+    assert not re.search(r"^(let|var) ", (static / "board.js").read_text(encoding="utf-8"), re.M)  # no module state
