@@ -3,8 +3,10 @@ by the messages its clicks send and the traits it sets. The JavaScript runs in t
 
 from __future__ import annotations
 
+import base64
 import json
 import random
+import re
 
 import pytest
 
@@ -19,6 +21,15 @@ from test_web_browser import browser  # noqa: F401  (the shared fixture)
 pytest.importorskip("anywidget")
 
 
+def graph_sources(esm: str) -> list[str]:
+    """The texts of the modules an ES module's data: URL imports hold, all the way down."""
+    found = []
+    for encoded in re.findall(r"data:text/javascript;base64,([A-Za-z0-9+/=]+)", esm):
+        text = base64.b64decode(encoded).decode("utf-8")
+        found += [text, *graph_sources(text)]
+    return found
+
+
 def click(widget, player, pit):
     widget._on_message(widget, {"type": "move", "player": player, "move": pit}, [])
     widget.wait(30)
@@ -30,8 +41,11 @@ def test_a_click_on_a_pit_plays_it_and_the_computer_answers():
     click(game, 0, 0)  # A: 3 seeds, no extra turn
     assert game.history[0] == start and game.history[1] == start.play(0)
     assert game.position.to_move == 0 and not game.thinking
-    assert "random:seed=1 played" in game.message and 'data-pit="0-0"' in game.svg
-    assert game.sown == [] or all(isinstance(cell, int) for cell in game.sown)
+    assert "random:seed=1 played" in game.message
+    assert game.view["board"] == [list(row) for row in game.position.board] and game.view["to_move"] == 0
+    assert game.view["legal"] == game.position.legal_moves() and game.view["moves"] == len(game.history)
+    last, effect = game.view["last"], game.history[-1].play_explained(game.view["last"]["move"])[1]
+    assert last["before"] == [list(row) for row in game.history[-1].board] and last["sown"] == list(effect.sown)
 
 
 def test_the_person_can_sit_second_and_the_computer_opens():
@@ -110,9 +124,12 @@ def test_the_record_slider_shows_the_board_after_each_move():
     positions = list(record.positions())
     assert widget.count == len(record.moves) and widget.index == widget.count
     widget.index = 0
-    assert widget.caption.startswith("start") and f'data-seeds="{positions[0].pits(0)[0]}"' in widget.svg
+    assert widget.caption.startswith("start") and widget.view["board"] == [list(row) for row in positions[0].board]
+    assert widget.view["last"] is None and widget.view["legal"] == []
     widget.index = 1
     assert widget.caption.startswith(f"move 1 of {widget.count}")
+    assert widget.view["board"] == [list(row) for row in positions[1].board] and widget.view["moves"] == 1
+    assert widget.view["last"]["move"] == record.moves[0].move
     widget.index = 10_000
     assert widget.index == widget.count
 
@@ -121,7 +138,8 @@ def test_a_trace_shows_as_the_labs_tree_with_who_moves_and_what_was_pruned():
     trace = kalah.trace(Position.start(Variant(4, 3)), "alphabeta", 3, evaluation="store")
     widget = show_trace(trace)
     assert widget.trace == trace.to_json()
-    assert "class TreeView" in widget._esm and "export default" in widget._esm and "import " not in widget._esm.split("\n")[0]
+    modules = graph_sources(widget._esm)
+    assert "export default" in widget._esm and any("export class TreeView" in text for text in modules)
     assert len(widget.facts["to_move"]) == len(trace.nodes)
     for node_id, moves in widget.facts["pruned"].items():
         node = trace.nodes[int(node_id)]
@@ -178,10 +196,28 @@ def test_the_board_widget_draws_and_sends_clicks(browser):  # noqa: F811
     game = play("random:seed=1", variant=Variant(6, 4))
     click(game, 0, 2)  # C: an extra turn, the seeds animate in sowing order
     page, errors = show_in_browser(browser, game, "play")
-    assert page.locator('[data-pit="0-0"]').count() == 1 and page.locator(".kalah-sown").count() == len(game.sown)
+    # the page's own board: the last move marked, the person's pits clickable, names and stores around it
+    assert page.locator('[data-pit="0-0"]').count() == 1
+    assert page.locator(".sown").count() == len(set(game.view["last"]["sown"])) and page.locator(".origin").count() == 1
+    assert page.locator(".legal").count() == len(game.position.legal_moves())
+    assert page.inner_text(".kalah-live-name.bottom") == f"you ({game.position.store(0)}) ●"
     page.click('[data-pit="0-4"]')
+    page.click('[data-pit="1-2"]')  # not the person's: the kernel says so
     page.click("text=Take back")
-    assert page.evaluate("window.sent") == [{"type": "move", "player": 0, "move": 4}, {"type": "take_back"}]
+    assert page.evaluate("window.sent") == [{"type": "move", "player": 0, "move": 4}, {"type": "move", "player": 1, "move": 2},
+                                            {"type": "take_back"}]
+    # a position one move on is animated seed by seed to its end
+    from kalah.notebook.widgets import _view
+
+    before = game.position
+    after, effect = before.play_explained(4)
+    step = _view(after, before, effect, game.view["moves"] + 1, ("you", "them"), [])
+    page.evaluate(f"window.update('view', {json.dumps(step)})")
+    page.wait_for_selector(".kalah-live-stage .fresh")  # a seed popping in: the move is being played back
+    expected = json.dumps([str(n) for n in after.pits(0)], separators=(",", ":"))
+    page.wait_for_function(f"JSON.stringify([0, 1, 2, 3, 4, 5].map((i) => document.querySelector(`[data-pit='0-${{i}}']`)"
+                           f".dataset.seeds)) === {json.dumps(expected)}")
+    assert page.locator(".origin").count() == 1
     page.evaluate("window.update('message', 'Wait: the computer is thinking.')")
     assert page.inner_text(".kalah-live-message") == "Wait: the computer is thinking."
     assert not errors

@@ -1,10 +1,12 @@
 """Live widgets for Jupyter: play a game, step through a record, explore a search trace.
 
-Built on anywidget (``pip install 'kalah[notebook]'``). The boards are drawn in
-the kernel by :mod:`kalah.rules.svg`, the drawing of the browser board; the
-widgets' JavaScript (``static/``) only shows them, sends clicks and animates.
-The trace tree is the lab page's own tree (``web/static/lab``), so a notebook
-and ``/lab`` show a search alike.
+Built on anywidget (``pip install 'kalah[notebook]'``). The kernel keeps the
+game and sends each position (``view``: the board, who moves, the legal pits,
+what the last move did); the widgets' JavaScript (``static/``) draws it with
+the browser page's own board component (``web/static/board.js``, an instance
+per widget), animates the moves, and sends clicks back. The trace tree is the
+lab page's own tree (``web/static/lab``). Both are imported as ES modules
+(:mod:`kalah.notebook.modules`), so a notebook and the pages draw alike.
 
 The computer thinks in a thread of its own, so the notebook stays responsive
 (a click while it thinks is refused with a message); :meth:`GameWidget.wait`
@@ -25,14 +27,35 @@ from kalah.players import Player, make_player
 from kalah.records import GameRecord
 from kalah.rules import SWAP, KalahError, Move, MoveEffect, Position, Variant
 from kalah.rules.notation import move_name
-from kalah.rules.svg import board_svg
+from kalah.rules.svg import BOARD_STYLE, result_label
 from kalah.search.tracing import SearchTrace, tree_facts
 
+from .modules import module_graph
+
 STATIC = Path(__file__).parent / "static"
-#: The lab page's tree (the web face's static files, read as text, not imported).
-LAB = Path(__file__).resolve().parent.parent / "web" / "static" / "lab"
+#: The browser page's static files: the board's stylesheet, the lab's stylesheet (its tree's rules).
+WEB = Path(__file__).resolve().parent.parent / "web" / "static"
+LAB = WEB / "lab"
 
 __all__ = ["GameWidget", "RecordWidget", "TraceWidget", "play", "replay", "show_trace"]
+
+
+def _board_style() -> str:
+    """The page's board stylesheet (web/static/board.css) and the widgets' own (static/board.css)."""
+    return "\n".join(path.read_text(encoding="utf-8") for path in (WEB / "board.css", STATIC / "board.css"))
+
+
+def _view(position: Position, before: Position | None, effect: MoveEffect | None, moves: int,
+          names: tuple[str, str], legal: list[Move]) -> dict[str, Any]:
+    """A position as the widgets' board draws it: ``last`` is the move that led there, as the web API's
+    ``EffectOut`` (the board animates it when ``moves`` is one more than the position it shows)."""
+    last = None
+    if before is not None and effect is not None:
+        last = {"player": effect.player, "move": effect.move, "before": [list(row) for row in before.board],
+                "sown": list(effect.sown), "extra_turn": effect.extra_turn, "captured": effect.captured,
+                "capture_pit": effect.capture_pit}
+    return {"board": [list(row) for row in position.board], "to_move": position.to_move, "over": position.is_over,
+            "legal": legal, "last": last, "moves": moves, "result": result_label(position, names)}
 
 
 class GameWidget(anywidget.AnyWidget):
@@ -43,11 +66,11 @@ class GameWidget(anywidget.AnyWidget):
     :meth:`new_game` do what the board's clicks and buttons do.
     """
 
-    _esm = STATIC / "board.js"
-    _css = STATIC / "board.css"
-    svg = traitlets.Unicode("").tag(sync=True)
-    sown = traitlets.List(traitlets.Int()).tag(sync=True)
-    pits = traitlets.Int(6).tag(sync=True)
+    _esm = module_graph(STATIC / "board.js")
+    _css = _board_style()
+    style = traitlets.Dict(BOARD_STYLE).tag(sync=True)
+    view = traitlets.Dict().tag(sync=True)
+    names = traitlets.List(traitlets.Unicode()).tag(sync=True)
     human = traitlets.Int(0).tag(sync=True)
     message = traitlets.Unicode("").tag(sync=True)
     thinking = traitlets.Bool(False).tag(sync=True)
@@ -55,10 +78,9 @@ class GameWidget(anywidget.AnyWidget):
     can_swap = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, start: Position, opponent: Player, human: int, names: tuple[str, str]) -> None:
-        super().__init__(pits=start.variant.pits, human=human)
+        super().__init__(human=human, names=list(names))
         self.start = start
         self.opponent = opponent
-        self.names = names
         self.position = start
         self.history: list[Position] = []
         self._effect: MoveEffect | None = None
@@ -164,14 +186,15 @@ class GameWidget(anywidget.AnyWidget):
 
     def _show(self, message: str | None = None) -> None:
         position = self.position
-        self.svg = board_svg(position, self._effect, bottom=self.human, names=self.names)
-        self.sown = list(self._effect.sown) if self._effect else []
+        mine = not self.thinking and not position.is_over and position.to_move == self.human
+        self.view = _view(position, self.history[-1] if self._effect else None, self._effect, len(self.history),
+                          (self.names[0], self.names[1]), [m for m in position.legal_moves() if m != SWAP] if mine else [])
         self.can_take_back = any(p.to_move == self.human for p in self.history)
         self.can_swap = not self.thinking and position.to_move == self.human and SWAP in position.legal_moves()
         if message is not None:
             self.message = message
         elif position.is_over:
-            self.message = _result_text(position, self.names)
+            self.message = _result_text(position, (self.names[0], self.names[1]))
         elif position.to_move == self.human:
             effect = self._effect
             if effect and effect.player == self.human and effect.extra_turn:
@@ -216,9 +239,11 @@ def play(opponent: str | Player = "pvs:time=0.5", *, seat: int = 0, variant: Var
 class RecordWidget(anywidget.AnyWidget):
     """A game record with a slider: the board after each move. Made by :func:`replay`."""
 
-    _esm = STATIC / "replay.js"
-    _css = STATIC / "board.css"
-    svg = traitlets.Unicode("").tag(sync=True)
+    _esm = module_graph(STATIC / "replay.js")
+    _css = _board_style()
+    style = traitlets.Dict(BOARD_STYLE).tag(sync=True)
+    view = traitlets.Dict().tag(sync=True)
+    names = traitlets.List(traitlets.Unicode()).tag(sync=True)
     index = traitlets.Int(0).tag(sync=True)
     count = traitlets.Int(0).tag(sync=True)
     caption = traitlets.Unicode("").tag(sync=True)
@@ -229,7 +254,8 @@ class RecordWidget(anywidget.AnyWidget):
         self.effects: list[MoveEffect | None] = [None]
         for before, recorded in zip(self.positions, record.moves):
             self.effects.append(before.play_explained(recorded.move)[1])
-        super().__init__(count=len(record.moves), index=len(record.moves))
+        super().__init__(count=len(record.moves), index=len(record.moves),
+                         names=[record.players[0].name, record.players[1].name])
         self._draw()
 
     @traitlets.validate("index")
@@ -242,7 +268,8 @@ class RecordWidget(anywidget.AnyWidget):
 
     def _draw(self) -> None:
         names = (self.record.players[0].name, self.record.players[1].name)
-        self.svg = board_svg(self.positions[self.index], self.effects[self.index], names=names)
+        before = self.positions[self.index - 1] if self.index else None
+        self.view = _view(self.positions[self.index], before, self.effects[self.index], self.index, names, [])
         if self.index == 0:
             self.caption = f"start · {self.count} moves"
         else:
@@ -254,17 +281,6 @@ class RecordWidget(anywidget.AnyWidget):
 def replay(record: GameRecord) -> RecordWidget:
     """A game record in the notebook with a slider to step through its moves."""
     return RecordWidget(record)
-
-
-def _tree_script() -> str:
-    """The lab's trace.js and tree.js as one module, followed by the notebook's glue (trace_view.js)."""
-    parts = []
-    for path in (LAB / "trace.js", LAB / "tree.js", STATIC / "trace_view.js"):
-        text = path.read_text(encoding="utf-8")
-        text = re.sub(r"^import .*?;\n", "", text, flags=re.M | re.S)
-        text = re.sub(r"^export (?!default)", "", text, flags=re.M)
-        parts.append(text)
-    return "\n".join(parts)
 
 
 def _tree_style() -> str:
@@ -284,7 +300,7 @@ def _tree_style() -> str:
 class TraceWidget(anywidget.AnyWidget):
     """A traced search as the lab's interactive tree, with a step slider. Made by :func:`show_trace`."""
 
-    _esm = _tree_script()
+    _esm = module_graph(STATIC / "trace_view.js")
     _css = _tree_style()
     trace = traitlets.Dict().tag(sync=True)
     facts = traitlets.Dict().tag(sync=True)

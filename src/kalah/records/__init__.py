@@ -4,6 +4,7 @@ from kalah.atomic import write_atomic
 from .library import (
     DamagedGameError,
     GameLibrary,
+    GameNotFoundError,
     GameSummary,
     LibraryBusyError,
     LibraryError,
@@ -16,6 +17,7 @@ from .writer import RecordBuilder, RecordFileWriter, player_info
 
 __all__ = [
     "GameLibrary",
+    "GameNotFoundError",
     "GameRecord",
     "GameSummary",
     "LibraryError",

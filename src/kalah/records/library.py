@@ -52,7 +52,11 @@ CREATE TABLE IF NOT EXISTS moves (
 
 
 class LibraryError(KalahError):
-    """The game library cannot be opened, or has no such game."""
+    """The game library cannot be opened or used, or has no such game (the subclasses say which)."""
+
+
+class GameNotFoundError(LibraryError):
+    """The library has no game with the id asked for (the web API answers 404)."""
 
 
 class LibraryBusyError(LibraryError):
@@ -257,7 +261,7 @@ class GameLibrary:
         return game_id
 
     def delete_game(self, game_id: int) -> None:
-        """Delete a game and its moves (LibraryError if there is no such game)."""
+        """Delete a game and its moves (GameNotFoundError if there is no such game)."""
         with self._transaction() as db:
             self._row(db, game_id)
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
@@ -267,7 +271,7 @@ class GameLibrary:
     def _row(self, db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
         row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise LibraryError(f"no game {game_id} in {self.path}")
+            raise GameNotFoundError(f"no game {game_id} in {self.path}")
         return row  # type: ignore[no-any-return]  # sqlite3 types rows as Any
 
     def _current(self, db: sqlite3.Connection, game_id: int) -> tuple[Position, int]:
@@ -285,12 +289,13 @@ class GameLibrary:
         return position, len(moves)
 
     def position(self, game_id: int) -> Position:
-        """The game's current position."""
+        """The game's current position (GameNotFoundError if there is no such game)."""
         with self._connect() as db:
             return self._current(db, game_id)[0]
 
     def record(self, game_id: int) -> GameRecord:
-        """The game as a JSON game record (checked move by move)."""
+        """The game as a JSON game record, checked move by move (GameNotFoundError if there is no such game,
+        DamagedGameError if it cannot be read back)."""
         with self._connect() as db:
             row = self._row(db, game_id)
             moves = db.execute("SELECT player, move, board, seconds, info FROM moves WHERE game_id = ? ORDER BY number",
@@ -311,11 +316,11 @@ class GameLibrary:
             raise DamagedGameError(f"game {game_id} in {self.path} is damaged: {error}") from None
 
     def summary(self, game_id: int) -> GameSummary:
-        """The summary of one game (LibraryError if there is no such game)."""
+        """The summary of one game (GameNotFoundError if there is no such game)."""
         return next(iter(self.list_games(ids=[game_id])), None) or self._missing(game_id)
 
     def _missing(self, game_id: int) -> GameSummary:
-        raise LibraryError(f"no game {game_id} in {self.path}")
+        raise GameNotFoundError(f"no game {game_id} in {self.path}")
 
     def list_games(self, tags: dict[str, Any] | None = None, ids: Sequence[int] | None = None,
                    limit: int | None = None) -> list[GameSummary]:

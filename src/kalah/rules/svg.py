@@ -25,7 +25,7 @@ from .notation import move_name
 from .position import SWAP, Move, MoveEffect, Position
 from .variant import Variant
 
-__all__ = ["BOARD_STYLE", "SEED_COLORS", "board_svg", "record_html"]
+__all__ = ["BOARD_STYLE", "SEED_COLORS", "board_svg", "record_html", "result_label"]
 
 #: The board's sizes and colours, shared with the browser board (``board.json``).
 BOARD_STYLE: dict[str, Any] = json.loads(files("kalah.rules").joinpath("board.json").read_text(encoding="utf-8"))
@@ -220,19 +220,27 @@ def board_svg(position: Position, effect: MoveEffect | None = None, *, bottom: i
             out.append(f'<text x="{W / 2}" y="{y}" text-anchor="middle" font-family="Segoe UI, Arial, sans-serif"'
                        f' font-size="18" font-weight="700" fill="#3b2414">{html.escape(names[player])} '
                        f'({position.store(player)}){mark}</text>')
-    scores = position.scores  # the final totals, once over
-    if scores is not None:
-        winner = 0 if scores[0] >= scores[1] else 1  # the winner's score first, as everywhere
-        first, second = scores[winner], scores[1 - winner]
-        who = names[winner] if names else f"Player {winner}"
-        label = "Draw" if first == second else f"{who} win" if who.lower() == "you" else f"{who} wins"
+    label = result_label(position, names)
+    if label:
         cy = (row_top + row_bottom) / 2
         out.append(f'<rect x="{W / 2 - 170}" y="{cy - 26}" width="340" height="52" rx="14" fill="rgba(40,22,8,0.88)"'
                    ' stroke="#f2c84b" stroke-width="2"/>')
         out.append(f'<text x="{W / 2}" y="{cy + 9}" text-anchor="middle" font-size="24" {text}>'
-                   f'{html.escape(label)} {first} – {second}</text>')
+                   f'{html.escape(label)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def result_label(position: Position, names: tuple[str, str] | None = None) -> str:
+    """The result shown over a finished game's board ("you win 30 – 18", "Draw 24 – 24"); "" while it goes on."""
+    scores = position.scores  # the final totals, once over
+    if scores is None:
+        return ""
+    winner = 0 if scores[0] >= scores[1] else 1  # the winner's score first, as everywhere
+    first, second = scores[winner], scores[1 - winner]
+    who = names[winner] if names else f"Player {winner}"
+    label = "Draw" if first == second else f"{who} win" if who.lower() == "you" else f"{who} wins"
+    return f"{label} {first} – {second}"
 
 
 def record_html(record: GameLike) -> str:

@@ -34,6 +34,7 @@ from kalah.players import (
 from kalah.records import (
     DamagedGameError,
     GameLibrary,
+    GameNotFoundError,
     GameRecord,
     LibraryBusyError,
     LibraryError,
@@ -247,6 +248,8 @@ class GameService:
         a locked or read-only library 503."""
         try:
             return await asyncio.to_thread(function, *args, **kwargs)
+        except GameNotFoundError as error:
+            raise ApiError(404, str(error)) from None
         except StaleGameError as error:
             raise ApiError(409, str(error)) from None
         except DamagedGameError as error:
@@ -254,8 +257,7 @@ class GameService:
         except LibraryBusyError as error:
             raise busy(str(error), retry_after=2) from None
         except LibraryError as error:
-            text = str(error)
-            raise (ApiError(404, text) if text.startswith("no game") else busy(text, retry_after=5)) from None
+            raise busy(str(error), retry_after=5) from None
 
     async def _pooled(self, function: Callable[..., T], *args: Any) -> T:
         """Run engine work in the pool: 503 when ``max_jobs`` are already under way; a job that overruns

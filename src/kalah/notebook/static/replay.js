@@ -1,10 +1,12 @@
-// A game record with a slider (kalah.notebook.replay): the kernel draws the
-// board at the chosen move; the slider and the arrow buttons choose it.
+// A game record with a slider (kalah.notebook.replay): the kernel sends the
+// position at the chosen move; the page's board (live.js) draws it, animating
+// a step forward. The slider and the arrow buttons choose the move.
+
+import { liveBoard } from "./live.js";
 
 function render({ model, el }) {
   el.classList.add("kalah-live");
-  const board = document.createElement("div");
-  board.className = "kalah-live-board";
+  const board = liveBoard(el, model, { bottom: 0 });
   const bar = document.createElement("div");
   bar.className = "kalah-replay-bar";
   const back = Object.assign(document.createElement("button"), { textContent: "◀" });
@@ -12,7 +14,7 @@ function render({ model, el }) {
   const slider = Object.assign(document.createElement("input"), { type: "range", min: "0", step: "1" });
   const label = document.createElement("span");
   bar.append(back, slider, forward, label);
-  el.append(board, bar);
+  el.append(bar);
   const go = (index) => {
     model.set("index", Math.max(0, Math.min(model.get("count"), index)));
     model.save_changes();
@@ -20,15 +22,15 @@ function render({ model, el }) {
   back.addEventListener("click", () => go(model.get("index") - 1));
   forward.addEventListener("click", () => go(model.get("index") + 1));
   slider.addEventListener("input", () => go(Number(slider.value)));
-  function draw() {
-    board.innerHTML = model.get("svg");
+  function caption() {
     slider.max = String(model.get("count"));
     slider.value = String(model.get("index"));
     label.textContent = model.get("caption");
   }
-  model.on("change:svg", draw);
-  model.on("change:caption", draw);
-  draw();
+  model.on("change:view", board.update);
+  model.on("change:caption", caption);
+  board.update();
+  caption();
 }
 
 export default { render };

@@ -1,7 +1,13 @@
 // The notebook's trace tree (kalah.notebook.show_trace). The tree is the lab
-// page's own (web/static/lab/trace.js and tree.js, put before this text by
-// kalah.notebook.widgets when the widget is made): the same drawing, kinds and
-// marks. This part adds the buttons, a step slider and the current node's facts.
+// page's own (web/static/lab/trace.js and tree.js, imported as they are: the
+// widget's module is this file with its imports resolved by
+// kalah.notebook.modules): the same drawing, kinds and marks. This part adds
+// the buttons, a step slider and the current node's facts.
+
+import { KIND_NAMES, indexTrace, moveLetter, valueText, windowText } from "../../web/static/lab/trace.js";
+import { TreeView } from "../../web/static/lab/tree.js";
+
+const SVGNS = "http://www.w3.org/2000/svg";
 
 function button(text, title, onClick) {
   const b = Object.assign(document.createElement("button"), { textContent: text, title });

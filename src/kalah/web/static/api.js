@@ -2,8 +2,10 @@
 /* The JSON API of the server (kalah/web/app.py) and the shapes of its answers.
  *
  * The server owns the rules and the games; the page only asks. The typedefs
- * mirror the response models of kalah/web/models.py. A refused request
- * rejects with an ApiError carrying the HTTP status and the server's message.
+ * mirror the response models of kalah/web/models.py: each says which with
+ * `@schema Model`, and tests/test_web_contract.py checks them field by field
+ * against /openapi.json. A refused request rejects with an ApiError carrying
+ * the HTTP status and the server's message.
  */
 
 /** A pit index 0..pits-1 of the mover's side, or the pie-rule swap.
@@ -16,6 +18,7 @@
 
 /**
  * A side of a game.
+ * @schema PlayerOut
  * @typedef {object} Player
  * @property {string} name    the name shown
  * @property {string} spec    the player spec ("human", "pvs:depth=8", ...)
@@ -25,6 +28,7 @@
 
 /**
  * What a move did, for animating it.
+ * @schema EffectOut
  * @typedef {object} Effect
  * @property {number} number    the move's number in the game, from 1
  * @property {number} player    who moved
@@ -40,6 +44,7 @@
 
 /**
  * A game as the server tells it.
+ * @schema GameState
  * @typedef {object} GameState
  * @property {number} id
  * @property {Variant} variant
@@ -52,6 +57,7 @@
  * @property {string} status            playing, finished or stopped
  * @property {number[] | null} scores   final totals once the game is over
  * @property {number | null} winner
+ * @property {number | null} margin     player 0's final total minus player 1's, once over
  * @property {boolean} human_to_move
  * @property {boolean} computer_to_move
  * @property {number} moves             moves played so far
@@ -59,21 +65,27 @@
  * @property {string[]} history         the moves so far in pit letters
  * @property {boolean} can_take_back
  * @property {boolean} can_redo
+ * @property {string} started_at        ISO date
  */
 
 /**
  * One position of a replay and the move that led to it.
+ * @schema FrameOut
  * @typedef {{board: Board, to_move: number, over: boolean, last: Effect | null}} Frame
  */
 
-/** @typedef {{id: number, players: Player[], variant: Variant, variant_name: string, frames: Frame[]}} ReplayData */
+/** Every position of a game, for replaying it.
+ * @schema ReplayOut
+ * @typedef {{id: number, players: Player[], variant: Variant, variant_name: string, frames: Frame[]}} ReplayData */
 
 /**
  * One game of the library list.
+ * @schema GameSummaryOut
  * @typedef {object} GameSummary
  * @property {number} id
  * @property {string} started_at   ISO date
  * @property {{name: string, spec: string}[]} players
+ * @property {Variant} variant
  * @property {string} variant_name
  * @property {number} moves
  * @property {string} status       playing, finished or stopped
@@ -83,6 +95,7 @@
 
 /**
  * What the server offers.
+ * @schema InfoOut
  * @typedef {object} Info
  * @property {{name: string, spec: string, summary: string, available: boolean}[]} levels
  * @property {string} default_level

@@ -1,17 +1,25 @@
 // @ts-check
-/* Drawing the board in the page's SVG (#board).
+/* The board as a component: `createBoard(svg, config)` draws into one SVG
+ * element, animates moves on it and reports clicks on its pits. Everything a
+ * board knows (its last drawing, its orientation, its size on the screen, the
+ * ids of its gradients) lives in the instance, so a page can hold several
+ * boards (the game page, the lab's editor, two boards side by side in a test).
+ * The page wires its state in through the config (pageboard.js); nothing here
+ * imports a page's module.
  *
- * For tests: #board carries data-to-move, data-over, data-pits and
- * data-bottom; every pit data-pit="P-I", data-seeds and data-letter, every
- * store data-store="P" and data-seeds. Legal pits have the class "legal".
+ * For tests: the SVG carries data-to-move, data-over, data-pits,
+ * data-bottom and data-board-name (the instance that drew it last); every pit
+ * data-pit="P-I", data-seeds and data-letter, every store data-store="P" and
+ * data-seeds. Legal pits have the class "legal".
  */
 
-import { boardElement } from "./dom.js";
-import { STYLE, cellPlace, geometry, seedSpots, storeSpots, tagWidth } from "./geometry.js";
-import { bottomPlayer } from "./state.js";
+import { animateMove } from "./anim.js";
+import { cellPlace, geometry, seedSpots, storeSpots, tagWidth } from "./geometry.js";
 
 /** @typedef {import("./api.js").Board} Board */
+/** @typedef {import("./api.js").Effect} Effect */
 /** @typedef {import("./api.js").Move} Move */
+/** @typedef {import("./geometry.js").BoardStyle} BoardStyle */
 /** @typedef {import("./geometry.js").Spot} Spot */
 
 /**
@@ -23,15 +31,41 @@ import { bottomPlayer } from "./state.js";
  */
 
 /**
- * What else to show on a board.
+ * What else to show on one drawing of a board.
  * @typedef {object} BoardOptions
  * @property {Move[]} [legal]       pits that can be clicked (the mover's)
  * @property {((pit: number) => void)} [onPit]  called with a legal pit's index when it is clicked or keyed
+ *                                   (instead of the board's own `onPit`)
  * @property {Marks | null} [marks]
  * @property {number} [fresh]       the cell that just got a seed (drawn popping in)
  * @property {Record<number, number | null>} [values]  analysis: the value of each legal pit
  * @property {Move | null} [best]   analysis: the best move
  * @property {Move} [hint]          the hinted pit
+ */
+
+/**
+ * How a board is made.
+ * @typedef {object} BoardConfig
+ * @property {BoardStyle} style     sizes and colours (kalah/rules/board.json; the page's is style.js's STYLE)
+ * @property {number} [bottom]      the player whose pits run along the bottom (0 when not given; see setBottom)
+ * @property {(pit: number) => void} [onPit]  a legal pit was clicked or keyed
+ * @property {() => number} [animMs]  milliseconds per step of an animated move, read when one starts; 0: no animation
+ *                                   (170 when not given)
+ * @property {(text: string, kind: string, ms: number) => void} [onBanner]  an animated move has news to show
+ *                                   ("Extra turn!", a capture, a swap); nothing is shown when not given
+ */
+
+/**
+ * A board on the page: made by createBoard.
+ * @typedef {object} BoardApi
+ * @property {SVGSVGElement} element  the SVG it draws into
+ * @property {(board: Board, toMove: number, over: boolean, options?: BoardOptions) => void} draw
+ *   draw `board` with `toMove` to move (and the game `over` or not)
+ * @property {(last: Effect, final: Board, toMove: number, over: boolean, options?: BoardOptions) => Promise<void>} animate
+ *   play `last` back seed by seed from its `before` board, then draw `final` (with `options`)
+ * @property {(player: number) => void} setBottom  the player shown at the bottom from the next drawing on
+ * @property {() => number} bottom   the player shown at the bottom
+ * @property {() => void} destroy    stop following the element's size (the drawing stays)
  */
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -52,32 +86,42 @@ function gradientStops(parent, stops) {
   for (const [offset, color] of stops) el("stop", { offset, "stop-color": color }, parent);
 }
 
-/** The gradients and filters of the board, the seeds' colours. @param {SVGSVGElement} svg */
-function defs(svg) {
+/** The ids of one board's gradients and filters: ids are global to a page, so each board has its own.
+ * @typedef {{wood: string, grain: string, hole: string, rim: string, shadow: string, seed: (i: number) => string}} Ids */
+
+/** @param {string} prefix @returns {Ids} */
+function makeIds(prefix) {
+  return { wood: `${prefix}-wood`, grain: `${prefix}-grain`, hole: `${prefix}-hole`, rim: `${prefix}-rim`,
+    shadow: `${prefix}-shadow`, seed: (i) => `${prefix}-seed${i}` };
+}
+
+/** The gradients and filters of the board, the seeds' colours.
+ * @param {SVGSVGElement} svg @param {BoardStyle} style @param {Ids} ids */
+function defs(svg, style, ids) {
   const d = el("defs", {}, svg);
-  gradientStops(el("linearGradient", { id: "wood", x1: "0", y1: "0", x2: "0", y2: "1" }, d), STYLE.wood);
-  const grain = el("filter", { id: "grain", x: "0", y: "0", width: "100%", height: "100%" }, d);
+  gradientStops(el("linearGradient", { id: ids.wood, x1: "0", y1: "0", x2: "0", y2: "1" }, d), style.wood);
+  const grain = el("filter", { id: ids.grain, x: "0", y: "0", width: "100%", height: "100%" }, d);
   el("feTurbulence", { type: "fractalNoise", baseFrequency: "0.004 0.09", numOctaves: "3", seed: "7", result: "noise" }, grain);
   el("feColorMatrix", { in: "noise", type: "matrix", values: "0 0 0 0 0.35  0 0 0 0 0.18  0 0 0 0 0.05  0 0 0 0.55 -0.05", result: "tint" }, grain);
   el("feComposite", { in: "tint", in2: "SourceGraphic", operator: "in" }, grain);
-  gradientStops(el("radialGradient", { id: "hole", cx: "0.5", cy: "0.42", r: "0.62" }, d), STYLE.hole);
-  gradientStops(el("linearGradient", { id: "rim", x1: "0", y1: "0", x2: "0", y2: "1" }, d), STYLE.rim);
-  STYLE.seed_colors.forEach(([light, dark], i) => {
-    const g = el("radialGradient", { id: `seed${i}`, cx: "0.35", cy: "0.3", r: "0.75" }, d);
+  gradientStops(el("radialGradient", { id: ids.hole, cx: "0.5", cy: "0.42", r: "0.62" }, d), style.hole);
+  gradientStops(el("linearGradient", { id: ids.rim, x1: "0", y1: "0", x2: "0", y2: "1" }, d), style.rim);
+  style.seed_colors.forEach(([light, dark], i) => {
+    const g = el("radialGradient", { id: ids.seed(i), cx: "0.35", cy: "0.3", r: "0.75" }, d);
     el("stop", { offset: "0", "stop-color": "#ffffff", "stop-opacity": "0.85" }, g);
     el("stop", { offset: "0.25", "stop-color": light }, g);
     el("stop", { offset: "1", "stop-color": dark }, g);
   });
-  const shadow = el("filter", { id: "shadow", x: "-10%", y: "-10%", width: "120%", height: "130%" }, d);
+  const shadow = el("filter", { id: ids.shadow, x: "-10%", y: "-10%", width: "120%", height: "130%" }, d);
   el("feDropShadow", { dx: "0", dy: "6", stdDeviation: "6", "flood-color": "#2b1605", "flood-opacity": "0.45" }, shadow);
 }
 
-/** @param {Element} parent @param {Spot} spot @param {string} cls */
-function drawSeed(parent, spot, cls) {
+/** @param {Drawing} d @param {Element} parent @param {Spot} spot @param {string} cls */
+function drawSeed(d, parent, spot, cls) {
   el("ellipse", {
-    cx: spot.x.toFixed(1), cy: spot.y.toFixed(1), rx: STYLE.seed.rx, ry: STYLE.seed.ry,
+    cx: spot.x.toFixed(1), cy: spot.y.toFixed(1), rx: d.style.seed.rx, ry: d.style.seed.ry,
     transform: `rotate(${spot.rot} ${spot.x.toFixed(1)} ${spot.y.toFixed(1)})`,
-    fill: `url(#seed${spot.color})`, stroke: "rgba(0,0,0,0.35)", "stroke-width": "0.6", class: cls,
+    fill: `url(#${d.ids.seed(spot.color)})`, stroke: "rgba(0,0,0,0.35)", "stroke-width": "0.6", class: cls,
   }, parent);
 }
 
@@ -94,62 +138,92 @@ function tag(parent, cls, x, y, text, size, minEms) {
     .textContent = text;
 }
 
-/** The last drawing's arguments and width on the screen: the board is drawn again when its width changes, as the
- * sizes of its labels depend on it.
- * @type {{args: Parameters<typeof drawBoard>, width: number} | null} */
-let drawn = null;
-const resized = new ResizeObserver(() => {
-  // A change under a scrollbar's width is ignored: it cannot make a label unreadable, and redrawing for it
-  // could change the page's height, the scrollbar, and so the width again.
-  if (drawn && Math.abs(boardElement().getBoundingClientRect().width - drawn.width) > 24) drawBoard(...drawn.args);
-});
-
 /**
- * Draw `board` with `toMove` to move (and the game `over` or not) in #board.
- * @param {Board} board @param {number} toMove @param {boolean} over @param {BoardOptions} [options]
+ * A board over `svg`: see BoardApi for what it does.
+ * @param {SVGSVGElement} svg @param {BoardConfig} config @returns {BoardApi}
  */
-export function drawBoard(board, toMove, over, options) {
-  const opts = options || {};
-  const svg = boardElement();
-  const m = board[0].length - 1;
-  const width = svg.getBoundingClientRect().width;
-  drawn = { args: [board, toMove, over, options], width };
-  resized.observe(svg);
-  const g = geometry(m, width);
-  const bottom = bottomPlayer();
-  const frame = STYLE.frame;
-  svg.setAttribute("viewBox", `0 0 ${g.W} ${g.H}`);
-  svg.replaceChildren();
-  defs(svg);
-  svg.dataset.toMove = String(toMove);
-  svg.dataset.over = over ? "true" : "false";
-  svg.dataset.pits = String(m);
-  svg.dataset.bottom = String(bottom);
+export function createBoard(svg, config) {
+  const style = config.style;
+  // Ids are global to the page: a random prefix keeps two boards' gradients apart.
+  const name = `kb${Math.random().toString(36).slice(2, 8)}`;
+  const ids = makeIds(name);
+  let bottom = config.bottom || 0;
+  /** The last drawing's arguments and width on the screen: the board is drawn again when its width changes, as
+   * the sizes of its labels depend on it.
+   * @type {{args: [Board, number, boolean, BoardOptions | undefined], width: number} | null} */
+  let drawn = null;
+  const resized = new ResizeObserver(() => {
+    // Another board may have drawn into the same element since (the page's game and replay views share one):
+    // only the last one to draw follows its size.
+    if (!drawn || svg.dataset.boardName !== name) return;
+    // A change under a scrollbar's width is ignored: it cannot make a label unreadable, and redrawing for it
+    // could change the page's height, the scrollbar, and so the width again.
+    if (Math.abs(svg.getBoundingClientRect().width - drawn.width) > 24) draw(...drawn.args);
+  });
 
-  const outline = { x: frame.inset, y: frame.inset, width: g.W - 2 * frame.inset, height: g.H - 2 * frame.inset, rx: frame.radius };
-  el("rect", { ...outline, fill: "url(#wood)", filter: "url(#shadow)", class: "wood" }, svg);
-  el("rect", { ...outline, fill: "#a0642f", filter: "url(#grain)", opacity: "0.9" }, svg);
-  el("rect", { x: frame.line_inset, y: frame.line_inset, width: g.W - 2 * frame.line_inset, height: g.H - 2 * frame.line_inset,
-    rx: frame.line_radius, fill: "none", stroke: "rgba(255,230,190,0.35)", "stroke-width": 2 }, svg);
+  /** @param {Board} board @param {number} toMove @param {boolean} over @param {BoardOptions} [options] */
+  function draw(board, toMove, over, options) {
+    const opts = options || {};
+    const m = board[0].length - 1;
+    const width = svg.getBoundingClientRect().width;
+    drawn = { args: [board, toMove, over, options], width };
+    resized.observe(svg);
+    const g = geometry(style, m, width);
+    const frame = style.frame;
+    svg.setAttribute("viewBox", `0 0 ${g.W} ${g.H}`);
+    svg.replaceChildren();
+    defs(svg, style, ids);
+    svg.dataset.boardName = name;
+    svg.dataset.toMove = String(toMove);
+    svg.dataset.over = over ? "true" : "false";
+    svg.dataset.pits = String(m);
+    svg.dataset.bottom = String(bottom);
 
-  // The mover's row glows, around its letters too: they are the keys that play it.
-  if (!over) {
-    const r = g.glow(toMove !== bottom);
-    el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, rx: 16, class: "turn-glow" }, svg);
+    const outline = { x: frame.inset, y: frame.inset, width: g.W - 2 * frame.inset, height: g.H - 2 * frame.inset, rx: frame.radius };
+    el("rect", { ...outline, fill: `url(#${ids.wood})`, filter: `url(#${ids.shadow})`, class: "wood" }, svg);
+    el("rect", { ...outline, fill: "#a0642f", filter: `url(#${ids.grain})`, opacity: "0.9" }, svg);
+    el("rect", { x: frame.line_inset, y: frame.line_inset, width: g.W - 2 * frame.line_inset, height: g.H - 2 * frame.line_inset,
+      rx: frame.line_radius, fill: "none", stroke: "rgba(255,230,190,0.35)", "stroke-width": 2 }, svg);
+
+    // The mover's row glows, around its letters too: they are the keys that play it.
+    if (!over) {
+      const r = g.glow(toMove !== bottom);
+      el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, rx: 16, class: "turn-glow" }, svg);
+    }
+
+    /** @type {Drawing} */
+    const d = { svg, g, style, ids, opts, toMove, legal: new Set((opts.legal || []).filter((x) => x !== "swap")),
+      onPit: opts.onPit || config.onPit };
+    board[0].concat(board[1]).forEach((count, cell) => {
+      const place = cellPlace(g, cell, bottom);
+      if (place.kind === "store") drawStore(d, place, count, cell);
+      else drawPit(d, place, count, cell);
+    });
   }
 
-  /** @type {Drawing} */
-  const d = { svg, g, opts, toMove, legal: new Set((opts.legal || []).filter((x) => x !== "swap")) };
-  board[0].concat(board[1]).forEach((count, cell) => {
-    const place = cellPlace(g, cell, bottom);
-    if (place.kind === "store") drawStore(d, place, count, cell);
-    else drawPit(d, place, count, cell);
-  });
+  return {
+    element: svg,
+    draw,
+    animate: (last, final, toMove, over, options) => animateMove({
+      draw, ms: config.animMs ? config.animMs() : 170, banner: config.onBanner || (() => {}),
+    }, last, final, toMove, over, options),
+    setBottom: (player) => { bottom = player; },
+    bottom: () => bottom,
+    destroy: () => resized.disconnect(),
+  };
 }
 
 /**
  * What every pit and store of one drawing needs.
- * @typedef {{svg: Element, g: import("./geometry.js").Geometry, opts: BoardOptions, toMove: number, legal: Set<Move>}} Drawing
+ * @typedef {object} Drawing
+ * @property {Element} svg
+ * @property {import("./geometry.js").Geometry} g
+ * @property {BoardStyle} style
+ * @property {Ids} ids
+ * @property {BoardOptions} opts
+ * @property {number} toMove
+ * @property {Set<Move>} legal
+ * @property {((pit: number) => void) | undefined} onPit
  */
 
 /** @param {Drawing} d @param {number} cell @param {number} count @param {number} k */
@@ -166,9 +240,9 @@ function drawStore(d, place, count, cell) {
   const r = place.rect, g = d.g;
   const group = el("g", { class: "store" + (isSown(d, cell) ? " sown" : ""), "data-store": String(place.player),
     "data-seeds": String(count) }, d.svg);
-  el("rect", { x: r.x - 3, y: r.y - 3, width: r.w + 6, height: r.h + 6, rx: r.w / 2 + 3, fill: "url(#rim)", opacity: "0.8" }, group);
-  el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, rx: r.w / 2, fill: "url(#hole)", class: "cup" }, group);
-  storeSpots(count, cell, r).forEach((spot, k) => drawSeed(group, spot, seedClass(d, cell, count, k)));
+  el("rect", { x: r.x - 3, y: r.y - 3, width: r.w + 6, height: r.h + 6, rx: r.w / 2 + 3, fill: `url(#${d.ids.rim})`, opacity: "0.8" }, group);
+  el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, rx: r.w / 2, fill: `url(#${d.ids.hole})`, class: "cup" }, group);
+  storeSpots(d.style, count, cell, r).forEach((spot, k) => drawSeed(d, group, spot, seedClass(d, cell, count, k)));
   tag(group, "count store-count", r.x + r.w / 2, g.storeCountY(r === g.storeLeft), String(count), g.tags.store, 2.5);
 }
 
@@ -193,10 +267,10 @@ function drawPit(d, place, count, cell) {
     group.setAttribute("tabindex", "0");
     group.setAttribute("aria-label", `pit ${letter}, ${count} seeds`);
   }
-  el("circle", { cx: place.x, cy: place.y, r: g.R + 3, fill: "url(#rim)", opacity: "0.8" }, group);
-  el("circle", { cx: place.x, cy: place.y, r: g.R, fill: "url(#hole)", class: "cup" }, group);
+  el("circle", { cx: place.x, cy: place.y, r: g.R + 3, fill: `url(#${d.ids.rim})`, opacity: "0.8" }, group);
+  el("circle", { cx: place.x, cy: place.y, r: g.R, fill: `url(#${d.ids.hole})`, class: "cup" }, group);
   const seeds = el("g", { transform: `translate(${place.x} ${place.y})` }, group);
-  seedSpots(count, cell, g.R).forEach((spot, k) => drawSeed(seeds, spot, seedClass(d, cell, count, k)));
+  seedSpots(d.style, count, cell, g.R).forEach((spot, k) => drawSeed(d, seeds, spot, seedClass(d, cell, count, k)));
   el("circle", { cx: place.x, cy: place.y, r: g.R, class: "ring" }, group);
   tag(group, "count", place.x, g.countY(place.top), String(count), g.tags.count, 2);
   el("text", { x: place.x, y: g.letterY(place.top), "text-anchor": "middle", "dominant-baseline": "central",
@@ -205,7 +279,7 @@ function drawPit(d, place, count, cell) {
   if (isLegal && v !== undefined && v !== null) {
     tag(group, "value" + (opts.best === pit ? " best" : ""), place.x, g.valueY(place.top), (v > 0 ? "+" : "") + v, g.tags.value, 2);
   }
-  const onPit = opts.onPit;
+  const onPit = d.onPit;
   if (isLegal && onPit) {
     group.addEventListener("click", () => onPit(pit));
     group.addEventListener("keydown", (event) => {

@@ -6,12 +6,12 @@
  * For tests: #board carries data-game, data-moves and data-human-to-move
  * ("true" when a click would play). */
 
-import { animateMove, effectMarks } from "./anim.js";
+import { effectMarks } from "./anim.js";
 import { analysisMessage, finalText, moveName, renderAnalysis } from "./analysis.js";
 import * as api from "./api.js";
-import { drawBoard } from "./board.js";
 import { $, $input, boardElement, sleep } from "./dom.js";
 import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showView } from "./page.js";
+import { gameBoard as board } from "./pageboard.js";
 import {
   enterGame, setAnalysis, setDriving, setGame, setHint, setPaused, state,
 } from "./state.js";
@@ -42,7 +42,7 @@ function boardOpts(game) {
 export function redraw() {
   if (state.mode !== "play" || !state.game) return;
   const game = state.game;
-  drawBoard(game.board, game.to_move, game.over, boardOpts(game));
+  board.draw(game.board, game.to_move, game.over, boardOpts(game));
   drawPanels(game.board, game.to_move, game.over);
   updateControls();
 }
@@ -100,7 +100,7 @@ async function showState(game, animate) {
   if (animate && sameGame && game.last && game.moves === previous.moves + 1) {
     setBusy(true);
     drawPanels(game.last.before, game.last.player, false);
-    await animateMove(game.last, game.board, game.to_move, game.over);
+    await board.animate(game.last, game.board, game.to_move, game.over);
     setBusy(false);
   }
   redraw();
@@ -278,6 +278,6 @@ export async function hint() {
     if (result.best_move === null || result.best_move === undefined) { setStatus("No hint for this position.", true); return; }
     setHint({ move: result.best_move, forMoves: game.moves });
     setStatus(`Hint: play ${moveName(game.to_move, result.best_move)}`);
-    drawBoard(game.board, game.to_move, game.over, boardOpts(game));
+    board.draw(game.board, game.to_move, game.over, boardOpts(game));
   } catch (error) { setStatus(api.errorText(error), true); }
 }

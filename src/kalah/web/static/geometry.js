@@ -1,9 +1,11 @@
 // @ts-check
-/* Where things go on the board: pits, stores and every seed.
+/* Where things go on the board: pits, stores and every seed. Pure functions
+ * (no DOM, no fetch): tests/js/geometry.test.js runs them in Node.
  *
- * The sizes and colours come from /static/board.json, the file that
- * kalah.rules.svg (the notebook's board, /api/board.svg) draws with too:
- * change a colour or a size there and both boards change.
+ * The sizes and colours (`BoardStyle`) come from kalah/rules/board.json, the
+ * file that kalah.rules.svg (the notebook's board, /api/board.svg) draws with
+ * too: change a colour or a size there and both boards change. The page loads
+ * it in style.js; every function here takes it as its first argument.
  */
 
 /**
@@ -27,9 +29,6 @@
  * @property {[number, string][]} hole   of a pit or store
  * @property {[number, string][]} rim    of the rim around a pit or store
  */
-
-/** @type {BoardStyle} */
-export const STYLE = await (await fetch(new URL("./board.json", import.meta.url))).json();
 
 /** @typedef {{x: number, y: number, w: number, h: number}} Rect */
 
@@ -76,12 +75,13 @@ export function tagWidth(text, size, minEms) {
 }
 
 /**
+ * @param {BoardStyle} style the board's sizes
  * @param {number} m pits per side
  * @param {number} [shownWidth] the board's width on the screen in CSS pixels (0 or none: drawn at full size)
  * @returns {Geometry}
  */
-export function geometry(m, shownWidth) {
-  const pitStep = STYLE.pit_step, R = STYLE.pit_radius, storeW = STYLE.store_width, side = STYLE.margin, gap = STYLE.gap;
+export function geometry(style, m, shownWidth) {
+  const pitStep = style.pit_step, R = style.pit_radius, storeW = style.store_width, side = style.margin, gap = style.gap;
   const pitsX0 = side + storeW + gap;
   const W = pitsX0 + m * pitStep + gap + storeW + side;
   // board units per CSS pixel; a board shown larger than its own size keeps its labels' own sizes
@@ -99,14 +99,14 @@ export function geometry(m, shownWidth) {
   // Between the rows, from each row: its pit, a gap, its letters; between the two rows of letters runs the
   // mover's outline. Outside each row: the value tags over the rims, the outline, then the seed counts.
   const toLetters = R + atLeast(3, 1);
-  const rowGap = Math.max(STYLE.row_bottom - STYLE.row_top, 2 * (toLetters + letterBand) + atLeast(10, 5));
+  const rowGap = Math.max(style.row_bottom - style.row_top, 2 * (toLetters + letterBand) + atLeast(10, 5));
   const glowOut = R - TAG_OVERLAP + tags.value.h + atLeast(4, 2);
   const countIn = glowOut + atLeast(5, 2);
-  const overhang = STYLE.row_top - STYLE.store_top;  // a store reaches this far past the rows' centres
+  const overhang = style.row_top - style.store_top;  // a store reaches this far past the rows' centres
   const storeGap = 8;
   // the seed counts of pits and stores line up along their outer edges
   const outside = Math.max(countIn + tags.count.h, overhang + storeGap + tags.store.h);
-  const rowTop = Math.max(STYLE.row_top, 25 + outside), rowBottom = rowTop + rowGap, middle = rowTop + rowGap / 2;
+  const rowTop = Math.max(style.row_top, 25 + outside), rowBottom = rowTop + rowGap, middle = rowTop + rowGap / 2;
   const store = { y: rowTop - overhang, w: storeW, h: rowGap + 2 * overhang };
   /** @param {boolean} top @param {number} offset from the row's centre, outward @returns {number} */
   const outward = (top, offset) => (top ? rowTop - offset : rowBottom + offset);
@@ -158,33 +158,33 @@ function hash(a, b) {
   return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
 }
 
-/** A seed to draw: its centre, colour (an index into STYLE.seed_colors) and rotation.
+/** A seed to draw: its centre, colour (an index into style.seed_colors) and rotation.
  * @typedef {{x: number, y: number, color: number, rot: number}} Spot */
 
-/** @param {number} cell @param {number} k @returns {{color: number, rot: number}} */
-function seedLook(cell, k) {
+/** @param {BoardStyle} style @param {number} cell @param {number} k @returns {{color: number, rot: number}} */
+function seedLook(style, cell, k) {
   return {
-    color: Math.floor(hash(cell * 31 + k, 7) * STYLE.seed_colors.length),
+    color: Math.floor(hash(cell * 31 + k, 7) * style.seed_colors.length),
     rot: Math.floor(hash(k, cell * 13) * 180),
   };
 }
 
 /**
  * The seeds of a pit, around its centre.
- * @param {number} count @param {number} cell @param {number} radius @returns {Spot[]}
+ * @param {BoardStyle} style @param {number} count @param {number} cell @param {number} radius @returns {Spot[]}
  */
-export function seedSpots(count, cell, radius) {
+export function seedSpots(style, count, cell, radius) {
   // A sunflower spiral, a little jittered, so a pit of seeds looks like a heap.
   const spots = [];
-  const shown = Math.min(count, STYLE.seed.max_in_pit);
-  const scale = shown <= 1 ? 0 : Math.min(STYLE.seed.spread, (radius - 9) / Math.sqrt(shown));
+  const shown = Math.min(count, style.seed.max_in_pit);
+  const scale = shown <= 1 ? 0 : Math.min(style.seed.spread, (radius - 9) / Math.sqrt(shown));
   for (let k = 0; k < shown; k++) {
     const r = scale * Math.sqrt(k + 0.5);
     const a = k * 2.39996 + cell * 1.7;
     spots.push({
       x: r * Math.cos(a) + (hash(cell, k) - 0.5) * 3,
       y: r * Math.sin(a) + (hash(k, cell) - 0.5) * 3,
-      ...seedLook(cell, k),
+      ...seedLook(style, cell, k),
     });
   }
   return spots;
@@ -192,12 +192,12 @@ export function seedSpots(count, cell, radius) {
 
 /**
  * The seeds of a store, heaped from its bottom.
- * @param {number} count @param {number} cell @param {Rect} rect @returns {Spot[]}
+ * @param {BoardStyle} style @param {number} count @param {number} cell @param {Rect} rect @returns {Spot[]}
  */
-export function storeSpots(count, cell, rect) {
+export function storeSpots(style, count, cell, rect) {
   const spots = [];
-  const shown = Math.min(count, STYLE.seed.max_in_store);
-  const cols = STYLE.seed.store_columns, dx = STYLE.seed.store_dx, dy = STYLE.seed.store_dy;
+  const shown = Math.min(count, style.seed.max_in_store);
+  const cols = style.seed.store_columns, dx = style.seed.store_dx, dy = style.seed.store_dy;
   const x0 = rect.x + rect.w / 2 - ((cols - 1) * dx) / 2;
   for (let k = 0; k < shown; k++) {
     const row = Math.floor(k / cols), col = k % cols;
@@ -205,7 +205,7 @@ export function storeSpots(count, cell, rect) {
     spots.push({
       x: x0 + col * dx + shift + (hash(cell, k) - 0.5) * 4,
       y: rect.y + rect.h - 22 - row * dy + (hash(k, cell) - 0.5) * 4,
-      ...seedLook(cell, k),
+      ...seedLook(style, cell, k),
     });
   }
   return spots;

@@ -4,12 +4,12 @@
  *
  * For tests: #board carries data-replay-index, the frame shown (0: the start). */
 
-import { animateMove, effectMarks } from "./anim.js";
+import { effectMarks } from "./anim.js";
 import { analyseFrame } from "./analysis.js";
 import * as api from "./api.js";
-import { drawBoard } from "./board.js";
 import { $, $input, boardElement, sleep } from "./dom.js";
 import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showView } from "./page.js";
+import { replayBoard as board } from "./pageboard.js";
 import { enterReplay, setReplay, setReplayIndex, setReplayPlaying, state } from "./state.js";
 
 /** Open game `id` of the library for replaying, at its start. @param {number} id */
@@ -46,10 +46,10 @@ export async function replayShow(index, animate) {
   if (forward && frame.last) {
     setBusy(true);
     drawPanels(frame.last.before, frame.last.player, false);
-    await animateMove(frame.last, frame.board, frame.to_move, frame.over);
+    await board.animate(frame.last, frame.board, frame.to_move, frame.over);
     setBusy(false);
   } else {
-    drawBoard(frame.board, frame.to_move, frame.over, { marks: effectMarks(frame.last) });
+    board.draw(frame.board, frame.to_move, frame.over, { marks: effectMarks(frame.last) });
   }
   if (state.mode !== "replay" || state.replay !== rp) return;
   drawPanels(frame.board, frame.to_move, frame.over);

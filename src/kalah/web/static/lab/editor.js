@@ -1,11 +1,12 @@
 // @ts-check
-/* The position editor: any board of any supported variant, drawn with the
- * main page's board.js. In edit mode a click on a pit or store adds a seed;
- * shift-click, or the "remove seeds" switch, takes one away. */
+/* The position editor: any board of any supported variant, drawn by a board
+ * of its own (board.js's createBoard) over #board. In edit mode a click on a
+ * pit or store adds a seed; shift-click, or the "remove seeds" switch, takes one away. */
 
-import { drawBoard } from "../board.js";
-import { $, $input, $select, boardElement } from "../dom.js";
 import * as api from "../api.js";
+import { createBoard } from "../board.js";
+import { $, $input, $select, boardElement } from "../dom.js";
+import { STYLE } from "../style.js";
 
 /** @typedef {import("./trace.js").Position} Position */
 
@@ -44,6 +45,7 @@ export class Editor {
     this.onChange = onChange;
     /** @type {Position} */
     this.position = startPosition(6, 4);
+    this.board = createBoard(boardElement(), { style: STYLE });
     const pits = $select("#pits"), seeds = $select("#seeds");
     for (let n = MIN_PITS; n <= MAX_PITS; n++) pits.add(new Option(String(n), String(n)));
     for (let n = MIN_SEEDS; n <= MAX_SEEDS; n++) seeds.add(new Option(String(n), String(n)));
@@ -57,7 +59,7 @@ export class Editor {
       $input(id).addEventListener("change", () => this.change({ ...this.position, variant: { ...this.position.variant, [field]: $input(id).checked } }));
     $("#to-move").addEventListener("click", () => this.change({ ...this.position, to_move: 1 - this.position.to_move }));
     $input("#edit-mode").addEventListener("change", () => this.showMode());
-    boardElement().addEventListener("click", (event) => this.clicked(/** @type {MouseEvent} */ (event)));
+    this.board.element.addEventListener("click", (event) => this.clicked(/** @type {MouseEvent} */ (event)));
     $("#load-paste").addEventListener("click", () => {
       try { this.change(parsePosition(JSON.parse($input("#paste").value))); } catch (error) { this.error(error); }
     });
@@ -87,7 +89,7 @@ export class Editor {
 
   /** Draw any position (the editor's, or the one at a node of the tree). @param {Position} position */
   draw(position) {
-    drawBoard(position.board, position.to_move, false, {});
+    this.board.draw(position.board, position.to_move, false, {});
   }
 
   /** @param {Position} position */

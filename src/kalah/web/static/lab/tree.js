@@ -8,12 +8,12 @@
  * under their node. Zoom with the wheel or the buttons, pan by dragging.
  */
 
+import { BOX_H, BOX_W, layoutTree } from "./layout.js";
 import { KIND_NAMES, moveLetter, valueText, windowText } from "./trace.js";
 
 /** @typedef {import("./trace.js").Indexed} Indexed */
 
 const SVGNS = "http://www.w3.org/2000/svg";
-const BOX_W = 78, BOX_H = 46, GAP_X = 10, GAP_Y = 34;
 /** Levels expanded when a trace opens. */
 const OPEN_LEVELS = 2;
 /** At most this many nodes are drawn; beyond it subtrees stay collapsed. */
@@ -127,35 +127,15 @@ export class TreeView {
     this.drawn = new Map();
     const edges = el("g", { class: "edges" }, this.svg);
     const boxes = el("g", { class: "nodes" }, this.svg);
-    let nextX = 0, maxY = 0;
-    /** @param {number} id @returns {number} the x of the node's centre */
-    const place = (id) => {
-      const y = ix.level[id] * (BOX_H + GAP_Y);
-      maxY = Math.max(maxY, y);
-      const kids = this.open.has(id) ? ix.children[id] : [];
-      const xs = kids.map(place);
-      const skipped = this.open.has(id) || !ix.children[id].length ? this.pruned.get(id) : undefined;
-      /** @type {number[]} */
-      const prunedXs = [];
-      if (skipped) for (let k = 0; k < skipped.length; k++) { prunedXs.push(nextX + BOX_W / 2); nextX += BOX_W * 0.6 + GAP_X; }
-      let x;
-      if (xs.length || prunedXs.length) {
-        const all = xs.concat(prunedXs);
-        x = (all[0] + all[all.length - 1]) / 2;
-      } else { x = nextX + BOX_W / 2; nextX += BOX_W + GAP_X; }
-      for (const cx of xs) el("line", { x1: x, y1: y + BOX_H, x2: cx, y2: y + BOX_H + GAP_Y, class: "edge" }, edges);
-      (skipped || []).forEach((move, k) => {
-        const cx = prunedXs[k], cy = y + BOX_H + GAP_Y;
-        el("line", { x1: x, y1: y + BOX_H, x2: cx, y2: cy, class: "edge pruned" }, edges);
-        const g = el("g", { class: "pruned-move" }, boxes);
-        el("rect", { x: cx - BOX_W * 0.3, y: cy, width: BOX_W * 0.6, height: BOX_H * 0.6, rx: 6 }, g);
-        el("text", { x: cx, y: cy + 18, "text-anchor": "middle" }, g).textContent = move;
-      });
-      this.drawNode(boxes, id, x, y);
-      return x;
-    };
-    for (const root of ix.roots) { place(root); nextX += GAP_X * 2; }
-    this.size = { w: Math.max(nextX, BOX_W), h: maxY + BOX_H * 1.8 + GAP_Y };
+    const laid = layoutTree(ix, this.open, this.pruned);
+    for (const e of laid.edges) el("line", { x1: e.x1, y1: e.y1, x2: e.x2, y2: e.y2, class: e.pruned ? "edge pruned" : "edge" }, edges);
+    for (const item of laid.items) {
+      if (item.kind === "node") { this.drawNode(boxes, item.id, item.x, item.y); continue; }
+      const g = el("g", { class: "pruned-move" }, boxes);
+      el("rect", { x: item.x - BOX_W * 0.3, y: item.y, width: BOX_W * 0.6, height: BOX_H * 0.6, rx: 6 }, g);
+      el("text", { x: item.x, y: item.y + 18, "text-anchor": "middle" }, g).textContent = item.move;
+    }
+    this.size = laid.size;
     this.mark(this.current);
   }
 
