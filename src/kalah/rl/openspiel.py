@@ -49,7 +49,7 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-class KalahGame(pyspiel.Game):  # type: ignore[misc]
+class KalahGame(pyspiel.Game):
     """The game of one variant; bad parameters raise InvalidVariantError (or EnvOptionError)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -76,7 +76,7 @@ class KalahGame(pyspiel.Game):  # type: ignore[misc]
         return BoardObserver(self.variant)
 
 
-class KalahState(pyspiel.State):  # type: ignore[misc]
+class KalahState(pyspiel.State):
     """A position of the game; OpenSpiel copies it to search."""
 
     def __init__(self, game: KalahGame) -> None:
