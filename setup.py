@@ -26,6 +26,8 @@ DEBUG = ["-O1", "-g", "-fno-omit-frame-pointer", "-fno-wrapv", "-DKALAH_DEBUG=1"
 EXTENSIONS = {
     "board": [],
     "search": ["search.c", "smp.c", "mcts.c", "reference.c"],
+    # many games stepped together for learning agents (kalah.rl's batched environment)
+    "batch": ["batch.c"],
     "solver": ["solve.c", "endgame.c"],
     # search.c again, with the trace hooks of csrc/trace.h compiled in (kalah.trace); the release
     # search above has none. Hidden symbols: its ks_* functions never meet those of "search".
