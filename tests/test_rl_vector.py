@@ -144,3 +144,18 @@ def test_render():
     env.reset(seed=0)
     boards = env.render()
     assert len(boards) == 2 and "A  B  C  D" in boards[0]
+
+
+def test_sampled_actions_are_legal_and_cover_every_legal_action():
+    env = KalahVectorEnv(num_envs=64, pie_rule=True, seat="random")
+    with pytest.raises(EnvOptionError, match="reset"):
+        env.sample_legal_actions()
+    obs, info = env.reset(seed=0)
+    seen = np.zeros_like(info["action_mask"])
+    for _ in range(200):
+        actions = env.sample_legal_actions()
+        assert info["action_mask"][np.arange(64), actions].all()
+        seen[np.arange(64), actions] = 1
+        obs, reward, terminated, _, info = env.step(actions)
+        assert not info["illegal_move"].any()
+    assert seen[:, :6].all() and seen[:, 6].any()  # the swap too, where it was legal

@@ -37,6 +37,7 @@ cdef extern from "csrc/batch.h" nogil:
     void kb_reset(const kb_config *c, kalah_state *states, uint8_t *seats, int n, kalah_rng *g, kb_output *out)
     int64_t kb_step(const kb_config *c, kalah_state *states, uint8_t *seats, const int64_t *actions, int n,
                     kalah_rng *g, kb_output *out)
+    void kb_random_actions(const kb_config *c, const kalah_state *states, int n, kalah_rng *g, int64_t *actions)
 
 
 cdef class BatchGames:
@@ -119,6 +120,13 @@ cdef class BatchGames:
         with nogil:
             played = kb_step(&self.config, self.states, self.seat_of, &actions[0], self.n, &self.rng, &out)
         return played
+
+    def random_actions(self, int64_t[::1] actions):
+        """Fill ``actions`` with a uniformly random legal action of each game (after reset or a step)."""
+        if actions.shape[0] != self.n:
+            raise ValueError(f"expected room for {self.n} actions, got {actions.shape[0]}")
+        with nogil:
+            kb_random_actions(&self.config, self.states, self.n, &self.rng, &actions[0])
 
     def seats(self):
         """The agent's seat in each game, as bytes."""

@@ -59,6 +59,8 @@ class KalahEnv(gym.Env[np.ndarray, np.int64]):
         self._game = CoreGame(variant=self.variant)
         self._opponent: Player | None = None
         self._done = True
+        #: Moves played by the agent and the opponent since the environment was made (for benchmarks).
+        self.moves_played = 0
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game; the opponent moves first when the agent sits at seat 1."""
@@ -81,6 +83,7 @@ class KalahEnv(gym.Env[np.ndarray, np.int64]):
             self._done = True
             return self._observation(), self.options.loss_reward, True, False, {**self._info(), "illegal_move": True}
         self._game.play(move)
+        self.moves_played += 1
         self._opponent_moves()
         reward = 0.0
         if self._game.is_over:
@@ -118,6 +121,7 @@ class KalahEnv(gym.Env[np.ndarray, np.int64]):
         assert self._opponent is not None
         while not self._game.is_over and self._game.to_move != self.seat:
             self._game.play(self._opponent.choose_move(self._game.position()))
+            self.moves_played += 1
 
     def _observation(self) -> np.ndarray:
         cells = self._game.cells

@@ -96,6 +96,16 @@ class KalahVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         }
         return self._obs.copy(), self._reward.copy(), ended, self._truncated.copy(), infos
 
+    def sample_legal_actions(self) -> np.ndarray:
+        """A uniformly random legal action for every game, drawn in compiled code from the environment's
+        generator (exploration and random baselines without a Python loop; ``action_space.sample()``
+        ignores the rules)."""
+        if not self._started:
+            raise EnvOptionError("call reset() before sample_legal_actions()")
+        actions = np.empty(self.num_envs, np.int64)
+        self.games.random_actions(actions)
+        return actions
+
     def render(self) -> tuple[Any, ...] | None:
         """Each game's board as text ("ansi") or SVG ("svg"), the agent's row at the bottom."""
         if self.render_mode is None:

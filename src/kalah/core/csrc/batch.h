@@ -46,6 +46,9 @@ void kb_reset(const kb_config *c, kalah_state *states, uint8_t *seats, int n, ka
 int64_t kb_step(const kb_config *c, kalah_state *states, uint8_t *seats, const int64_t *actions, int n,
                 kalah_rng *g, kb_output *out);
 
+/* A uniformly random legal action for each game (the agent is to move in every game between steps). */
+void kb_random_actions(const kb_config *c, const kalah_state *states, int n, kalah_rng *g, int64_t *actions);
+
 /* The observation and action mask of one game from `seat` (the mask is all 0 unless `seat` is to move). */
 void kb_observe(const kb_config *c, const kalah_state *s, int seat, uint8_t *obs, int8_t *mask);
 
