@@ -63,9 +63,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
         self.reset()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's observation space: a dict of the board from its seat and the action mask."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's actions: its pits, and the swap under the pie rule."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -80,6 +82,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
         self.agent_selection = AGENTS[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The board from the agent's seat and its action mask (all 0 unless it is to move)."""
         seat = AGENTS.index(agent)
         cells = self._game.cells
         half = self.variant.pits + 1
@@ -132,4 +135,5 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
         return self._game.position()
 
     def close(self) -> None:
+        """Nothing to release."""
         pass

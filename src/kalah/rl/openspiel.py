@@ -68,9 +68,11 @@ class KalahGame(pyspiel.Game):
         super().__init__(_GAME_TYPE, info, given)
 
     def new_initial_state(self) -> KalahState:
+        """The start of a game."""
         return KalahState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BoardObserver:
+        """The observer of the board (a perfect-information game: every observation type is the board)."""
         if params:
             raise EnvOptionError(f"the kalah observer takes no parameters, got {params}")
         return BoardObserver(self.variant)
@@ -85,6 +87,7 @@ class KalahState(pyspiel.State):
         self._margin_returns = game.margin
 
     def current_player(self) -> int:
+        """The player to move, or OpenSpiel's terminal id once the game is over."""
         return int(pyspiel.PlayerId.TERMINAL) if self.position.is_over else self.position.to_move
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -97,9 +100,11 @@ class KalahState(pyspiel.State):
         return move_name(player, move_of_action(action, self.position.variant))
 
     def is_terminal(self) -> bool:
+        """Whether the game is over."""
         return self.position.is_over
 
     def returns(self) -> list[float]:
+        """Each player's result: +1, 0, -1 (or the margin with ``margin=True``); 0 before the end."""
         margin = self.position.margin
         if margin is None:
             return [0.0, 0.0]
@@ -119,10 +124,12 @@ class BoardObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: KalahState, player: int) -> None:
+        """Fill the tensor with the board from ``player``'s seat and whether it is to move."""
         self.tensor[:-1] = observation(state.position, player)
         self.tensor[-1] = float(not state.position.is_over and state.position.to_move == player)
 
     def string_from(self, state: KalahState, player: int) -> str:
+        """The observation as text."""
         return f"{observation(state.position, player)} {'to move' if state.current_player() == player else 'waiting'}"
 
 
