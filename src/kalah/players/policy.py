@@ -108,6 +108,8 @@ def load_policy(path: str | os.PathLike[str]) -> PolicyNetwork:
         raise PolicyFileError(f"cannot read the policy file {str(file)!r}: {error.strerror}") from None
     if size > MAX_FILE_BYTES:
         raise PolicyFileError(f"the policy file {str(file)!r} is {size} bytes; at most {MAX_FILE_BYTES} are read")
+    if not zipfile.is_zipfile(file):  # else NumPy takes any other file for a pickle and says so
+        raise PolicyFileError(f"{str(file)!r} is not a policy file (a NumPy .npz archive)")
     try:
         with np.load(file, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
