@@ -96,3 +96,16 @@ def test_it_plays_only_its_own_variant(tmp_path):
     assert player.choose_move(Position.start(Variant(4, 3))) in range(4)
     with pytest.raises(PolicyFileError, match="Kalah\\(4,3\\)"):
         player.choose_move(Position.start(Variant(6, 4)))
+
+
+def test_the_web_server_refuses_a_policy_file_named_by_a_client(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from kalah.web import create_app
+
+    path = tmp_path / "agent.npz"
+    save_policy(path, Variant(), _network(Variant()))
+    with TestClient(create_app(tmp_path / "games.sqlite", workers=1, pool="thread"), base_url="http://localhost") as client:
+        response = client.post("/api/games", json={"players": [f"policy:file={path}", "human"]})
+        assert response.status_code == 403 and "reads a file" in response.json()["detail"]
+        assert client.get("/api/games").json() == []
