@@ -86,6 +86,9 @@ def test_the_page_steps_through_the_iterations(browser, server, tmp_path, width)
     assert page.locator("#root-moves tr").count() == 1 + 4
     page.click('[data-action="end"]')
     page.wait_for_selector('[data-iteration="80"]')
+    assert page.get_attribute("#verdict", "data-uct") == str(expected.result.best_move)  # the search's answer
+    assert f"depth 4: {'ABCD'[search(Position.from_dict(POSITION), algorithm='alphabeta', depth=4).best_move]}" \
+        in page.inner_text("#verdict")
     for _ in range(3):
         page.click('[data-action="back"]')  # an iteration that expands a node: the frame shows it
     page.wait_for_selector('[data-iteration="77"]')

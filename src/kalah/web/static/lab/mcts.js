@@ -168,7 +168,19 @@ function describe(/** @type {MctsTrace} */ t, /** @type {number} */ count, /** @
     th.textContent = text;
     head.append(th);
   }
-  for (const node of t.nodes.filter((n) => n.parent === 0)) {
+  // The two answers side by side: UCT's most visited move so far, and alpha-beta's best move.
+  const roots = t.nodes.filter((n) => n.parent === 0);
+  const busiest = roots.reduce((best, n) => (stats.visits[n.id] > stats.visits[best.id] ? n : best), roots[0]);
+  const verdict = element("verdict");
+  const mover = t.position.to_move;
+  verdict.textContent = !roots.length ? "The game is over here." : [
+    `UCT after ${count} iterations: ${stats.visits[busiest.id] ? moveName(busiest.move, mover) : "–"} (most visited).`,
+    t.alphabeta && t.alphabeta.best_move !== null
+      ? `Alpha-beta to depth ${t.alphabeta.depth}: ${moveName(t.alphabeta.best_move, mover)}, value ${t.alphabeta.value}, ${t.alphabeta.nodes} nodes.`
+      : "",
+  ].join(" ");
+  verdict.dataset.uct = stats.visits[busiest?.id ?? 0] ? String(busiest.move) : "";
+  for (const node of roots) {
     const row = table.insertRow();
     const visits = stats.visits[node.id];
     const beside = t.alphabeta ? t.alphabeta.moves.find((m) => m.move === node.move) : undefined;
