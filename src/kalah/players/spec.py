@@ -195,6 +195,7 @@ BUILTIN_PLAYER_MODULES = [
     "kalah.players.random",
     "kalah.players.engines",  # minimax, alphabeta, scout, pvs, mtdf, mcts
     "kalah.players.perfect",  # perfect: the exact solver
+    "kalah.players.policy",  # policy: a trained network (docs/rl.md)
 ]
 
 #: Players of higher layers and of other packages register through entry points

@@ -9,6 +9,7 @@ from typing import Any
 
 from kalah.rules import Position, line_names
 from kalah.search import search, trace
+from kalah.search.mcts_trace import trace_mcts
 from kalah.solve import SolveError, solve
 
 #: The solver is asked only about positions with at most this many seeds in the pits.
@@ -61,3 +62,17 @@ def trace_json(position_json: str, algorithm: str, depth: int, evaluation: str, 
     """``kalah.trace(...).to_json()`` (format kalah-trace/1, docs/trace.md) of the position in JSON."""
     position = Position.from_json(position_json)
     return trace(position, algorithm, depth, evaluation, max_nodes=max_nodes, **options).to_json()
+
+
+def mcts_trace_json(position_json: str, playouts: int, seed: int, depth: int) -> dict[str, Any]:
+    """UCT traced iteration by iteration (``kalah-mcts-trace/1``, docs/trace.md) beside an alpha-beta
+    search of the same position to ``depth``: the lab's MCTS page shows both."""
+    position = Position.from_json(position_json)
+    traced = trace_mcts(position, playouts, seed=seed).to_json()
+    beside = search(position, algorithm="alphabeta", depth=depth) if not position.is_over else None
+    traced["alphabeta"] = None if beside is None else {
+        "depth": depth, "value": _number(beside.value), "best_move": beside.best_move,
+        "moves": [{"move": entry.move, "value": _number(entry.value), "bound": entry.bound} for entry in beside.moves],
+        "nodes": beside.stats.nodes,
+    }
+    return traced

@@ -37,6 +37,7 @@ from .models import (
     GameState,
     GameSummaryOut,
     InfoOut,
+    MctsTraceIn,
     MoveIn,
     NewGame,
     ReplayOut,
@@ -234,6 +235,12 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
                          503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
     async def trace(request: TraceIn) -> dict[str, Any]:
         return await service().trace(request)
+
+    @app.post("/api/trace/mcts", summary="UCT iteration by iteration (format kalah-mcts-trace/1) beside alpha-beta",
+              responses={422: {"description": "a bad position, playouts, seed or depth"},
+                         503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
+    async def trace_mcts(request: MctsTraceIn) -> dict[str, Any]:
+        return await service().mcts_trace(request)
 
     @app.get("/api/board.svg", summary="A position drawn as SVG (the notebook's board, kalah.rules.svg)")
     async def board_svg(board: Annotated[str, Query(max_length=2000)],

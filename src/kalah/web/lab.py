@@ -54,6 +54,12 @@ async def lab_page() -> FileResponse:
     return FileResponse(str(STATIC / "lab.html"), media_type="text/html")
 
 
+@router.get("/lab/mcts", include_in_schema=False)
+async def mcts_page() -> FileResponse:
+    """The lab's Monte-Carlo page (static/lab/mcts.html): UCT iteration by iteration beside alpha-beta."""
+    return FileResponse(str(STATIC / "lab" / "mcts.html"), media_type="text/html")
+
+
 @router.post("/api/lab/line", summary="The positions along a line of moves (the board at a node of a search tree)")
 async def line(request: LineIn) -> dict[str, Any]:
     """The positions along ``moves`` from the position, the first included, and whether the last is over."""

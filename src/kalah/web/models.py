@@ -106,6 +106,20 @@ class TraceIn(Strict):
                                            description="move_values, memo, ordering, iterative: true or false")
 
 
+#: The most playouts the lab's MCTS page traces (every node is drawn from them), and its alpha-beta depth.
+MAX_LAB_PLAYOUTS = 5_000
+MAX_LAB_ALPHABETA_DEPTH = 12
+
+
+class MctsTraceIn(Strict):
+    """UCT to trace (``kalah.search.mcts_trace.trace_mcts``), and the alpha-beta search shown beside it."""
+
+    position: dict[str, Any] = Field(..., description="a position in the JSON form of the rules")
+    playouts: int = Field(200, ge=1, le=MAX_LAB_PLAYOUTS, description="iterations of UCT")
+    seed: int = Field(0, ge=0, le=2**31 - 1, description="the playouts' random seed")
+    depth: int = Field(6, ge=1, le=MAX_LAB_ALPHABETA_DEPTH, description="the depth of the alpha-beta search beside it")
+
+
 class AnalyseIn(Strict):
     """A position to analyse, and for how long."""
 

@@ -45,9 +45,9 @@ from kalah.search import ALGORITHMS as SEARCH_ALGORITHMS
 from kalah.solve import clear_cache as clear_solver_cache
 from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Variant, move_name, parse_move
 
-from .analysis import analyse, trace_json
+from .analysis import analyse, mcts_trace_json, trace_json
 from .levels import LEVELS, available_levels, default_level, level_named, level_of_spec
-from .models import MAX_TRACE_NODES, TRACE_OPTIONS, NewGame, TraceIn
+from .models import MAX_TRACE_NODES, TRACE_OPTIONS, MctsTraceIn, NewGame, TraceIn
 
 T = TypeVar("T")
 
@@ -589,6 +589,15 @@ class GameService:
             position = Position.from_dict(request.position)
             return await self._pooled(trace_json, position.to_json(), request.algorithm, request.depth,
                                       request.evaluation, dict(request.options), MAX_TRACE_NODES)
+        except KalahError as error:
+            raise invalid(str(error)) from None
+
+    async def mcts_trace(self, request: MctsTraceIn) -> dict[str, Any]:
+        """Traced UCT beside alpha-beta (``analysis.mcts_trace_json``) in a worker."""
+        try:
+            position = Position.from_dict(request.position)
+            return await self._pooled(mcts_trace_json, position.to_json(), request.playouts, request.seed,
+                                      request.depth)
         except KalahError as error:
             raise invalid(str(error)) from None
 
