@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import ipaddress
+import itertools
 import time
 from collections import OrderedDict, deque
 from concurrent.futures.process import BrokenProcessPool
@@ -159,8 +160,10 @@ class Scheduler:
         self.max_queued = max_queued
         self.max_running = max(1, len(self.slots) // 2)  # per client
         self._free = list(self.slots)
-        self._waiting: OrderedDict[str, deque[_Job[Any]]] = OrderedDict()  # round-robin order
+        self._waiting: OrderedDict[str, deque[_Job[Any]]] = OrderedDict()  # in the order they came
         self._running: dict[str, int] = {}
+        self._served: dict[str, int] = {}  # the turn each client with work under way was last served
+        self._turns = itertools.count(1)
         self._queued = 0
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -205,16 +208,24 @@ class Scheduler:
             self._queued -= 1
             if not queue:
                 del self._waiting[job.client]
+            self._forget_client(job.client)
+
+    def _forget_client(self, client: str) -> None:
+        # nothing is kept of a client with no work under way: memory does not grow with addresses seen
+        if client not in self._waiting and client not in self._running:
+            self._served.pop(client, None)
 
     def _next(self) -> _Job[Any] | None:
-        # the client with the fewest jobs running; among equals the first in round-robin order
-        client = min(self._waiting, key=lambda key: self._running.get(key, 0))
+        # the client with the fewest jobs running; among equals the one served longest ago (round robin),
+        # and among clients not served yet the first to come
+        client = min(self._waiting, key=lambda key: (self._running.get(key, 0), self._served.get(key, 0)))
         if self._running.get(client, 0) >= self.max_running:
             return None  # every waiting client already runs its share: its next job waits for one to end
-        queue = self._waiting.pop(client)
+        queue = self._waiting[client]
         job = queue.popleft()
-        if queue:
-            self._waiting[client] = queue  # to the back of the round
+        if not queue:
+            del self._waiting[client]
+        self._served[client] = next(self._turns)
         self._queued -= 1
         return job
 
@@ -234,7 +245,7 @@ class Scheduler:
         try:
             running = slot.submit(job.function, *job.args)
             # the clock starts now, when the job runs, not when it was queued
-            result = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(running)), self.run_seconds)
+            result = await asyncio.wait_for(asyncio.wrap_future(running), self.run_seconds)
             _settle(job, result=result)
         except asyncio.TimeoutError:
             _settle(job, error=Refused(503, f"the engine ran over the server's limit of {self.run_seconds:g} s"
@@ -251,6 +262,7 @@ class Scheduler:
                 self._running[job.client] = count
             else:
                 del self._running[job.client]
+                self._forget_client(job.client)
             self._free.append(slot)
             self._dispatch()
 

@@ -1,0 +1,253 @@
+"""Fair shares of the engines (issue 26): one client's jobs wait behind each other, never in front of
+everyone else's; a job's time starts when it runs; an overrunning job stops only its own worker; nothing
+ponders after its move; no GET route starts engine work."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from kalah.web import create_app
+from kalah.web.scheduler import Refused, Scheduler, ThreadSlot, address_key, make_slots
+from kalah.web.service import capped_spec
+
+
+def _game(players: list[str]) -> dict[str, Any]:
+    return {"players": players}
+
+
+async def _served(app: Any, test: Any) -> None:
+    """Run ``test(at)`` with the app started; ``at(address)`` is an HTTP client coming from that address."""
+    clients: list[httpx.AsyncClient] = []
+
+    def at(address: str) -> httpx.AsyncClient:
+        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=(address, 40000)),
+                                   base_url="http://localhost", timeout=60)
+        clients.append(client)
+        return client
+
+    async with app.router.lifespan_context(app):
+        try:
+            await test(at)
+        finally:
+            for client in clients:
+                await client.aclose()
+
+
+async def _new_game(client: httpx.AsyncClient, players: list[str]) -> dict[str, Any]:
+    response = await client.post("/api/games", json=_game(players))
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+# --- fair shares, through the API ---------------------------------------------------------
+
+
+def test_a_clients_jobs_wait_behind_each_other_not_in_front_of_another_clients(tmp_path):
+    """A client with two long computer moves queued does not keep another client's move waiting behind both:
+    the other's move runs next (before, it was refused 503: the one client held every job place)."""
+    app = create_app(tmp_path / "games.sqlite", workers=1, pool="thread", move_seconds=1.0)
+    finished: dict[str, float] = {}
+    statuses: dict[str, int] = {}
+
+    async def test(at: Any) -> None:
+        greedy, honest = at("10.0.0.1"), at("10.0.0.2")
+        slow = [await _new_game(greedy, ["pvs:time=20", "human"]) for _ in range(2)]
+        quick = await _new_game(honest, ["random:seed=3", "human"])
+        began = time.monotonic()
+
+        async def move(name: str, client: httpx.AsyncClient, game: dict[str, Any], delay: float) -> None:
+            await asyncio.sleep(delay)
+            response = await client.post(f"/api/games/{game['id']}/computer-move", json={"moves": 0})
+            statuses[name], finished[name] = response.status_code, time.monotonic() - began
+
+        await asyncio.gather(move("greedy 1", greedy, slow[0], 0), move("greedy 2", greedy, slow[1], 0.05),
+                             move("honest", honest, quick, 0.2))
+
+    asyncio.run(_served(app, test))
+    assert statuses == {"greedy 1": 200, "greedy 2": 200, "honest": 200}, statuses
+    assert finished["honest"] < finished["greedy 2"], finished  # it did not wait behind both
+
+
+def test_a_jobs_time_limit_starts_when_it_runs_not_when_it_is_queued(tmp_path):
+    """Four clients ask for analyses as long as the limit on two engine slots: the last two wait a whole
+    analysis before they run, and still answer (before, the wait counted: they got 503 "ran over")."""
+    app = create_app(tmp_path / "games.sqlite", workers=2, pool="thread", move_seconds=2.5)
+    answers: list[httpx.Response] = []
+
+    async def test(at: Any) -> None:
+        game = await _new_game(at("10.0.1.1"), ["human", "human"])
+
+        async def analyse(address: str) -> None:
+            answers.append(await at(address).post(f"/api/games/{game['id']}/analysis", json={"seconds": 2.5}))
+
+        await asyncio.gather(*(analyse(f"10.0.1.{n}") for n in range(1, 5)))
+
+    asyncio.run(_served(app, test))
+    assert [answer.status_code for answer in answers] == [200] * 4, [answer.text for answer in answers]
+    assert all(answer.json()["best_move"] is not None for answer in answers)
+
+
+def test_nothing_ponders_after_the_server_has_answered(tmp_path):
+    """A player spec with ponder=on runs without it: no thread is left thinking in the worker once the
+    move is answered (before, each move left one thinking for up to 60 s)."""
+    app = create_app(tmp_path / "games.sqlite", workers=1, pool="thread", move_seconds=1.0)
+    left: list[list[str]] = []
+
+    async def test(at: Any) -> None:
+        client = at("10.0.2.1")
+        game = await _new_game(client, ["pvs:time=0.2,ponder=on", "pvs:time=0.2,ponder=on"])
+        for moves in range(4):
+            response = await client.post(f"/api/games/{game['id']}/computer-move", json={"moves": moves})
+            assert response.status_code == 200, response.text
+            left.append([thread.name for thread in threading.enumerate() if "ponder" in thread.name])
+
+    asyncio.run(_served(app, test))
+    assert left == [[]] * 4
+    assert capped_spec("pvs:time=3,ponder=on", 5) == "pvs:time=3"
+    assert capped_spec("mtdf:time=9,ponder=on,eval=store", 5) == "mtdf:time=5,eval=store"
+
+
+def test_no_get_route_starts_engine_work(tmp_path):
+    """A page on another site can make a browser send GETs (an image, a link) without asking anyone: no GET
+    route may reach the engines. The analysis of a game is a POST with a JSON body."""
+    app = create_app(tmp_path / "games.sqlite", workers=1, pool="thread")
+    jobs: list[str] = []
+    statuses: dict[str, int] = {}
+
+    async def test(at: Any) -> None:
+        client = at("10.0.3.1")
+        game = await _new_game(client, ["pvs:time=0.1", "human"])
+        engines = app.state.service.engines
+        run = engines.run
+
+        async def counted(client_key: str, function: Any, *args: Any) -> Any:
+            jobs.append(function.__name__)
+            return await run(client_key, function, *args)
+
+        engines.run = counted
+        paths = [path for path, item in app.openapi()["paths"].items() if "get" in item]
+        assert "/api/games/{game_id}/analysis" not in paths
+        for path in paths + ["/api/games/{game_id}/analysis?seconds=0.5"]:
+            url = path.replace("{game_id}", str(game["id"]))
+            response = await client.get(url, params={"board": "[[4,4,4,4,4,4,0],[4,4,4,4,4,4,0]]"})
+            statuses[path] = response.status_code
+        assert jobs == []
+        response = await client.post(f"/api/games/{game['id']}/analysis", json={"seconds": 0.1})
+        assert response.status_code == 200 and response.json()["best_move"] is not None
+        assert jobs == ["analyse"]
+
+    asyncio.run(_served(app, test))
+    assert statuses["/api/games/{game_id}/analysis?seconds=0.5"] == 405
+
+
+# --- the scheduler itself --------------------------------------------------------------------
+
+
+def _blocked_slot_scheduler(**options: Any) -> tuple[Scheduler, Any]:
+    import concurrent.futures
+
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    return Scheduler([ThreadSlot(pool)], run_seconds=10, **options), pool
+
+
+def test_clients_are_served_in_turn():
+    """One slot; client a sends three jobs, then b and c one each: a's later jobs wait behind b's and c's."""
+    order: list[str] = []
+    gate = threading.Event()
+
+    def job(name: str) -> str:
+        gate.wait(5)
+        order.append(name)
+        return name
+
+    async def main() -> list[str]:
+        scheduler, pool = _blocked_slot_scheduler(per_client=4)
+        tasks = []
+        for client, name in [("a", "a1"), ("a", "a2"), ("a", "a3"), ("b", "b1"), ("c", "c1")]:
+            tasks.append(asyncio.create_task(scheduler.run(client, job, name)))
+            await asyncio.sleep(0.01)
+        gate.set()
+        answers = await asyncio.gather(*tasks)
+        pool.shutdown()
+        return answers
+
+    assert asyncio.run(main()) == ["a1", "a2", "a3", "b1", "c1"]  # every caller gets its own answer
+    assert order == ["a1", "b1", "c1", "a2", "a3"]
+
+
+def test_limits_per_client_and_in_all_answer_429_and_503_and_a_gone_request_leaves_the_queue():
+    gate = threading.Event()
+
+    async def main() -> None:
+        scheduler, pool = _blocked_slot_scheduler(per_client=2, max_queued=2)
+        first = asyncio.create_task(scheduler.run("a", gate.wait, 5))  # runs
+        waiting = asyncio.create_task(scheduler.run("a", gate.wait, 5))  # waits
+        await asyncio.sleep(0.05)
+        with pytest.raises(Refused) as refused:
+            await scheduler.run("a", gate.wait, 5)
+        assert refused.value.status == 429
+        other = asyncio.create_task(scheduler.run("b", gate.wait, 5))
+        await asyncio.sleep(0.05)
+        with pytest.raises(Refused) as refused:  # two waiting: the queue is full for everyone
+            await scheduler.run("c", gate.wait, 5)
+        assert refused.value.status == 503 and refused.value.retry_after >= 1
+        waiting.cancel()  # its client went away before it ran: its place is free
+        await asyncio.sleep(0.05)
+        assert scheduler.load("a") == 1
+        late = asyncio.create_task(scheduler.run("c", gate.wait, 5))
+        gate.set()
+        assert await asyncio.gather(first, other, late) == [True, True, True]
+        assert scheduler.load("a") == scheduler.load("b") == scheduler.load("c") == 0
+        assert scheduler._served == {}  # nothing kept of clients with nothing under way
+        pool.shutdown()
+
+    asyncio.run(main())
+
+
+def test_an_overrunning_job_stops_only_its_own_worker():
+    """Two process slots: a job that sleeps past the limit is answered 503 and its worker replaced, while
+    another client's job in the other worker finishes (before, the whole pool was killed with it)."""
+
+    async def main() -> None:
+        scheduler = Scheduler(make_slots(2, "process"), run_seconds=2.0, per_client=4)
+        try:
+            await scheduler.start()
+            before = set(await asyncio.gather(scheduler.run("x", os.getpid), scheduler.run("y", os.getpid)))
+            assert len(before) == 2
+            stuck = asyncio.create_task(scheduler.run("attacker", time.sleep, 60))
+            await asyncio.sleep(0.5)
+            honest = asyncio.create_task(scheduler.run("honest", _sleep_then_pid, 1.8))
+            with pytest.raises(Refused) as refused:
+                await stuck
+            assert refused.value.status == 503 and "ran over" in refused.value.message
+            survivor = await honest  # its worker was not killed: it finished its job
+            assert survivor in before
+            while len(scheduler._free) < 2:  # the new worker is starting
+                await asyncio.sleep(0.05)
+            after = set(await asyncio.gather(scheduler.run("x", _sleep_then_pid, 0.5),
+                                             scheduler.run("y", _sleep_then_pid, 0.5)))
+            assert survivor in after and len(after - before) == 1  # the stuck worker alone was replaced
+        finally:
+            scheduler.stop()
+
+    asyncio.run(main())
+
+
+def _sleep_then_pid(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_client_keys_group_an_ipv6_host_by_its_network():
+    assert address_key("192.0.2.7") == "addr:192.0.2.7"
+    assert address_key("2001:db8:1:2::5") == address_key("2001:db8:1:2:ffff::1") == "addr:2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::5") != address_key("2001:db8:1:2::5")
+    assert address_key("::ffff:192.0.2.7") == "addr:192.0.2.7"
+    assert address_key(None) == "addr:unknown" and address_key("testclient") == "addr:testclient"
