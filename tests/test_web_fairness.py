@@ -182,6 +182,46 @@ def test_clients_are_served_in_turn():
     assert order == ["a1", "b1", "c1", "a2", "a3"]
 
 
+def test_a_client_that_used_the_engines_longer_waits_behind_those_that_did_not():
+    """b ran a long job a moment ago; a slot that frees goes first to c, d and e (short jobs), then to b."""
+    order: list[str] = []
+    gate = threading.Event()
+
+    def job(name: str, seconds: float = 0.0) -> None:
+        gate.wait(5)
+        time.sleep(seconds)
+        order.append(name)
+
+    async def main() -> None:
+        scheduler, pool = _blocked_slot_scheduler(per_client=4)
+        gate.set()
+        await scheduler.run("b", job, "b long", 0.3)
+        gate.clear()
+        tasks = [asyncio.create_task(scheduler.run("a", job, "a1"))]  # holds the slot until the gate opens
+        await asyncio.sleep(0.01)
+        for client in "bcde":
+            tasks.append(asyncio.create_task(scheduler.run(client, job, client)))
+            await asyncio.sleep(0.01)
+        gate.set()
+        await asyncio.gather(*tasks)
+        assert scheduler.usage.of("b") > 0.25 > scheduler.usage.of("c")
+        pool.shutdown()
+
+    asyncio.run(main())
+    assert order == ["b long", "a1", "c", "d", "e", "b"]
+
+
+def test_engine_time_is_forgotten_slowly_and_remembered_for_a_bounded_number_of_clients():
+    from kalah.web.scheduler import Usage
+
+    usage = Usage(half_life=60, remembered=3)
+    usage.add("a", 4.0)
+    assert 3.9 < usage.of("a") <= 4.0 and usage.of("a", time.monotonic() + 60) == pytest.approx(2.0, rel=0.01)
+    for client in "bcd":
+        usage.add(client, 1.0)
+    assert len(usage) == 3 and usage.of("a") == 0.0  # the least recently served went first
+
+
 def test_limits_per_client_and_in_all_answer_429_and_503_and_a_gone_request_leaves_the_queue():
     gate = threading.Event()
 
@@ -216,14 +256,16 @@ def test_an_overrunning_job_stops_only_its_own_worker():
     another client's job in the other worker finishes (before, the whole pool was killed with it)."""
 
     async def main() -> None:
-        scheduler = Scheduler(make_slots(2, "process"), run_seconds=2.0, per_client=4)
+        scheduler = Scheduler(make_slots(2, "process"), run_seconds=4.0, per_client=4)
         try:
             await scheduler.start()
-            before = set(await asyncio.gather(scheduler.run("x", os.getpid), scheduler.run("y", os.getpid)))
+            # a worker of each slot (and this module imported in both, before any clock matters)
+            before = set(await asyncio.gather(scheduler.run("x", _sleep_then_pid, 0.3),
+                                              scheduler.run("y", _sleep_then_pid, 0.3)))
             assert len(before) == 2
             stuck = asyncio.create_task(scheduler.run("attacker", time.sleep, 60))
-            await asyncio.sleep(0.5)
-            honest = asyncio.create_task(scheduler.run("honest", _sleep_then_pid, 1.8))
+            await asyncio.sleep(1.5)
+            honest = asyncio.create_task(scheduler.run("honest", _sleep_then_pid, 3.0))  # running at the kill
             with pytest.raises(Refused) as refused:
                 await stuck
             assert refused.value.status == 503 and "ran over" in refused.value.message

@@ -3,8 +3,11 @@
 The server has a few engine slots (``kalah serve --workers``), each one worker
 process of its own. A job (a computer move, an analysis, a trace) is queued
 under its client's key; when a slot frees, it goes to the client with the
-fewest jobs running, and among those to the one served longest ago (round
-robin), so a client that sends many jobs only lengthens its own queue. No
+fewest jobs running, among those to the one that has used the least engine
+time lately (its seconds, halved every minute), and among equals to the one
+served longest ago (round robin). So a client that sends many jobs only
+lengthens its own queue, and one that sends long jobs waits behind those
+that send short ones: while any are waiting, a freed slot serves them. No
 client runs on more than half the slots at once (one slot of two), so
 whatever one client asks, a slot frees for the others within one job's time
 limit. A client may have at most ``per_client`` jobs queued or running (more
@@ -31,7 +34,7 @@ import itertools
 import time
 from collections import OrderedDict, deque
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Generic, TypeVar
 
 from kalah.arena.workers import process_pool, stop_pool
@@ -40,6 +43,10 @@ T = TypeVar("T")
 
 #: How long a fresh worker may take to start (importing the engines) before the slot gives up on it.
 START_SECONDS = 60.0
+#: A client's engine time counts half as much after this many seconds (then a quarter, ...).
+HALF_LIFE = 60.0
+#: The most clients whose engine time is remembered (the least recently served are forgotten first).
+REMEMBERED = 10_000
 
 
 def address_key(host: str | None) -> str:
@@ -132,6 +139,32 @@ class ThreadSlot(Slot):
             pass
 
 
+class Usage:
+    """Engine seconds each client used lately, halved every ``half_life`` seconds; at most ``remembered``
+    clients are kept (memory does not grow with the addresses seen)."""
+
+    def __init__(self, half_life: float = HALF_LIFE, remembered: int = REMEMBERED) -> None:
+        self.half_life = half_life
+        self.remembered = remembered
+        self._seconds: OrderedDict[str, tuple[float, float]] = OrderedDict()  # client: (seconds, when)
+
+    def __len__(self) -> int:
+        return len(self._seconds)
+
+    def of(self, client: str, now: float | None = None) -> float:
+        seconds, when = self._seconds.get(client, (0.0, 0.0))
+        if not seconds:
+            return 0.0
+        return seconds * 0.5 ** (((time.monotonic() if now is None else now) - when) / self.half_life)
+
+    def add(self, client: str, seconds: float) -> None:
+        now = time.monotonic()
+        self._seconds[client] = (self.of(client, now) + seconds, now)
+        self._seconds.move_to_end(client)
+        while len(self._seconds) > self.remembered:
+            self._seconds.popitem(last=False)
+
+
 def make_slots(workers: int, kind: str, nice: int = 0) -> list[Slot]:
     """``workers`` slots: a process each, or threads of one pool when ``kind`` is "thread"."""
     if kind == "thread":
@@ -146,7 +179,6 @@ class _Job(Generic[T]):
     function: Callable[..., T]
     args: tuple[Any, ...]
     answer: asyncio.Future[T]
-    queued_at: float = field(default_factory=time.monotonic)
 
 
 class Scheduler:
@@ -164,6 +196,7 @@ class Scheduler:
         self._running: dict[str, int] = {}
         self._served: dict[str, int] = {}  # the turn each client with work under way was last served
         self._turns = itertools.count(1)
+        self.usage = Usage()
         self._queued = 0
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -216,9 +249,11 @@ class Scheduler:
             self._served.pop(client, None)
 
     def _next(self) -> _Job[Any] | None:
-        # the client with the fewest jobs running; among equals the one served longest ago (round robin),
-        # and among clients not served yet the first to come
-        client = min(self._waiting, key=lambda key: (self._running.get(key, 0), self._served.get(key, 0)))
+        # the client with the fewest jobs running; then the least engine time lately; then the one served
+        # longest ago (round robin), and among clients not served yet the first to come
+        now = time.monotonic()
+        client = min(self._waiting, key=lambda key: (self._running.get(key, 0), self.usage.of(key, now),
+                                                     self._served.get(key, 0)))
         if self._running.get(client, 0) >= self.max_running:
             return None  # every waiting client already runs its share: its next job waits for one to end
         queue = self._waiting[client]
@@ -242,6 +277,7 @@ class Scheduler:
 
     async def _execute(self, slot: Slot, job: _Job[Any]) -> None:
         running: concurrent.futures.Future[Any] | None = None
+        began = time.monotonic()
         try:
             running = slot.submit(job.function, *job.args)
             # the clock starts now, when the job runs, not when it was queued
@@ -257,6 +293,7 @@ class Scheduler:
         except Exception as error:  # the job's own exception, for the caller to judge
             _settle(job, error=error)
         finally:
+            self.usage.add(job.client, time.monotonic() - began)  # a job that overran pays for its replacement too
             count = self._running[job.client] - 1
             if count:
                 self._running[job.client] = count
