@@ -211,6 +211,31 @@ def test_a_client_that_used_the_engines_longer_waits_behind_those_that_did_not()
     assert order == ["b long", "a1", "c", "d", "e", "b"]
 
 
+def test_the_last_free_slot_is_kept_for_light_clients():
+    """Two slots, two clients that used the engines for seconds: one runs, the other waits with a slot free,
+    and a light client's job takes that slot at once."""
+    import concurrent.futures
+
+    gate = threading.Event()
+
+    async def main() -> None:
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+        scheduler = Scheduler([ThreadSlot(pool), ThreadSlot(pool)], run_seconds=10, light_seconds=1.0)
+        scheduler.usage.add("heavy 1", 5.0)
+        scheduler.usage.add("heavy 2", 5.0)
+        first = asyncio.create_task(scheduler.run("heavy 1", gate.wait, 5))
+        second = asyncio.create_task(scheduler.run("heavy 2", gate.wait, 5))
+        await asyncio.sleep(0.1)
+        assert scheduler.load("heavy 2") == 1 and scheduler._queued == 1 and len(scheduler._free) == 1
+        assert await asyncio.wait_for(scheduler.run("light", os.getpid), 2) == os.getpid()  # not behind heavy 2
+        assert not second.done()
+        gate.set()
+        assert await asyncio.gather(first, second) == [True, True]
+        pool.shutdown()
+
+    asyncio.run(main())
+
+
 def test_engine_time_is_forgotten_slowly_and_remembered_for_a_bounded_number_of_clients():
     from kalah.web.scheduler import Usage
 

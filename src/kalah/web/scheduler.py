@@ -8,9 +8,11 @@ time lately (its seconds, halved every minute), and among equals to the one
 served longest ago (round robin). So a client that sends many jobs only
 lengthens its own queue, and one that sends long jobs waits behind those
 that send short ones: while any are waiting, a freed slot serves them. No
-client runs on more than half the slots at once (one slot of two), so
-whatever one client asks, a slot frees for the others within one job's time
-limit. A client may have at most ``per_client`` jobs queued or running (more
+client runs on more than half the slots at once (one slot of two), and of
+two or more slots the last free one is kept for light clients (under
+``light_seconds`` of engine time lately): a person playing a quick level
+never waits behind long analyses, whoever sends them; long jobs share the
+other slots. A client may have at most ``per_client`` jobs queued or running (more
 is refused with 429 and Retry-After); all clients together at most
 ``max_queued`` waiting (then 503), which bounds the memory a crowd of
 addresses can take.
@@ -43,6 +45,8 @@ T = TypeVar("T")
 
 #: How long a fresh worker may take to start (importing the engines) before the slot gives up on it.
 START_SECONDS = 60.0
+#: A client that has used less engine time than this lately may take the last free slot.
+LIGHT_SECONDS = 1.0
 #: A client's engine time counts half as much after this many seconds (then a quarter, ...).
 HALF_LIFE = 60.0
 #: The most clients whose engine time is remembered (the least recently served are forgotten first).
@@ -184,10 +188,12 @@ class _Job(Generic[T]):
 class Scheduler:
     """Engine jobs of many clients on a few slots, fairly (see the module's documentation)."""
 
-    def __init__(self, slots: list[Slot], *, run_seconds: float, per_client: int = 2, max_queued: int = 256) -> None:
+    def __init__(self, slots: list[Slot], *, run_seconds: float, per_client: int = 2, max_queued: int = 256,
+                 light_seconds: float = LIGHT_SECONDS) -> None:
         """``run_seconds``: how long a job may run before its worker is stopped."""
         self.slots = list(slots)
         self.run_seconds = run_seconds
+        self.light_seconds = light_seconds
         self.per_client = per_client
         self.max_queued = max_queued
         self.max_running = max(1, len(self.slots) // 2)  # per client
@@ -252,10 +258,14 @@ class Scheduler:
         # the client with the fewest jobs running; then the least engine time lately; then the one served
         # longest ago (round robin), and among clients not served yet the first to come
         now = time.monotonic()
-        client = min(self._waiting, key=lambda key: (self._running.get(key, 0), self.usage.of(key, now),
-                                                     self._served.get(key, 0)))
-        if self._running.get(client, 0) >= self.max_running:
-            return None  # every waiting client already runs its share: its next job waits for one to end
+        keep_one = len(self.slots) > 1 and len(self._free) == 1  # the last free slot: light clients only
+        candidates = [(self._running.get(key, 0), self.usage.of(key, now), self._served.get(key, 0), key)
+                      for key in self._waiting]
+        candidates = [entry for entry in candidates
+                      if entry[0] < self.max_running and not (keep_one and entry[1] > self.light_seconds)]
+        if not candidates:
+            return None  # each waiting client runs its share already, or is too heavy for the last slot
+        client = min(candidates)[3]
         queue = self._waiting[client]
         job = queue.popleft()
         if not queue:
