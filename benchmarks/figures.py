@@ -37,6 +37,7 @@ ORDER = [
     "solve-65",          # bench_kalah65.py
     "solve-cluster",     # bench_solve_cluster.py
     "mankalah",          # bench_mankalah.py
+    "server-fairness",   # bench_server_fairness.py
 ]
 
 

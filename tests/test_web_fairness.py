@@ -318,3 +318,45 @@ def test_client_keys_group_an_ipv6_host_by_its_network():
     assert address_key("2001:db8:1:3::5") != address_key("2001:db8:1:2::5")
     assert address_key("::ffff:192.0.2.7") == "addr:192.0.2.7"
     assert address_key(None) == "addr:unknown" and address_key("testclient") == "addr:testclient"
+
+
+# --- a real server: the worker processes' threads ----------------------------------------------
+
+
+def _workers_threads(server_pid: int) -> dict[int, int]:
+    """The engine worker processes (multiprocessing's spawn_main) of the server, with their threads."""
+    from pathlib import Path
+
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes()
+            threads = len(list((entry / "task").iterdir()))
+        except OSError:
+            continue
+        if parent == server_pid and b"spawn_main" in command:
+            found[int(entry.name)] = threads
+    return found
+
+
+@pytest.mark.skipif(not os.path.exists("/proc"), reason="counts threads through /proc (Linux)")
+def test_the_workers_threads_do_not_grow_with_pondering_games(tmp_path):
+    """Computer moves of ponder=on players, one after the other: the worker keeps its number of threads
+    (before, every move left a thread pondering for up to a minute: 2 threads grew to 26 in 69 moves)."""
+    from helpers import kill_group, start_kalah_serve
+
+    process, url = start_kalah_serve(tmp_path / "games.sqlite", "--workers", "1")
+    try:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            game = client.post("/api/games", json=_game(["pvs:time=0.1,ponder=on"] * 2)).json()
+            counts = []
+            for moves in range(8):
+                response = client.post(f"/api/games/{game['id']}/computer-move", json={"moves": moves})
+                assert response.status_code == 200, response.text
+                counts.append(sum(_workers_threads(process.pid).values()))
+        assert max(counts) - min(counts) <= 1, counts
+    finally:
+        kill_group(process)

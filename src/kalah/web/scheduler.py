@@ -86,6 +86,7 @@ class Slot:
     """Where one job runs at a time."""
 
     def submit(self, function: Callable[..., Any], *args: Any) -> concurrent.futures.Future[Any]:
+        """Start ``function(*args)`` in the slot's worker."""
         raise NotImplementedError
 
     async def recover(self, running: concurrent.futures.Future[Any] | None) -> None:
@@ -107,20 +108,24 @@ class ProcessSlot(Slot):
         self._pool = process_pool(1, nice=nice)
 
     def submit(self, function: Callable[..., Any], *args: Any) -> concurrent.futures.Future[Any]:
+        """Start ``function(*args)`` in the slot's worker."""
         return self._pool.submit(function, *args)
 
     async def recover(self, running: concurrent.futures.Future[Any] | None) -> None:
+        """Kill the worker (and ``running`` with it) and start a fresh one."""
         old, self._pool = self._pool, process_pool(1, nice=self._nice)
         await asyncio.to_thread(stop_pool, old)  # waits for the killed worker's pool to close
         await self.start()
 
     async def start(self) -> None:
+        """Start the worker and import the engines in it."""
         try:
             await asyncio.wait_for(asyncio.wrap_future(self._pool.submit(_ready)), START_SECONDS)
         except (asyncio.TimeoutError, BrokenProcessPool):  # the next job will find out, and recover the slot
             pass
 
     def stop(self) -> None:
+        """Kill the worker."""
         stop_pool(self._pool)
 
 
@@ -132,9 +137,11 @@ class ThreadSlot(Slot):
         self._pool = pool
 
     def submit(self, function: Callable[..., Any], *args: Any) -> concurrent.futures.Future[Any]:
+        """Start ``function(*args)`` in the slot's worker."""
         return self._pool.submit(function, *args)
 
     async def recover(self, running: concurrent.futures.Future[Any] | None) -> None:
+        """Wait until ``running`` has returned: the thread is the slot."""
         if running is None:
             return
         try:
@@ -156,12 +163,14 @@ class Usage:
         return len(self._seconds)
 
     def of(self, client: str, now: float | None = None) -> float:
+        """The client's engine seconds, as they count at ``now`` (by default, now)."""
         seconds, when = self._seconds.get(client, (0.0, 0.0))
         if not seconds:
             return 0.0
         return seconds * 0.5 ** (((time.monotonic() if now is None else now) - when) / self.half_life)
 
     def add(self, client: str, seconds: float) -> None:
+        """Count ``seconds`` more for ``client``."""
         now = time.monotonic()
         self._seconds[client] = (self.of(client, now) + seconds, now)
         self._seconds.move_to_end(client)
@@ -211,6 +220,7 @@ class Scheduler:
         await asyncio.gather(*(slot.start() for slot in self.slots))
 
     def stop(self) -> None:
+        """Stop every worker now (the server is stopping)."""
         for slot in self.slots:
             slot.stop()
 
