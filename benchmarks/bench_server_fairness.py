@@ -1,6 +1,7 @@
 """Honest players beside attackers against one ``kalah serve``: do the honest ones still get their share?
 
-    python benchmarks/bench_server_fairness.py [--honest 50] [--alone 200] [--seconds 30] [--workers 2]
+    python benchmarks/bench_server_fairness.py [--honest 50] [--alone 200] [--seconds 30] [--head-start 8]
+                                               [--workers 2]
 
 Starts ``kalah serve`` in a fresh process on a fresh library. Every client
 connects from an address of its own in 127.0.0.0/8 (the server shares its
@@ -9,7 +10,10 @@ from 127.0.9.x. Two rows:
 
 1. ``--honest`` clients play the 'easy' level as the page does (read the game,
    play a human move, ask for the computer's answer, waiting as told by
-   Retry-After), while attackers run beside them: two play computer against
+   Retry-After), while attackers run beside them (from ``--head-start``
+   seconds before the honest clients come: the attack is under way, and
+   each attacker's first job, which finds it new and light, is behind it;
+   docs/server-engines.md): two play computer against
    computer with ``pvs:time=5,ponder=on`` as fast as answers come; four
    connections of one address loop 10-second analyses (the POST), four more
    loop the old cross-site GET of an analysis; one address floods
@@ -167,15 +171,17 @@ async def attackers(url: str, port: int, tally: dict[str, Tally], until: float) 
     return [asyncio.create_task(job) for job in jobs]
 
 
-def run(url: str, honest_clients: int, seconds: float, with_attackers: bool) -> tuple[Tally, dict[str, Tally]]:
+def run(url: str, honest_clients: int, seconds: float, with_attackers: bool,
+        head_start: float) -> tuple[Tally, dict[str, Tally]]:
     port = int(url.rsplit(":", 1)[1])
     honest_tally = Tally()
     attack_tally: dict[str, Tally] = defaultdict(Tally)
 
     async def everyone() -> None:
-        until = time.monotonic() + seconds
+        ahead = head_start if with_attackers else 0.0
+        until = time.monotonic() + ahead + seconds
         tasks = await attackers(url, port, attack_tally, until) if with_attackers else []
-        await asyncio.sleep(1.0 if with_attackers else 0)  # the attack is under way when the honest arrive
+        await asyncio.sleep(ahead)  # the attack is under way when the honest arrive
         await asyncio.gather(*(honest(url, honest_address(n), honest_tally, until) for n in range(honest_clients)))
         for task in tasks:
             task.cancel()
@@ -201,6 +207,7 @@ def main() -> None:
     parser.add_argument("--honest", type=int, default=50)
     parser.add_argument("--alone", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--head-start", type=float, default=8.0)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     rows: list[list[object]] = []
@@ -210,7 +217,7 @@ def main() -> None:
         process, url = start_server(args.workers, Path(directory))
         try:
             for clients, attacked in ((args.honest, True), (args.alone, False)):
-                tally, attacks = run(url, clients, args.seconds, attacked)
+                tally, attacks = run(url, clients, args.seconds, attacked, args.head_start)
                 human, computer = tally.latencies["human move"], tally.latencies["computer move"]
                 refused = sum(count for status, count in tally.statuses["computer move"].items() if status in (429, 503))
                 errors = sum(tally.errors.values()) + sum(count for route in tally.statuses.values()
@@ -230,13 +237,13 @@ def main() -> None:
         finally:
             process.terminate()
             process.wait(timeout=30)
-    body = (f"`kalah serve --workers {args.workers}` on loopback, a fresh library, {args.seconds:g} s per row; every"
-            " client on an address of its own. Honest clients play the 'easy' level as the page does; the attackers"
+    body = (f"`kalah serve --workers {args.workers}` on loopback, a fresh library, {args.seconds:g} s per row (the"
+            f" attackers start {args.head_start:g} s before the honest clients); every client on an address of its own. Honest clients play the 'easy' level as the page does; the attackers"
             " are listed in the second table (bench_server_fairness.py describes them). The machine's two cores"
             " are shared with whatever else runs on it: the load average above says how busy it was.\n\n"
             + markdown_table(["clients", "human moves", "p50 ms", "p95 ms", "p99 ms", "computer moves", "p50 ms",
                               "p99 ms", "computer moves refused", "errors"], rows)
-            + "\n\nWhat the attackers got (first row only):\n\n"
+            + "\n\nWhat the attackers got (first row, head start included):\n\n"
             + markdown_table(["attacker", "route", "requests", "answers", "p50 ms"], attack_rows))
     report("Server fairness: honest clients beside attackers", body, "server_fairness.md")
     attacked, alone = headline[f"{args.honest} honest + attackers"], headline[f"{args.alone} honest, no attackers"]
