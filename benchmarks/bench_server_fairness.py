@@ -10,7 +10,8 @@ from 127.0.9.x. Two rows:
 
 1. ``--honest`` clients play the 'easy' level as the page does (read the game,
    play a human move, ask for the computer's answer, waiting as told by
-   Retry-After), while attackers run beside them (from ``--head-start``
+   Retry-After; they arrive over 5 s, open their first games, then all
+   play for ``--seconds``, measured), while attackers run beside them (from ``--head-start``
    seconds before the honest clients come: the attack is under way, and
    each attacker's first job, which finds it new and light, is behind it;
    docs/server-engines.md): two play computer against
@@ -46,6 +47,10 @@ from bench_server import percentile, start_server
 from common import figure, markdown_table, report
 
 
+#: Seconds over which the honest clients arrive, before they are measured.
+RAMP = 5.0
+
+
 class Tally:
     """Latencies by route and status counts, for one group of clients (honest, or an attacker)."""
 
@@ -76,11 +81,40 @@ def honest_address(number: int) -> str:
     return f"127.0.{1 + number // 250}.{1 + number % 250}"
 
 
-async def honest(url: str, address: str, tally: Tally, until: float) -> None:
-    """The page against the 'easy' level (as benchmarks/bench_server.py plays)."""
+class Start:
+    """The honest clients open their first games (not measured), then all play for ``seconds`` together."""
+
+    def __init__(self, clients: int, seconds: float) -> None:
+        self.waiting, self.seconds = clients, seconds
+        self.ready = asyncio.Event()
+        self.until = 0.0
+        self.opening: list[float] = []
+
+    def arrived(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.until = time.monotonic() + self.seconds
+            self.ready.set()
+
+
+async def honest(url: str, address: str, tally: Tally, start: Start, delay: float) -> None:
+    """The page against the 'easy' level (as benchmarks/bench_server.py plays), from ``delay`` seconds on."""
+    await asyncio.sleep(delay)
     async with _client(url, address) as client:
         game = None
-        while time.monotonic() < until:
+        began = time.perf_counter()
+        while game is None:
+            try:
+                response = await client.post("/api/games", json={"players": ["human", "easy"]})
+                game = response.json() if response.status_code == 201 else None
+            except httpx.HTTPError:
+                pass
+            if game is None:
+                await asyncio.sleep(0.5)
+        start.opening.append(time.perf_counter() - began)
+        start.arrived()
+        await start.ready.wait()
+        while time.monotonic() < start.until:
             if game is None or game["over"]:
                 response = await tally.request(client, "new game", "POST", "/api/games",
                                                json={"players": ["human", "easy"]})
@@ -172,23 +206,26 @@ async def attackers(url: str, port: int, tally: dict[str, Tally], until: float) 
 
 
 def run(url: str, honest_clients: int, seconds: float, with_attackers: bool,
-        head_start: float) -> tuple[Tally, dict[str, Tally]]:
+        head_start: float) -> tuple[Tally, dict[str, Tally], list[float]]:
     port = int(url.rsplit(":", 1)[1])
-    honest_tally = Tally()
     attack_tally: dict[str, Tally] = defaultdict(Tally)
+    honest_tally = Tally()
+    start = Start(honest_clients, seconds)
 
     async def everyone() -> None:
         ahead = head_start if with_attackers else 0.0
-        until = time.monotonic() + ahead + seconds
-        tasks = await attackers(url, port, attack_tally, until) if with_attackers else []
+        tasks = await attackers(url, port, attack_tally, float("inf")) if with_attackers else []
         await asyncio.sleep(ahead)  # the attack is under way when the honest arrive
-        await asyncio.gather(*(honest(url, honest_address(n), honest_tally, until) for n in range(honest_clients)))
+        # the honest clients arrive one after the other over RAMP seconds and open their first games; then
+        # they play, measured, for ``seconds``: a row measures play, not a crowd opening games at once
+        await asyncio.gather(*(honest(url, honest_address(n), honest_tally, start, RAMP * n / honest_clients)
+                               for n in range(honest_clients)))
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
     asyncio.run(everyone())
-    return honest_tally, attack_tally
+    return honest_tally, attack_tally, start.opening
 
 
 def _ms(values: list[float], fraction: float | None = None) -> str:
@@ -217,14 +254,14 @@ def main() -> None:
         process, url = start_server(args.workers, Path(directory))
         try:
             for clients, attacked in ((args.honest, True), (args.alone, False)):
-                tally, attacks = run(url, clients, args.seconds, attacked, args.head_start)
+                tally, attacks, opening = run(url, clients, args.seconds, attacked, args.head_start)
                 human, computer = tally.latencies["human move"], tally.latencies["computer move"]
                 refused = sum(count for status, count in tally.statuses["computer move"].items() if status in (429, 503))
                 errors = sum(tally.errors.values()) + sum(count for route in tally.statuses.values()
                                                           for status, count in route.items() if status >= 500
                                                           and status != 503)
                 label = f"{clients} honest" + (" + attackers" if attacked else ", no attackers")
-                rows.append([label, len(human), _ms(human), _ms(human, 0.95), _ms(human, 0.99), len(computer),
+                rows.append([label, _ms(opening), _ms(opening, 0.99), len(human), _ms(human), _ms(human, 0.95), _ms(human, 0.99), len(computer),
                              _ms(computer), _ms(computer, 0.99), refused, errors])
                 headline[label] = (f"human p99 {_ms(human, 0.99)} ms, {refused} computer moves refused"
                                    if attacked else f"human p99 {_ms(human, 0.99)} ms")
@@ -238,10 +275,11 @@ def main() -> None:
             process.terminate()
             process.wait(timeout=30)
     body = (f"`kalah serve --workers {args.workers}` on loopback, a fresh library, {args.seconds:g} s per row (the"
-            f" attackers start {args.head_start:g} s before the honest clients); every client on an address of its own. Honest clients play the 'easy' level as the page does; the attackers"
+            f" attackers start {args.head_start:g} s before the honest clients; those arrive over {RAMP:g} s, open their"
+            " first games, then play, measured, for the row's seconds); every client on an address of its own. Honest clients play the 'easy' level as the page does; the attackers"
             " are listed in the second table (bench_server_fairness.py describes them). The machine's two cores"
             " are shared with whatever else runs on it: the load average above says how busy it was.\n\n"
-            + markdown_table(["clients", "human moves", "p50 ms", "p95 ms", "p99 ms", "computer moves", "p50 ms",
+            + markdown_table(["clients", "first game p50 ms", "p99 ms", "human moves", "p50 ms", "p95 ms", "p99 ms", "computer moves", "p50 ms",
                               "p99 ms", "computer moves refused", "errors"], rows)
             + "\n\nWhat the attackers got (first row, head start included):\n\n"
             + markdown_table(["attacker", "route", "requests", "answers", "p50 ms"], attack_rows))
