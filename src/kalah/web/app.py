@@ -188,6 +188,8 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     @app.post("/api/games/{game_id}/computer-move", response_model=GameState,
               summary="Let the computer player to move choose and play its move",
               responses={409: {"description": "not a computer's turn, the game is over or moved on"},
+                         429: {"description": "this client has its share of engine jobs under way: retry after"
+                                              " the Retry-After seconds"},
                          503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
     async def computer_move(game_id: GameId, request: Expected, http: Request) -> dict[str, Any]:
         return await service().computer_move(game_id, request.moves, client_of(http))
@@ -240,6 +242,8 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
 
     @app.post("/api/trace", summary="Every node of a search, in visiting order (kalah.trace; format kalah-trace/1)",
               responses={422: {"description": "a bad position, algorithm, option or depth, or too many nodes"},
+                         429: {"description": "this client has its share of engine jobs under way: retry after"
+                                              " the Retry-After seconds"},
                          503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
     async def trace(request: TraceIn, http: Request) -> dict[str, Any]:
         return await service().trace(request, client_of(http))

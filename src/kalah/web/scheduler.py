@@ -12,9 +12,9 @@ client runs on more than half the slots at once (one slot of two), and of
 two or more slots the last free one is kept for light clients (under
 ``light_seconds`` of engine time lately): a person playing a quick level
 never waits behind long analyses, whoever sends them; long jobs share the
-other slots. A client may have at most ``per_client`` jobs queued or running (more
-is refused with 429 and Retry-After); all clients together at most
-``max_queued`` waiting (then 503), which bounds the memory a crowd of
+other slots. A client may have at most ``per_client`` jobs queued or
+running (more is refused with 429 and Retry-After); all clients together at
+most ``max_queued`` waiting (then 503), which bounds the memory a crowd of
 addresses can take.
 
 A job's time limit starts when it starts running, not when it is queued. A job
