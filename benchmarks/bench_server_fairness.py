@@ -250,6 +250,7 @@ def main() -> None:
     rows: list[list[object]] = []
     attack_rows: list[list[object]] = []
     headline: dict[str, str] = {}
+    which: list[str] = []
     with tempfile.TemporaryDirectory() as directory:
         process, url = start_server(args.workers, Path(directory))
         try:
@@ -257,9 +258,13 @@ def main() -> None:
                 tally, attacks, opening = run(url, clients, args.seconds, attacked, args.head_start)
                 human, computer = tally.latencies["human move"], tally.latencies["computer move"]
                 refused = sum(count for status, count in tally.statuses["computer move"].items() if status in (429, 503))
-                errors = sum(tally.errors.values()) + sum(count for route in tally.statuses.values()
-                                                          for status, count in route.items() if status >= 500
-                                                          and status != 503)
+                failures = Counter(tally.errors)
+                for route, counter in tally.statuses.items():
+                    for status, count in counter.items():
+                        if status >= 500 and status != 503:
+                            failures[f"{route}: {status}"] += count
+                errors = sum(failures.values())
+                which += [f"{clients} honest: {name} ({count})" for name, count in sorted(failures.items())]
                 label = f"{clients} honest" + (" + attackers" if attacked else ", no attackers")
                 rows.append([label, _ms(opening), _ms(opening, 0.99), len(human), _ms(human), _ms(human, 0.95), _ms(human, 0.99), len(computer),
                              _ms(computer), _ms(computer, 0.99), refused, errors])
@@ -281,6 +286,7 @@ def main() -> None:
             " are shared with whatever else runs on it: the load average above says how busy it was.\n\n"
             + markdown_table(["clients", "first game p50 ms", "p99 ms", "human moves", "p50 ms", "p95 ms", "p99 ms", "computer moves", "p50 ms",
                               "p99 ms", "computer moves refused", "errors"], rows)
+            + ("\n\nHonest errors: " + "; ".join(which) if which else "")
             + "\n\nWhat the attackers got (first row, head start included):\n\n"
             + markdown_table(["attacker", "route", "requests", "answers", "p50 ms"], attack_rows))
     report("Server fairness: honest clients beside attackers", body, "server_fairness.md")
