@@ -1,7 +1,7 @@
 """Honest players beside attackers against one ``kalah serve``: do the honest ones still get their share?
 
     python benchmarks/bench_server_fairness.py [--honest 50] [--alone 200] [--seconds 30] [--head-start 8]
-                                               [--workers 2]
+                                               [--think 0] [--workers 2]
 
 Starts ``kalah serve`` in a fresh process on a fresh library. Every client
 connects from an address of its own in 127.0.0.0/8 (the server shares its
@@ -21,6 +21,11 @@ from 127.0.9.x. Two rows:
    computer moves of ``pvs:time=5`` games from 20 connections, ignoring
    Retry-After; 50 connections drip a request line a byte a second.
 2. ``--alone`` honest clients and no attackers.
+
+Honest clients move as fast as answers come unless ``--think S`` has them
+look at the board S seconds before each move (as people do): without it,
+200 clients keep the server saturated, and a request's latency is about
+the number of clients over the requests the server answers a second.
 
 Reports the honest clients' human-move latency (p50/p95/p99), their
 computer moves' latency and refusals (429 or 503), and what the attackers
@@ -97,7 +102,7 @@ class Start:
             self.ready.set()
 
 
-async def honest(url: str, address: str, tally: Tally, start: Start, delay: float) -> None:
+async def honest(url: str, address: str, tally: Tally, start: Start, delay: float, think: float) -> None:
     """The page against the 'easy' level (as benchmarks/bench_server.py plays), from ``delay`` seconds on."""
     await asyncio.sleep(delay)
     async with _client(url, address) as client:
@@ -123,6 +128,7 @@ async def honest(url: str, address: str, tally: Tally, start: Start, delay: floa
                     continue
                 game = response.json()
             if game["human_to_move"]:
+                await asyncio.sleep(think)  # the person looks at the board
                 response = await tally.request(client, "human move", "POST", f"/api/games/{game['id']}/moves",
                                                json={"move": game["legal_moves"][0], "moves": game["moves"]})
             else:
@@ -206,7 +212,7 @@ async def attackers(url: str, port: int, tally: dict[str, Tally], until: float) 
 
 
 def run(url: str, honest_clients: int, seconds: float, with_attackers: bool,
-        head_start: float) -> tuple[Tally, dict[str, Tally], list[float]]:
+        head_start: float, think: float) -> tuple[Tally, dict[str, Tally], list[float]]:
     port = int(url.rsplit(":", 1)[1])
     attack_tally: dict[str, Tally] = defaultdict(Tally)
     honest_tally = Tally()
@@ -218,7 +224,7 @@ def run(url: str, honest_clients: int, seconds: float, with_attackers: bool,
         await asyncio.sleep(ahead)  # the attack is under way when the honest arrive
         # the honest clients arrive one after the other over RAMP seconds and open their first games; then
         # they play, measured, for ``seconds``: a row measures play, not a crowd opening games at once
-        await asyncio.gather(*(honest(url, honest_address(n), honest_tally, start, RAMP * n / honest_clients)
+        await asyncio.gather(*(honest(url, honest_address(n), honest_tally, start, RAMP * n / honest_clients, think)
                                for n in range(honest_clients)))
         for task in tasks:
             task.cancel()
@@ -245,6 +251,8 @@ def main() -> None:
     parser.add_argument("--alone", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--head-start", type=float, default=8.0)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds an honest player looks at the board before each move (0: none)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     rows: list[list[object]] = []
@@ -255,7 +263,7 @@ def main() -> None:
         process, url = start_server(args.workers, Path(directory))
         try:
             for clients, attacked in ((args.honest, True), (args.alone, False)):
-                tally, attacks, opening = run(url, clients, args.seconds, attacked, args.head_start)
+                tally, attacks, opening = run(url, clients, args.seconds, attacked, args.head_start, args.think)
                 human, computer = tally.latencies["human move"], tally.latencies["computer move"]
                 refused = sum(count for status, count in tally.statuses["computer move"].items() if status in (429, 503))
                 failures = Counter(tally.errors)
@@ -289,6 +297,10 @@ def main() -> None:
             + ("\n\nHonest errors: " + "; ".join(which) if which else "")
             + "\n\nWhat the attackers got (first row, head start included):\n\n"
             + markdown_table(["attacker", "route", "requests", "answers", "p50 ms"], attack_rows))
+    if args.think:  # another question (players as people play): its own file, and no figure of the README
+        body = (f"Each honest player looks at the board for {args.think:g} s before each of its moves.\n\n" + body)
+        report("Server fairness: honest clients beside attackers", body, f"server_fairness_think{args.think:g}.md")
+        return
     report("Server fairness: honest clients beside attackers", body, "server_fairness.md")
     attacked, alone = headline[f"{args.honest} honest + attackers"], headline[f"{args.alone} honest, no attackers"]
     figure("server-fairness", f"`kalah serve`, {args.honest} honest players beside attackers / {args.alone} alone",
