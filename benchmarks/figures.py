@@ -38,6 +38,7 @@ ORDER = [
     "solve-cluster",     # bench_solve_cluster.py
     "mankalah",          # bench_mankalah.py
     "rl-steps",          # bench_rl.py
+    "server-fairness",   # bench_server_fairness.py
 ]
 
 

@@ -5,6 +5,7 @@ Everything here runs in a worker process, never on the server's event loop.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from kalah.rules import Position, line_names
@@ -26,15 +27,20 @@ def analyse(position_json: str, seconds: float = 0.5, exact: bool = True) -> dic
     """The value of every legal move and the best line, for the side to move.
 
     Values are from the point of view of the player to move (positive is good
-    for them). With ``exact`` the solver is tried first where it exists.
+    for them). With ``exact`` the solver is tried as well where the position
+    is small enough. The whole analysis takes at most ``seconds`` (the search
+    and the solver share them), so that it keeps within the server's limit
+    per job.
     """
+    began = time.monotonic()
     position = Position.from_json(position_json)
     result: dict[str, Any] = {"available": True, "to_move": position.to_move, "moves": [], "pv": [],
                               "value": None, "best_move": None, "exact": False, "source": None}
     if position.is_over:
         result.update(value=position.mover_margin, exact=True, source="rules", pv_names=[])
         return result
-    found = search(position, time=seconds)
+    may_solve = exact and position.seeds_in_pits <= SOLVE_SEEDS
+    found = search(position, time=seconds / 2 if may_solve else seconds)
     result.update(
         value=_number(found.value),
         best_move=found.best_move,
@@ -43,9 +49,10 @@ def analyse(position_json: str, seconds: float = 0.5, exact: bool = True) -> dic
         moves=[{"move": entry.move, "value": _number(entry.value), "bound": entry.bound} for entry in found.moves],
         source="search",
     )
-    if exact and not found.exact and position.seeds_in_pits <= SOLVE_SEEDS:
+    left = seconds - (time.monotonic() - began)
+    if may_solve and not found.exact and left > 0:
         try:  # small and single-threaded: the server shares the machine
-            solved = solve(position, time=seconds, threads=1, endgame=None, tt_log2=20)
+            solved = solve(position, time=left, threads=1, endgame=None, tt_log2=20)
         except (SolveError, MemoryError):  # too big for this worker: keep the search's answer
             solved = None
         if solved is not None and solved.value is not None:

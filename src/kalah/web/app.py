@@ -23,7 +23,6 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from kalah.arena.workers import stop_pool
 from kalah.records import GameLibrary
 from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
@@ -34,6 +33,7 @@ from .models import (
     MAX_ID,
     AnalyseIn,
     Expected,
+    GameAnalysisIn,
     GameState,
     GameSummaryOut,
     InfoOut,
@@ -43,7 +43,8 @@ from .models import (
     ReplayOut,
     TraceIn,
 )
-from .service import DEFAULT_MOVE_SECONDS, ApiError, GameService, invalid, make_pool
+from .scheduler import Scheduler, address_key, make_slots
+from .service import DEFAULT_MOVE_SECONDS, GRACE_SECONDS, ApiError, GameService, invalid
 
 #: A game's id in a URL: SQLite's ids are signed 64-bit integers.
 GameId = Annotated[int, PathParameter(ge=1, le=MAX_ID, description="the game's id")]
@@ -57,11 +58,19 @@ BOARD_STYLE = files("kalah.rules") / "board.json"
 #: another site that points its own name at 127.0.0.1 (DNS rebinding) is refused.
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
+#: How many steps below the server its engine workers run: requests (a human move) get the CPU first.
+ENGINE_NICE = 5
+
+
+def client_of(request: Request) -> str:
+    """The key the engine scheduler shares the engines by: the client's address (kalah.web.scheduler)."""
+    return address_key(request.client.host if request.client else None)
+
 
 def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = "process", *,
                allow_exec: bool = False, allowed_hosts: list[str] | tuple[str, ...] | None = None,
                move_seconds: float = DEFAULT_MOVE_SECONDS, max_body: int = DEFAULT_MAX_BODY,
-               busy_timeout: float = 1.0) -> FastAPI:
+               busy_timeout: float = 1.0, client_jobs: int = 4, queued_jobs: int = 256) -> FastAPI:
     """The web application over the game library at ``db_path`` (default: the user's library).
 
     ``workers`` engine workers of kind ``pool`` ("process" or "thread") play
@@ -70,25 +79,26 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     ``replay:file=``); without it they are refused with 403 by every route.
     ``allowed_hosts``: the names the Host header may carry (default the
     loopback names; ``"*"`` accepts any). Limits: ``move_seconds`` of engine
-    time per computer move whatever the player's spec asks, at most twice
-    ``workers`` engine jobs at once (then 503 with Retry-After), request
-    bodies of ``max_body`` bytes (413), and ``busy_timeout`` seconds of waiting
-    for a library locked by another program (then 503).
+    time per job whatever the player's spec asks; engine jobs shared fairly
+    between clients (kalah.web.scheduler), each client with at most
+    ``client_jobs`` queued or running (then 429 with Retry-After) and
+    ``queued_jobs`` waiting in all (then 503); request bodies of ``max_body``
+    bytes (413), and ``busy_timeout`` seconds of waiting for a library locked
+    by another program (then 503).
     """
     library = GameLibrary(db_path, busy_timeout=busy_timeout)
     workers = max(1, workers)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.service = GameService(
-            library, make_pool(workers, pool), allow_exec=allow_exec, move_seconds=move_seconds,
-            max_jobs=2 * workers, new_pool=None if pool == "thread" else (lambda: make_pool(workers, pool)))
-        if pool != "thread":  # start the workers now rather than at the first computer move
-            await app.state.service.warm_up(workers)
+        engines = Scheduler(make_slots(workers, pool, nice=ENGINE_NICE), run_seconds=move_seconds + GRACE_SECONDS,
+                            per_client=client_jobs, max_queued=queued_jobs)
+        app.state.service = GameService(library, engines, allow_exec=allow_exec, move_seconds=move_seconds)
         try:
+            await app.state.service.warm_up()  # start the workers now rather than at the first computer move
             yield
         finally:
-            stop_pool(app.state.service.pool)
+            engines.stop()
 
     app = FastAPIOffline(
         title="Kalah board",
@@ -179,9 +189,11 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     @app.post("/api/games/{game_id}/computer-move", response_model=GameState,
               summary="Let the computer player to move choose and play its move",
               responses={409: {"description": "not a computer's turn, the game is over or moved on"},
+                         429: {"description": "this client has its share of engine jobs under way: retry after"
+                                              " the Retry-After seconds"},
                          503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
-    async def computer_move(game_id: GameId, request: Expected) -> dict[str, Any]:
-        return await service().computer_move(game_id, request.moves)
+    async def computer_move(game_id: GameId, request: Expected, http: Request) -> dict[str, Any]:
+        return await service().computer_move(game_id, request.moves, client_of(http))
 
     @app.post("/api/games/{game_id}/takeback", response_model=GameState,
               summary="Take back the last human move (and the computer's answers to it)")
@@ -213,34 +225,37 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     async def replay(game_id: GameId) -> dict[str, Any]:
         return await service().replay(game_id)
 
-    @app.get("/api/games/{game_id}/analysis", summary="Values of the legal moves and the best line in a game's position")
-    async def game_analysis(game_id: GameId, seconds: Annotated[float, Query(gt=0, le=10, allow_inf_nan=False)] = 0.5
-                            ) -> dict[str, Any]:
-        return await service().analyse_game(game_id, seconds)
+    @app.post("/api/games/{game_id}/analysis", summary="Values of the legal moves and the best line in a game's position")
+    async def game_analysis(game_id: GameId, request: GameAnalysisIn, http: Request) -> dict[str, Any]:
+        return await service().analyse_game(game_id, request.seconds, client_of(http))
 
     @app.post("/api/records", response_model=GameState, status_code=201, summary="Import a JSON game record")
     async def import_record(record: dict[str, Any] = Body(..., description="a kalah-game record, version 1")) -> dict[str, Any]:
         return await service().import_record(record)
 
     @app.post("/api/analyse", summary="Values of the legal moves and the best line in any position")
-    async def analyse_position(request: AnalyseIn) -> dict[str, Any]:
+    async def analyse_position(request: AnalyseIn, http: Request) -> dict[str, Any]:
         try:
             position = Position.from_dict(request.position)
         except KalahError as error:
             raise invalid(str(error)) from None
-        return await service().analyse(position, request.seconds)
+        return await service().analyse(position, request.seconds, client_of(http))
 
     @app.post("/api/trace", summary="Every node of a search, in visiting order (kalah.trace; format kalah-trace/1)",
               responses={422: {"description": "a bad position, algorithm, option or depth, or too many nodes"},
+                         429: {"description": "this client has its share of engine jobs under way: retry after"
+                                              " the Retry-After seconds"},
                          503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
-    async def trace(request: TraceIn) -> dict[str, Any]:
-        return await service().trace(request)
+    async def trace(request: TraceIn, http: Request) -> dict[str, Any]:
+        return await service().trace(request, client_of(http))
 
     @app.post("/api/trace/mcts", summary="UCT iteration by iteration (format kalah-mcts-trace/1) beside alpha-beta",
               responses={422: {"description": "a bad position, playouts, seed or depth"},
+                         429: {"description": "this client has its share of engine jobs under way: retry after"
+                                              " the Retry-After seconds"},
                          503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
-    async def trace_mcts(request: MctsTraceIn) -> dict[str, Any]:
-        return await service().mcts_trace(request)
+    async def trace_mcts(request: MctsTraceIn, http: Request) -> dict[str, Any]:
+        return await service().mcts_trace(request, client_of(http))
 
     @app.get("/api/board.svg", summary="A position drawn as SVG (the notebook's board, kalah.rules.svg)")
     async def board_svg(board: Annotated[str, Query(max_length=2000)],

@@ -127,6 +127,12 @@ class AnalyseIn(Strict):
     seconds: float = Field(0.5, gt=0, le=10, description="thinking time")
 
 
+class GameAnalysisIn(Strict):
+    """How long to think about a game's current position (a POST: no other site's page can start it with a link)."""
+
+    seconds: float = Field(0.5, gt=0, le=10, allow_inf_nan=False, description="thinking time")
+
+
 # --- responses ---------------------------------------------------------------------
 
 

@@ -2,8 +2,9 @@
 
 Every game lives in the SQLite game library; the service keeps nothing that
 matters in memory (only the redo stacks of take-backs). A move is committed
-to the library before the request that made it is answered. Computer moves
-and analyses run in a worker pool, off the event loop, and each game is
+to the library before the request that made it is answered. Computer moves,
+analyses and traces run in engine workers, off the event loop, scheduled
+fairly between clients (:mod:`kalah.web.scheduler`), and each game is
 guarded by a lock so that two requests on one game never interleave. Bad
 requests raise :class:`ApiError`, which the application turns into a JSON
 answer with that status.
@@ -12,16 +13,12 @@ answer with that status.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import ctypes
 import ctypes.util
 import json
 import os
 import time
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, TypeVar
-
-from kalah.arena.workers import process_pool, stop_pool
 
 from kalah.players import (
     ExternalPlayerRefusedError,
@@ -48,6 +45,7 @@ from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Vari
 from .analysis import analyse, mcts_trace_json, trace_json
 from .levels import LEVELS, available_levels, default_level, level_named, level_of_spec
 from .models import MAX_TRACE_NODES, TRACE_OPTIONS, MctsTraceIn, NewGame, TraceIn
+from .scheduler import Refused, Scheduler
 
 T = TypeVar("T")
 
@@ -55,6 +53,8 @@ T = TypeVar("T")
 DEFAULT_MOVE_SECONDS = 5.0
 #: How long a job may run past the cap before its worker is killed.
 GRACE_SECONDS = 2.0
+#: Whose engine jobs a request is, when nobody says (calls from Python rather than from a route).
+ANONYMOUS = "addr:unknown"
 
 _EXEC_HINT = "this server runs no programs and reads no files for its clients (kalah serve --allow-exec allows it)"
 
@@ -139,12 +139,16 @@ def capped_spec(spec: str, seconds: float) -> str:
 
     Search players (depth or time) get ``time`` at most ``seconds`` (a depth
     limit stays, and the search stops at whichever comes first); ``perfect``
-    shares ``seconds`` between its solve and its fallback search. Players that
-    do not think (human, random) are unchanged; so is a spec that does not
-    parse, which making the player then refuses.
+    shares ``seconds`` between its solve and its fallback search. ``ponder``
+    is dropped: the server makes a fresh player for every move, so thinking
+    on the opponent's time could not help the next move, and would go on in
+    the worker after the answer. Players that do not think (human, random) are
+    unchanged; so is a spec that does not parse, which making the player then
+    refuses.
     """
     try:
         name, options = parse_spec(spec)
+        options.pop("ponder", None)
         if name == "perfect":
             total = min(float(options.get("time", 10.0)) + float(options.get("fallback", 2.0)), seconds)
             options["time"], options["fallback"] = f"{0.65 * total:.4g}", f"{0.3 * total:.4g}"
@@ -165,6 +169,9 @@ def _choose_move(spec: str, position_json: str, allow_external: bool) -> tuple[A
     try:
         move = player.choose_move(position)
     finally:
+        stop_thinking = getattr(player, "stop_thinking", None)
+        if callable(stop_thinking):  # nothing may go on thinking in the worker once the move is answered
+            stop_thinking()
         release_memory()
     seconds = time.perf_counter() - began
     info = getattr(player, "last_info", {}) or {}
@@ -173,11 +180,6 @@ def _choose_move(spec: str, position_json: str, allow_external: bool) -> tuple[A
     except (TypeError, ValueError):
         info = {}
     return move, seconds, info if isinstance(info, dict) else {}
-
-
-def _warm_up() -> bool:
-    player_types()
-    return True
 
 
 #: A worker that holds more than this after a job gives its caches back (a big solve can take gigabytes).
@@ -204,21 +206,16 @@ def release_memory() -> None:
 
 
 class GameService:
-    """Games of the library, as the API sees them. Engine work goes to ``pool``."""
+    """Games of the library, as the API sees them. Engine work goes to ``engines``."""
 
-    def __init__(self, library: GameLibrary, pool: concurrent.futures.Executor, allow_exec: bool = False, *,
-                 move_seconds: float = DEFAULT_MOVE_SECONDS, max_jobs: int = 4,
-                 new_pool: Callable[[], concurrent.futures.Executor] | None = None) -> None:
-        """``pool`` runs the engines: at most ``max_jobs`` jobs at once (running or queued), each held to
-        ``move_seconds`` of thinking; a job that overruns by GRACE_SECONDS is killed with its pool, which
-        ``new_pool`` replaces (a thread pool, without it, cannot be killed)."""
+    def __init__(self, library: GameLibrary, engines: Scheduler, allow_exec: bool = False, *,
+                 move_seconds: float = DEFAULT_MOVE_SECONDS) -> None:
+        """``engines`` runs the engine jobs, fairly between clients; each job is held to ``move_seconds``
+        of thinking, and one that overruns by GRACE_SECONDS is stopped with its worker."""
         self.library = library
-        self.pool = pool
+        self.engines = engines
         self.allow_exec = allow_exec
         self.move_seconds = move_seconds
-        self.max_jobs = max_jobs
-        self._new_pool = new_pool
-        self._jobs = 0
         self._locks: dict[int, asyncio.Lock] = {}
         self._redo: dict[int, list[list[Move]]] = {}
 
@@ -226,10 +223,9 @@ class GameService:
         """The lock that keeps two requests on one game from interleaving."""
         return self._locks.setdefault(game_id, asyncio.Lock())
 
-    async def warm_up(self, workers: int) -> None:
-        """Start ``workers`` engine workers now rather than at the first computer move."""
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self.pool, _warm_up) for _ in range(workers)))
+    async def warm_up(self) -> None:
+        """Start the engine workers now rather than at the first computer move."""
+        await self.engines.start()
 
     def info(self) -> dict[str, Any]:
         """The levels, the player types a client may name, and whether analysis works."""
@@ -259,30 +255,13 @@ class GameService:
         except LibraryError as error:
             raise busy(str(error), retry_after=5) from None
 
-    async def _pooled(self, function: Callable[..., T], *args: Any) -> T:
-        """Run engine work in the pool: 503 when ``max_jobs`` are already under way; a job that overruns
-        the time cap is killed with its pool (and the pool replaced)."""
-        if self._jobs >= self.max_jobs:
-            raise busy(f"all engines are busy ({self._jobs} jobs); try again in a moment")
-        self._jobs += 1
-        loop = asyncio.get_running_loop()
+    async def _pooled(self, client: str, function: Callable[..., T], *args: Any) -> T:
+        """Run engine work for ``client`` when its turn comes (:mod:`kalah.web.scheduler`): 429 when the
+        client has its share of jobs under way, 503 when the queue is full or the job overran."""
         try:
-            future = loop.run_in_executor(self.pool, function, *args)
-            return await asyncio.wait_for(future, self.move_seconds + GRACE_SECONDS)
-        except asyncio.TimeoutError:
-            self._replace_pool()
-            raise busy(f"the engine ran over the server's limit of {self.move_seconds:g} s a move") from None
-        except BrokenProcessPool:
-            self._replace_pool()
-            raise busy("an engine worker stopped; try again") from None
-        finally:
-            self._jobs -= 1
-
-    def _replace_pool(self) -> None:
-        if self._new_pool is None:
-            return
-        old, self.pool = self.pool, self._new_pool()
-        stop_pool(old)
+            return await self.engines.run(client, function, *args)
+        except Refused as refusal:
+            raise ApiError(refusal.status, refusal.message, {"Retry-After": str(refusal.retry_after)}) from None
 
     # reading
 
@@ -422,7 +401,7 @@ class GameService:
         if not keep_redo:
             self._redo.pop(game_id, None)
 
-    async def computer_move(self, game_id: int, expected_moves: int) -> dict[str, Any]:
+    async def computer_move(self, game_id: int, expected_moves: int, client: str = ANONYMOUS) -> dict[str, Any]:
         """Let the computer to move choose in a worker (thinking at most ``move_seconds``), and store its move."""
         if self.lock(game_id).locked():
             raise ApiError(409, f"game {game_id} is busy: a move of it is being made")
@@ -437,7 +416,7 @@ class GameService:
             self._check_runnable(spec)
             position = Position(state["board"], state["to_move"], Variant.from_dict(state["variant"]))
             try:
-                move, seconds, info = await self._pooled(_choose_move, capped_spec(spec, self.move_seconds),
+                move, seconds, info = await self._pooled(client, _choose_move, capped_spec(spec, self.move_seconds),
                                                          position.to_json(), self.allow_exec)
             except ExternalPlayerRefusedError as error:
                 raise _refused(error) from None
@@ -564,20 +543,20 @@ class GameService:
         game_id = await self._db(self.library.import_record, record, tags={"source": "import"})
         return await self.state(game_id)
 
-    async def analyse_game(self, game_id: int, seconds: float) -> dict[str, Any]:
+    async def analyse_game(self, game_id: int, seconds: float, client: str = ANONYMOUS) -> dict[str, Any]:
         """The analysis of a game's current position."""
         position = await self._db(self.library.position, game_id)
-        return await self.analyse(position, seconds)
+        return await self.analyse(position, seconds, client)
 
-    async def analyse(self, position: Position, seconds: float) -> dict[str, Any]:
+    async def analyse(self, position: Position, seconds: float, client: str = ANONYMOUS) -> dict[str, Any]:
         """The value of every legal move and the best line, thought about for ``seconds`` (at most the
         server's ``move_seconds``) in a worker."""
         try:
-            return await self._pooled(analyse, position.to_json(), min(seconds, self.move_seconds))
+            return await self._pooled(client, analyse, position.to_json(), min(seconds, self.move_seconds))
         except KalahError as error:
             raise invalid(str(error)) from None
 
-    async def trace(self, request: TraceIn) -> dict[str, Any]:
+    async def trace(self, request: TraceIn, client: str = ANONYMOUS) -> dict[str, Any]:
         """A traced search (``kalah.trace(...).to_json()``) in a worker: at most ``MAX_TRACE_NODES`` nodes."""
         unknown = sorted(set(request.options) - set(TRACE_OPTIONS))
         if unknown:
@@ -587,24 +566,16 @@ class GameService:
                 raise invalid(f"options.{name} must be true or false, got {value!r}"[:200])
         try:
             position = Position.from_dict(request.position)
-            return await self._pooled(trace_json, position.to_json(), request.algorithm, request.depth,
+            return await self._pooled(client, trace_json, position.to_json(), request.algorithm, request.depth,
                                       request.evaluation, dict(request.options), MAX_TRACE_NODES)
         except KalahError as error:
             raise invalid(str(error)) from None
 
-    async def mcts_trace(self, request: MctsTraceIn) -> dict[str, Any]:
+    async def mcts_trace(self, request: MctsTraceIn, client: str = ANONYMOUS) -> dict[str, Any]:
         """Traced UCT beside alpha-beta (``analysis.mcts_trace_json``) in a worker."""
         try:
             position = Position.from_dict(request.position)
-            return await self._pooled(mcts_trace_json, position.to_json(), request.playouts, request.seed,
+            return await self._pooled(client, mcts_trace_json, position.to_json(), request.playouts, request.seed,
                                       request.depth)
         except KalahError as error:
             raise invalid(str(error)) from None
-
-
-def make_pool(workers: int, kind: str) -> concurrent.futures.Executor:
-    """The engine workers: ``workers`` processes (they die with the server), or threads when ``kind`` is "thread"."""
-    if kind == "thread":
-        return concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kalah-engine")
-    # Engines may hold the GIL for a long time: processes keep the event loop free.
-    return process_pool(workers)

@@ -191,7 +191,7 @@ export const listGames = () => request("GET", "/api/games?limit=500");
 export const importRecord = (text) => request("POST", "/api/records", text);
 
 /** @param {number} id @returns {Promise<Analysis>} */
-export const analyseGame = (id) => request("GET", `/api/games/${id}/analysis?seconds=0.5`);
+export const analyseGame = (id) => request("POST", `/api/games/${id}/analysis`, { seconds: 0.5 });
 
 /** @param {{board: Board, to_move: number, variant: Variant}} position @returns {Promise<Analysis>} */
 export const analysePosition = (position) => request("POST", "/api/analyse", { position, seconds: 0.5 });
