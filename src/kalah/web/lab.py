@@ -13,11 +13,12 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from kalah.rules import KalahError, Position
 from kalah.search.tracing import tree_facts as facts_of_tree
 
+from .models import Strict
 from .service import invalid
 
 STATIC = files("kalah.web") / "static"
@@ -31,7 +32,7 @@ MAX_LINE = 64
 router = APIRouter()
 
 
-class LineIn(BaseModel):
+class LineIn(Strict):
     """A position and moves to play from it, one after the other."""
 
     position: dict[str, Any] = Field(..., description="a position in the JSON form of the rules")
@@ -39,7 +40,7 @@ class LineIn(BaseModel):
                                    description='pit indices 0..pits-1 of the mover, or "swap"')
 
 
-class TreeIn(BaseModel):
+class TreeIn(Strict):
     """The shape of a traced tree: each node's parent (null at a root) and the move that led to it."""
 
     position: dict[str, Any] = Field(..., description="the position at every root")

