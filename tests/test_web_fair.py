@@ -102,3 +102,18 @@ def test_player_specs_take_finite_bounded_numbers(client, spec, words):
 
 def test_reasonable_specs_still_work():
     assert make_player("pvs:time=0.5,depth=30").spec == "pvs:time=0.5,depth=30"
+
+
+# --- per-game locks (item 10) ----------------------------------------------------------
+
+
+def test_requests_for_unknown_games_leave_no_lock_behind(client):
+    game = new_game(client)
+    for game_id in range(10_000, 12_000):
+        path = ("moves", "takeback", "redo", "computer-move", "leave")[game_id % 5]
+        body = {"move": 0, "moves": 0} if path == "moves" else {} if path == "leave" else {"moves": 0}
+        assert client.post(f"/api/games/{game_id}/{path}", json=body).status_code == 404
+        assert client.delete(f"/api/games/{game_id + 5000}").status_code == 404
+    assert client.post(f"/api/games/{game['id']}/moves", json={"move": 0, "moves": 0}).status_code == 200
+    locks = client.app.state.service._locks
+    assert len(locks) == 0, f"{len(locks)} locks kept"

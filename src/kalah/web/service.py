@@ -18,6 +18,7 @@ import ctypes.util
 import json
 import os
 import time
+import weakref
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, TypeVar
 
@@ -218,12 +219,17 @@ class GameService:
         self.max_jobs = max_jobs
         self._new_pool = new_pool
         self._jobs = 0
-        self._locks: dict[int, asyncio.Lock] = {}
+        # A game's lock lives while a request holds it or waits for it: ids asked about once (unknown
+        # ones too) leave nothing behind.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._redo: dict[int, list[list[Move]]] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock that keeps two requests on one game from interleaving."""
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     async def warm_up(self, workers: int) -> None:
         """Start ``workers`` engine workers now rather than at the first computer move."""
