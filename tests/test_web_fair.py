@@ -117,3 +117,63 @@ def test_requests_for_unknown_games_leave_no_lock_behind(client):
     assert client.post(f"/api/games/{game['id']}/moves", json={"move": 0, "moves": 0}).status_code == 200
     locks = client.app.state.service._locks
     assert len(locks) == 0, f"{len(locks)} locks kept"
+
+
+# --- records every route can return (item 5) ---------------------------------------------
+
+
+def _record_with_info(info):
+    from kalah import Position
+    from kalah.records import GameRecord, PlayerInfo
+
+    record = GameRecord(Position.start(), [PlayerInfo("A", "human"), PlayerInfo("B", "human")])
+    record.add_move(0, 2, Position.start().play(2), info={"note": "fine"})
+    data = record.to_dict()
+    data["moves"][0]["info"] = info
+    return data
+
+
+def _nested(levels):
+    value: list = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("info, words", [
+    ({"pv": "\ud800"}, "surrogate"),
+    ({"\udfff": 1}, "surrogate"),
+    ({"deep": _nested(953)}, "nested"),
+    ({"deep": _nested(30)}, "nested"),
+])
+def test_a_record_no_route_could_return_is_refused_at_import(client, info, words):
+    import json
+
+    body = json.dumps(_record_with_info(info))  # ASCII: the surrogate travels as \ud800, as an attacker sends it
+    response = client.post("/api/records", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422, response.text
+    assert words in response.json()["detail"]
+    assert client.get("/api/games").json() == []
+
+
+def test_an_imported_record_with_rich_info_reads_back_on_every_route(client):
+    info = {"pv": ["A", "B"], "depth": 7, "text": "é ♟ 𝄞", "tree": _nested(19)}
+    response = client.post("/api/records", json=_record_with_info(info))
+    assert response.status_code == 201, response.text
+    game_id = response.json()["id"]
+    for path in ("", "/record", "/record?download=true", "/replay"):
+        answer = client.get(f"/api/games/{game_id}{path}")
+        assert answer.status_code == 200, (path, answer.text)
+    assert client.get(f"/api/games/{game_id}/record").json()["moves"][0]["info"] == info
+
+
+def test_a_bad_info_already_in_the_library_is_a_4xx_not_a_500(db, client):
+    import sqlite3
+
+    game_id = client.post("/api/records", json=_record_with_info({"pv": "ok"})).json()["id"]
+    with sqlite3.connect(db) as connection:  # stored by an older version, or by hand
+        connection.execute("UPDATE moves SET info = ? WHERE game_id = ?", ('{"pv": "\\ud800"}', game_id))
+    for path in ("/record", "/replay", ""):
+        answer = client.get(f"/api/games/{game_id}{path}")
+        assert answer.status_code == 422, (path, answer.status_code, answer.text[:200])
+        assert "damaged" in answer.json()["detail"]
