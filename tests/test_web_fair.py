@@ -177,3 +177,67 @@ def test_a_bad_info_already_in_the_library_is_a_4xx_not_a_500(db, client):
         answer = client.get(f"/api/games/{game_id}{path}")
         assert answer.status_code == 422, (path, answer.status_code, answer.text[:200])
         assert "damaged" in answer.json()["detail"]
+
+
+# --- redo across servers (item 6) ---------------------------------------------------------
+
+
+def _act(client, game_id, action, **body):
+    return client.post(f"/api/games/{game_id}/{action}", json=body)
+
+
+def test_redo_after_another_server_played_is_refused(db):
+    """A plays, A takes back, B plays, A redoes: the taken-back move must not be played in B's position."""
+    with _client(db) as one, _client(db) as two:
+        game_id = new_game(one)["id"]
+        assert _act(one, game_id, "moves", move=2, moves=0).status_code == 200
+        assert _act(one, game_id, "takeback", moves=1).json()["can_redo"] is True
+        assert two.get(f"/api/games/{game_id}").json()["can_redo"] is True  # one library, one redo list
+        assert _act(two, game_id, "moves", move=0, moves=0).status_code == 200
+        assert one.get(f"/api/games/{game_id}").json()["can_redo"] is False
+        response = _act(one, game_id, "redo", moves=1)
+        assert response.status_code == 409, response.text
+        assert "nothing to redo" in response.json()["detail"]
+        assert one.get(f"/api/games/{game_id}").json()["history"] == ["A"]
+
+
+def test_redo_on_another_server_replays_what_was_taken_back(db):
+    with _client(db) as one, _client(db) as two:
+        game_id = new_game(one, ("human", "random:seed=3"))["id"]
+        assert _act(one, game_id, "moves", move=0, moves=0).status_code == 200
+        assert _act(one, game_id, "computer-move", moves=1).status_code == 200
+        before = one.get(f"/api/games/{game_id}").json()
+        seconds = one.get(f"/api/games/{game_id}/record").json()["moves"][1]["seconds"]
+        taken = _act(one, game_id, "takeback", moves=2).json()
+        assert taken["moves"] == 0 and taken["can_redo"]
+        redone = _act(two, game_id, "redo", moves=0)
+        assert redone.status_code == 200, redone.text
+        assert redone.json()["history"] == before["history"] and not redone.json()["can_redo"]
+        assert _act(one, game_id, "redo", moves=2).status_code == 409  # the stack is shared: nothing left
+        assert one.get(f"/api/games/{game_id}/record").json()["moves"][1]["seconds"] == seconds
+
+
+def test_the_library_keeps_a_stack_of_take_backs(db):
+    from kalah import Position
+    from kalah.records import GameLibrary, PlayerInfo
+
+    library = GameLibrary(db)
+    game_id = library.create_game(Position.start(), [PlayerInfo("A", "human"), PlayerInfo("B", "human")])
+    for number, move in enumerate([0, 1, 5]):
+        library.add_move(game_id, move, expected_moves=number)
+    library.take_back(game_id, 1, keep_for_redo=True)
+    library.take_back(game_id, 1, keep_for_redo=True)
+    assert library.redo_steps(game_id) == 2
+    other = GameLibrary(db)  # another program on the same file
+    assert other.redo(game_id, expected_moves=1) is not None
+    assert [m.move for m in library.record(game_id).moves] == [0, 1]
+    assert library.redo(game_id, expected_moves=2) is not None
+    assert [m.move for m in library.record(game_id).moves] == [0, 1, 5]
+    assert library.redo(game_id) is None
+    library.take_back(game_id, 2, keep_for_redo=True)
+    library.take_back(game_id, 1)  # a take-back that keeps nothing empties the stack
+    assert library.redo_steps(game_id) == 0 and library.redo(game_id) is None
+    library.add_move(game_id, 0)
+    library.take_back(game_id, 1, keep_for_redo=True)
+    library.delete_game(game_id)
+    assert library.redo_steps(game_id) == 0  # deleted with its game

@@ -1,7 +1,7 @@
 """The game service: games of the library as the web API sees them.
 
 Every game lives in the SQLite game library; the service keeps nothing that
-matters in memory (only the redo stacks of take-backs). A move is committed
+matters in memory (the redo stacks of take-backs are in the library too). A move is committed
 to the library before the request that made it is answered. Computer moves
 and analyses run in a worker pool, off the event loop, and each game is
 guarded by a lock so that two requests on one game never interleave. Bad
@@ -222,7 +222,6 @@ class GameService:
         # A game's lock lives while a request holds it or waits for it: ids asked about once (unknown
         # ones too) leave nothing behind.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._redo: dict[int, list[list[Move]]] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock that keeps two requests on one game from interleaving."""
@@ -291,9 +290,10 @@ class GameService:
     # reading
 
     def _state_sync(self, game_id: int) -> dict[str, Any]:
-        return self._state_of(game_id, self.library.record(game_id), self.library.summary(game_id).status)
+        return self._state_of(game_id, self.library.record(game_id), self.library.summary(game_id).status,
+                              self.library.redo_steps(game_id) > 0)
 
-    def _state_of(self, game_id: int, record: GameRecord, status: str) -> dict[str, Any]:
+    def _state_of(self, game_id: int, record: GameRecord, status: str, can_redo: bool) -> dict[str, Any]:
         positions = list(record.positions())
         position = positions[-1]
         players = _players_out(record.players)
@@ -310,7 +310,7 @@ class GameService:
             "moves": len(record.moves), "last": last,
             "history": [move_name(m.player, m.move) for m in record.moves],
             "can_take_back": self._take_back_count(record, humans) > 0,
-            "can_redo": bool(self._redo.get(game_id)),
+            "can_redo": can_redo,
             "started_at": record.started_at,
         }
 
@@ -349,7 +349,7 @@ class GameService:
         start = Position.start(variant)
         tags = {"source": "web", "levels": [level for _, level in resolved]}
         if request.preview:  # what the game would be; stored when its first move is played
-            return self._state_of(0, GameRecord(start, infos), "playing")
+            return self._state_of(0, GameRecord(start, infos), "playing", False)
         if request.reuse_unstarted:
             game_id = await self._db(self._find_unstarted, start, infos)
             if game_id is not None:
@@ -370,9 +370,7 @@ class GameService:
         """Play a human's move (index, letter or swap) as move ``expected_moves + 1``; 409 when the game
         moved on or no human is to move, 422 when illegal."""
         async with self.lock(game_id):
-            state = await self._db(self._human_move_sync, game_id, raw, expected_moves)
-            self._redo.pop(game_id, None)
-            return state
+            return await self._db(self._human_move_sync, game_id, raw, expected_moves)
 
     def _human_move_sync(self, game_id: int, raw: int | str, expected_moves: int) -> dict[str, Any]:
         # one trip to a database thread: the checks, the move and the new state
@@ -417,15 +415,6 @@ class GameService:
             raise invalid(f"illegal move: {error}") from None
         return move
 
-    async def _store(self, game_id: int, move: Move, seconds: float, info: dict[str, Any], keep_redo: bool = False,
-                     expected_moves: int | None = None) -> None:
-        try:
-            await self._db(self.library.add_move, game_id, move, seconds, info, expected_moves)
-        except IllegalMoveError as error:
-            raise invalid(f"illegal move: {error}") from None
-        if not keep_redo:
-            self._redo.pop(game_id, None)
-
     async def computer_move(self, game_id: int, expected_moves: int) -> dict[str, Any]:
         """Let the computer to move choose in a worker (thinking at most ``move_seconds``), and store its move."""
         if self.lock(game_id).locked():
@@ -455,7 +444,6 @@ class GameService:
             self.library.add_move(game_id, move, seconds, info, expected_moves)
         except IllegalMoveError as error:
             raise invalid(f"illegal move: {error}") from None
-        self._redo.pop(game_id, None)
         return self._state_sync(game_id)
 
     def _check_runnable(self, spec: str) -> None:
@@ -467,7 +455,7 @@ class GameService:
                 raise _refused(error) from None
 
     async def take_back(self, game_id: int, expected_moves: int) -> dict[str, Any]:
-        """Undo back to before the last human move; the moves go on the redo stack."""
+        """Undo back to before the last human move; the moves go on the game's redo stack in the library."""
         async with self.lock(game_id):
             record = await self._db(self.library.record, game_id)
             if len(record.moves) != expected_moves:
@@ -477,21 +465,14 @@ class GameService:
             count = self._take_back_count(record, humans)
             if count == 0:
                 raise ApiError(409, f"game {game_id} has no move to take back")
-            undone = [m.move for m in record.moves[-count:]]
-            await self._db(self.library.take_back, game_id, count, expected_moves)
-            self._redo.setdefault(game_id, []).append(undone)
+            await self._db(self.library.take_back, game_id, count, expected_moves, keep_for_redo=True)
             return await self.state(game_id)
 
     async def redo(self, game_id: int, expected_moves: int) -> dict[str, Any]:
-        """Play again what the last take-back removed."""
+        """Play again what the last take-back removed (409 when the game changed since, on any server)."""
         async with self.lock(game_id):
-            self._check_current(await self.state(game_id), expected_moves)  # 404 for unknown games
-            stack = self._redo.get(game_id)
-            if not stack:
+            if await self._db(self.library.redo, game_id, expected_moves) is None:
                 raise ApiError(409, f"game {game_id} has nothing to redo")
-            moves = stack.pop()
-            for number, move in enumerate(moves):
-                await self._store(game_id, move, 0.0, {}, keep_redo=True, expected_moves=expected_moves + number)
             return await self.state(game_id)
 
     async def leave(self, game_id: int) -> dict[str, Any]:
@@ -508,7 +489,6 @@ class GameService:
             raise ApiError(409, f"game {game_id} is busy: a move of it is being made")
         async with self.lock(game_id):
             await self._db(self.library.delete_game, game_id)
-            self._redo.pop(game_id, None)
 
     async def stop(self, game_id: int, reason: str = "left unfinished") -> dict[str, Any]:
         """Mark the game stopped for ``reason``."""
