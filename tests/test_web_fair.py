@@ -241,3 +241,85 @@ def test_the_library_keeps_a_stack_of_take_backs(db):
     library.take_back(game_id, 1, keep_for_redo=True)
     library.delete_game(game_id)
     assert library.redo_steps(game_id) == 0  # deleted with its game
+
+
+# --- other websites (item 7) -----------------------------------------------------------------
+
+
+def _game_in_play(client):
+    game = new_game(client, ("random:seed=1", "random:seed=2"))
+    assert game["status"] == "playing" and not game["over"]
+    return game
+
+
+@pytest.mark.parametrize("headers", [
+    {"Origin": "http://evil.example"},                                        # a form posted from another site
+    {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"},  # no-cors fetch
+    {"Origin": "null"},                                                       # a sandboxed frame, a file: page
+    {"Origin": "http://localhost:3000"},                                      # another server on this machine
+    {"Origin": "http://localhost.evil.example"},
+    {"Origin": "http://localhost@evil.example"},
+    {"Sec-Fetch-Site": "same-site"},                                          # Fetch Metadata alone
+    {"Sec-Fetch-Site": "cross-site", "Origin": "http://localhost"},           # the two disagree: refused
+])
+def test_a_cross_site_request_changes_nothing(client, headers):
+    game = _game_in_play(client)
+    games_before = client.get("/api/games").json()
+    for method, url, body in [
+        ("POST", f"/api/games/{game['id']}/leave", None),                   # no body, as a form sends it
+        ("POST", f"/api/games/{game['id']}/computer-move", b'{"moves": 0}'),
+        ("POST", "/api/games", b'{"players": ["human", "human"]}'),
+        ("DELETE", f"/api/games/{game['id']}", None),
+        ("POST", "/api/analyse", b'{"position": {"board": [[4,4,4,4,4,4,0],[4,4,4,4,4,4,0]], "to_move": 0}}'),
+        ("POST", "/api/lab/line", b'{"position": {"board": [[4,4,4,4,4,4,0],[4,4,4,4,4,4,0]], "to_move": 0}}'),
+    ]:
+        response = client.request(method, url, content=body, headers={"Content-Type": "text/plain", **headers})
+        assert response.status_code == 403, (method, url, response.status_code, response.text)
+        assert "another website" in response.json()["detail"]
+    assert client.get("/api/games").json() == games_before
+    assert client.get(f"/api/games/{game['id']}").json()["status"] == "playing"
+
+
+def test_a_cross_site_image_or_script_cannot_reach_the_api(client):
+    game = _game_in_play(client)
+    cross = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"}
+    assert client.get(f"/api/games/{game['id']}/analysis", headers=cross).status_code == 403
+    assert client.get("/api/board.svg?board=[[1,0],[1,0]]", headers=cross).status_code == 403
+    link = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+    assert client.get(f"/api/games/{game['id']}/record", headers=link).status_code == 200  # a followed link
+    assert client.get("/", headers=cross).status_code == 200  # pages and static files are not the API
+
+
+@pytest.mark.parametrize("headers", [
+    {},                                                                         # curl, scripts, kalah, agents
+    {"Origin": "http://localhost"},                                             # the page itself
+    {"Origin": "http://localhost:80", "Sec-Fetch-Site": "same-origin"},
+    {"Origin": "https://localhost", "Sec-Fetch-Site": "same-origin"},           # behind a proxy that ends TLS
+    {"Sec-Fetch-Site": "none"},                                                 # typed by the user
+])
+def test_same_origin_pages_and_plain_clients_keep_working(client, headers):
+    game = _game_in_play(client)
+    response = client.post(f"/api/games/{game['id']}/leave", headers=headers)
+    assert response.status_code == 200, response.text
+    assert response.json()["status"] == "stopped"
+    created = client.post("/api/games", json={"players": ["human", "human"]}, headers=headers)
+    assert created.status_code == 201, created.text
+
+
+def test_an_allowed_host_on_its_own_port_is_same_origin(db):
+    app = create_app(db, workers=1, pool="thread", allowed_hosts=["kalah.lan", "[::1]"])
+    with TestClient(app, base_url="http://kalah.lan:8000") as client:
+        good = client.post("/api/games", json={"players": ["human", "human"]}, headers={"Origin": "http://kalah.lan:8000"})
+        assert good.status_code == 201, good.text
+        bad = client.post("/api/games", json={"players": ["human", "human"]}, headers={"Origin": "http://kalah.lan:8001"})
+        assert bad.status_code == 403
+    with TestClient(app, base_url="http://[::1]:8000") as client:
+        assert client.post("/api/games", json={"players": ["human", "human"]},
+                           headers={"Origin": "http://[::1]:8000"}).status_code == 201
+
+
+@pytest.mark.parametrize("path", ["/", "/lab", "/docs", "/api/info", "/static/index.html", "/api/games/999"])
+def test_no_page_can_be_framed(client, path):
+    response = client.get(path)
+    assert response.headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in response.headers["content-security-policy"]

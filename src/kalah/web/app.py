@@ -28,6 +28,7 @@ from kalah.records import GameLibrary
 from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
+from .guard import FRAME_POLICY, SameOriginOnly
 from .lab import router as lab_router
 from .limits import DEFAULT_MAX_BODY, BodyLimit
 from .models import (
@@ -98,6 +99,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     app.state.library = library
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOOPBACK_HOSTS))
     app.add_middleware(BodyLimit, max_bytes=max_body)
+    app.add_middleware(SameOriginOnly)  # outermost but for the one below: its 403 and frame headers come first
 
     @app.middleware("http")
     async def _docs_stay_local(request: Request, call_next: Any) -> Response:
@@ -107,7 +109,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         if request.url.path in ("/docs", "/redoc"):
             response.headers["Content-Security-Policy"] = (
                 "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline';"
-                " img-src 'self' data:; worker-src 'self' blob:; font-src 'self' data:")
+                f" img-src 'self' data:; worker-src 'self' blob:; font-src 'self' data:; {FRAME_POLICY}")
         return response
 
     @app.exception_handler(ApiError)
