@@ -204,10 +204,10 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         return Response(status_code=204)
 
     @app.get("/api/games/{game_id}/record", summary="The game as a JSON game record")
-    async def record(game_id: GameId, download: bool = False) -> JSONResponse:
+    async def record(game_id: GameId, download: bool = False) -> Response:
         data = await service().record(game_id)
         headers = {"Content-Disposition": f'attachment; filename="kalah-game-{game_id}.json"'} if download else {}
-        return JSONResponse(data, headers=headers)
+        return Response(data, media_type="application/json", headers=headers)
 
     @app.get("/api/games/{game_id}/replay", response_model=ReplayOut,
              summary="Every position of a game with what each move did, for replaying")

@@ -505,7 +505,10 @@ class GameService:
 
     async def games(self, limit: int | None) -> list[dict[str, Any]]:
         """The library's games, newest first, with their variants' names."""
-        summaries = await self._db(self.library.list_games, limit=limit)
+        return await self._db(self._games_sync, limit)
+
+    def _games_sync(self, limit: int | None) -> list[dict[str, Any]]:
+        summaries = self.library.list_games(limit=limit)
         out = []
         for summary in summaries:
             data = summary.to_dict()
@@ -532,21 +535,26 @@ class GameService:
         """Every position of the game and what each move did (``ReplayOut``)."""
         return await self._db(self._replay_sync, game_id)
 
-    async def record(self, game_id: int) -> dict[str, Any]:
-        """The game as a JSON game record."""
-        record = await self._db(self.library.record, game_id)
-        return record.to_dict()
+    async def record(self, game_id: int) -> bytes:
+        """The game as a JSON game record, encoded (off the event loop, as the reading)."""
+        return await self._db(self._record_sync, game_id)
+
+    def _record_sync(self, game_id: int) -> bytes:
+        return json.dumps(self.library.record(game_id).to_dict(), ensure_ascii=False, allow_nan=False).encode()
 
     async def import_record(self, data: Any) -> dict[str, Any]:
-        """Store a JSON game record as a new game; 422 when invalid, 403 when its players would run programs."""
+        """Store a JSON game record as a new game; 422 when invalid, 403 when its players would run programs.
+        Checking the record move by move is done off the event loop."""
+        return await self._db(self._import_sync, data)
+
+    def _import_sync(self, data: Any) -> dict[str, Any]:
         try:
             record = GameRecord.from_dict(data)
         except KalahError as error:
             raise invalid(f"not a valid game record: {error}") from None
         for player in record.players:
             self._check_runnable(player.spec)
-        game_id = await self._db(self.library.import_record, record, tags={"source": "import"})
-        return await self.state(game_id)
+        return self._state_sync(self.library.import_record(record, tags={"source": "import"}))
 
     async def analyse_game(self, game_id: int, seconds: float) -> dict[str, Any]:
         """The analysis of a game's current position."""
