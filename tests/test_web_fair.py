@@ -407,3 +407,70 @@ def _long_game(client):
     while not game["over"]:
         game = client.post(f"/api/games/{game['id']}/computer-move", json={"moves": game["moves"]}).json()
     return game["id"]
+
+
+# --- bounded growth (item 9) ---------------------------------------------------------------
+
+
+def test_a_client_starting_games_too_fast_gets_429_with_retry_after(db):
+    with _client(db, games_per_minute=5) as client:
+        for _ in range(5):
+            new_game(client)
+        refused = client.post("/api/games", json={"players": ["human", "human"]})
+        assert refused.status_code == 429, refused.text
+        assert 1 <= int(refused.headers["retry-after"]) <= 12 and "a minute" in refused.json()["detail"]
+        preview = client.post("/api/games", json={"players": ["human", "human"], "preview": True})
+        assert preview.status_code == 201  # stores nothing: not counted
+        assert len(client.get("/api/games").json()) == 5
+
+
+def test_a_client_importing_too_fast_gets_429_and_others_do_not(db):
+    app = create_app(db, workers=1, pool="thread", imports_per_minute=3)
+    record = _record_with_info({"pv": "ok"})
+    with TestClient(app, base_url="http://localhost", client=("10.0.0.1", 5000)) as greedy:
+        assert [greedy.post("/api/records", json=record).status_code for _ in range(4)] == [201, 201, 201, 429]
+    with TestClient(app, base_url="http://localhost", client=("10.0.0.2", 5000)) as other:
+        assert other.post("/api/records", json=record).status_code == 201
+
+
+def test_the_rate_refills_over_the_minute():
+    from kalah.web.limits import RateLimit
+
+    now = [0.0]
+    rate = RateLimit(6, max_keys=3, clock=lambda: now[0])
+    assert [rate.take("a") for _ in range(6)] == [0.0] * 6
+    assert rate.take("a") == pytest.approx(10.0)
+    now[0] += 10.0
+    assert rate.take("a") == 0.0 and rate.take("a") > 0
+    for key in "bcdefgh":  # many addresses: the table stays small
+        rate.take(key)
+    assert len(rate._buckets) <= 3
+
+
+def test_a_full_library_refuses_new_games_and_imports_with_507(db):
+    with _client(db, max_library_bytes=1) as client:
+        for url, body in [("/api/games", {"players": ["human", "human"]}), ("/api/records", _record_with_info({}))]:
+            response = client.post(url, json=body)
+            assert response.status_code == 507, response.text
+            assert "full" in response.json()["detail"]
+        assert client.get("/api/games").json() == []
+
+
+def test_the_library_list_comes_a_page_at_a_time(db):
+    from kalah import Position
+    from kalah.records import GameLibrary, PlayerInfo
+
+    library = GameLibrary(db)
+    players = [PlayerInfo("A", "human"), PlayerInfo("B", "human")]
+    ids = [library.create_game(Position.start(), players) for _ in range(250)]
+    with _client(db) as client:
+        first = client.get("/api/games")
+        assert [game["id"] for game in first.json()] == ids[::-1][:100]
+        seen, link = [game["id"] for game in first.json()], first.headers["link"]
+        while link:
+            page = client.get(link.split(";")[0].strip("<>"))
+            seen += [game["id"] for game in page.json()]
+            link = page.headers.get("link")
+        assert seen == ids[::-1]
+        assert [g["id"] for g in client.get(f"/api/games?limit=3&before={ids[10]}").json()] == ids[9:6:-1]
+        assert client.get("/api/games?limit=5000").status_code == 422

@@ -374,14 +374,18 @@ class GameLibrary:
         raise LibraryError(f"no game {game_id} in {self.path}")
 
     def list_games(self, tags: dict[str, Any] | None = None, ids: Sequence[int] | None = None,
-                   limit: int | None = None) -> list[GameSummary]:
-        """Games, newest first; ``tags`` keeps those whose tags contain all the given pairs."""
+                   limit: int | None = None, before: int | None = None) -> list[GameSummary]:
+        """Games, newest first; ``tags`` keeps those whose tags contain all the given pairs, ``before``
+        those with smaller ids (the next page after a game), ``limit`` the first so many."""
         query = ("SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS move_count FROM games g")
         clauses: list[str] = []
         parameters: list[Any] = []
         for key, value in (tags or {}).items():
             clauses.append("json_extract(g.tags, ?) = json_extract(?, '$')")
             parameters += [f"$.{key}", json.dumps(value)]
+        if before is not None:
+            clauses.append("g.id < ?")
+            parameters.append(int(before))
         if ids is not None:
             clauses.append(f"g.id IN ({', '.join('?' * len(ids))})")
             parameters += list(ids)

@@ -9,6 +9,7 @@ which URL does what.
 from __future__ import annotations
 
 import json
+import math
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
@@ -30,7 +31,15 @@ from kalah.rules.svg import board_svg as draw_board
 
 from .guard import FRAME_POLICY, SameOriginOnly
 from .lab import router as lab_router
-from .limits import DEFAULT_MAX_BODY, BodyLimit
+from .limits import (
+    DEFAULT_GAMES_PER_MINUTE,
+    DEFAULT_IMPORTS_PER_MINUTE,
+    DEFAULT_MAX_BODY,
+    DEFAULT_MAX_LIBRARY_BYTES,
+    BodyLimit,
+    RateLimit,
+    library_bytes,
+)
 from .models import (
     MAX_ID,
     AnalyseIn,
@@ -57,11 +66,17 @@ BOARD_STYLE = files("kalah.rules") / "board.json"
 #: another site that points its own name at 127.0.0.1 (DNS rebinding) is refused.
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
+#: Games per page of GET /api/games unless the client asks for another number, and the most it may ask.
+PAGE = 100
+MAX_PAGE = 1000
+
 
 def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = "process", *,
                allow_exec: bool = False, allowed_hosts: list[str] | tuple[str, ...] | None = None,
                move_seconds: float = DEFAULT_MOVE_SECONDS, max_body: int = DEFAULT_MAX_BODY,
-               busy_timeout: float = 1.0) -> FastAPI:
+               busy_timeout: float = 1.0, games_per_minute: int = DEFAULT_GAMES_PER_MINUTE,
+               imports_per_minute: int = DEFAULT_IMPORTS_PER_MINUTE,
+               max_library_bytes: int = DEFAULT_MAX_LIBRARY_BYTES) -> FastAPI:
     """The web application over the game library at ``db_path`` (default: the user's library).
 
     ``workers`` engine workers of kind ``pool`` ("process" or "thread") play
@@ -72,8 +87,12 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     loopback names; ``"*"`` accepts any). Limits: ``move_seconds`` of engine
     time per computer move whatever the player's spec asks, at most twice
     ``workers`` engine jobs at once (then 503 with Retry-After), request
-    bodies of ``max_body`` bytes (413), and ``busy_timeout`` seconds of waiting
-    for a library locked by another program (then 503).
+    bodies of ``max_body`` bytes (413), ``busy_timeout`` seconds of waiting
+    for a library locked by another program (then 503), ``games_per_minute``
+    new games and ``imports_per_minute`` imported records per client address
+    (then 429 with Retry-After), and no new game or import once the library
+    holds ``max_library_bytes`` (507). Requests from pages of other websites
+    are refused (403, :mod:`kalah.web.guard`).
     """
     library = GameLibrary(db_path, busy_timeout=busy_timeout)
     workers = max(1, workers)
@@ -134,6 +153,20 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     async def _too_deep(request: Request, error: RecursionError) -> JSONResponse:
         return JSONResponse({"detail": "the request is nested too deeply"}, status_code=422)
 
+    games_rate, imports_rate = RateLimit(games_per_minute), RateLimit(imports_per_minute)
+
+    def may_grow(request: Request, rate: RateLimit, what: str) -> None:
+        """Refuse a new game or import when the library is full (507) or the client too quick (429)."""
+        size = library_bytes(library.path)
+        if size >= max_library_bytes:
+            raise ApiError(507, f"the game library is full ({size // 2**20} MB of {max_library_bytes // 2**20} MB):"
+                                " delete games, or start the server with a larger --max-library-mb")
+        wait = rate.take(request.client.host if request.client else "")
+        if wait > 0:
+            seconds = max(1, math.ceil(wait))
+            raise ApiError(429, f"too many {what} from this address (at most {rate.capacity:g} a minute);"
+                                f" try again in {seconds} s", {"Retry-After": str(seconds)})
+
     def service() -> GameService:
         running: GameService = app.state.service  # set by lifespan when the server starts
         return running
@@ -158,12 +191,24 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     async def info() -> dict[str, Any]:
         return service().info()
 
-    @app.get("/api/games", response_model=list[GameSummaryOut], summary="The game library, newest first")
-    async def list_games(limit: Annotated[int | None, Query(ge=1, le=10_000)] = None) -> list[dict[str, Any]]:
-        return await service().games(limit)
+    @app.get("/api/games", response_model=list[GameSummaryOut],
+             summary="The game library, newest first, a page at a time (the next page: the Link header)")
+    async def list_games(response: Response,
+                         limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="games per page")] = PAGE,
+                         before: Annotated[int | None, Query(ge=1, le=MAX_ID, description="only games with smaller"
+                                                             " ids: the last id of the previous page")] = None,
+                         ) -> list[dict[str, Any]]:
+        games = await service().games(limit, before)
+        if len(games) == limit:
+            response.headers["Link"] = f'</api/games?limit={limit}&before={games[-1]["id"]}>; rel="next"'
+        return games
 
-    @app.post("/api/games", response_model=GameState, status_code=201, summary="Start (and store) a new game")
-    async def new_game(request: NewGame) -> dict[str, Any]:
+    @app.post("/api/games", response_model=GameState, status_code=201, summary="Start (and store) a new game",
+              responses={429: {"description": "this address started too many games this minute: see Retry-After"},
+                         507: {"description": "the game library is full"}})
+    async def new_game(request: NewGame, http: Request) -> dict[str, Any]:
+        if not request.preview:
+            may_grow(http, games_rate, "new games")
         return await service().create(request)
 
     @app.get("/api/games/{game_id}", response_model=GameState, summary="A game's current state")
@@ -219,8 +264,12 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
                             ) -> dict[str, Any]:
         return await service().analyse_game(game_id, seconds)
 
-    @app.post("/api/records", response_model=GameState, status_code=201, summary="Import a JSON game record")
-    async def import_record(record: dict[str, Any] = Body(..., description="a kalah-game record, version 1")) -> dict[str, Any]:
+    @app.post("/api/records", response_model=GameState, status_code=201, summary="Import a JSON game record",
+              responses={429: {"description": "this address imported too many records this minute: see Retry-After"},
+                         507: {"description": "the game library is full"}})
+    async def import_record(http: Request, record: dict[str, Any] = Body(..., description="a kalah-game record, version 1")
+                            ) -> dict[str, Any]:
+        may_grow(http, imports_rate, "imported records")
         return await service().import_record(record)
 
     @app.post("/api/analyse", summary="Values of the legal moves and the best line in any position")

@@ -503,12 +503,12 @@ class GameService:
 
     # library
 
-    async def games(self, limit: int | None) -> list[dict[str, Any]]:
-        """The library's games, newest first, with their variants' names."""
-        return await self._db(self._games_sync, limit)
+    async def games(self, limit: int | None, before: int | None = None) -> list[dict[str, Any]]:
+        """The library's games, newest first (those with ids below ``before``), with their variants' names."""
+        return await self._db(self._games_sync, limit, before)
 
-    def _games_sync(self, limit: int | None) -> list[dict[str, Any]]:
-        summaries = self.library.list_games(limit=limit)
+    def _games_sync(self, limit: int | None, before: int | None) -> list[dict[str, Any]]:
+        summaries = self.library.list_games(limit=limit, before=before)
         out = []
         for summary in summaries:
             data = summary.to_dict()
