@@ -65,6 +65,7 @@ def register(app: typer.Typer) -> None:
         from kalah.cli import fail
         from kalah.records import GameLibrary, default_library_path
         from kalah.web import LOOPBACK_HOSTS, create_app
+        from kalah.web.connections import raise_file_limit, server_config
 
         if not 0 < port < 65536:
             fail(f"--port must be between 1 and 65535, got {port}")
@@ -89,4 +90,11 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"kalah: the board is at {url} (library {path}); Ctrl-C stops the server")
         if open_browser:
             threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-        uvicorn.run(application, host=host, port=port, log_level="warning")
+        raise_file_limit()  # slow clients are closed by the timeouts; until then each holds a file
+        server = uvicorn.Server(server_config(application, host, port))
+        try:
+            server.run()
+        except KeyboardInterrupt:
+            pass
+        if not server.started:  # uvicorn said why (the port is taken, say)
+            raise typer.Exit(3)
