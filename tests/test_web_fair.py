@@ -474,3 +474,28 @@ def test_the_library_list_comes_a_page_at_a_time(db):
         assert seen == ids[::-1]
         assert [g["id"] for g in client.get(f"/api/games?limit=3&before={ids[10]}").json()] == ids[9:6:-1]
         assert client.get("/api/games?limit=5000").status_code == 422
+
+
+def test_kalah_serve_takes_the_library_cap_in_megabytes(db):
+    import sqlite3
+
+    import httpx
+    from helpers import kill_group, start_kalah_serve
+
+    from kalah.records import GameLibrary
+
+    GameLibrary(db)
+    with sqlite3.connect(db) as connection:  # a library of a little over 1 MB
+        connection.execute("CREATE TABLE ballast (data BLOB)")
+        connection.execute("INSERT INTO ballast VALUES (?)", (b"x" * 1_200_000,))
+    process, url = start_kalah_serve(db, "--max-library-mb", "1")
+    try:
+        response = httpx.post(f"{url}/api/games", json={"players": ["human", "human"]}, timeout=30)
+        assert response.status_code == 507 and "--max-library-mb" in response.json()["detail"]
+    finally:
+        kill_group(process)
+    process, url = start_kalah_serve(db, "--max-library-mb", "2")
+    try:
+        assert httpx.post(f"{url}/api/games", json={"players": ["human", "human"]}, timeout=30).status_code == 201
+    finally:
+        kill_group(process)

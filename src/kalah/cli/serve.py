@@ -58,6 +58,9 @@ def register(app: typer.Typer) -> None:
             5.0, "--max-move-seconds",
             help="Engine time per computer move, whatever the player's spec asks (a perfect or pvs:time=60 player"
                  " thinks at most this long)."),
+        max_library_mb: int = typer.Option(
+            2048, "--max-library-mb",
+            help="New games and imports are refused (507) once the library file is this large."),
     ) -> None:
         """Play, watch, analyse and replay games in the browser; every game is kept in the library."""
         import uvicorn
@@ -71,6 +74,8 @@ def register(app: typer.Typer) -> None:
             fail(f"--port must be between 1 and 65535, got {port}")
         if not 0.05 <= max_move_seconds <= 600:
             fail(f"--max-move-seconds must be from 0.05 to 600, got {max_move_seconds:g}")
+        if not 1 <= max_library_mb <= 10**7:
+            fail(f"--max-library-mb must be from 1 to 10000000, got {max_library_mb}")
         extra_hosts = [name.strip().lower() for name in allowed_host or [] if name.strip()]
         for name in extra_hosts:
             if "*" in name[1:] or (name.startswith("*") and name != "*" and not name.startswith("*.")):
@@ -81,7 +86,7 @@ def register(app: typer.Typer) -> None:
         path = db or default_library_path()
         GameLibrary(path, busy_timeout=5)  # a library that cannot be opened: one line (KalahError), before the server starts
         application = create_app(path, workers=workers, allow_exec=allow_exec, allowed_hosts=hosts,
-                                 move_seconds=max_move_seconds)
+                                 move_seconds=max_move_seconds, max_library_bytes=max_library_mb * 2**20)
         warning = exposure_warning(host, port, allow_exec, extra_hosts)
         if warning:
             typer.echo(warning, err=True)
