@@ -499,3 +499,27 @@ def test_kalah_serve_takes_the_library_cap_in_megabytes(db):
         assert httpx.post(f"{url}/api/games", json={"players": ["human", "human"]}, timeout=30).status_code == 201
     finally:
         kill_group(process)
+
+
+def test_an_ipv6_client_counts_by_its_network():
+    from kalah.web.limits import client_key
+
+    assert client_key("2001:db8:1:2::5") == client_key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:3::5") != client_key("2001:db8:1:2::5")
+    assert client_key("::ffff:10.0.0.1") == client_key("10.0.0.1") == "10.0.0.1"
+    assert client_key("testclient") == "testclient"
+
+
+def test_lab_trees_beyond_the_queue_get_503(client, monkeypatch):
+    import threading
+
+    from kalah.web import lab
+
+    monkeypatch.setattr(lab, "_tree_slots", threading.BoundedSemaphore(1))
+    assert lab._tree_slots.acquire(blocking=False)  # one tree under way: the queue is full
+    body = {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0},
+            "parent": [None, 0], "move": [None, 2], "cutoff": [False, False]}
+    response = client.post("/api/lab/tree", json=body)
+    assert response.status_code == 503 and "retry-after" in response.headers
+    lab._tree_slots.release()
+    assert client.post("/api/lab/tree", json=body).status_code == 200

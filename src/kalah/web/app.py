@@ -38,6 +38,7 @@ from .limits import (
     DEFAULT_MAX_LIBRARY_BYTES,
     BodyLimit,
     RateLimit,
+    client_key,
     library_bytes,
 )
 from .models import (
@@ -161,7 +162,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         if size >= max_library_bytes:
             raise ApiError(507, f"the game library is full ({size // 2**20} MB of {max_library_bytes // 2**20} MB):"
                                 " delete games, or start the server with a larger --max-library-mb")
-        wait = rate.take(request.client.host if request.client else "")
+        wait = rate.take(client_key(request.client.host) if request.client else "")
         if wait > 0:
             seconds = max(1, math.ceil(wait))
             raise ApiError(429, f"too many {what} from this address (at most {rate.capacity:g} a minute);"

@@ -13,7 +13,7 @@ protocol (uvicorn's h11 one) that adds, per :class:`ConnectionLimits`:
   however the bytes trickle in;
 - a body timeout: the whole body within ``body_seconds`` of the headers;
 - a cap on the connections open at once from one address
-  (``per_address``): the next one is answered 503 and closed.
+  (``per_address``; an IPv6 client counts by its /64): the next one is answered 503 and closed.
 
 :class:`QuietLog` keeps the log readable under attack: one line per
 distinct condition (no traceback), repeated at most once a minute with the
@@ -30,6 +30,8 @@ from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .limits import client_key
 
 log = logging.getLogger("kalah.web")
 
@@ -57,7 +59,7 @@ def guarded_protocol(limits: ConnectionLimits) -> type[H11Protocol]:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            address = self.client[0] if self.client else ""
+            address = client_key(self.client[0]) if self.client else ""
             if limits.open_by_address.get(address, 0) >= limits.per_address:
                 log.warning("refused a connection from %s: it already has %d open", address, limits.per_address)
                 body = f"too many connections from {address} (at most {limits.per_address})".encode()

@@ -3,6 +3,7 @@ may make the library grow."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import time
@@ -130,3 +131,17 @@ def library_bytes(path: str | os.PathLike[str]) -> int:
         except OSError:
             pass
     return total
+
+
+def client_key(address: str) -> str:
+    """Whom a limit counts: the address, or its /64 network for IPv6 (one machine is usually given a
+    whole /64, and could otherwise change address at every request)."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
