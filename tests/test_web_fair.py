@@ -44,6 +44,8 @@ def new_game(client, players=("human", "human"), **body):
     ("moves", {"move": 0, "moves": "0"}),
     ("moves", {"move": 0, "moves": False}),
     ("moves", {"move": 1.0, "moves": 0}),
+    ("moves", {"move": "3", "moves": 0}),
+    ("moves", {"move": " 2 ", "moves": 0}),
     ("takeback", {"moves": True}),
     ("redo", {"moves": "0"}),
     ("computer-move", {"moves": 0.0}),
@@ -80,6 +82,13 @@ def test_flags_of_a_new_game_are_booleans(client, body):
 def test_engine_and_lab_requests_take_strict_types(client, url, body):
     response = client.post(url, json=body)
     assert response.status_code == 422, response.text
+
+
+def test_a_pit_letter_and_swap_are_still_text(client):
+    game = new_game(client, variant={"pie_rule": True})
+    game = client.post(f"/api/games/{game['id']}/moves", json={"move": "C", "moves": 0}).json()
+    assert game["history"] == ["C"]
+    assert client.post(f"/api/games/{game['id']}/moves", json={"move": "swap", "moves": 1}).status_code == 200
 
 
 def test_an_integer_still_counts_as_seconds(client):

@@ -400,8 +400,9 @@ class GameService:
         if isinstance(raw, str):
             if raw.strip().lower() == SWAP:
                 move: Move = SWAP
-            elif raw.strip().isascii() and raw.strip().isdigit():
-                move = int(raw.strip())
+            elif any(c.isdigit() for c in raw):  # "3": index 3, or pit 3 as the CLI counts? Neither: say so
+                raise invalid(f"move: a pit index is a JSON number (0 to pits-1), not the text {raw[:8]!r};"
+                              " or give the pit's letter")
             else:
                 try:
                     return parse_move(raw, position)
