@@ -197,3 +197,25 @@ def test_kalah_serve_closes_a_connection_that_never_speaks(tmp_path):
         assert time.monotonic() - began < 16
     finally:
         kill_group(process)
+
+
+def test_kalah_serve_takes_the_per_address_limits(tmp_path):
+    from helpers import kill_group, start_kalah_serve
+
+    process, url = start_kalah_serve(tmp_path / "games.sqlite", "--connections-per-address", "3",
+                                     "--games-per-minute", "2")
+    try:
+        port = int(url.rsplit(":", 1)[1])
+        held = [connect(port) for _ in range(3)]
+        time.sleep(0.3)
+        over = connect(port)
+        over.settimeout(5)
+        assert over.recv(4096).startswith(b"HTTP/1.1 503")
+        for sock in held + [over]:
+            sock.close()
+        with httpx.Client(base_url=url, timeout=30) as client:
+            answers = [client.post("/api/games", json={"players": ["human", "human"]}).status_code for _ in range(3)]
+            assert answers == [201, 201, 429]
+            assert len(client.get("/api/games").json()) == 2
+    finally:
+        kill_group(process)
