@@ -138,6 +138,7 @@ class QuietLog(logging.Filter):
         self._seen: dict[tuple[str, str, str], tuple[float, int]] = {}  # condition: (last written, left out since)
 
     def filter(self, record: logging.LogRecord) -> bool:
+        """Let ``record`` through as one line, or count it (False) when its condition was written lately."""
         error = record.exc_info[1] if record.exc_info else None
         condition = (record.name, str(record.msg), type(error).__name__ if error else "")
         now = time.monotonic()
