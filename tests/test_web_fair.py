@@ -305,6 +305,7 @@ def test_a_cross_site_image_or_script_cannot_reach_the_api(client):
     {"Origin": "http://localhost:80", "Sec-Fetch-Site": "same-origin"},
     {"Origin": "https://localhost", "Sec-Fetch-Site": "same-origin"},           # behind a proxy that ends TLS
     {"Sec-Fetch-Site": "none"},                                                 # typed by the user
+    {"Origin": "https://kalah.example.org", "Sec-Fetch-Site": "same-origin"},   # a proxy that rewrites Host
 ])
 def test_same_origin_pages_and_plain_clients_keep_working(client, headers):
     game = _game_in_play(client)

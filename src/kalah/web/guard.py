@@ -7,10 +7,11 @@ comes from: ``Origin`` on every POST, PUT, PATCH and DELETE, and
 ``Sec-Fetch-Site`` (Fetch Metadata) on every request of a current browser.
 :class:`SameOriginOnly` refuses with 403, before the route runs:
 
-- a request to ``/api/`` other than GET, HEAD and OPTIONS whose ``Origin`` is
-  not this server (scheme aside: the host and port of the ``Host`` header)
-  or whose ``Sec-Fetch-Site`` is neither ``same-origin`` nor ``none`` (typed
-  by the user);
+- a request to ``/api/`` other than GET, HEAD and OPTIONS whose
+  ``Sec-Fetch-Site`` is neither ``same-origin`` nor ``none`` (typed by the
+  user), or, from a browser too old to send it, whose ``Origin`` is not this
+  server (scheme aside: the host and port of the ``Host`` header; a proxy
+  that rewrites Host is fine for current browsers);
 - a GET to ``/api/`` that a browser marks ``cross-site`` and is not a
   navigation (an image, a script or a fetch of another site's page: it may
   start engine work; following a link stays possible).
@@ -83,9 +84,11 @@ def cross_site_reason(method: str, path: str, headers: dict[bytes, bytes]) -> st
         if site == b"cross-site" and headers.get(b"sec-fetch-mode") != b"navigate":
             return f"another website may not ask for {path}"
         return None
-    if site is not None and site not in SAME_ORIGIN_SITES:
+    if site is not None:  # the browser's own word (a page cannot set it): trusted, also behind a proxy
+        if site in SAME_ORIGIN_SITES:
+            return None
         return f"a page of another website (Sec-Fetch-Site: {site.decode('latin-1')[:40]}) may not {method} {path}"
-    origin = headers.get(b"origin")
+    origin = headers.get(b"origin")  # older browsers: the Origin must name this server's Host
     if origin is not None:
         text = origin.decode("latin-1")
         if not same_origin(text, headers.get(b"host", b"").decode("latin-1")):

@@ -1,7 +1,7 @@
 """The game service: games of the library as the web API sees them.
 
-Every game lives in the SQLite game library; the service keeps nothing that
-matters in memory (the redo stacks of take-backs are in the library too). A move is committed
+Every game lives in the SQLite game library, the redo stacks of take-backs
+too; the service keeps nothing that matters in memory. A move is committed
 to the library before the request that made it is answered. Computer moves
 and analyses run in a worker pool, off the event loop, and each game is
 guarded by a lock so that two requests on one game never interleave. Bad
