@@ -202,7 +202,7 @@ def test_kalah_serve_closes_a_connection_that_never_speaks(tmp_path):
 def test_kalah_serve_takes_the_per_address_limits(tmp_path):
     from helpers import kill_group, start_kalah_serve
 
-    process, url = start_kalah_serve(tmp_path / "games.sqlite", "--connections-per-address", "3",
+    process, url = start_kalah_serve(tmp_path / "games.sqlite", "--client-connections", "3",
                                      "--games-per-minute", "2")
     try:
         port = int(url.rsplit(":", 1)[1])

@@ -62,7 +62,7 @@ def register(app: typer.Typer) -> None:
             2048, "--max-library-mb",
             help="New games and imports are refused (507) once the library file is this large."),
         connections_per_address: int = typer.Option(
-            64, "--connections-per-address",
+            64, "--client-connections",
             help="Connections one client address may hold open (an IPv6 client: its /64). Behind a NAT or a"
                  " proxy a whole class is one address: raise it."),
         games_per_minute: int = typer.Option(
@@ -84,7 +84,7 @@ def register(app: typer.Typer) -> None:
         if not 1 <= max_library_mb <= 10**7:
             fail(f"--max-library-mb must be from 1 to 10000000, got {max_library_mb}")
         if not 1 <= connections_per_address <= 100_000:
-            fail(f"--connections-per-address must be from 1 to 100000, got {connections_per_address}")
+            fail(f"--client-connections must be from 1 to 100000, got {connections_per_address}")
         if not 1 <= games_per_minute <= 1_000_000:
             fail(f"--games-per-minute must be from 1 to 1000000, got {games_per_minute}")
         extra_hosts = [name.strip().lower() for name in allowed_host or [] if name.strip()]
