@@ -125,7 +125,7 @@ def test_many_slow_connections_from_many_addresses_leave_the_server_answering(se
                 began = time.monotonic()
                 assert honest.post("/api/games", json={"players": ["human", "human"]}).status_code == 201
                 latencies.append(time.monotonic() - began)
-        assert max(latencies) < 1.0, latencies
+        assert max(latencies) < 2.0, latencies
         time.sleep(LIMITS["header_seconds"] + 1.0)
         assert all(closed_after(sock, 1.0) is not None for sock in socks)
     finally:
