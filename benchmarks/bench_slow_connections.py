@@ -7,8 +7,8 @@ connections open from many loopback addresses (127.0.0.2 and up, at most the
 server's cap of 64 each, plus a tenth more that the cap should refuse): a
 third send nothing, a third drip a header byte every 2 s, a third send
 headers and then never the body; each reconnects as soon as the server
-closes it. Meanwhile one honest client (127.0.0.1) plays human moves and
-reads the game. Reports the honest client's p50/p99 and failures, how long
+closes it. Meanwhile one honest client (127.0.0.1, in another process than the
+attackers) plays human moves. Reports the honest client's p50/p99 and failures, how long
 the server let each kind of slow connection live (the limits: 5 s idle, 10 s
 for headers, 30 s for a body), the refusals at the cap, and what the server
 wrote to its log. Results go to results/slow_connections.md.
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import resource
 import socket
 import statistics
@@ -115,27 +116,52 @@ async def honest(url: str, stop: asyncio.Event, latencies: list[float], failures
             await asyncio.sleep(0.05)
 
 
-async def run(url: str, connections: int, seconds: float) -> dict:
-    port = int(url.rsplit(":", 1)[1])
+#: Seconds the attackers have to open their connections before the honest client starts.
+WARM_UP = 5.0
+
+
+async def attack(port: int, connections: int, seconds: float) -> dict:
     stop = asyncio.Event()
     lives: dict[str, list[float]] = defaultdict(list)
     refused: list[int] = []
-    latencies: list[float] = []
-    failures: list[str] = []
     tasks = []
-    extra = connections // 10
-    for number in range(connections + extra):
-        addresses = -(-connections // PER_ADDRESS)
+    addresses = -(-connections // PER_ADDRESS)
+    for number in range(connections + connections // 10):
         address = number // PER_ADDRESS if number < connections else (number - connections) % addresses
         source = f"127.0.{2 + address // 250}.{2 + address % 250}"
         tasks.append(asyncio.create_task(attacker(port, source, KINDS[number % 3], stop, lives, refused)))
         if number % 200 == 199:
             await asyncio.sleep(0.05)  # open them in waves, as an attacker with one machine would
-    player = asyncio.create_task(honest(url, stop, latencies, failures))
-    await asyncio.sleep(seconds)
+    await asyncio.sleep(WARM_UP + seconds)
     stop.set()
-    await asyncio.wait(tasks + [player], timeout=40)
-    return {"lives": lives, "refused": len(refused), "latencies": latencies, "failures": failures}
+    await asyncio.wait(tasks, timeout=40)
+    return {"lives": dict(lives), "refused": len(refused)}
+
+
+def attackers(port: int, connections: int, seconds: float, results: multiprocessing.Queue) -> None:
+    """The attackers, in a process of their own: their event loop must not delay the honest client's."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
+    results.put(asyncio.run(attack(port, connections, seconds)))
+
+
+def run(url: str, connections: int, seconds: float) -> dict:
+    port = int(url.rsplit(":", 1)[1])
+    results: multiprocessing.Queue = multiprocessing.Queue()
+    process = multiprocessing.Process(target=attackers, args=(port, connections, seconds, results))
+    process.start()
+    time.sleep(WARM_UP)
+    latencies: list[float] = []
+    failures: list[str] = []
+
+    async def play() -> None:
+        stop = asyncio.Event()
+        asyncio.get_running_loop().call_later(seconds, stop.set)
+        await honest(url, stop, latencies, failures)
+
+    asyncio.run(play())
+    result = results.get(timeout=120)
+    process.join(timeout=30)
+    return {**result, "latencies": latencies, "failures": failures}
 
 
 def main() -> None:
@@ -152,7 +178,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         process, url, log = start_server(Path(directory))
         try:
-            result = asyncio.run(run(url, options.connections, options.seconds))
+            result = run(url, options.connections, options.seconds)
         finally:
             process.terminate()
             process.wait(timeout=30)
@@ -162,9 +188,9 @@ def main() -> None:
     log_lines, tracebacks = log_text.count(b"\n"), log_text.count(b"Traceback")
     latencies = sorted(result["latencies"])
     p = lambda q: f"{1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))]:.0f} ms" if latencies else "-"
-    rows = [[kind, len(result["lives"][kind]),
-             f"{statistics.median(result['lives'][kind]):.1f} s" if result["lives"][kind] else "-",
-             f"{max(result['lives'][kind]):.1f} s" if result["lives"][kind] else "-"] for kind in KINDS]
+    lives = {kind: result["lives"].get(kind, []) for kind in KINDS}
+    rows = [[kind, len(lives[kind]), f"{statistics.median(lives[kind]):.1f} s" if lives[kind] else "-",
+             f"{max(lives[kind]):.1f} s" if lives[kind] else "-"] for kind in KINDS]
     body = (f"{options.connections} slow connections from {-(-options.connections // PER_ADDRESS)} addresses"
             f" (+{options.connections // 10} beyond the per-address cap) for {options.seconds:g} s.\n\n"
             + markdown_table(["slow connection", "closed by the server", "median life", "longest life"], rows)
