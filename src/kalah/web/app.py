@@ -9,6 +9,7 @@ which URL does what.
 from __future__ import annotations
 
 import json
+import math
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
@@ -27,8 +28,18 @@ from kalah.records import GameLibrary
 from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
+from .guard import FRAME_POLICY, SameOriginOnly
 from .lab import router as lab_router
-from .limits import DEFAULT_MAX_BODY, BodyLimit
+from .limits import (
+    DEFAULT_GAMES_PER_MINUTE,
+    DEFAULT_IMPORTS_PER_MINUTE,
+    DEFAULT_MAX_BODY,
+    DEFAULT_MAX_LIBRARY_BYTES,
+    BodyLimit,
+    RateLimit,
+    client_key,
+    library_bytes,
+)
 from .models import (
     MAX_ID,
     AnalyseIn,
@@ -67,10 +78,18 @@ def client_of(request: Request) -> str:
     return address_key(request.client.host if request.client else None)
 
 
+#: Games per page of GET /api/games unless the client asks for another number, and the most it may ask.
+PAGE = 100
+MAX_PAGE = 1000
+
+
 def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = "process", *,
                allow_exec: bool = False, allowed_hosts: list[str] | tuple[str, ...] | None = None,
                move_seconds: float = DEFAULT_MOVE_SECONDS, max_body: int = DEFAULT_MAX_BODY,
-               busy_timeout: float = 1.0, client_jobs: int = 4, queued_jobs: int = 256) -> FastAPI:
+               busy_timeout: float = 1.0, client_jobs: int = 4, queued_jobs: int = 256,
+               games_per_minute: int = DEFAULT_GAMES_PER_MINUTE,
+               imports_per_minute: int = DEFAULT_IMPORTS_PER_MINUTE,
+               max_library_bytes: int = DEFAULT_MAX_LIBRARY_BYTES) -> FastAPI:
     """The web application over the game library at ``db_path`` (default: the user's library).
 
     ``workers`` engine workers of kind ``pool`` ("process" or "thread") play
@@ -83,8 +102,12 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     between clients (kalah.web.scheduler), each client with at most
     ``client_jobs`` queued or running (then 429 with Retry-After) and
     ``queued_jobs`` waiting in all (then 503); request bodies of ``max_body``
-    bytes (413), and ``busy_timeout`` seconds of waiting for a library locked
-    by another program (then 503).
+    bytes (413), ``busy_timeout`` seconds of waiting for a library locked by
+    another program (then 503), ``games_per_minute`` new games and
+    ``imports_per_minute`` imported records per client address (then 429 with
+    Retry-After), and no new game or import once the library holds
+    ``max_library_bytes`` (507). Requests from pages of other websites are
+    refused (403, :mod:`kalah.web.guard`).
     """
     library = GameLibrary(db_path, busy_timeout=busy_timeout)
     workers = max(1, workers)
@@ -109,6 +132,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     app.state.library = library
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOOPBACK_HOSTS))
     app.add_middleware(BodyLimit, max_bytes=max_body)
+    app.add_middleware(SameOriginOnly)  # outermost but for the one below: its 403 and frame headers come first
 
     @app.middleware("http")
     async def _docs_stay_local(request: Request, call_next: Any) -> Response:
@@ -118,7 +142,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         if request.url.path in ("/docs", "/redoc"):
             response.headers["Content-Security-Policy"] = (
                 "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline';"
-                " img-src 'self' data:; worker-src 'self' blob:; font-src 'self' data:")
+                f" img-src 'self' data:; worker-src 'self' blob:; font-src 'self' data:; {FRAME_POLICY}")
         return response
 
     @app.exception_handler(ApiError)
@@ -142,6 +166,20 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     @app.exception_handler(RecursionError)
     async def _too_deep(request: Request, error: RecursionError) -> JSONResponse:
         return JSONResponse({"detail": "the request is nested too deeply"}, status_code=422)
+
+    games_rate, imports_rate = RateLimit(games_per_minute), RateLimit(imports_per_minute)
+
+    def may_grow(request: Request, rate: RateLimit, what: str) -> None:
+        """Refuse a new game or import when the library is full (507) or the client too quick (429)."""
+        size = library_bytes(library.path)
+        if size >= max_library_bytes:
+            raise ApiError(507, f"the game library is full ({size // 2**20} MB of {max_library_bytes // 2**20} MB):"
+                                " delete games, or start the server with a larger --max-library-mb")
+        wait = rate.take(client_key(request.client.host) if request.client else "")
+        if wait > 0:
+            seconds = max(1, math.ceil(wait))
+            raise ApiError(429, f"too many {what} from this address (at most {rate.capacity:g} a minute);"
+                                f" try again in {seconds} s", {"Retry-After": str(seconds)})
 
     def service() -> GameService:
         running: GameService = app.state.service  # set by lifespan when the server starts
@@ -167,12 +205,24 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     async def info() -> dict[str, Any]:
         return service().info()
 
-    @app.get("/api/games", response_model=list[GameSummaryOut], summary="The game library, newest first")
-    async def list_games(limit: Annotated[int | None, Query(ge=1, le=10_000)] = None) -> list[dict[str, Any]]:
-        return await service().games(limit)
+    @app.get("/api/games", response_model=list[GameSummaryOut],
+             summary="The game library, newest first, a page at a time (the next page: the Link header)")
+    async def list_games(response: Response,
+                         limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="games per page")] = PAGE,
+                         before: Annotated[int | None, Query(ge=1, le=MAX_ID, description="only games with smaller"
+                                                             " ids: the last id of the previous page")] = None,
+                         ) -> list[dict[str, Any]]:
+        games = await service().games(limit, before)
+        if len(games) == limit:
+            response.headers["Link"] = f'</api/games?limit={limit}&before={games[-1]["id"]}>; rel="next"'
+        return games
 
-    @app.post("/api/games", response_model=GameState, status_code=201, summary="Start (and store) a new game")
-    async def new_game(request: NewGame) -> dict[str, Any]:
+    @app.post("/api/games", response_model=GameState, status_code=201, summary="Start (and store) a new game",
+              responses={429: {"description": "this address started too many games this minute: see Retry-After"},
+                         507: {"description": "the game library is full"}})
+    async def new_game(request: NewGame, http: Request) -> dict[str, Any]:
+        if not request.preview:
+            may_grow(http, games_rate, "new games")
         return await service().create(request)
 
     @app.get("/api/games/{game_id}", response_model=GameState, summary="A game's current state")
@@ -215,10 +265,10 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         return Response(status_code=204)
 
     @app.get("/api/games/{game_id}/record", summary="The game as a JSON game record")
-    async def record(game_id: GameId, download: bool = False) -> JSONResponse:
+    async def record(game_id: GameId, download: bool = False) -> Response:
         data = await service().record(game_id)
         headers = {"Content-Disposition": f'attachment; filename="kalah-game-{game_id}.json"'} if download else {}
-        return JSONResponse(data, headers=headers)
+        return Response(data, media_type="application/json", headers=headers)
 
     @app.get("/api/games/{game_id}/replay", response_model=ReplayOut,
              summary="Every position of a game with what each move did, for replaying")
@@ -229,8 +279,12 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     async def game_analysis(game_id: GameId, request: GameAnalysisIn, http: Request) -> dict[str, Any]:
         return await service().analyse_game(game_id, request.seconds, client_of(http))
 
-    @app.post("/api/records", response_model=GameState, status_code=201, summary="Import a JSON game record")
-    async def import_record(record: dict[str, Any] = Body(..., description="a kalah-game record, version 1")) -> dict[str, Any]:
+    @app.post("/api/records", response_model=GameState, status_code=201, summary="Import a JSON game record",
+              responses={429: {"description": "this address imported too many records this minute: see Retry-After"},
+                         507: {"description": "the game library is full"}})
+    async def import_record(http: Request, record: dict[str, Any] = Body(..., description="a kalah-game record, version 1")
+                            ) -> dict[str, Any]:
+        may_grow(http, imports_rate, "imported records")
         return await service().import_record(record)
 
     @app.post("/api/analyse", summary="Values of the legal moves and the best line in any position")

@@ -37,9 +37,14 @@ MoveCount = Annotated[int, Field(ge=0, le=MAX_MOVES)]
 
 
 class Strict(BaseModel):
-    """Request bodies: unknown fields refused, no NaN or Infinity."""
+    """Request bodies: unknown fields refused, no NaN or Infinity, and no coercion between types.
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    Pydantic's strict mode: ``true`` is not the integer 1 (``"move": true``
+    would play pit B, ``"pits": true`` make Kalah(1,n)), ``"5"`` is not a
+    number and ``"yes"`` not a boolean; an integer still counts as a number of seconds.
+    """
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
 
 # --- requests ----------------------------------------------------------------------
 

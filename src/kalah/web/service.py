@@ -1,7 +1,7 @@
 """The game service: games of the library as the web API sees them.
 
-Every game lives in the SQLite game library; the service keeps nothing that
-matters in memory (only the redo stacks of take-backs). A move is committed
+Every game lives in the SQLite game library, the redo stacks of take-backs
+too; the service keeps nothing that matters in memory. A move is committed
 to the library before the request that made it is answered. Computer moves,
 analyses and traces run in engine workers, off the event loop, scheduled
 fairly between clients (:mod:`kalah.web.scheduler`), and each game is
@@ -18,6 +18,7 @@ import ctypes.util
 import json
 import os
 import time
+import weakref
 from typing import Any, Callable, TypeVar
 
 from kalah.players import (
@@ -216,12 +217,16 @@ class GameService:
         self.engines = engines
         self.allow_exec = allow_exec
         self.move_seconds = move_seconds
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._redo: dict[int, list[list[Move]]] = {}
+        # A game's lock lives while a request holds it or waits for it: ids asked about once (unknown
+        # ones too) leave nothing behind.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock that keeps two requests on one game from interleaving."""
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     async def warm_up(self) -> None:
         """Start the engine workers now rather than at the first computer move."""
@@ -266,9 +271,10 @@ class GameService:
     # reading
 
     def _state_sync(self, game_id: int) -> dict[str, Any]:
-        return self._state_of(game_id, self.library.record(game_id), self.library.summary(game_id).status)
+        return self._state_of(game_id, self.library.record(game_id), self.library.summary(game_id).status,
+                              self.library.redo_steps(game_id) > 0)
 
-    def _state_of(self, game_id: int, record: GameRecord, status: str) -> dict[str, Any]:
+    def _state_of(self, game_id: int, record: GameRecord, status: str, can_redo: bool) -> dict[str, Any]:
         positions = list(record.positions())
         position = positions[-1]
         players = _players_out(record.players)
@@ -285,7 +291,7 @@ class GameService:
             "moves": len(record.moves), "last": last,
             "history": [move_name(m.player, m.move) for m in record.moves],
             "can_take_back": self._take_back_count(record, humans) > 0,
-            "can_redo": bool(self._redo.get(game_id)),
+            "can_redo": can_redo,
             "started_at": record.started_at,
         }
 
@@ -324,7 +330,7 @@ class GameService:
         start = Position.start(variant)
         tags = {"source": "web", "levels": [level for _, level in resolved]}
         if request.preview:  # what the game would be; stored when its first move is played
-            return self._state_of(0, GameRecord(start, infos), "playing")
+            return self._state_of(0, GameRecord(start, infos), "playing", False)
         if request.reuse_unstarted:
             game_id = await self._db(self._find_unstarted, start, infos)
             if game_id is not None:
@@ -345,9 +351,7 @@ class GameService:
         """Play a human's move (index, letter or swap) as move ``expected_moves + 1``; 409 when the game
         moved on or no human is to move, 422 when illegal."""
         async with self.lock(game_id):
-            state = await self._db(self._human_move_sync, game_id, raw, expected_moves)
-            self._redo.pop(game_id, None)
-            return state
+            return await self._db(self._human_move_sync, game_id, raw, expected_moves)
 
     def _human_move_sync(self, game_id: int, raw: int | str, expected_moves: int) -> dict[str, Any]:
         # one trip to a database thread: the checks, the move and the new state
@@ -377,8 +381,9 @@ class GameService:
         if isinstance(raw, str):
             if raw.strip().lower() == SWAP:
                 move: Move = SWAP
-            elif raw.strip().isascii() and raw.strip().isdigit():
-                move = int(raw.strip())
+            elif any(c.isdigit() for c in raw):  # "3": index 3, or pit 3 as the CLI counts? Neither: say so
+                raise invalid(f"move: a pit index is a JSON number (0 to pits-1), not the text {raw[:8]!r};"
+                              " or give the pit's letter")
             else:
                 try:
                     return parse_move(raw, position)
@@ -391,15 +396,6 @@ class GameService:
         except IllegalMoveError as error:
             raise invalid(f"illegal move: {error}") from None
         return move
-
-    async def _store(self, game_id: int, move: Move, seconds: float, info: dict[str, Any], keep_redo: bool = False,
-                     expected_moves: int | None = None) -> None:
-        try:
-            await self._db(self.library.add_move, game_id, move, seconds, info, expected_moves)
-        except IllegalMoveError as error:
-            raise invalid(f"illegal move: {error}") from None
-        if not keep_redo:
-            self._redo.pop(game_id, None)
 
     async def computer_move(self, game_id: int, expected_moves: int, client: str = ANONYMOUS) -> dict[str, Any]:
         """Let the computer to move choose in a worker (thinking at most ``move_seconds``), and store its move."""
@@ -430,7 +426,6 @@ class GameService:
             self.library.add_move(game_id, move, seconds, info, expected_moves)
         except IllegalMoveError as error:
             raise invalid(f"illegal move: {error}") from None
-        self._redo.pop(game_id, None)
         return self._state_sync(game_id)
 
     def _check_runnable(self, spec: str) -> None:
@@ -442,7 +437,7 @@ class GameService:
                 raise _refused(error) from None
 
     async def take_back(self, game_id: int, expected_moves: int) -> dict[str, Any]:
-        """Undo back to before the last human move; the moves go on the redo stack."""
+        """Undo back to before the last human move; the moves go on the game's redo stack in the library."""
         async with self.lock(game_id):
             record = await self._db(self.library.record, game_id)
             if len(record.moves) != expected_moves:
@@ -452,21 +447,14 @@ class GameService:
             count = self._take_back_count(record, humans)
             if count == 0:
                 raise ApiError(409, f"game {game_id} has no move to take back")
-            undone = [m.move for m in record.moves[-count:]]
-            await self._db(self.library.take_back, game_id, count, expected_moves)
-            self._redo.setdefault(game_id, []).append(undone)
+            await self._db(self.library.take_back, game_id, count, expected_moves, keep_for_redo=True)
             return await self.state(game_id)
 
     async def redo(self, game_id: int, expected_moves: int) -> dict[str, Any]:
-        """Play again what the last take-back removed."""
+        """Play again what the last take-back removed (409 when the game changed since, on any server)."""
         async with self.lock(game_id):
-            self._check_current(await self.state(game_id), expected_moves)  # 404 for unknown games
-            stack = self._redo.get(game_id)
-            if not stack:
+            if await self._db(self.library.redo, game_id, expected_moves) is None:
                 raise ApiError(409, f"game {game_id} has nothing to redo")
-            moves = stack.pop()
-            for number, move in enumerate(moves):
-                await self._store(game_id, move, 0.0, {}, keep_redo=True, expected_moves=expected_moves + number)
             return await self.state(game_id)
 
     async def leave(self, game_id: int) -> dict[str, Any]:
@@ -483,7 +471,6 @@ class GameService:
             raise ApiError(409, f"game {game_id} is busy: a move of it is being made")
         async with self.lock(game_id):
             await self._db(self.library.delete_game, game_id)
-            self._redo.pop(game_id, None)
 
     async def stop(self, game_id: int, reason: str = "left unfinished") -> dict[str, Any]:
         """Mark the game stopped for ``reason``."""
@@ -498,9 +485,12 @@ class GameService:
 
     # library
 
-    async def games(self, limit: int | None) -> list[dict[str, Any]]:
-        """The library's games, newest first, with their variants' names."""
-        summaries = await self._db(self.library.list_games, limit=limit)
+    async def games(self, limit: int | None, before: int | None = None) -> list[dict[str, Any]]:
+        """The library's games, newest first (those with ids below ``before``), with their variants' names."""
+        return await self._db(self._games_sync, limit, before)
+
+    def _games_sync(self, limit: int | None, before: int | None) -> list[dict[str, Any]]:
+        summaries = self.library.list_games(limit=limit, before=before)
         out = []
         for summary in summaries:
             data = summary.to_dict()
@@ -527,21 +517,26 @@ class GameService:
         """Every position of the game and what each move did (``ReplayOut``)."""
         return await self._db(self._replay_sync, game_id)
 
-    async def record(self, game_id: int) -> dict[str, Any]:
-        """The game as a JSON game record."""
-        record = await self._db(self.library.record, game_id)
-        return record.to_dict()
+    async def record(self, game_id: int) -> bytes:
+        """The game as a JSON game record, encoded (off the event loop, as the reading)."""
+        return await self._db(self._record_sync, game_id)
+
+    def _record_sync(self, game_id: int) -> bytes:
+        return json.dumps(self.library.record(game_id).to_dict(), ensure_ascii=False, allow_nan=False).encode()
 
     async def import_record(self, data: Any) -> dict[str, Any]:
-        """Store a JSON game record as a new game; 422 when invalid, 403 when its players would run programs."""
+        """Store a JSON game record as a new game; 422 when invalid, 403 when its players would run programs.
+        Checking the record move by move is done off the event loop."""
+        return await self._db(self._import_sync, data)
+
+    def _import_sync(self, data: Any) -> dict[str, Any]:
         try:
             record = GameRecord.from_dict(data)
         except KalahError as error:
             raise invalid(f"not a valid game record: {error}") from None
         for player in record.players:
             self._check_runnable(player.spec)
-        game_id = await self._db(self.library.import_record, record, tags={"source": "import"})
-        return await self.state(game_id)
+        return self._state_sync(self.library.import_record(record, tags={"source": "import"}))
 
     async def analyse_game(self, game_id: int, seconds: float, client: str = ANONYMOUS) -> dict[str, Any]:
         """The analysis of a game's current position."""

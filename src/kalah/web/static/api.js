@@ -184,7 +184,13 @@ export const deleteGame = (id) => request("DELETE", `/api/games/${id}`);
 export const getReplay = (id) => request("GET", `/api/games/${id}/replay`);
 
 /** @returns {Promise<GameSummary[]>} */
-export const listGames = () => request("GET", "/api/games?limit=500");
+/** The library a page at a time (the server sends 100 games unless asked otherwise), newest first.
+ * @param {number} [before] only games with smaller ids: the last id of the previous page
+ * @returns {Promise<GameSummary[]>} */
+export const listGames = (before) => request("GET", `/api/games?limit=${LIBRARY_PAGE}${before ? `&before=${before}` : ""}`);
+
+/** Games the library view shows at a time. */
+export const LIBRARY_PAGE = 100;
 
 /** Store a JSON game record (its text as read from a file) as a new game.
  * @param {string} text @returns {Promise<GameState>} */

@@ -16,7 +16,7 @@ import { renderAnalysis } from "./analysis.js";
 import * as api from "./api.js";
 import { $, $input } from "./dom.js";
 import { freshGame, gameAction, hint, openGame, playHuman, redraw, refreshGameAnalysis, togglePause } from "./game.js";
-import { importRecord, openLibrary } from "./library.js";
+import { importRecord, openLibrary, showOlderGames } from "./library.js";
 import { setUpNewGameDialog } from "./newgame.js";
 import { setStatus, showView } from "./page.js";
 import {
@@ -98,6 +98,7 @@ async function init() {
   $("#rp-play").addEventListener("click", replayAutoplay);
   $("#rp-slider").addEventListener("input", () => replayShow(Number($input("#rp-slider").value), false));
   $("#rp-continue").addEventListener("click", continueReplayed);
+  $("#library-more").addEventListener("click", showOlderGames);
   $("#import-file").addEventListener("change", () => {
     const input = $input("#import-file");
     if (input.files && input.files[0]) importRecord(input.files[0]);
