@@ -103,3 +103,13 @@ def test_cli_marks_exact_values():
     table = subprocess.run([sys.executable, "-m", "kalah.cli", "analyse", "-p", ISSUE_POSITION],
                            capture_output=True, text=True, timeout=120)
     assert "Best move: C, value -2, exact" in table.stdout
+
+
+def test_the_web_panel_gets_an_exact_flag_per_value():
+    from kalah.web.analysis import analyse as panel
+
+    small = panel(Position(json.loads(ISSUE_POSITION), 0).to_json(), 1.0)
+    assert small["exact"] and small["value"] == -2 and small["best_move"] == 2 and small["pv_names"][0] == "C"
+    assert [(m["move"], m["value"], m["exact"]) for m in small["moves"]] == [(2, -2, True), (3, -4, True), (5, -6, True)]
+    big = panel(random_game_positions(Variant(6, 6), random.Random(7), 3).to_json(), 0.3)
+    assert not big["exact"] and big["depth"] and not any(m["exact"] for m in big["moves"])

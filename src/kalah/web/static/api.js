@@ -96,8 +96,9 @@
  * @property {boolean} available
  * @property {string} [reason]          why it is unavailable
  * @property {number | null} [value]
- * @property {boolean} [exact]          solved rather than searched
- * @property {{move: Move, value: number | null, bound?: string}[]} [moves]
+ * @property {boolean} [exact]          proven (book, endgame database, solver) rather than estimated
+ * @property {number | null} [depth]    the search's depth when estimated
+ * @property {{move: Move, value: number | null, bound?: string, exact?: boolean}[]} [moves]
  * @property {Move | null} [best_move]
  * @property {string[]} [pv_names]      the best line in pit letters
  * @property {number} [forMoves]        set by the page: the game's move count it was asked for
