@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "serve",
     "games",
     "analyse",
+    "review",
     "compare",
     "solve",
     "endgame",
