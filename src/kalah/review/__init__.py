@@ -126,6 +126,8 @@ class GameReview:
     """Numbers of the moves that turned the expected result against their player (see the module's docstring)."""
     seconds_per_position: float
     """The time each position was analysed for."""
+    final: dict[str, Any] = field(default_factory=dict)
+    """The position after the last move: ``{"board": ..., "to_move": ..., "over": ...}``."""
     seconds: float = 0.0
     """Wall-clock time of the review."""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -146,7 +148,7 @@ class GameReview:
                 "accuracy": self.accuracy, "average_loss": self.average_loss, "turning_points": self.turning_points,
                 "classes": {name: (None if most == float("inf") else most) for name, most in CLASSES},
                 "counts": [self.counts(0), self.counts(1)], "seconds_per_position": self.seconds_per_position,
-                "seconds": round(self.seconds, 3), "game_moves": len(self.moves)}
+                "seconds": round(self.seconds, 3), "game_moves": len(self.moves), "final": self.final}
 
 
 def _move_value(analysis: Analysis, move: Move) -> tuple[float | int | None, bool]:
@@ -243,4 +245,7 @@ def review(record: GameRecord, time: float = DEFAULT_TIME, *, threads: int | Non
     return GameReview(
         variant=record.variant.to_dict(), players=[player.name for player in record.players], moves=reviewed,
         evaluation=evaluation, exact=proven, accuracy=accuracy, average_loss=average_loss, turning_points=turning,
-        seconds_per_position=float(time), seconds=_time.perf_counter() - started, extra={"moves": len(record.moves)})
+        seconds_per_position=float(time),
+        final={"board": [list(row) for row in positions[-1].board], "to_move": positions[-1].to_move,
+               "over": positions[-1].is_over},
+        seconds=_time.perf_counter() - started, extra={"moves": len(record.moves)})

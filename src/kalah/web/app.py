@@ -29,6 +29,7 @@ from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
 from .lab import router as lab_router
+from .review import router as review_router
 from .limits import DEFAULT_MAX_BODY, BodyLimit
 from .models import (
     MAX_ID,
@@ -147,6 +148,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         return FileResponse(str(BOARD_STYLE), media_type="application/json")
 
     app.include_router(lab_router)  # the /lab page and its API (kalah.web.lab)
+    app.include_router(review_router)  # reviews of games (kalah.web.review)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
