@@ -181,5 +181,14 @@ export const importRecord = (text) => request("POST", "/api/records", text);
 /** @param {number} id @returns {Promise<Analysis>} */
 export const analyseGame = (id) => request("GET", `/api/games/${id}/analysis?seconds=0.5`);
 
+/** A review's answer: done (with the review), under way (positions done of total) or failed.
+ * @typedef {{status: "done" | "running" | "failed", review?: any, done: number, total: number, error?: string}} ReviewAnswer */
+
+/** Start reviewing a game (or get the stored review). @param {number} id @returns {Promise<ReviewAnswer>} */
+export const startReview = (id) => request("POST", `/api/games/${id}/review`);
+
+/** @param {number} id @returns {Promise<ReviewAnswer>} */
+export const getReview = (id) => request("GET", `/api/games/${id}/review`);
+
 /** @param {{board: Board, to_move: number, variant: Variant}} position @returns {Promise<Analysis>} */
 export const analysePosition = (position) => request("POST", "/api/analyse", { position, seconds: 0.5 });
