@@ -37,6 +37,7 @@ ORDER = [
     "solve-65",          # bench_kalah65.py
     "solve-cluster",     # bench_solve_cluster.py
     "mankalah",          # bench_mankalah.py
+    "review-40",         # bench_review.py
 ]
 
 
