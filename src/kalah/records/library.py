@@ -416,6 +416,11 @@ class LibraryWriter(Observer):
         assert self.game_id is not None
         self.library.add_move(self.game_id, event.move, event.seconds, event.info)
 
+    def moves_taken_back(self, position: Position, count: int) -> None:
+        """Take the moves back in the library too."""
+        if self.game_id is not None and count:
+            self.library.take_back(self.game_id, count)
+
     def game_ended(self, result: GameResult) -> None:
         """Mark a game that stopped before its end."""
         if self.game_id is not None and not result.finished:
