@@ -38,6 +38,7 @@ ORDER = [
     "solve-cluster",     # bench_solve_cluster.py
     "mankalah",          # bench_mankalah.py
     "review-40",         # bench_review.py
+    "puzzles",           # bench_puzzles.py
 ]
 
 

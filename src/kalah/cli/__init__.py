@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "games",
     "analyse",
     "review",
+    "puzzles",
     "compare",
     "solve",
     "endgame",
