@@ -152,3 +152,50 @@ def test_a_finished_game_offers_its_review_and_the_view_fits_a_phone(browser, se
     context.close()
     assert wide <= 0, f"the review is {wide} px wider than a 390 px phone"
     assert not errors, errors
+
+
+def test_the_puzzle_list_route(client):
+    every = client.get("/api/puzzles").json()
+    assert len(every) >= 1000
+    five = client.get("/api/puzzles?pits=6&seeds=5&theme=capture").json()
+    assert five and all(p["variant"]["seeds"] == 5 and "capture" in p["theme"] for p in five)
+    assert client.get("/api/puzzles?theme=fork").status_code == 422
+    assert client.get("/api/puzzles?seeds=99").status_code == 422
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing")
+def test_the_puzzle_trainer_keeps_a_rating_and_a_streak(browser, server):  # noqa: F811
+    import httpx
+
+    puzzles = {p["id"]: p for p in httpx.get(f"{server['url']}/api/puzzles").json()}
+    for width, height, name in ((1280, 900, "puzzles"), (390, 844, "phone-puzzles")):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{server['url']}/#/puzzles")
+        page.wait_for_selector("#view-puzzles[data-state='asking'] #pz-choices button")
+        assert page.locator("#pz-rating").get_attribute("data-rating") == "1200"
+        puzzle = puzzles[page.locator("#view-puzzles").get_attribute("data-puzzle")]
+        page.click(f"#pz-choices button[data-choice='{puzzle['solution']}']")
+        page.wait_for_selector("#view-puzzles[data-state='solved']")
+        assert int(page.locator("#pz-rating").get_attribute("data-rating")) > 1200
+        assert page.locator("#pz-streak").get_attribute("data-streak") == "1"
+        shot(page, name)
+        page.click("#pz-next")
+        page.wait_for_selector("#view-puzzles[data-state='asking']")
+        puzzle = puzzles[page.locator("#view-puzzles").get_attribute("data-puzzle")]
+        wrong = next(button.get_attribute("data-choice") for button in page.locator("#pz-choices button").all()
+                     if button.get_attribute("data-choice") != str(puzzle["solution"]))
+        page.click("#pz-hint")
+        assert "Hint:" in page.locator("#pz-feedback").inner_text()
+        page.click(f"#pz-choices button[data-choice='{wrong}']")
+        assert page.locator("#pz-streak").get_attribute("data-streak") == "0"
+        page.reload()  # the rating and streak live in the browser
+        page.wait_for_selector("#view-puzzles[data-state='asking']")
+        assert page.locator("#pz-streak").inner_text().endswith("solved 1 of 1") is False
+        assert "best 1" in page.locator("#pz-streak").inner_text()
+        wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        context.close()
+        assert wide <= 0 and not errors, (wide, errors)

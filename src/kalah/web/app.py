@@ -29,6 +29,7 @@ from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
 from .lab import router as lab_router
+from .puzzles import router as puzzles_router
 from .review import router as review_router
 from .limits import DEFAULT_MAX_BODY, BodyLimit
 from .models import (
@@ -149,6 +150,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
 
     app.include_router(lab_router)  # the /lab page and its API (kalah.web.lab)
     app.include_router(review_router)  # reviews of games (kalah.web.review)
+    app.include_router(puzzles_router)  # the puzzle trainer's list (kalah.web.puzzles)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 

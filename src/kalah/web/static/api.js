@@ -190,5 +190,8 @@ export const startReview = (id) => request("POST", `/api/games/${id}/review`);
 /** @param {number} id @returns {Promise<ReviewAnswer>} */
 export const getReview = (id) => request("GET", `/api/games/${id}/review`);
 
+/** The shipped puzzles (kalah.puzzles; the shape in puzzles.js). @returns {Promise<any[]>} */
+export const listPuzzles = () => request("GET", "/api/puzzles");
+
 /** @param {{board: Board, to_move: number, variant: Variant}} position @returns {Promise<Analysis>} */
 export const analysePosition = (position) => request("POST", "/api/analyse", { position, seconds: 0.5 });
