@@ -148,3 +148,15 @@ def test_bad_input_is_one_line(tmp_path, args, message):
     run = cli(*[arg.format(tmp=tmp_path) for arg in args])
     assert run.returncode == 2 and message in run.stderr, run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
+
+
+def test_a_file_that_unpacks_too_large_is_refused(tmp_path, monkeypatch):
+    import gzip as gz
+
+    import kalah.puzzles as puzzles
+
+    monkeypatch.setattr(puzzles, "MAX_FILE_BYTES", 1000)
+    bomb = tmp_path / "bomb.gz"
+    bomb.write_bytes(gz.compress(b" " * 100_000))
+    with pytest.raises(PuzzleError, match="too large"):
+        load(bomb)

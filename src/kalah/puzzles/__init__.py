@@ -24,6 +24,7 @@ The package ships a set (``kalah/puzzles/data/puzzles.json.gz``; :func:`shipped`
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import random
@@ -269,7 +270,11 @@ def load(path: str | os.PathLike[str]) -> list[Puzzle]:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise PuzzleError(f"{path} is too large for a puzzle file")
         raw = path.read_bytes()
-        text = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+        if raw[:2] == b"\x1f\x8b":  # read at most the limit: a small file may unpack to gigabytes
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as unpacked:
+                text = unpacked.read(8 * MAX_FILE_BYTES + 1)
+        else:
+            text = raw
         if len(text) > 8 * MAX_FILE_BYTES:
             raise PuzzleError(f"{path} is too large for a puzzle file")
         document = json.loads(text)
