@@ -34,6 +34,8 @@ def test_the_package_ships_a_thousand_puzzles_of_three_variants():
     by_variant = Counter(puzzle.position.variant.name for puzzle in puzzles)
     assert {"Kalah(6,3)", "Kalah(6,4)", "Kalah(6,5)"} <= set(by_variant) and min(by_variant.values()) >= 100
     assert len({puzzle.id for puzzle in puzzles}) == len(puzzles)
+    themes = Counter(tag for puzzle in puzzles for tag in puzzle.theme)
+    assert all(themes[theme] for theme in THEMES)  # every theme, the pie rule's swap decisions too
     for puzzle in puzzles:
         assert puzzle.theme and set(puzzle.theme) <= set(THEMES) and 1 <= puzzle.difficulty <= 5
 
@@ -99,7 +101,7 @@ def test_list_json_has_what_a_trainer_needs():
     items = json.loads(run.stdout)
     assert len(items) == 3
     for item in items:
-        assert {"variant", "position", "solution", "theme", "difficulty", "id"} <= set(item)
+        assert {"variant", "position", "solution", "theme", "difficulty", "id", "legal_moves"} <= set(item)
         assert item["variant"]["seeds"] == 5 and item["solution"] in Position.from_dict(
             {**item["position"], "variant": item["variant"]}).legal_moves()
 

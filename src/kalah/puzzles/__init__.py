@@ -90,7 +90,7 @@ class Puzzle:
         """The JSON shape of ``kalah puzzles list --json`` and of the puzzle file."""
         return {"id": self.id, "variant": self.position.variant.to_dict(), "variant_name": self.position.variant.name,
                 "position": {"board": [list(row) for row in self.position.board], "to_move": self.position.to_move},
-                "solution": self.solution, "value": self.value, "margin": self.margin, "theme": list(self.theme),
+                "legal_moves": self.position.legal_moves(), "solution": self.solution, "value": self.value, "margin": self.margin, "theme": list(self.theme),
                 "difficulty": self.difficulty, "source": self.source}
 
     @classmethod

@@ -20,7 +20,7 @@ import { setMode } from "./state.js";
  * A puzzle as the server lists it (kalah.puzzles.Puzzle.to_dict).
  * @typedef {object} Puzzle
  * @property {string} id @property {{pits: number, seeds: number}} variant @property {string} variant_name
- * @property {{board: number[][], to_move: number}} position @property {Move} solution
+ * @property {{board: number[][], to_move: number}} position @property {Move[]} legal_moves @property {Move} solution
  * @property {number} value @property {number} margin @property {string[]} theme @property {number} difficulty
  */
 
@@ -109,15 +109,13 @@ function show(puzzle) {
   board.src = `/api/board.svg?board=${encodeURIComponent(JSON.stringify(puzzle.position.board))}&to_move=${me}`;
   const choices = $("#pz-choices");
   choices.replaceChildren();
-  const row = puzzle.position.board[me];
-  for (let pit = 0; pit < row.length - 1; pit++) {
-    if (!row[pit]) continue;
+  for (const move of puzzle.legal_moves) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "rv-choice";
-    button.textContent = moveName(me, pit);
-    button.dataset.choice = String(pit);
-    button.addEventListener("click", () => answer(pit));
+    button.textContent = moveName(me, move);
+    button.dataset.choice = String(move);
+    button.addEventListener("click", () => answer(move));
     choices.appendChild(button);
   }
   $("#pz-feedback").textContent = "";
