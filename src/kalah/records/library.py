@@ -59,6 +59,20 @@ CREATE TABLE IF NOT EXISTS redo (
 );
 """
 
+#: Changes of the schema since the first library, applied in order (``PRAGMA user_version`` counts
+#: those done): a library of an older kalah gains the new tables and keeps its games.
+MIGRATIONS = (
+    # 1: the review of a game (kalah.review), stored with the game and the move count it was made for.
+    """
+    CREATE TABLE IF NOT EXISTS reviews (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        moves INTEGER NOT NULL,
+        created_at TEXT NOT NULL DEFAULT (datetime('now')),
+        review TEXT NOT NULL
+    );
+    """,
+)
+
 
 class LibraryError(KalahError):
     """The game library cannot be opened or used, or has no such game (the subclasses say which)."""
@@ -149,6 +163,7 @@ class GameLibrary:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             with self._connect() as connection:
                 connection.executescript(SCHEMA)
+            self._migrate()
         except sqlite3.DatabaseError as error:
             raise LibraryError(f"cannot open the game library {self.path}: {error}") from None
         except OSError as error:
@@ -206,6 +221,18 @@ class GameLibrary:
                 connection.execute("ROLLBACK")
                 raise
             connection.execute("COMMIT")
+
+    def _migrate(self) -> None:
+        """Bring an older library's schema up to date, each step in its own transaction."""
+        with self._connect() as connection:
+            done = connection.execute("PRAGMA user_version").fetchone()[0]
+        for version, script in enumerate(MIGRATIONS[done:], done + 1):
+            with self._transaction() as db:
+                if db.execute("PRAGMA user_version").fetchone()[0] >= version:  # another process was first
+                    continue
+                for statement in filter(str.strip, script.split(";")):
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {version:d}")
 
     # --- writing ----------------------------------------------------------------
 
@@ -322,7 +349,29 @@ class GameLibrary:
             self._row(db, game_id)
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
+    def save_review(self, game_id: int, moves: int, review: dict[str, Any]) -> None:
+        """Store the review of a game (a JSON object) made when it had ``moves`` moves; replaces an older one."""
+        with self._transaction() as db:
+            self._row(db, game_id)
+            db.execute("INSERT OR REPLACE INTO reviews (game_id, moves, review) VALUES (?, ?, ?)",
+                       (game_id, moves, json.dumps(review)))
+
     # --- reading ----------------------------------------------------------------
+
+    def review(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        """The stored review of a game and the move count it was made for, or None (LibraryError: no such game)."""
+        with self._connect() as db:
+            self._row(db, game_id)
+            row = db.execute("SELECT moves, review FROM reviews WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        try:
+            data = json.loads(row["review"])
+        except ValueError as error:
+            raise DamagedGameError(f"the review of game {game_id} in {self.path} is damaged: {error}") from None
+        if not isinstance(data, dict):
+            raise DamagedGameError(f"the review of game {game_id} in {self.path} is damaged: not an object")
+        return int(row["moves"]), data
 
     def _row(self, db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
         row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -431,6 +480,11 @@ class LibraryWriter(Observer):
         """Store the move (checked against the stored game)."""
         assert self.game_id is not None
         self.library.add_move(self.game_id, event.move, event.seconds, event.info)
+
+    def moves_taken_back(self, position: Position, count: int) -> None:
+        """Take the moves back in the library too."""
+        if self.game_id is not None and count:
+            self.library.take_back(self.game_id, count)
 
     def game_ended(self, result: GameResult) -> None:
         """Mark a game that stopped before its end."""

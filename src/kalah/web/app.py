@@ -40,6 +40,8 @@ from .limits import (
     client_key,
     library_bytes,
 )
+from .puzzles import router as puzzles_router
+from .review import router as review_router
 from .models import (
     MAX_ID,
     AnalyseIn,
@@ -196,6 +198,8 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         return FileResponse(str(BOARD_STYLE), media_type="application/json")
 
     app.include_router(lab_router)  # the /lab page and its API (kalah.web.lab)
+    app.include_router(review_router)  # reviews of games (kalah.web.review)
+    app.include_router(puzzles_router)  # the puzzle trainer's list (kalah.web.puzzles)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 

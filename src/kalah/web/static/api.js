@@ -109,8 +109,9 @@
  * @property {boolean} available
  * @property {string} [reason]          why it is unavailable
  * @property {number | null} [value]
- * @property {boolean} [exact]          solved rather than searched
- * @property {{move: Move, value: number | null, bound?: string}[]} [moves]
+ * @property {boolean} [exact]          proven (book, endgame database, solver) rather than estimated
+ * @property {number | null} [depth]    the search's depth when estimated
+ * @property {{move: Move, value: number | null, bound?: string, exact?: boolean}[]} [moves]
  * @property {Move | null} [best_move]
  * @property {string[]} [pv_names]      the best line in pit letters
  * @property {number} [forMoves]        set by the page: the game's move count it was asked for
@@ -198,6 +199,18 @@ export const importRecord = (text) => request("POST", "/api/records", text);
 
 /** @param {number} id @returns {Promise<Analysis>} */
 export const analyseGame = (id) => request("POST", `/api/games/${id}/analysis`, { seconds: 0.5 });
+
+/** A review's answer: done (with the review), under way (positions done of total) or failed.
+ * @typedef {{status: "done" | "running" | "failed", review?: any, done: number, total: number, error?: string}} ReviewAnswer */
+
+/** Start reviewing a game (or get the stored review). @param {number} id @returns {Promise<ReviewAnswer>} */
+export const startReview = (id) => request("POST", `/api/games/${id}/review`);
+
+/** @param {number} id @returns {Promise<ReviewAnswer>} */
+export const getReview = (id) => request("GET", `/api/games/${id}/review`);
+
+/** The shipped puzzles (kalah.puzzles; the shape in puzzles.js). @returns {Promise<any[]>} */
+export const listPuzzles = () => request("GET", "/api/puzzles");
 
 /** @param {{board: Board, to_move: number, variant: Variant}} position @returns {Promise<Analysis>} */
 export const analysePosition = (position) => request("POST", "/api/analyse", { position, seconds: 0.5 });

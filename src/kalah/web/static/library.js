@@ -3,7 +3,7 @@
  * export, and the import of a JSON game record.
  *
  * For tests: each row is tr[data-game=ID][data-status=playing|finished|stopped]
- * with links a.continue, a.replay, a.export and the button button.delete; button#library-more
+ * with links a.continue, a.replay, a.review, a.export and the button button.delete; button#library-more
  * shows the next page of older games. */
 
 import * as api from "./api.js";
@@ -61,6 +61,7 @@ function row(game) {
   remove.textContent = "Delete";
   remove.addEventListener("click", () => deleteGame(game));
   actions.append(link("Replay", `#/replay/${game.id}`, "button small replay"), exportLink, remove);
+  if (game.moves) actions.insertBefore(link("Review", `#/review/${game.id}`, "button small review"), exportLink);
   tr.appendChild(actions);
   return tr;
 }
