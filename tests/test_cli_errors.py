@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 
@@ -69,6 +70,14 @@ MISUSES = [
     (["arena", "-p", "random", "-p", "random:seed=2", "--openings", "{fifo}", "--db", "{db}"], "not a regular file"),
     (["arena", "-p", "random", "-p", "random:seed=2", "--openings", "{deep}", "--db", "{db}"], "not valid JSON"),
     (["solve", "--endgame", "{deep}", "--time", "1"], "not a kalah endgame database"),
+    # Checked before any work, in one line (issue 32, item 1).
+    (["compare", "--depths", "1-2", "--positions", "0", "--plot", "{folder}/out.txt"], "'.txt' is not an image format"),
+    (["endgame", "build", "--max-seeds", "5", "--path", "{game}"], "not a folder"),
+    (["endgame", "build", "--max-seeds", "5", "--path", "/proc/x"], "cannot create the folder"),
+    (["solve", "--table", "100"], "--table must be from 10 to 34"),
+    (["serve", "--host", "nonsense.invalid", "--db", "{db}"], "--host nonsense.invalid"),
+    (["arena", "-p", "random", "-p", "random:seed=2", "--cluster", "tcp://127.0.0.1:1", "--db", "{folder}/arena.sqlite"],
+     "cannot reach the Dask cluster"),
 ]
 
 
@@ -86,6 +95,23 @@ def test_a_misuse_is_one_line_and_exit_code_2(files, args, expected):
 def test_the_mankalah_agent_refuses_a_bad_protocol_line_in_one_line(line):
     result = run("mankalah", "--move-time", "0.05", stdin=f"START;South\n{line}\n", timeout=60)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and result.stderr.startswith("kalah: error: ")
+
+
+def test_serve_on_a_port_in_use_says_so_before_announcing_anything(files):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("serve", "--port", str(port), "--db", files["db"], timeout=30)
+    assert result.returncode == 2 and result.stdout == "", (result.stdout, result.stderr)
+    assert result.stderr == f"kalah: error: port {port} is already in use on 127.0.0.1; give another with --port\n"
+
+
+def test_an_unreachable_cluster_creates_no_library(tmp_path):
+    result = run("arena", "-p", "random", "-p", "random:seed=2", "--cluster", "tcp://127.0.0.1:1",
+                 "--db", str(tmp_path / "arena.sqlite"))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and result.stdout == ""
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_documented_forms_work(files):

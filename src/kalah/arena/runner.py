@@ -140,7 +140,7 @@ def run_arena(arena: Arena, library: GameLibrary, jobs: int | None = None, clust
     tasks = arena.missing_tasks(library)
     if not tasks:
         if cluster is not None:
-            _check_cluster(cluster, connect_timeout)
+            check_cluster(cluster, connect_timeout)
         return 0
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
@@ -165,6 +165,8 @@ def run_arena(arena: Arena, library: GameLibrary, jobs: int | None = None, clust
     return done
 
 
-def _check_cluster(address: str, connect_timeout: float) -> None:
+def check_cluster(address: str, connect_timeout: float = 10.0) -> None:
+    """Connect to the Dask cluster at ``address`` and leave; raises ArenaError if it cannot be reached
+    (a command checks it before it creates or announces anything)."""
     for _ in _dask([], address, connect_timeout):
         pass

@@ -37,7 +37,7 @@ def arena(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from kalah.arena import Arena, builtin_openings, load_openings, random_openings, run_arena
+    from kalah.arena import Arena, builtin_openings, check_cluster, load_openings, random_openings, run_arena
     from kalah.records import GameLibrary
     from kalah.rules import Variant
 
@@ -63,6 +63,8 @@ def arena(
     else:
         positions = builtin_openings(variant, count)
     match = Arena(list(player), variant, games, positions)
+    if cluster is not None:
+        check_cluster(cluster)  # unreachable: the error alone, before any table, bar or library file
     library = GameLibrary(db)
     console = Console(stderr=True)
     already = match.total_games - len(match.missing_tasks(library))

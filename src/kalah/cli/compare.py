@@ -39,6 +39,18 @@ def parse_depths(text: str) -> list[int]:
     return sorted(depths)
 
 
+def check_plot_format(path: Path | None) -> None:
+    """Refuse, before any computing, a plot file whose suffix names no image format matplotlib writes
+    (no suffix: PNG)."""
+    if path is None or not path.suffix:
+        return
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if path.suffix[1:].lower() not in formats:
+        fail(f"--plot {path}: {path.suffix!r} is not an image format; give one of {', '.join('.' + f for f in sorted(formats))}")
+
+
 def write_plot(path: Path, algorithms, depths, totals, title: str) -> None:
     """Draw nodes and time against depth for each algorithm into an image file."""
     import matplotlib
@@ -96,6 +108,7 @@ def register(app: typer.Typer) -> None:
             fail(str(error))
         check_output_path(csv_file, "--csv")
         check_output_path(plot_file, "--plot")
+        check_plot_format(plot_file)
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         chosen = varied_positions(variant, positions, seed)
         console = Console(highlight=False)

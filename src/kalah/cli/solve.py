@@ -38,6 +38,8 @@ def register(app: typer.Typer) -> None:
 
         if time is not None and not time > 0:
             fail(f"--time must be a positive number of seconds, got {time}")
+        if table is not None and not 10 <= table <= 34:
+            fail(f"--table must be from 10 to 34 (log2 of the entries: 2^10 to 2^34 of 8 bytes), got {table}")
         position = read_position(position_text) if position_text else Position.start(make_variant(pits, seeds, empty_capture, pie_rule))
         if checkpoint is not None and cluster is None:
             fail("--checkpoint is kept only by a solve on a cluster (give --cluster)")
