@@ -62,17 +62,23 @@ def register(app: typer.Typer) -> None:
         algorithm: str = typer.Option("pvs", "--algorithm", "-a", help=f"One of: {', '.join(ALGORITHMS)}."),
         depth: Optional[str] = typer.Option(None, "--depth", "-d", help="Depth limit in moves (sowings); default 8 unless --time is given."),
         time: Optional[str] = typer.Option(None, "--time", "-t", help="Seconds to think (progressive deepening)."),
-        evaluation: str = typer.Option("strong", "--evaluation", "-e", help=f"Evaluation at the depth limit: {', '.join(EVALUATIONS)}."),
+        evaluation: Optional[str] = typer.Option(None, "--evaluation", "-e", help=f"Evaluation at the depth limit: {', '.join(EVALUATIONS)} (default strong)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     ) -> None:
         """Search a position: the value of every legal move, best move, principal variation, statistics."""
         try:
             name = check_algorithm(algorithm)
-            kind = check_evaluation(evaluation)
+            kind = check_evaluation(evaluation or "strong")
             limit = parse_depth(depth)
             seconds = parse_time(time)
         except SearchError as error:
             fail(str(error))
+        # An option that would change nothing is refused rather than ignored: the user meant something by it.
+        if name == "mcts" and (depth is not None or evaluation is not None):
+            fail(f"{'--depth' if depth is not None else '--evaluation'} does not apply to mcts"
+                 " (random playouts to the end of the game; give --time)")
+        if to_move is not None and position_text is None:
+            fail("--to-move says who moves in a board given with --position (-p)")
         if record is not None and position_text is not None:
             fail("give a position with --position or --record, not both")
         if move is not None and record is None:

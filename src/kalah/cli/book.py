@@ -11,7 +11,7 @@ import typer
 from kalah.rules import Position
 
 from . import fail
-from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 
 
 def _size(nbytes: int) -> str:
@@ -45,9 +45,8 @@ def register(app: typer.Typer) -> None:
             fail(f"--threads must be at least 1, got {threads}")
         if variant.total_seeds > 60:
             fail(f"{variant.name} has {variant.total_seeds} seeds: the solver proves positions of at most 60")
+        check_output_path(out, "--out")  # as every command's output file: no folder made for a typing slip
         path = out if out is not None else data_directory() / book_filename(variant)
-        if path.is_dir():
-            fail(f"--out {path} is a directory; give a file name")
         earlier = load(path, variant) if path.exists() and not fresh else None
         started = _time.perf_counter()
 

@@ -14,6 +14,7 @@ from kalah.players import Player, PlayerSpecError, external_access, make_player
 from kalah.records import GameRecord, load_record
 from kalah.rules import move_name
 
+from .options import check_delay
 from .terminal import board_text, describe_move, result_line
 
 
@@ -92,6 +93,7 @@ def register(app: typer.Typer) -> None:
             help="With --recompute: run the record's exec: players (programs named in the file) without asking."),
     ) -> None:
         """Show a recorded game move by move."""
+        check_delay(delay)
         record = load_record(file)
         console = Console(highlight=False)
         names = (f"{record.players[0].name} (0)", f"{record.players[1].name} (1)")

@@ -155,11 +155,19 @@ def _option_names(factory: Callable[..., Player]) -> set[str] | None:
     return {parameter.name for parameter in parameters}
 
 
+#: The largest number a spec's option of seconds takes (a day): every option of a built-in player that
+#: is a number is a time, and a larger one is a slip that would leave a game waiting for ever.
+SPEC_MAX_SECONDS = 86400.0
+
+
 @overload
-def int_option(name: str, value: str | int | None, default: int, minimum: int | None = None) -> int: ...
+def int_option(name: str, value: str | int | None, default: int, minimum: int | None = None,
+               maximum: int | None = None) -> int: ...
 @overload
-def int_option(name: str, value: str | int | None, default: None = None, minimum: int | None = None) -> int | None: ...
-def int_option(name: str, value: str | int | None, default: int | None = None, minimum: int | None = None) -> int | None:
+def int_option(name: str, value: str | int | None, default: None = None, minimum: int | None = None,
+               maximum: int | None = None) -> int | None: ...
+def int_option(name: str, value: str | int | None, default: int | None = None, minimum: int | None = None,
+               maximum: int | None = None) -> int | None:
     """Read an integer option of a spec, with an error that names it."""
     if value is None:
         return default
@@ -169,14 +177,19 @@ def int_option(name: str, value: str | int | None, default: int | None = None, m
         raise PlayerSpecError(f"option {name} must be an integer, got {value!r}") from None
     if minimum is not None and number < minimum:
         raise PlayerSpecError(f"option {name} must be at least {minimum}, got {number}")
+    if maximum is not None and number > maximum:
+        raise PlayerSpecError(f"option {name} must be at most {maximum}, got {number}")
     return number
 
 
 @overload
-def float_option(name: str, value: str | float | None, default: float, positive: bool = True) -> float: ...
+def float_option(name: str, value: str | float | None, default: float, positive: bool = True,
+                 maximum: float = SPEC_MAX_SECONDS) -> float: ...
 @overload
-def float_option(name: str, value: str | float | None, default: None = None, positive: bool = True) -> float | None: ...
-def float_option(name: str, value: str | float | None, default: float | None = None, positive: bool = True) -> float | None:
+def float_option(name: str, value: str | float | None, default: None = None, positive: bool = True,
+                 maximum: float = SPEC_MAX_SECONDS) -> float | None: ...
+def float_option(name: str, value: str | float | None, default: float | None = None, positive: bool = True,
+                 maximum: float = SPEC_MAX_SECONDS) -> float | None:
     """Read a number option of a spec, with an error that names it."""
     if value is None:
         return default
@@ -186,6 +199,8 @@ def float_option(name: str, value: str | float | None, default: float | None = N
         raise PlayerSpecError(f"option {name} must be a number, got {value!r}") from None
     if number != number or (positive and number <= 0) or number < 0:
         raise PlayerSpecError(f"option {name} must be a {'positive' if positive else 'non-negative'} number, got {value}")
+    if number > maximum:
+        raise PlayerSpecError(f"option {name} must be at most {maximum:g}, got {value}")
     return number
 
 

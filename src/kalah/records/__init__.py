@@ -1,11 +1,13 @@
 """Game records (JSON files) and the game library (SQLite)."""
 
 from kalah.atomic import write_atomic
+from .filters import GameFilter, GameFilterError
 from .library import (
     DamagedGameError,
     GameLibrary,
     GameSummary,
     LibraryBusyError,
+    LibraryNotFoundError,
     LibraryError,
     LibraryWriter,
     StaleGameError,
@@ -15,11 +17,14 @@ from .record import GameRecord, PlayerInfo, RecordedMove, RecordError, load_reco
 from .writer import RecordBuilder, RecordFileWriter, player_info
 
 __all__ = [
+    "GameFilter",
+    "GameFilterError",
     "GameLibrary",
     "GameRecord",
     "GameSummary",
     "LibraryError",
     "LibraryBusyError",
+    "LibraryNotFoundError",
     "StaleGameError",
     "DamagedGameError",
     "LibraryWriter",

@@ -55,6 +55,10 @@ class LibraryError(KalahError):
     """The game library cannot be opened, or has no such game."""
 
 
+class LibraryNotFoundError(LibraryError):
+    """A library opened only to be read is not there (it is never created empty for a reader)."""
+
+
 class LibraryBusyError(LibraryError):
     """The library is locked by another program (or is read-only) longer than the library waits."""
 
@@ -121,9 +125,13 @@ class GameLibrary:
     """A SQLite file of games. Safe to share between threads and processes:
     every call opens its own connection."""
 
-    def __init__(self, path: str | Path | None = None, busy_timeout: float = 30.0) -> None:
-        """Open (or create) the library at ``path``; a call waits up to ``busy_timeout`` seconds for a lock."""
+    def __init__(self, path: str | Path | None = None, busy_timeout: float = 30.0, create: bool = True) -> None:
+        """Open (or create) the library at ``path``; a call waits up to ``busy_timeout`` seconds for a lock.
+        With ``create=False`` (a command that only reads) a library that is not there is a LibraryNotFoundError,
+        not a new empty file."""
         self.path = Path(path) if path is not None else default_library_path()
+        if not create and not self.path.exists():
+            raise LibraryNotFoundError(f"no game library at {self.path}")
         self.busy_timeout = busy_timeout
         self._local = threading.local()
         self._writer = threading.Lock()
