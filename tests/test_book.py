@@ -322,6 +322,8 @@ def test_the_build_command_writes_a_book(tmp_path, capsys):
     assert main(["book", "show", str(path), "--check"]) == 0
     out = capsys.readouterr().out
     assert "Kalah(4,3): 3 moves per seat" in out and "0 missing" in out
+    start = load(path, SMALL).get(Position.start(SMALL))
+    assert f"plays {'ABCD'[start.move]}\n" in out  # the pit's letter, not its index
 
 
 @pytest.mark.parametrize("arguments, message", [

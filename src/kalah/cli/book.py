@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from kalah.rules import Position
+from kalah.rules import Position, move_name
 
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
@@ -103,9 +103,10 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"  move {number}: {level.get('positions', '?')} positions, {level.get('seconds', '?')} s")
         if "seconds" in built:
             typer.echo(f"built in {built['seconds']} s (solver threads: {built.get('threads', '?')}) by kalah {built.get('kalah', '?')}")
-        start = book.get(Position.start(book.variant))
-        if start is not None:
-            typer.echo(f"start: value {start.value:+d}, plays {start.move}")
+        first = Position.start(book.variant)
+        start = book.get(first)
+        if start is not None:  # the pit's letter, as the board and every other command name moves
+            typer.echo(f"start: value {start.value:+d}, plays {move_name(first.to_move, start.move)}")
         if check:
             needed, missing = lines(book)
             typer.echo(f"lines: {len(needed):,} positions needed, {len(missing):,} missing")
