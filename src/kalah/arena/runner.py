@@ -24,6 +24,9 @@ from kalah.rules import KalahError, Position
 from .schedule import Arena, ArenaError, GameTask
 from .workers import process_pool, stop_pool
 
+#: A forfeit's reason is kept in the game's tags up to this length (an engine's message can be long).
+FORFEIT_REASON_CHARS = 300
+
 Progress = Callable[[int, int, GameTask, dict], None]
 
 
@@ -67,6 +70,7 @@ def store_result(library: GameLibrary, task: GameTask, result: dict[str, Any]) -
     tags = task.tags
     if result.get("forfeit") is not None:
         tags["forfeit"] = result["forfeit"]
+        tags["forfeit_reason"] = str(result.get("error") or "")[:FORFEIT_REASON_CHARS]  # for the tables
     return library.import_record(record, tags=tags)
 
 
