@@ -279,6 +279,27 @@ def test_the_api_documentation_renders_without_the_internet(browser, server, pat
     assert fetched == []
 
 
+def test_redoc_asks_no_cdn_for_its_logo(browser, server):
+    """ReDoc's footer named a logo on cdn.redoc.ly: the policy blocked it, but the browser still asked.
+    Now no image, script or style of the page names another host (issue 32, item 7)."""
+    import httpx
+
+    assert "cdn.redoc.ly" not in httpx.get(server["url"] + "/redoc-local.js").text
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    refused: list[str] = []
+    page.on("console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None)
+    page.goto(server["url"] + "/redoc")
+    page.wait_for_selector("[data-section-id]", timeout=20_000)
+    page.wait_for_timeout(500)
+    shot(page, "redoc")
+    addresses = page.evaluate("""() => [...document.querySelectorAll('img[src], script[src], link[href]')]
+        .map(e => e.src || e.href)""")
+    context.close()
+    assert addresses and all(a.startswith((server["url"], "data:")) for a in addresses), addresses
+    assert refused == [], refused
+
+
 def test_no_page_scrolls_sideways_on_a_phone(browser, server):
     import httpx
 

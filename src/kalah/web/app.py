@@ -28,6 +28,7 @@ from kalah.records import GameLibrary
 from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
+from .apidocs import add_redoc
 from .lab import router as lab_router
 from .limits import DEFAULT_MAX_BODY, BodyLimit
 from .models import (
@@ -94,7 +95,9 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         summary="Play, watch, analyse and replay Kalah; every game is kept in the local game library.",
         version=_version(),
         lifespan=lifespan,
+        redoc_url=None,  # added by add_redoc: its script asks no CDN for a logo
     )
+    add_redoc(app)
     app.state.library = library
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOOPBACK_HOSTS))
     app.add_middleware(BodyLimit, max_bytes=max_body)
