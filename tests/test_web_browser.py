@@ -397,3 +397,47 @@ def test_every_label_is_readable_on_a_phone(browser, server):
         assert_clear_of_the_outline(labels)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
+
+
+def test_a_missing_game_shows_no_board_and_no_server_path(page, server):
+    """#/replay/999 showed "no game 999 in /path/of/games.sqlite" above the previous game's board; #/game/999
+    the same (issue 32, item 3)."""
+    import httpx
+
+    game = httpx.post(f"{server['url']}/api/games", json={"players": ["random:seed=3", "random:seed=4"]}).json()
+    for route in ("replay", "game"):
+        page.goto(f"{server['url']}/#/replay/{game['id']}")
+        page.wait_for_selector("#rp-slider")
+        page.goto(f"{server['url']}/#/{route}/999")
+        page.wait_for_function("() => /no game 999/.test(document.querySelector('#status').textContent)")
+        shot(page, f"missing-{route}")
+        assert page.inner_text("#status") == "no game 999 in the library"
+        assert not page.is_visible("#board-wrap") and not page.is_visible(".player-panel")
+        assert page.is_visible("#missing a[href='#/library']")
+        assert str(server["db"].parent) not in page.content()
+    page.goto(f"{server['url']}/#/replay/{game['id']}")  # and the board comes back for a game that is there
+    page.wait_for_selector("#rp-slider")
+    assert page.is_visible("#board-wrap") and not page.is_visible("#missing")
+
+
+def test_a_replay_does_not_congratulate_the_viewer(page, server):
+    """The replay of a game a person won said "You win!" to whoever watched it (issue 32, item 3)."""
+    import httpx
+
+    from kalah import Position, search
+
+    game = httpx.post(f"{server['url']}/api/games", json={"players": ["human", "random:seed=2"]}).json()
+    while not game["over"]:
+        if game["human_to_move"]:
+            position = Position.from_dict({"board": game["board"], "to_move": game["to_move"], "variant": game["variant"]})
+            move = search(position, "pvs", depth=6).best_move
+            game = httpx.post(f"{server['url']}/api/games/{game['id']}/moves", json={"move": move, "moves": game["moves"]}).json()
+        else:
+            game = httpx.post(f"{server['url']}/api/games/{game['id']}/computer-move", json={"moves": game["moves"]}).json()
+    assert game["winner"] == 0, game  # the person won
+    page.goto(f"{server['url']}/#/replay/{game['id']}")
+    page.wait_for_selector("#rp-slider")
+    page.click("#rp-last")
+    page.wait_for_function("() => /wins/.test(document.querySelector('#status').textContent)")
+    assert "You win" not in page.inner_text("#status") and "You win" not in page.inner_text("#banner")
+    assert f"{game['players'][0]['name']} wins" in page.inner_text("#status")

@@ -211,6 +211,13 @@ def test_whatever_is_imported_reads_back(client):
 # --- a locked, read-only or damaged library ---------------------------------------------
 
 
+def test_an_unknown_game_is_a_404_that_names_only_the_game(db, client):
+    """The 404 said "no game 999 in /home/.../games.sqlite": nothing the server says reveals its paths."""
+    for response in (client.get("/api/games/999"), client.get("/api/games/999/record"),
+                     client.get("/api/games/999/replay"), client.delete("/api/games/999")):
+        assert response.status_code == 404 and response.json() == {"detail": "no game 999"}, response.text
+
+
 def test_a_locked_library_answers_503_soon_and_reads_go_on(db, client):
     game = new_game(client)
     holder = sqlite3.connect(db, isolation_level=None)
@@ -219,6 +226,7 @@ def test_a_locked_library_answers_503_soon_and_reads_go_on(db, client):
         response = post(client, game, "moves", move=0, moves=0)
         assert response.status_code == 503, response.text
         assert "locked by another program" in response.json()["detail"] and "Retry-After" in response.headers
+        assert str(db) not in response.text and str(db.parent) not in response.text  # issue 32: no server paths
         assert client.get(f"/api/games/{game['id']}").status_code == 200  # WAL: readers are not blocked
     finally:
         holder.execute("ROLLBACK")
@@ -235,6 +243,7 @@ def test_a_damaged_game_is_named_and_the_others_stay_usable(db, client):
     for url in ("", "/record", "/replay"):
         response = client.get(f"/api/games/{damaged['id']}{url}")
         assert response.status_code == 422 and f"game {damaged['id']}" in response.json()["detail"], response.text
+        assert str(db.parent) not in response.text, response.text
     assert client.get(f"/api/games/{healthy['id']}").status_code == 200
     assert client.get("/api/games").status_code == 200
 

@@ -5,6 +5,7 @@ from .filters import GameFilter, GameFilterError
 from .library import (
     DamagedGameError,
     GameLibrary,
+    GameNotFoundError,
     GameSummary,
     LibraryBusyError,
     LibraryNotFoundError,
@@ -20,6 +21,7 @@ __all__ = [
     "GameFilter",
     "GameFilterError",
     "GameLibrary",
+    "GameNotFoundError",
     "GameRecord",
     "GameSummary",
     "LibraryError",

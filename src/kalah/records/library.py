@@ -55,6 +55,14 @@ class LibraryError(KalahError):
     """The game library cannot be opened, or has no such game."""
 
 
+class GameNotFoundError(LibraryError):
+    """The library has no game of that id."""
+
+    def __init__(self, game_id: int, path: Path) -> None:
+        super().__init__(f"no game {game_id} in {path}")
+        self.game_id = game_id
+
+
 class LibraryNotFoundError(LibraryError):
     """A library opened only to be read is not there (it is never created empty for a reader)."""
 
@@ -275,7 +283,7 @@ class GameLibrary:
     def _row(self, db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
         row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise LibraryError(f"no game {game_id} in {self.path}")
+            raise GameNotFoundError(game_id, self.path)
         return row  # type: ignore[no-any-return]  # sqlite3 types rows as Any
 
     def _current(self, db: sqlite3.Connection, game_id: int) -> tuple[Position, int]:
@@ -323,7 +331,7 @@ class GameLibrary:
         return next(iter(self.list_games(ids=[game_id])), None) or self._missing(game_id)
 
     def _missing(self, game_id: int) -> GameSummary:
-        raise LibraryError(f"no game {game_id} in {self.path}")
+        raise GameNotFoundError(game_id, self.path)
 
     def list_games(self, tags: dict[str, Any] | None = None, ids: Sequence[int] | None = None,
                    limit: int | None = None) -> list[GameSummary]:

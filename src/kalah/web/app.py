@@ -43,6 +43,7 @@ from .models import (
     ReplayOut,
     TraceIn,
 )
+from .redact import redact, server_paths
 from .service import DEFAULT_MOVE_SECONDS, ApiError, GameService, invalid, make_pool
 
 #: A game's id in a URL: SQLite's ids are signed 64-bit integers.
@@ -99,6 +100,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     )
     add_redoc(app)
     app.state.library = library
+    private = server_paths(library.path)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOOPBACK_HOSTS))
     app.add_middleware(BodyLimit, max_bytes=max_body)
 
@@ -115,7 +117,8 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse({"detail": error.message}, status_code=error.status, headers=error.headers)
+        message = redact(error.message, private)  # the server's paths stay on the server
+        return JSONResponse({"detail": message}, status_code=error.status, headers=error.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:

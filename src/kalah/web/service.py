@@ -34,6 +34,7 @@ from kalah.players import (
 from kalah.records import (
     DamagedGameError,
     GameLibrary,
+    GameNotFoundError,
     GameRecord,
     LibraryBusyError,
     LibraryError,
@@ -41,6 +42,7 @@ from kalah.records import (
     StaleGameError,
 )
 from kalah.search import ALGORITHMS as SEARCH_ALGORITHMS
+from kalah.search import TraceTooLargeError
 from kalah.solve import clear_cache as clear_solver_cache
 from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Variant, move_name, parse_move
 
@@ -253,9 +255,10 @@ class GameService:
             raise invalid(str(error)) from None
         except LibraryBusyError as error:
             raise busy(str(error), retry_after=2) from None
+        except GameNotFoundError as error:
+            raise ApiError(404, f"no game {error.game_id}") from None
         except LibraryError as error:
-            text = str(error)
-            raise (ApiError(404, text) if text.startswith("no game") else busy(text, retry_after=5)) from None
+            raise busy(str(error), retry_after=5) from None
 
     async def _pooled(self, function: Callable[..., T], *args: Any) -> T:
         """Run engine work in the pool: 503 when ``max_jobs`` are already under way; a job that overruns
@@ -587,6 +590,12 @@ class GameService:
             position = Position.from_dict(request.position)
             return await self._pooled(trace_json, position.to_json(), request.algorithm, request.depth,
                                       request.evaluation, dict(request.options), MAX_TRACE_NODES)
+        except TraceTooLargeError:
+            # Said in the lab's words: how much it shows, and what to change (not the library's max_nodes).
+            raise invalid(f"a {request.algorithm} search of depth {request.depth} visits more than"
+                          f" {MAX_TRACE_NODES:,} nodes, more than the lab shows: trace a smaller depth"
+                          + ("" if request.algorithm in ("alphabeta", "pvs", "mtdf") else
+                             ", or alphabeta, pvs or mtdf, which visit fewer")) from None
         except KalahError as error:
             raise invalid(str(error)) from None
 

@@ -11,7 +11,7 @@ import { analysisMessage, finalText, moveName, renderAnalysis } from "./analysis
 import * as api from "./api.js";
 import { drawBoard } from "./board.js";
 import { $, $input, boardElement, sleep } from "./dom.js";
-import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showView } from "./page.js";
+import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showMissing, showView } from "./page.js";
 import {
   enterGame, setAnalysis, setDriving, setGame, setHint, setPaused, state,
 } from "./state.js";
@@ -111,17 +111,18 @@ async function showState(game, animate) {
 /** Open game `id` of the library to play. @param {number} id */
 export async function openGame(id) {
   enterGame();
+  setGame(null);  // until this game is read: no key or click reaches the game shown before
   showView("game");
   setBusy(true);
   try {
     const game = await api.getGame(id);
-    setGame(null);
     hideBanner();
     setBusy(false);
     await showState(game, false);
   } catch (error) {
     setBusy(false);
-    setStatus(api.errorText(error), true);
+    if (api.hasStatus(error, 404)) showMissing(`${api.errorText(error)} in the library`);
+    else setStatus(api.errorText(error), true);
   }
 }
 
