@@ -361,6 +361,7 @@ def test_perfect_play_on_the_largest_variant_answers_within_the_cap(db):
 
 def test_games_can_be_deleted_and_a_left_computer_game_is_marked_unfinished(client):
     people = new_game(client)
+    assert post(client, people, "moves", move=0, moves=0).status_code == 200
     machines = new_game(client, ("random:seed=1", "random:seed=2"))
     assert post(client, machines, "computer-move", moves=0).status_code == 200
     assert client.post(f"/api/games/{machines['id']}/leave").json()["status"] == "stopped"
@@ -376,3 +377,13 @@ def test_new_games_offer_every_variant_the_rules_allow(client):
         response = client.post("/api/games", json={"players": ["human", "human"], "variant": {"pits": pits, "seeds": seeds}})
         assert response.status_code == 201 and response.json()["variant_name"] == f"Kalah({pits},{seeds})"
     assert client.post("/api/games", json={"variant": {"pits": 9}}).status_code == 422
+
+
+def test_a_game_left_before_its_first_move_leaves_nothing_in_the_library(client):
+    """Abandoned pages piled "in progress" games up in the library (issue 32, item 4)."""
+    for players in (("human", "random:seed=1"), ("random:seed=1", "human"), ("random:seed=1", "random:seed=2")):
+        game = new_game(client, players)
+        left = client.post(f"/api/games/{game['id']}/leave")
+        assert left.status_code == 200 and left.json()["moves"] == 0
+        assert client.get(f"/api/games/{game['id']}").status_code == 404
+    assert client.get("/api/games").json() == []

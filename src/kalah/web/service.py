@@ -492,9 +492,18 @@ class GameService:
             return await self.state(game_id)
 
     async def leave(self, game_id: int) -> dict[str, Any]:
-        """A computer-against-computer game nobody watches any more is stopped ("left unfinished");
-        a game with a person in it stays as it is (they come back to it)."""
+        """The page left the game. One left before its first move is deleted (an abandoned page leaves no
+        empty game in the library; the state returned is its last); a computer-against-computer game nobody
+        watches any more is stopped ("left unfinished"); a game a person has begun stays (they come back)."""
         state = await self.state(game_id)
+        if state["moves"] == 0 and not self.lock(game_id).locked():
+            try:
+                await self.delete(game_id)
+            except ApiError as error:
+                if error.status != 409:  # a computer's first move under way: the game is begun, keep it
+                    raise
+            else:
+                return state
         if not state["over"] and not any(player["human"] for player in state["players"]):
             return await self.stop(game_id, "left unfinished")
         return state
