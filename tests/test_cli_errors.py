@@ -100,6 +100,8 @@ MISUSES = [
     (["games", "--db", "{folder}/typo.sqlite", "delete", "1", "--yes"], "no game library at"),
     (["games", "--db", "{db}", "list", "--result", "won"], "unknown result 'won'"),
     (["games", "--db", "{db}", "list", "--since", "25/11/2026"], "--since must be a day written YYYY-MM-DD"),
+    (["play", "-q", "--player0", "random", "--player1", "random", "--record", "/proc/x"], "cannot write in the folder /proc"),
+    (["endgame", "build", "-k", "5", "--threads", "0", "--path", "{folder}/endgame"], "--threads must be at least 1"),
 ]
 
 

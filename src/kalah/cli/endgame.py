@@ -61,6 +61,8 @@ def register(app: typer.Typer) -> None:
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         if max_seeds < 0 or max_seeds > 40:
             fail(f"--max-seeds must be from 0 to 40, got {max_seeds}")
+        if threads is not None and threads < 1:
+            fail(f"--threads must be at least 1, got {threads}")
         directory = path or default_directory()
         _check_directory(directory)
         # A complete database needs no memory to build: say it is there before any check of the memory.

@@ -82,6 +82,15 @@ def check_output_path(path: Path | None, option: str) -> None:
         fail(f"{option} {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
         fail(f"{option} {path}: the folder {folder} is not writable")
+    # Files are written through a temporary file beside them (kalah.atomic): make one, as the write will.
+    # Some folders refuse though the permission bits allow (/proc, a read-only mount, root's view of them).
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{path.name}.", suffix=".check"):
+            pass
+    except OSError as error:
+        fail(f"{option} {path}: cannot write in the folder {folder}: {error.strerror or error}")
 
 
 MAX_DELAY = 60.0

@@ -119,4 +119,4 @@ def register(app: typer.Typer) -> None:
                 time.sleep(delay)
         console.print()
         final = positions[-1]
-        console.print(result_line(final, names) if final.is_over else f"Unfinished game ({record.stop_reason or 'stopped'}) after {len(record.moves)} moves.")
+        console.print(result_line(final, names) if final.is_over else f"Unfinished game ({record.stop_reason or 'stopped'}) after {len(record.moves)} move{'' if len(record.moves) == 1 else 's'}.")
