@@ -74,7 +74,10 @@ async function run() {
       `${moveLetter(trace.result.best_move, trace.position.to_move)}.`);
     learnTree(S.ix);
     await show(0);
-  } catch (error) { status(capped + errorText(error), true); }
+  } catch (error) {
+    const text = errorText(error);
+    status(capped ? `${capped}${text.charAt(0).toUpperCase()}${text.slice(1)}.` : text, true);
+  }
 }
 
 /** Ask the server who moves at each node and which moves each cutoff skipped. @param {Indexed} ix */
