@@ -90,6 +90,7 @@ MISUSES = [
     (["play", "-q", "--player0", "mcts:playouts=100000000000", "--player1", "random"], "option playouts must be at most"),
     (["analyse", "-d", "500"], "depth must be at most 120"),
     (["analyse", "-t", "1e12"], "time must be at most 86400"),
+    (["solve", "--time", "1e300"], "time must be at most 2,592,000 seconds (30 days)"),
     (["analyse", "--to-move", "1"], "--to-move says who moves in a board given with --position"),
     (["analyse", "--record", "{game}", "--to-move", "1"], "--to-move says who moves"),
     (["analyse", "-a", "mcts", "--depth", "5"], "--depth does not apply to mcts"),
