@@ -27,7 +27,6 @@ FIRST = {"\x1b[H", "\x1b[1~", "g", "0"}
 LAST = {"\x1b[F", "\x1b[4~", "G", "$"}
 QUIT = {"q", "Q", "\x1b", "\x03", "\x04"}
 KEYS_HELP = "→/n/space forward, ←/p back, g start, G end, q quit"
-=======
 
 
 def recompute(record: GameRecord, allowed_external: frozenset[int] = frozenset()) -> tuple[list[str], int, list[str]]:
