@@ -17,7 +17,7 @@ RANK = {
     "rules": 1.0,
     "core": 2.0,
     "search": 3.0, "endgame": 3.1, "solve": 3.2, "book": 3.3,
-    "players": 4.0, "match": 4.1, "records": 4.2, "arena": 4.3, "mankalah": 4.3,
+    "players": 4.0, "match": 4.1, "records": 4.2, "arena": 4.3, "mankalah": 4.3, "kgp": 4.4,
     "web": 5.0, "notebook": 5.0, "cli": 5.1,
 }
 FACES = {"cli", "web", "notebook"}

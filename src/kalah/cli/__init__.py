@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "book",
     "arena",
     "mankalah",
+    "kgp",
 ]
 
 app = typer.Typer(
