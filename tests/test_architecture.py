@@ -18,9 +18,9 @@ RANK = {
     "core": 2.0,
     "search": 3.0, "endgame": 3.1, "solve": 3.2, "book": 3.3,
     "players": 4.0, "match": 4.1, "records": 4.2, "arena": 4.3, "mankalah": 4.3, "kgp": 4.4,
-    "web": 5.0, "notebook": 5.0, "cli": 5.1,
+    "web": 5.0, "notebook": 5.0, "classroom": 5.0, "cli": 5.1,
 }
-FACES = {"cli", "web", "notebook"}
+FACES = {"cli", "web", "notebook", "classroom"}
 
 
 def _module_name(path: Path) -> str:

@@ -11,7 +11,7 @@ server is the face ``kalah.classroom`` (``kalah arena serve``).
 from .board import UnsupportedBoardError, board_from_position, move_from_wire, move_to_wire, position_from_board, variant_for
 from .client import ClientOptions, ClientReport, KgpClient, run_client
 from .thinker import Thinker
-from .transport import Connection, LineError, open_connection, parse_server
+from .transport import Connection, LineError, StreamConnection, WebSocketConnection, open_connection, parse_server
 from .wire import MAX_LINE, Board, Command, KgpError, KgpSyntaxError, Word, format_command, parse_board, parse_line, quote
 
 __all__ = [
@@ -25,8 +25,10 @@ __all__ = [
     "KgpError",
     "KgpSyntaxError",
     "LineError",
+    "StreamConnection",
     "Thinker",
     "UnsupportedBoardError",
+    "WebSocketConnection",
     "Word",
     "board_from_position",
     "format_command",

@@ -169,6 +169,10 @@ class KgpClient:
         elif name == "set":
             if command.text(0) == "game:id":
                 self._game_named(command.text(1))
+            elif command.text(0) == "game:result":  # kalah arena serve says when a game ends
+                self._finish_game()
+                self.events("result", f"game result: {command.text(1)}")
+                await self._check_games_done()
         elif name == "error":
             message = command.text(0) or "(no message)"
             self.report.errors.append(message)
@@ -232,6 +236,9 @@ class KgpClient:
         if not evaluate and last and position.play(last[0]).is_over:
             self._finish_game()
         await self._send("stop" if evaluate else "yield", ref=state_id)
+        await self._check_games_done()
+
+    async def _check_games_done(self) -> None:
         if self.options.games is not None and self.report.games >= self.options.games:
             await self._end_run(_Stop(f"played {self.report.games} game{'s' * (self.report.games != 1)}"))
 
