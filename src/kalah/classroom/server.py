@@ -131,7 +131,10 @@ class ClassServer:
     def bot_seat(self, level: int) -> BotSeat:
         """A built-in bot of ``level`` (0 = random .. the strongest)."""
         name, spec = BOT_LEVELS[max(0, min(level, len(BOT_LEVELS) - 1))]
-        return BotSeat(self.book.bot(f"bot-{name}", spec), spec, self.executor)
+        agent = self.book.bot(f"bot-{name}", spec)
+        if spec == "random":  # seeded from the server's generator: a server run with a seed replays
+            spec = f"random:seed={self.rng.randrange(2 ** 31)}"
+        return BotSeat(agent, spec, self.executor)
 
     def start_game(self, seats: tuple[Seat, Seat], sessions: list[AgentSession], event: str = "practice",
                    variant: Variant | None = None) -> asyncio.Task[float]:
