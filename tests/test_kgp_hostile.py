@@ -59,7 +59,7 @@ class WellBehaved:
 
 @pytest.fixture
 def server(tmp_path):
-    limits = Limits(handshake_seconds=2.0, max_per_address=20, new_tokens_per_address=5, ping_every=1.0,
+    limits = Limits(handshake_seconds=2.0, max_per_address=20, new_tokens_per_minute=5, ping_every=1.0,
                     pong_seconds=1.0, write_seconds=3.0)
     with ServerThread(tmp_path / "lib.sqlite", move_time=0.3, limits=limits) as running:
         yield running

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections import Counter
+import time
+from collections import Counter, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -49,7 +50,7 @@ class ClassServer:
         self.waiting: list[AgentSession] = []
         self.live: dict[int, LiveGame] = {}
         self.by_address: Counter[str] = Counter()
-        self.new_tokens: Counter[str] = Counter()
+        self.new_tokens: dict[str, deque[float]] = {}  # when each address last showed new tokens
         self.bot_level: dict[int, int] = {}
         self.rng = random.Random(config.seed)
         self.executor = ThreadPoolExecutor(max_workers=config.bot_threads, thread_name_prefix="kalah-bot")
@@ -90,9 +91,13 @@ class ClassServer:
         limits = self.config.limits
         address = session.connection.peer
         if session.token is not None and not await asyncio.to_thread(self.book.known_token, session.token):
-            if self.new_tokens[address] >= limits.new_tokens_per_address:
-                return "too many new tokens from your address"
-            self.new_tokens[address] += 1
+            recent = self.new_tokens.setdefault(address, deque())
+            now = time.monotonic()
+            while recent and now - recent[0] > 60:
+                recent.popleft()
+            if len(recent) >= limits.new_tokens_per_minute:
+                return f"too many new tokens from your address (at most {limits.new_tokens_per_minute} a minute)"
+            recent.append(now)
         session.agent = await asyncio.to_thread(self.book.sign_in, session.token, session.name, session.authors,
                                                 session.description)
         return None

@@ -56,7 +56,9 @@ class Limits:
     ping_every: float = 30.0  # silence before a ping
     pong_seconds: float = 20.0  # then silence before the connection is closed
     max_per_address: int = 64  # open connections from one address
-    new_tokens_per_address: int = 20  # tokens never seen before, from one address, per server run
+    # Tokens never seen before, from one address, a minute: guessing another agent's token takes for ever,
+    # while a class behind one NAT address can still sign in.
+    new_tokens_per_minute: int = 60
     min_token_length: int = 8
 
 

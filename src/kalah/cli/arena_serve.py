@@ -19,6 +19,7 @@ def serve(
     seeds: int = typer.Option(6, "--seeds", help="Seeds per pit at the start (1-15)."),
     move_time: float = typer.Option(5.0, "--move-time", help="Seconds an agent has for a move; then a random move is played for it."),
     max_per_address: int = typer.Option(64, "--max-per-address", help="Open connections allowed from one address."),
+    new_tokens_per_minute: int = typer.Option(60, "--new-tokens-per-minute", help="Tokens never seen before allowed from one address a minute (against guessing)."),
     tournament: bool = typer.Option(False, "--tournament", help="Play a tournament instead of practice (see --field, --stage)."),
     field_size: int = typer.Option(2, "--field", help="Tournament: agents (with tokens) to wait for before it starts."),
     wait: float = typer.Option(60.0, "--wait", help="Tournament: seconds to wait for the field once one agent is there."),
@@ -46,6 +47,8 @@ def serve(
         fail(f"--move-time must be more than 0 and at most 600 seconds, got {move_time}")
     if max_per_address < 1:
         fail(f"--max-per-address must be at least 1, got {max_per_address}")
+    if new_tokens_per_minute < 1:
+        fail(f"--new-tokens-per-minute must be at least 1, got {new_tokens_per_minute}")
     if field_size < 2:
         fail(f"--field must be at least 2, got {field_size}")
     if games_per_pairing < 2 or games_per_pairing % 2:
@@ -58,7 +61,8 @@ def serve(
     stages = [parse_stage(text) for text in stage] or [variant]
     if standings is not None and not standings.parent.is_dir():
         fail(f"--standings: no directory {standings.parent}")
-    config = ServerConfig(variant=variant, move_time=move_time, limits=Limits(max_per_address=max_per_address))
+    config = ServerConfig(variant=variant, move_time=move_time, limits=Limits(max_per_address=max_per_address,
+                                                                                 new_tokens_per_minute=new_tokens_per_minute))
     event = None
     if tournament:
         event = Tournament(field_size, stages, games_per_pairing, wait=wait, swiss_rounds=swiss, standings=standings)
