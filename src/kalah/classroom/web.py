@@ -13,7 +13,7 @@ import asyncio
 import html
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, WebSocket
+from fastapi import FastAPI, HTTPException, Path, WebSocket
 from fastapi.responses import HTMLResponse
 
 from kalah.kgp.wire import MAX_LINE
@@ -21,6 +21,10 @@ from kalah.records import LibraryError
 from kalah.rules.svg import board_svg, record_html
 
 from .server import ClassServer
+
+#: Ids in paths: SQLite integers are 64-bit; anything larger is a 422, not a crash.
+def _id() -> Any:
+    return Path(ge=1, le=2 ** 62)  # a fresh one per parameter: FastAPI binds it to its name
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:980px;padding:12px;color:#222;background:#faf7f0}
@@ -85,7 +89,7 @@ def _standings_table(rows: list[dict[str, Any]]) -> str:
         lines.append(f"<tr data-agent-id=\"{row['id']}\"><td>{rank}</td><td class=name><a href=\"/agents/{row['id']}\">"
                      f"{html.escape(row['name'])}</a>{' (bot)' if row['kind'] == 'bot' else ''}</td>"
                      f"<td>{row['games']}</td><td>{row['wins']}</td><td>{row['draws']}</td><td>{row['losses']}</td>"
-                     f"<td>{row['elo']:+.0f}</td><td class=wide>{interval}</td></tr>")
+                     f"<td>{round(row['elo']) or 0:+d}</td><td class=wide>{interval}</td></tr>")
     return "".join(lines) + "</table>"
 
 
@@ -122,7 +126,7 @@ def create_app(server: ClassServer) -> FastAPI:
         return await asyncio.to_thread(leaderboard, event)
 
     @app.get("/api/agents/{agent_id}")
-    async def api_agent(agent_id: int) -> dict[str, Any]:
+    async def api_agent(agent_id: int = _id()) -> dict[str, Any]:
         return await asyncio.to_thread(agent_json, agent_id)
 
     @app.get("/api/live")
@@ -130,7 +134,7 @@ def create_app(server: ClassServer) -> FastAPI:
         return [game.to_dict() for game in list(server.live.values())]
 
     @app.get("/api/games/{game_id}")
-    async def api_game(game_id: int) -> dict[str, Any]:
+    async def api_game(game_id: int = _id()) -> dict[str, Any]:
         return await asyncio.to_thread(game_json, game_id)
 
     @app.get("/api/tournament")
@@ -149,7 +153,7 @@ def create_app(server: ClassServer) -> FastAPI:
                      + _standings_table(rows))
 
     @app.get("/agents/{agent_id}", response_class=HTMLResponse)
-    async def page_agent(agent_id: int) -> HTMLResponse:
+    async def page_agent(agent_id: int = _id()) -> HTMLResponse:
         data = await asyncio.to_thread(agent_json, agent_id)
         agent = data["agent"]
         names = {}
@@ -180,7 +184,7 @@ def create_app(server: ClassServer) -> FastAPI:
         return _page("Live games", "".join(parts) or "<p>No game is being played.</p>", refresh=2)
 
     @app.get("/games/{game_id}", response_class=HTMLResponse)
-    async def page_game(game_id: int) -> HTMLResponse:
+    async def page_game(game_id: int = _id()) -> HTMLResponse:
         data = await asyncio.to_thread(game_json, game_id)
         record = await asyncio.to_thread(library.record, game_id)
         positions = list(record.positions())
