@@ -53,3 +53,27 @@ def test_a_round_robin_tournament_over_two_stages(tmp_path):
         table = list(csv.DictReader(handle))
     assert [line["name"] for line in table] == [row["name"] for row in rows]
     assert "student-7" in page
+
+
+@pytest.mark.slow
+def test_a_swiss_tournament_pairs_agents_who_have_not_met(tmp_path):
+    tournament = Tournament(4, [Variant(4, 3)], games_per_pairing=2, wait=30, swiss_rounds=3,
+                            standings=tmp_path / "swiss")
+    with ServerThread(tmp_path / "lib.sqlite", move_time=0.5, tournament=tournament) as server:
+        agents = [subprocess.Popen([*kalah_command(), "kgp", f"127.0.0.1:{server.kgp_port}", "--player",
+                                    f"alphabeta:depth={depth}", "--name", f"swiss-{depth}", "--token",
+                                    f"token-of-swiss-{depth}", "--retries", "0", "--quiet"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for depth in (2, 4, 6, 8)]
+        try:
+            assert server.wait_for(tournament.finished.is_set, timeout=240), tournament.status
+            results = server.server.book.results(event=tournament.event)
+        finally:
+            for agent in agents:
+                agent.kill()
+                agent.wait(10)
+    rows = json.loads((tmp_path / "swiss.json").read_text())["standings"]
+    qualified = [row for row in rows if row["qualified"]]
+    # every round pairs the qualified agents two by two, and no pair meets twice
+    pairs = [frozenset((r["south"], r["north"])) for r in results]
+    assert len(set(pairs)) == len(pairs) // 2  # two games (one a side) per pairing
+    assert len(results) == 2 * (len(qualified) // 2) * min(3, len(qualified) - 1)

@@ -74,6 +74,7 @@ class BotSeat:
         return result.best_move
 
     async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+        """A move for ``position`` (None: none in time), and notes for the record."""
         move = await asyncio.get_running_loop().run_in_executor(self.executor, self._decide, position)
         return move, {}
 
@@ -86,6 +87,7 @@ class AgentSeat:
         self.session, self.agent = session, session.agent
 
     async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+        """A move for ``position`` (None: none in time), and notes for the record."""
         opponent = game.seats[1 - position.to_move].agent.name
         pending = await self.session.decide(position, game.move_time, str(game.id), opponent, new_game)
         notes: dict[str, Any] = {}

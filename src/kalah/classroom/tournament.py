@@ -47,6 +47,41 @@ def parse_stage(text: str) -> Variant:
     return Variant(pits=int(match.group(1)), seeds=int(match.group(2)))
 
 
+def _id(session: AgentSession) -> int:
+    assert session.agent is not None
+    return session.agent.id
+
+
+def swiss_pairs(order: list[int], met: set[frozenset[int]], budget: int = 100_000) -> list[tuple[int, int]]:
+    """Pairs of ``order`` (best first, an even count): each with the best-placed agent it has not met yet,
+    backtracking when the rest cannot all be paired so; rematches only when no such pairing exists.
+
+    >>> swiss_pairs([1, 2, 3, 4], {frozenset((1, 2)), frozenset((3, 4))})
+    [(1, 3), (2, 4)]
+    """
+    steps = [budget]
+
+    def pair(rest: list[int]) -> list[tuple[int, int]] | None:
+        if not rest:
+            return []
+        steps[0] -= 1
+        if steps[0] < 0:
+            return None
+        first = rest[0]
+        for partner in rest[1:]:
+            if frozenset((first, partner)) in met:
+                continue
+            tail = pair([agent for agent in rest[1:] if agent != partner])
+            if tail is not None:
+                return [(first, partner), *tail]
+        return None
+
+    found = pair(order)
+    if found is not None:
+        return found
+    return [(order[i], order[i + 1]) for i in range(0, len(order) - 1, 2)]  # everyone has met: by standing
+
+
 class Tournament:
     """A fixed field, a qualification against the random bot, then stages."""
 
@@ -135,18 +170,15 @@ class Tournament:
     async def _swiss(self, server: ClassServer, players: list[AgentSession], variant: Variant) -> None:
         met: set[frozenset[int]] = set()
         for _ in range(self.swiss_rounds):
-            order = sorted(players, key=lambda s: -self.points.get(s.agent.id if s.agent else -1, 0.0))
-            pairs = []
-            while len(order) >= 2:
-                first = order.pop(0)
-                partner = next((s for s in order if frozenset((first.agent.id, s.agent.id)) not in met),  # type: ignore[union-attr]
-                               order[0])
-                order.remove(partner)
-                met.add(frozenset((first.agent.id, partner.agent.id)))  # type: ignore[union-attr]
-                pairs.append((first, partner))
-            if order and order[0].agent is not None:  # a bye is worth a win
-                self.points[order[0].agent.id] += 1.0
-            await asyncio.gather(*(self._pair_games(server, a, b, variant) for a, b in pairs))
+            order = sorted(players, key=lambda s: -self.points.get(_id(s), 0.0))
+            bye = order.pop() if len(order) % 2 else None  # the last of the standings sits out, for a win
+            pairs = swiss_pairs([_id(s) for s in order], met)
+            by_id = {_id(s): s for s in order}
+            for first, second in pairs:
+                met.add(frozenset((first, second)))
+            if bye is not None:
+                self.points[_id(bye)] += 1.0
+            await asyncio.gather(*(self._pair_games(server, by_id[a], by_id[b], variant) for a, b in pairs))
 
     # --- standings ----------------------------------------------------------------------
 

@@ -44,6 +44,7 @@ class StarletteConnection:
         self._pending: list[str] = []
 
     async def read_line(self) -> str | None:
+        """The next line without its line end, or None when the other side has closed."""
         from kalah.kgp import LineError
 
         while not self._pending:
@@ -63,9 +64,11 @@ class StarletteConnection:
         return self._pending.pop(0)
 
     async def send_line(self, line: str) -> None:
+        """Send one line (the line end is added)."""
         await self.socket.send_text(line + "\r\n")
 
     async def close(self) -> None:
+        """Close the connection (safe to call twice)."""
         try:
             await asyncio.wait_for(self.socket.close(), 2)
         except Exception:  # already closed by the other side

@@ -51,6 +51,7 @@ class StreamConnection:
         self.peer = str(address[0]) if isinstance(address, tuple) else "local"
 
     async def read_line(self) -> str | None:
+        """The next line without its line end, or None when the other side has closed."""
         try:
             data = await self.reader.readuntil(b"\n")
         except asyncio.IncompleteReadError as partial:
@@ -66,10 +67,12 @@ class StreamConnection:
         return _decode(data).rstrip("\r\n")
 
     async def send_line(self, line: str) -> None:
+        """Send one line (the line end is added)."""
         self.writer.write(line.encode("utf-8") + b"\r\n")
         await self.writer.drain()
 
     async def close(self) -> None:
+        """Close the connection (safe to call twice)."""
         try:
             self.writer.close()
             await asyncio.wait_for(self.writer.wait_closed(), 2)
@@ -93,6 +96,7 @@ class WebSocketConnection:
         self._pending: list[str] = []
 
     async def read_line(self) -> str | None:
+        """The next line without its line end, or None when the other side has closed."""
         import websockets
 
         while not self._pending:
@@ -108,9 +112,11 @@ class WebSocketConnection:
         return self._pending.pop(0)
 
     async def send_line(self, line: str) -> None:
+        """Send one line (the line end is added)."""
         await self.socket.send(line + "\r\n")
 
     async def close(self) -> None:
+        """Close the connection (safe to call twice)."""
         try:
             await asyncio.wait_for(self.socket.close(), 2)
         except Exception:  # closing an already broken socket: nothing left to do
