@@ -17,6 +17,7 @@ legal move the game makes a random one (as the protocol says).
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -183,6 +184,9 @@ class AgentSession:
             await self.refuse(str(stop))
         except Disconnected:
             pass
+        except Exception:  # a bug must cost one connection, never the server: logged, and this agent told
+            logging.getLogger(__name__).exception("serving %s (%s) failed", self.name, self.connection.peer)
+            await self.refuse("internal error of the server")
         finally:
             self._mark_closed(self.close_reason or "closed")
             await self.connection.close()

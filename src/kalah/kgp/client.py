@@ -25,7 +25,7 @@ from kalah.rules import Move, Position
 from .board import UnsupportedBoardError, move_to_wire, position_from_board
 from .thinker import Thinker
 from .transport import Connection, LineError, open_connection, parse_server
-from .wire import Board, Command, KgpError, KgpSyntaxError, format_command, parse_line
+from .wire import Board, Command, KgpError, KgpSyntaxError, Word, format_command, parse_line
 
 PROTOCOL_MAJOR = 1
 #: Seconds between attempts to connect again: doubling from the first to the last.
@@ -178,7 +178,6 @@ class KgpClient:
             self.report.errors.append(message)
             self.events("error", f"the server says: {message}")
         elif name == "goodbye":
-            self._finish_game()
             raise _Stop("the server said goodbye")
         # ok, pong and commands of later versions need no answer
 
@@ -192,7 +191,7 @@ class KgpClient:
         for key, value in (("info:name", self.options.name), ("info:authors", self.options.authors),
                            ("info:description", self.options.description), ("auth:token", self.options.token)):
             if value:
-                await self._send("set", key, value)
+                await self._send("set", Word(key), value)
         await self._send("mode", self.options.mode)
 
     async def _state(self, command: Command) -> None:
