@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-#: The unmodified copies of KWARC/kalah-game's go-kgp and pykgp (see ../shared/interop/README.md).
-INTEROP = Path(os.environ.get("KALAH_INTEROP_DIR", REPO.parent.parent / "shared" / "interop"))
-if not INTEROP.is_dir():
-    INTEROP = Path("/work/shared/interop")
+#: The unmodified copies of KWARC/kalah-game's go-kgp and pykgp (see ../shared/interop/README.md): shared/
+#: beside the checkout (CI's clone), or two levels up (a worktree under wt/), or KALAH_INTEROP_DIR.
+_CANDIDATES = [REPO.parent / "shared" / "interop", REPO.parent.parent / "shared" / "interop"]
+INTEROP = Path(os.environ.get("KALAH_INTEROP_DIR") or next((p for p in _CANDIDATES if p.is_dir()), _CANDIDATES[0]))
 GOPATH_SYSTEM = Path("/usr/share/gocode")
 
 

@@ -64,18 +64,20 @@ class BotSeat:
         self._player = make_player(spec)
         self._seed = seed
 
-    def _decide(self, position: Position) -> Move:
+    def _decide(self, position: Position, seconds: float) -> Move:
         algorithm = getattr(self._player, "algorithm", None)
         depth = getattr(self._player, "depth", None)
         if algorithm is None or depth is None:
             return self._player.choose_move(position)
-        result = search(position, algorithm, depth=depth, move_values=False, table_bits=BOT_TABLE_BITS, threads=1)
+        # Bots keep the agents' move time too (a deep bot on a big board stops at its last finished depth).
+        result = search(position, algorithm, depth=depth, time=seconds, move_values=False, table_bits=BOT_TABLE_BITS,
+                        threads=1)
         assert result.best_move is not None
         return result.best_move
 
     async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
         """A move for ``position`` (None: none in time), and notes for the record."""
-        move = await asyncio.get_running_loop().run_in_executor(self.executor, self._decide, position)
+        move = await asyncio.get_running_loop().run_in_executor(self.executor, self._decide, position, game.move_time)
         return move, {}
 
 
