@@ -42,9 +42,8 @@ def build_go_kgp_practice(work: Path) -> Path:
         pytest.skip("Debian's Go packages for go-kgp are missing (see .ci/run: golang-nhooyr-websocket-dev, ...)")
     target = work / "src" / "go-kgp"
     shutil.copytree(source, target)
-    env = dict(os.environ, GO111MODULE="off", GOPATH=f"{work}:{GOPATH_SYSTEM}", GOCACHE=str(work / "cache"),
-               GOFLAGS="-mod=mod")
-    env.pop("GOFLAGS")
+    # GOPATH mode: the sources of go-kgp's imports come from Debian's packages, no module proxy is asked.
+    env = dict(os.environ, GO111MODULE="off", GOPATH=f"{work}:{GOPATH_SYSTEM}", GOCACHE=str(work / "cache"))
     result = subprocess.run([go, "build", "-o", str(work / "practice"), "./cmd/practice"], cwd=target, env=env,
                             capture_output=True, text=True, timeout=600)
     if result.returncode != 0:
