@@ -26,15 +26,17 @@ MISUSES = [
     (["arena", "serve", "--stage", "big"], "a stage is PITSxSEEDS"),
     (["arena", "serve", "--games-per-pairing", "3"], "--games-per-pairing"),
     (["arena", "serve", "--field", "1"], "--field"),
-    (["arena", "serve", "--db", "/nonexistent/folder/lib.sqlite", "--port", "0", "--kgp-port", "0"], "no directory"),
-    (["arena", "serve", "--standings", "/nonexistent/folder/final"], "no directory"),
+    (["arena", "serve", "--db", "{missing}/lib.sqlite", "--port", "0", "--kgp-port", "0"], "no directory"),
+    (["arena", "serve", "--standings", "{missing}/final", "--port", "0", "--kgp-port", "0"], "no directory"),
     (["arena", "serve", "--nope"], "No such option"),
 ]
 
 
 @pytest.mark.parametrize("args,message", MISUSES, ids=[" ".join(a) for a, _ in MISUSES])
-def test_bad_input_is_one_line_and_exit_2(args, message):
-    run = subprocess.run([*kalah_command(), *args], capture_output=True, text=True, timeout=60)
+def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
+    missing = tmp_path / "no-such-folder"  # a folder that surely does not exist (not a fixed path: others may make it)
+    run = subprocess.run([*kalah_command(), *(arg.format(missing=missing) for arg in args)], capture_output=True,
+                         text=True, timeout=60)
     assert run.returncode == 2, run.stderr
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("kalah: error:"), run.stderr
