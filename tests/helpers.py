@@ -76,8 +76,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_kalah_serve(db, *options: str):
-    """``kalah serve`` in a process group of its own, on a free port, once it answers: (process, url)."""
+def start_kalah_serve(db, *options: str, env: dict[str, str] | None = None):
+    """``kalah serve`` in a process group of its own, on a free port, once it answers: (process, url).
+    ``db`` None: no --db (the user's library, in the data directory of ``env``)."""
     import subprocess
     import sys
     import time
@@ -85,8 +86,9 @@ def start_kalah_serve(db, *options: str):
     import httpx
 
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), "--db", str(db),
-                                *options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    library = ["--db", str(db)] if db is not None else []
+    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), *library, *options],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:

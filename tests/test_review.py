@@ -173,3 +173,10 @@ def test_bad_input_is_one_line(tmp_path, args, message):
     run = cli("review", *args)
     assert run.returncode == 2 and message in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
+
+
+def test_a_review_from_a_library_that_is_not_there_creates_none(tmp_path):
+    typo = tmp_path / "typo.sqlite"
+    done = cli("review", "--game", "1", "--db", str(typo))
+    assert done.returncode == 2 and done.stderr.startswith("kalah: error:") and len(done.stderr.splitlines()) == 1
+    assert "no game library" in done.stderr and not typo.exists()

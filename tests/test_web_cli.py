@@ -31,6 +31,21 @@ def test_serve_stores_every_acknowledged_move_even_when_killed(tmp_path):
     assert [move_name(m.player, m.move) for m in record.moves] == acknowledged
 
 
+def test_serve_makes_the_users_library_on_a_new_machine(tmp_path):
+    """No --db and a data directory with nothing in it (a new user's first `kalah serve`): the library's
+    folder is made, not refused as a missing directory."""
+    import os
+
+    data = tmp_path / "data"
+    data.mkdir()
+    process, url = start_kalah_serve(None, "--workers", "1", env={**os.environ, "XDG_DATA_HOME": str(data)})
+    try:
+        assert httpx.post(f"{url}/api/games", json={"players": ["human", "human"]}).status_code == 201
+    finally:
+        kill_group(process)
+    assert (data / "kalah" / "games.sqlite").is_file()
+
+
 def test_serve_stops_cleanly_on_sigterm(tmp_path):
     import signal
 

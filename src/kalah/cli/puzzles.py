@@ -86,7 +86,7 @@ def register(app: typer.Typer) -> None:
             records = self_play_records(variant, games, seed)
             total = games
         else:
-            listed = _library_records(GameLibrary(db, busy_timeout=5), source == "arena", variant.name)
+            listed = _library_records(GameLibrary(db, busy_timeout=5, create=False), source == "arena", variant.name)
             records, total = iter(listed), len(listed)
         console = Console(stderr=True)
         with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[found]} puzzles"),

@@ -110,7 +110,7 @@ def register(app: typer.Typer) -> None:
             data = reviewed(load_record(game), seconds, not as_json)
         else:
             assert game_id is not None
-            library = GameLibrary(db, busy_timeout=5)
+            library = GameLibrary(db, busy_timeout=5, create=False)  # a reader never makes a library
             record = library.record(game_id)
             stored = None if fresh else library.review(game_id)
             if stored is not None and stored[0] == len(record.moves):

@@ -97,7 +97,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from kalah.cli import fail
-        from kalah.records import GameLibrary, default_library_path
+        from kalah.records import GameLibrary
         from kalah.web import LOOPBACK_HOSTS, create_app
         from kalah.web.connections import ConnectionLimits, raise_file_limit, server_config
 
@@ -121,8 +121,9 @@ def register(app: typer.Typer) -> None:
         problem = bind_problem(host, port)
         if problem:
             fail(problem)
-        path = db or default_library_path()
-        GameLibrary(path, busy_timeout=5)  # a library that cannot be opened: one line (KalahError), before the server starts
+        # A library that cannot be opened is one line (KalahError) before the server starts; without --db the
+        # user's own library is made in a folder of its own, also on the first run of a new machine.
+        path = GameLibrary(db, busy_timeout=5).path
         application = create_app(path, workers=workers, allow_exec=allow_exec, allowed_hosts=hosts,
                                  move_seconds=max_move_seconds, max_library_bytes=max_library_mb * 2**20,
                                  games_per_minute=games_per_minute, imports_per_minute=max(1, games_per_minute // 2))
