@@ -108,6 +108,10 @@ def test_every_concrete_command_runs(where, command, tmp_path):
     run = SUBSTITUTIONS.get(command, command).format(tmp=tmp_path)
     if "my_bot.py" in run:  # the bot of docs/mankalah.md, saved where its commands run, as the page says
         (tmp_path / "my_bot.py").write_text(documented_bot())
+    if "--db class.sqlite list" in run:  # docs/classroom.md lists the library its class server made there
+        from kalah.records import GameLibrary
+
+        GameLibrary(tmp_path / "class.sqlite")
     # A data directory of its own: what a command writes there (a database, a game) must not reach other tests.
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "KALAH_ENDGAME_DIR": str(tmp_path / "endgame")}
     result = subprocess.run(shlex.split(run.replace("kalah", KALAH, 1)), capture_output=True, text=True, timeout=300,
