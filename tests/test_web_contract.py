@@ -177,8 +177,11 @@ def openapi_shape(schema: dict[str, Any], components: dict[str, Any]) -> Any:
     if "$ref" in schema:
         return openapi_shape(components[schema["$ref"].rsplit("/", 1)[1]], components)
     if "anyOf" in schema:
-        options = [openapi_shape(option, components) for option in schema["anyOf"]]
-        return options[0] if len(options) == 1 else ("union", frozenset(options))
+        options: set[Any] = set()
+        for option in (openapi_shape(option, components) for option in schema["anyOf"]):
+            # a Literal that may be None: anyOf [enum, null], the enum itself a union
+            options |= option[1] if isinstance(option, tuple) and option[0] == "union" else {option}
+        return next(iter(options)) if len(options) == 1 else ("union", frozenset(options))
     if "const" in schema:
         return ("literal", schema["const"])
     if "enum" in schema:

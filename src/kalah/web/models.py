@@ -141,6 +141,10 @@ class GameAnalysisIn(Strict):
 # --- responses ---------------------------------------------------------------------
 
 
+#: A move on the wire: a pit index of the mover's side, or the pie-rule swap.
+MoveOut = Union[int, Literal["swap"]]
+
+
 class PlayerOut(BaseModel):
     """A player of a game: the name shown, its spec, and the level it came from if any."""
 
@@ -155,7 +159,7 @@ class EffectOut(BaseModel):
 
     number: int
     player: int
-    move: Union[int, Literal["swap"]]
+    move: MoveOut
     name: str
     before: list[list[int]]
     sown: list[int] = Field(description="flat cells that got a seed, in order (player 0's pits, store 0, player 1's pits, store 1)")
@@ -174,7 +178,7 @@ class GameState(BaseModel):
     players: list[PlayerOut]
     board: list[list[int]]
     to_move: int
-    legal_moves: list[Union[int, Literal["swap"]]]
+    legal_moves: list[MoveOut]
     over: bool
     status: str
     scores: list[int] | None = Field(description="final totals once the game is over")
@@ -247,3 +251,31 @@ class InfoOut(BaseModel):
     default_level: str
     player_types: list[PlayerTypeOut]
     analysis: bool
+
+
+class MoveValueOut(BaseModel):
+    """The value of one legal move, for the side to move, and whether it is exact or a bound of the search."""
+
+    move: MoveOut
+    value: int | float | None = Field(description="an integer where the value is one; None when unknown")
+    bound: Literal["exact", "lower", "upper"]
+
+
+class AnalysisOut(BaseModel):
+    """The value of every legal move (from the mover's point of view) and the best line.
+
+    The analysis routes answer with the fields that are set: ``best_moves`` only
+    when the solver found them, ``reason`` only when analysis is unavailable.
+    """
+
+    available: bool
+    reason: str | None = Field(None, description="why analysis is unavailable (absent when it is)")
+    to_move: int
+    moves: list[MoveValueOut]
+    pv: list[MoveOut] = Field(description="the best line")
+    value: int | float | None
+    best_move: MoveOut | None
+    best_moves: list[MoveOut] | None = Field(None, description="every best move, when the solver found them")
+    exact: bool = Field(description="solved (or over) rather than searched")
+    source: Literal["rules", "search", "solver"] | None
+    pv_names: list[str] = Field(description="the best line in pit letters")

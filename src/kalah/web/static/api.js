@@ -104,16 +104,26 @@
  */
 
 /**
+ * The value of one legal move for the side to move, exact or a bound of the search.
+ * @schema MoveValueOut
+ * @typedef {{move: Move, value: number | null, bound: "exact" | "lower" | "upper"}} MoveValue
+ */
+
+/**
  * The value of every legal move (from the mover's point of view) and the best line.
+ * @schema AnalysisOut
  * @typedef {object} Analysis
  * @property {boolean} available
- * @property {string} [reason]          why it is unavailable
- * @property {number | null} [value]
- * @property {boolean} [exact]          solved rather than searched
- * @property {{move: Move, value: number | null, bound?: string}[]} [moves]
- * @property {Move | null} [best_move]
- * @property {string[]} [pv_names]      the best line in pit letters
- * @property {number} [forMoves]        set by the page: the game's move count it was asked for
+ * @property {string | null} [reason]     why it is unavailable (absent when it is available)
+ * @property {number} to_move
+ * @property {MoveValue[]} moves
+ * @property {Move[]} pv                  the best line
+ * @property {number | null} value
+ * @property {Move | null} best_move
+ * @property {Move[] | null} [best_moves] every best move, when the solver found them
+ * @property {boolean} exact              solved (or over) rather than searched
+ * @property {"rules" | "search" | "solver" | null} source
+ * @property {string[]} pv_names          the best line in pit letters
  */
 
 /** A request the server refused. */
