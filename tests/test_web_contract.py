@@ -296,6 +296,19 @@ def test_a_field_on_one_side_only_fails_the_contract(openapi):
     assert contract_problems(text, routes) == ["the server answers with LevelOut, and no typedef of api.js says @schema LevelOut"]
 
 
+def test_analyses_and_variants_are_in_the_contract(openapi):
+    text = API_JS.read_text(encoding="utf-8")
+    _, schema_of = jsdoc_typedefs(text)
+    assert {"Analysis": "AnalysisOut", "MoveValue": "MoveValueOut", "Variant": "VariantOut"}.items() <= schema_of.items()
+    assert "AnalysisOut" in response_models(openapi)
+    dropped = text.replace(", pie_rule: boolean}} Variant", "}} Variant")
+    assert dropped != text
+    assert "GameState.variant.pie_rule: in the server's model, not in the page's typedef" in contract_problems(dropped, openapi)
+    required = text.replace("@property {Move[] | null} [best_moves]", "@property {Move[] | null} best_moves")
+    assert required != text
+    assert contract_problems(required, openapi) == ["Analysis.best_moves: optional on the server, required on the page"]
+
+
 # --- a missing game, by its type ----------------------------------------------------------------------
 
 

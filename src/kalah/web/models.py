@@ -145,6 +145,22 @@ class GameAnalysisIn(Strict):
 MoveOut = Union[int, Literal["swap"]]
 
 
+class VariantOut(BaseModel):
+    """The variant of a game (``Variant.to_dict()``)."""
+
+    pits: int
+    seeds: int
+    empty_capture: bool
+    pie_rule: bool
+
+
+class SideOut(BaseModel):
+    """A player of a game in the library list: the name shown and its spec."""
+
+    name: str
+    spec: str
+
+
 class PlayerOut(BaseModel):
     """A player of a game: the name shown, its spec, and the level it came from if any."""
 
@@ -173,7 +189,7 @@ class GameState(BaseModel):
     """A game as the page shows it: board, whose turn, legal moves, result, last move, history."""
 
     id: int
-    variant: dict[str, Any]
+    variant: VariantOut
     variant_name: str
     players: list[PlayerOut]
     board: list[list[int]]
@@ -199,8 +215,8 @@ class GameSummaryOut(BaseModel):
 
     id: int
     started_at: str
-    players: list[dict[str, str]]
-    variant: dict[str, Any]
+    players: list[SideOut]
+    variant: dict[str, Any] = Field(description="as stored: a damaged game's may not be a variant of the rules")
     variant_name: str
     moves: int
     status: str
@@ -222,7 +238,7 @@ class ReplayOut(BaseModel):
 
     id: int
     players: list[PlayerOut]
-    variant: dict[str, Any]
+    variant: VariantOut
     variant_name: str
     frames: list[FrameOut]
 

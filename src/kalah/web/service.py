@@ -60,7 +60,9 @@ from .models import (
     PlayerOut,
     PlayerTypeOut,
     ReplayOut,
+    SideOut,
     TraceIn,
+    VariantOut,
 )
 from .scheduler import Refused, Scheduler
 
@@ -303,7 +305,7 @@ class GameService:
         humans = [player.human for player in players]
         over = position.is_over
         return GameState(
-            id=game_id, variant=position.variant.to_dict(), variant_name=position.variant.name,
+            id=game_id, variant=VariantOut(**position.variant.to_dict()), variant_name=position.variant.name,
             players=players, board=position.board, to_move=position.to_move,
             legal_moves=position.legal_moves(), over=over, status=status,
             scores=list(position.scores) if position.scores is not None else None, winner=position.winner,
@@ -514,7 +516,7 @@ class GameService:
                 variant_name = str(summary.variant)
             out.append(GameSummaryOut(
                 id=summary.id, started_at=summary.started_at,
-                players=[{"name": p.name, "spec": p.spec} for p in summary.players],
+                players=[SideOut(name=p.name, spec=p.spec) for p in summary.players],
                 variant=summary.variant, variant_name=variant_name, moves=summary.moves, status=summary.status,
                 scores=list(summary.scores) if summary.scores else None, winner=summary.winner,
             ))
@@ -529,7 +531,7 @@ class GameService:
             after = positions[number]
             frames.append(FrameOut(board=after.board, to_move=after.to_move, over=after.is_over,
                                    last=_effect(number, positions[number - 1], recorded.move)))
-        return ReplayOut(id=game_id, players=_players_out(record.players), variant=record.variant.to_dict(),
+        return ReplayOut(id=game_id, players=_players_out(record.players), variant=VariantOut(**record.variant.to_dict()),
                          variant_name=record.variant.name, frames=frames)
 
     async def replay(self, game_id: int) -> ReplayOut:

@@ -14,7 +14,9 @@
 /** [[player 0's pits..., store 0], [player 1's pits..., store 1]].
  * @typedef {number[][]} Board */
 
-/** @typedef {{pits: number, seeds: number, empty_capture: boolean, pie_rule: boolean}} Variant */
+/** The variant of a game.
+ * @schema VariantOut
+ * @typedef {{pits: number, seeds: number, empty_capture: boolean, pie_rule: boolean}} Variant */
 
 /**
  * A side of a game.
