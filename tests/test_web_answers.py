@@ -165,6 +165,10 @@ def test_analyses_answer_what_the_engine_worker_computed(client, monkeypatch):
             break
         position = position.play(position.legal_moves()[0])
     assert computed[-1]["source"] == "rules" and "best_moves" not in computed[-1]
+    # small enough for the solver, too big for the search to end: best_moves when the solver finishes in time
+    solvable = Position.start(Variant(5, 3))
+    answer = client.post("/api/analyse", json={"position": solvable.to_dict(), "seconds": 2})
+    assert answer.status_code == 200 and same(answer.json(), computed[-1])
     game = client.post("/api/games", json={"players": ["human", "human"]}).json()
     answer = client.post(f"/api/games/{game['id']}/analysis", json={"seconds": 0.05})
     assert answer.status_code == 200 and same(answer.json(), computed[-1])
