@@ -7,7 +7,8 @@ analyses and traces run in engine workers, off the event loop, scheduled
 fairly between clients (:mod:`kalah.web.scheduler`), and each game is
 guarded by a lock so that two requests on one game never interleave. Bad
 requests raise :class:`ApiError`, which the application turns into a JSON
-answer with that status.
+answer with that status. Answers are the response models of
+:mod:`kalah.web.models`, built from the game record and its positions.
 """
 
 from __future__ import annotations
