@@ -96,7 +96,7 @@ def test_two_boards_on_one_page_and_a_move_on_one_leaves_the_other_alone(two_boa
 
     # Play C on board a: it animates seed by seed (an extra turn) and ends on the position after it.
     after, _ = start.play_explained(2)
-    effect = _effect(1, start, 2)
+    effect = _effect(1, start, 2).model_dump(mode="json")  # the EffectOut the API sends
     page.evaluate("([effect, board, toMove, legal]) => window.boards.a.animate(effect, board, toMove, false, { legal })",
                   [json.loads(json.dumps(effect)), after.board, after.to_move, after.legal_moves()])
     assert seeds(page, "a") == after.board and page.get_attribute("#a", "data-to-move") == str(after.to_move)

@@ -177,8 +177,11 @@ def openapi_shape(schema: dict[str, Any], components: dict[str, Any]) -> Any:
     if "$ref" in schema:
         return openapi_shape(components[schema["$ref"].rsplit("/", 1)[1]], components)
     if "anyOf" in schema:
-        options = [openapi_shape(option, components) for option in schema["anyOf"]]
-        return options[0] if len(options) == 1 else ("union", frozenset(options))
+        options: set[Any] = set()
+        for option in (openapi_shape(option, components) for option in schema["anyOf"]):
+            # a Literal that may be None: anyOf [enum, null], the enum itself a union
+            options |= option[1] if isinstance(option, tuple) and option[0] == "union" else {option}
+        return next(iter(options)) if len(options) == 1 else ("union", frozenset(options))
     if "const" in schema:
         return ("literal", schema["const"])
     if "enum" in schema:
@@ -291,6 +294,19 @@ def test_a_field_on_one_side_only_fails_the_contract(openapi):
     routes = {**openapi, "paths": {**openapi["paths"], "/api/new": {"get": {"responses": {"200": {"content": {
         "application/json": {"schema": {"$ref": "#/components/schemas/LevelOut"}}}}}}}}}
     assert contract_problems(text, routes) == ["the server answers with LevelOut, and no typedef of api.js says @schema LevelOut"]
+
+
+def test_analyses_and_variants_are_in_the_contract(openapi):
+    text = API_JS.read_text(encoding="utf-8")
+    _, schema_of = jsdoc_typedefs(text)
+    assert {"Analysis": "AnalysisOut", "MoveValue": "MoveValueOut", "Variant": "VariantOut"}.items() <= schema_of.items()
+    assert "AnalysisOut" in response_models(openapi)
+    dropped = text.replace(", pie_rule: boolean}} Variant", "}} Variant")
+    assert dropped != text
+    assert "GameState.variant.pie_rule: in the server's model, not in the page's typedef" in contract_problems(dropped, openapi)
+    required = text.replace("@property {Move[] | null} [best_moves]", "@property {Move[] | null} best_moves")
+    assert required != text
+    assert contract_problems(required, openapi) == ["Analysis.best_moves: optional on the server, required on the page"]
 
 
 # --- a missing game, by its type ----------------------------------------------------------------------

@@ -46,6 +46,7 @@ from .review import router as review_router
 from .models import (
     MAX_ID,
     AnalyseIn,
+    AnalysisOut,
     Expected,
     GameAnalysisIn,
     GameState,
@@ -212,7 +213,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     # --- API
 
     @app.get("/api/info", response_model=InfoOut, summary="Levels, player types and whether analysis is available")
-    async def info() -> dict[str, Any]:
+    async def info() -> InfoOut:
         return service().info()
 
     @app.get("/api/games", response_model=list[GameSummaryOut],
@@ -221,29 +222,29 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
                          limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="games per page")] = PAGE,
                          before: Annotated[int | None, Query(ge=1, le=MAX_ID, description="only games with smaller"
                                                              " ids: the last id of the previous page")] = None,
-                         ) -> list[dict[str, Any]]:
+                         ) -> list[GameSummaryOut]:
         games = await service().games(limit, before)
         if len(games) == limit:
-            response.headers["Link"] = f'</api/games?limit={limit}&before={games[-1]["id"]}>; rel="next"'
+            response.headers["Link"] = f'</api/games?limit={limit}&before={games[-1].id}>; rel="next"'
         return games
 
     @app.post("/api/games", response_model=GameState, status_code=201, summary="Start (and store) a new game",
               responses={429: {"description": "this address started too many games this minute: see Retry-After"},
                          507: {"description": "the game library is full"}})
-    async def new_game(request: NewGame, http: Request) -> dict[str, Any]:
+    async def new_game(request: NewGame, http: Request) -> GameState:
         if not request.preview:
             may_grow(http, games_rate, "new games")
         return await service().create(request)
 
     @app.get("/api/games/{game_id}", response_model=GameState, summary="A game's current state")
-    async def get_game(game_id: GameId) -> dict[str, Any]:
+    async def get_game(game_id: GameId) -> GameState:
         return await service().state(game_id)
 
     @app.post("/api/games/{game_id}/moves", response_model=GameState,
               summary="Play a human move (stored before the answer)",
               responses={409: {"description": "not a human's turn, or the game is over"},
                          422: {"description": "illegal move"}, 404: {"description": "no such game"}})
-    async def play_move(game_id: GameId, request: MoveIn) -> dict[str, Any]:
+    async def play_move(game_id: GameId, request: MoveIn) -> GameState:
         return await service().human_move(game_id, request.move, request.moves)
 
     @app.post("/api/games/{game_id}/computer-move", response_model=GameState,
@@ -252,21 +253,21 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
                          429: {"description": "this client has its share of engine jobs under way: retry after"
                                               " the Retry-After seconds"},
                          503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
-    async def computer_move(game_id: GameId, request: Expected, http: Request) -> dict[str, Any]:
+    async def computer_move(game_id: GameId, request: Expected, http: Request) -> GameState:
         return await service().computer_move(game_id, request.moves, client_of(http))
 
     @app.post("/api/games/{game_id}/takeback", response_model=GameState,
               summary="Take back the last human move (and the computer's answers to it)")
-    async def take_back(game_id: GameId, request: Expected) -> dict[str, Any]:
+    async def take_back(game_id: GameId, request: Expected) -> GameState:
         return await service().take_back(game_id, request.moves)
 
     @app.post("/api/games/{game_id}/redo", response_model=GameState, summary="Replay what the last take-back removed")
-    async def redo(game_id: GameId, request: Expected) -> dict[str, Any]:
+    async def redo(game_id: GameId, request: Expected) -> GameState:
         return await service().redo(game_id, request.moves)
 
     @app.post("/api/games/{game_id}/leave", response_model=GameState,
               summary="The page stops watching a computer-against-computer game: it is marked unfinished")
-    async def leave(game_id: GameId) -> dict[str, Any]:
+    async def leave(game_id: GameId) -> GameState:
         return await service().leave(game_id)
 
     @app.delete("/api/games/{game_id}", status_code=204, summary="Delete a game and its moves from the library")
@@ -282,23 +283,26 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
 
     @app.get("/api/games/{game_id}/replay", response_model=ReplayOut,
              summary="Every position of a game with what each move did, for replaying")
-    async def replay(game_id: GameId) -> dict[str, Any]:
+    async def replay(game_id: GameId) -> ReplayOut:
         return await service().replay(game_id)
 
-    @app.post("/api/games/{game_id}/analysis", summary="Values of the legal moves and the best line in a game's position")
-    async def game_analysis(game_id: GameId, request: GameAnalysisIn, http: Request) -> dict[str, Any]:
+    # Analyses answer with the fields that are set: best_moves only when the solver found them (AnalysisOut).
+    @app.post("/api/games/{game_id}/analysis", response_model=AnalysisOut, response_model_exclude_unset=True,
+              summary="Values of the legal moves and the best line in a game's position")
+    async def game_analysis(game_id: GameId, request: GameAnalysisIn, http: Request) -> AnalysisOut:
         return await service().analyse_game(game_id, request.seconds, client_of(http))
 
     @app.post("/api/records", response_model=GameState, status_code=201, summary="Import a JSON game record",
               responses={429: {"description": "this address imported too many records this minute: see Retry-After"},
                          507: {"description": "the game library is full"}})
     async def import_record(http: Request, record: dict[str, Any] = Body(..., description="a kalah-game record, version 1")
-                            ) -> dict[str, Any]:
+                            ) -> GameState:
         may_grow(http, imports_rate, "imported records")
         return await service().import_record(record)
 
-    @app.post("/api/analyse", summary="Values of the legal moves and the best line in any position")
-    async def analyse_position(request: AnalyseIn, http: Request) -> dict[str, Any]:
+    @app.post("/api/analyse", response_model=AnalysisOut, response_model_exclude_unset=True,
+              summary="Values of the legal moves and the best line in any position")
+    async def analyse_position(request: AnalyseIn, http: Request) -> AnalysisOut:
         try:
             position = Position.from_dict(request.position)
         except KalahError as error:

@@ -141,6 +141,26 @@ class GameAnalysisIn(Strict):
 # --- responses ---------------------------------------------------------------------
 
 
+#: A move on the wire: a pit index of the mover's side, or the pie-rule swap.
+MoveOut = Union[int, Literal["swap"]]
+
+
+class VariantOut(BaseModel):
+    """The variant of a game (``Variant.to_dict()``)."""
+
+    pits: int
+    seeds: int
+    empty_capture: bool
+    pie_rule: bool
+
+
+class SideOut(BaseModel):
+    """A player of a game in the library list: the name shown and its spec."""
+
+    name: str
+    spec: str
+
+
 class PlayerOut(BaseModel):
     """A player of a game: the name shown, its spec, and the level it came from if any."""
 
@@ -155,7 +175,7 @@ class EffectOut(BaseModel):
 
     number: int
     player: int
-    move: Union[int, Literal["swap"]]
+    move: MoveOut
     name: str
     before: list[list[int]]
     sown: list[int] = Field(description="flat cells that got a seed, in order (player 0's pits, store 0, player 1's pits, store 1)")
@@ -169,12 +189,12 @@ class GameState(BaseModel):
     """A game as the page shows it: board, whose turn, legal moves, result, last move, history."""
 
     id: int
-    variant: dict[str, Any]
+    variant: VariantOut
     variant_name: str
     players: list[PlayerOut]
     board: list[list[int]]
     to_move: int
-    legal_moves: list[Union[int, Literal["swap"]]]
+    legal_moves: list[MoveOut]
     over: bool
     status: str
     scores: list[int] | None = Field(description="final totals once the game is over")
@@ -195,8 +215,8 @@ class GameSummaryOut(BaseModel):
 
     id: int
     started_at: str
-    players: list[dict[str, str]]
-    variant: dict[str, Any]
+    players: list[SideOut]
+    variant: dict[str, Any] = Field(description="as stored: a damaged game's may not be a variant of the rules")
     variant_name: str
     moves: int
     status: str
@@ -218,7 +238,7 @@ class ReplayOut(BaseModel):
 
     id: int
     players: list[PlayerOut]
-    variant: dict[str, Any]
+    variant: VariantOut
     variant_name: str
     frames: list[FrameOut]
 
@@ -247,3 +267,34 @@ class InfoOut(BaseModel):
     default_level: str
     player_types: list[PlayerTypeOut]
     analysis: bool
+
+
+class MoveValueOut(BaseModel):
+    """The value of one legal move, for the side to move: proven, or a search's estimate or bound."""
+
+    move: MoveOut
+    value: int | float | None = Field(description="an integer where the value is one; None when unknown")
+    bound: Literal["exact", "estimate", "lower", "upper"]
+    exact: bool = Field(description="proven by the rules, the book, an endgame database or the solver")
+
+
+class AnalysisOut(BaseModel):
+    """The value of every legal move (from the mover's point of view) and the best line.
+
+    The analysis routes answer with the fields that are set: ``best_moves`` only
+    when the solver found them, ``reason`` only when analysis is unavailable.
+    """
+
+    available: bool
+    reason: str | None = Field(None, description="why analysis is unavailable (absent when it is)")
+    to_move: int
+    moves: list[MoveValueOut]
+    pv: list[MoveOut] = Field(description="the best line")
+    value: int | float | None
+    best_move: MoveOut | None
+    best_moves: list[MoveOut] | None = Field(None, description="every best move (all of them where every"
+                                                                " move's value is exact)")
+    exact: bool = Field(description="proven (rules, book, endgame database, solver) rather than estimated")
+    source: Literal["rules", "book", "endgame", "solver", "search"] | None
+    depth: int | None = Field(None, description="the search's depth when the value is estimated")
+    pv_names: list[str] = Field(description="the best line in pit letters")

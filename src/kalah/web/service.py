@@ -7,7 +7,8 @@ analyses and traces run in engine workers, off the event loop, scheduled
 fairly between clients (:mod:`kalah.web.scheduler`), and each game is
 guarded by a lock so that two requests on one game never interleave. Bad
 requests raise :class:`ApiError`, which the application turns into a JSON
-answer with that status.
+answer with that status. Answers are the response models of
+:mod:`kalah.web.models`, built from the game record and its positions.
 """
 
 from __future__ import annotations
@@ -46,7 +47,25 @@ from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Vari
 
 from .analysis import analyse, mcts_trace_json, trace_json
 from .levels import LEVELS, available_levels, default_level, level_named, level_of_spec
-from .models import MAX_TRACE_NODES, TRACE_OPTIONS, MctsTraceIn, NewGame, TraceIn
+from .models import (
+    MAX_TRACE_NODES,
+    TRACE_OPTIONS,
+    AnalysisOut,
+    EffectOut,
+    FrameOut,
+    GameState,
+    GameSummaryOut,
+    InfoOut,
+    LevelOut,
+    MctsTraceIn,
+    NewGame,
+    PlayerOut,
+    PlayerTypeOut,
+    ReplayOut,
+    SideOut,
+    TraceIn,
+    VariantOut,
+)
 from .scheduler import Refused, Scheduler
 
 T = TypeVar("T")
@@ -94,17 +113,22 @@ def _is_human(spec: str) -> bool:
         return False
 
 
-def _players_out(players: list[PlayerInfo]) -> list[dict[str, Any]]:
-    return [{"name": p.name, "spec": p.spec, "human": _is_human(p.spec), "level": level_of_spec(p.spec)} for p in players]
+def _players_out(players: list[PlayerInfo]) -> list[PlayerOut]:
+    return [PlayerOut(name=p.name, spec=p.spec, human=_is_human(p.spec), level=level_of_spec(p.spec)) for p in players]
 
 
-def _effect(number: int, before: Position, move: Move) -> dict[str, Any]:
+def _effect(number: int, before: Position, move: Move) -> EffectOut:
     _, effect = before.play_explained(move)
-    return {
-        "number": number, "player": effect.player, "move": effect.move, "name": move_name(effect.player, move),
-        "before": before.board, "sown": list(effect.sown), "extra_turn": effect.extra_turn,
-        "captured": effect.captured, "capture_pit": effect.capture_pit, "game_over": effect.game_over,
-    }
+    return EffectOut(
+        number=number, player=effect.player, move=effect.move, name=move_name(effect.player, move),
+        before=before.board, sown=list(effect.sown), extra_turn=effect.extra_turn,
+        captured=effect.captured, capture_pit=effect.capture_pit, game_over=effect.game_over,
+    )
+
+
+def _result_text(position: Position) -> str:
+    scores = position.scores or (0, 0)
+    return f"{scores[0]}-{scores[1]}"
 
 
 def _refused(error: ExternalPlayerRefusedError) -> ApiError:
@@ -233,17 +257,17 @@ class GameService:
         """Start the engine workers now rather than at the first computer move."""
         await self.engines.start()
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> InfoOut:
         """The levels, the player types a client may name, and whether analysis works."""
         available = {level.name for level in available_levels()}
-        return {
-            "levels": [{"name": l.name, "spec": l.spec, "summary": l.summary, "available": l.name in available}
-                       for l in LEVELS],
-            "default_level": default_level().name,
-            "player_types": [{"name": t.name, "summary": t.summary, "options": t.options}
-                             for t in player_types(include_external=self.allow_exec).values() if t.name != "replay"],
-            "analysis": True,
-        }
+        return InfoOut(
+            levels=[LevelOut(name=l.name, spec=l.spec, summary=l.summary, available=l.name in available)
+                    for l in LEVELS],
+            default_level=default_level().name,
+            player_types=[PlayerTypeOut(name=t.name, summary=t.summary, options=t.options)
+                          for t in player_types(include_external=self.allow_exec).values() if t.name != "replay"],
+            analysis=True,
+        )
 
     async def _db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a library call in a thread: a missing game is a 404, a stale request 409, a damaged game 422,
@@ -271,32 +295,33 @@ class GameService:
 
     # reading
 
-    def _state_sync(self, game_id: int) -> dict[str, Any]:
+    def _state_sync(self, game_id: int) -> GameState:
         return self._state_of(game_id, self.library.record(game_id), self.library.summary(game_id).status,
                               self.library.redo_steps(game_id) > 0)
 
-    def _state_of(self, game_id: int, record: GameRecord, status: str, can_redo: bool) -> dict[str, Any]:
+    def _state_of(self, game_id: int, record: GameRecord, status: str, can_redo: bool) -> GameState:
         positions = list(record.positions())
         position = positions[-1]
         players = _players_out(record.players)
         last = _effect(len(record.moves), positions[-2], record.moves[-1].move) if record.moves else None
-        humans = [p["human"] for p in players]
+        humans = [player.human for player in players]
         over = position.is_over
-        return {
-            "id": game_id, "variant": position.variant.to_dict(), "variant_name": position.variant.name,
-            "players": players, "board": position.board, "to_move": position.to_move,
-            "legal_moves": position.legal_moves(), "over": over, "status": status,
-            "scores": list(position.scores) if position.scores is not None else None, "winner": position.winner, "margin": position.margin,
-            "human_to_move": not over and humans[position.to_move],
-            "computer_to_move": not over and not humans[position.to_move],
-            "moves": len(record.moves), "last": last,
-            "history": [move_name(m.player, m.move) for m in record.moves],
-            "can_take_back": self._take_back_count(record, humans) > 0,
-            "can_redo": can_redo,
-            "started_at": record.started_at,
-        }
+        return GameState(
+            id=game_id, variant=VariantOut(**position.variant.to_dict()), variant_name=position.variant.name,
+            players=players, board=position.board, to_move=position.to_move,
+            legal_moves=position.legal_moves(), over=over, status=status,
+            scores=list(position.scores) if position.scores is not None else None, winner=position.winner,
+            margin=position.margin,
+            human_to_move=not over and humans[position.to_move],
+            computer_to_move=not over and not humans[position.to_move],
+            moves=len(record.moves), last=last,
+            history=[move_name(m.player, m.move) for m in record.moves],
+            can_take_back=self._take_back_count(record, humans) > 0,
+            can_redo=can_redo,
+            started_at=record.started_at,
+        )
 
-    async def state(self, game_id: int) -> dict[str, Any]:
+    async def state(self, game_id: int) -> GameState:
         """The game as the page shows it (``GameState``); 404 for an unknown game."""
         return await self._db(self._state_sync, game_id)
 
@@ -315,7 +340,7 @@ class GameService:
 
     # writing
 
-    async def create(self, request: NewGame) -> dict[str, Any]:
+    async def create(self, request: NewGame) -> GameState:
         """Store a new game (or reuse an unstarted one when asked) and return its state."""
         names = request.names or [None, None]
         if request.players is None:
@@ -338,7 +363,7 @@ class GameService:
                 return await self.state(game_id)
         return await self._db(self._create_sync, start, infos, tags)
 
-    def _create_sync(self, start: Position, infos: list[PlayerInfo], tags: dict[str, Any]) -> dict[str, Any]:
+    def _create_sync(self, start: Position, infos: list[PlayerInfo], tags: dict[str, Any]) -> GameState:
         return self._state_sync(self.library.create_game(start, infos, tags=tags))
 
     def _find_unstarted(self, start: Position, infos: list[PlayerInfo]) -> int | None:
@@ -348,22 +373,23 @@ class GameService:
                 return summary.id
         return None
 
-    async def human_move(self, game_id: int, raw: int | str, expected_moves: int) -> dict[str, Any]:
+    async def human_move(self, game_id: int, raw: int | str, expected_moves: int) -> GameState:
         """Play a human's move (index, letter or swap) as move ``expected_moves + 1``; 409 when the game
         moved on or no human is to move, 422 when illegal."""
         async with self.lock(game_id):
             return await self._db(self._human_move_sync, game_id, raw, expected_moves)
 
-    def _human_move_sync(self, game_id: int, raw: int | str, expected_moves: int) -> dict[str, Any]:
+    def _human_move_sync(self, game_id: int, raw: int | str, expected_moves: int) -> GameState:
         # one trip to a database thread: the checks, the move and the new state
-        state = self._state_sync(game_id)
-        self._check_current(state, expected_moves)
-        if state["over"]:
-            raise ApiError(409, f"game {game_id} is over ({self._result_text(state)}); no more moves")
-        if not state["human_to_move"]:
-            raise ApiError(409, f"it is not a human's turn in game {game_id}: player {state['to_move']}"
-                                f" ({state['players'][state['to_move']]['name']}) is a computer")
-        position = Position(state["board"], state["to_move"], Variant.from_dict(state["variant"]))
+        record = self.library.record(game_id)
+        self._check_current(game_id, record, expected_moves)
+        position = record.final
+        if position.is_over:
+            raise ApiError(409, f"game {game_id} is over ({_result_text(position)}); no more moves")
+        mover = record.players[position.to_move]
+        if not _is_human(mover.spec):
+            raise ApiError(409, f"it is not a human's turn in game {game_id}: player {position.to_move}"
+                                f" ({mover.name}) is a computer")
         move = self._parse(raw, position)
         try:
             self.library.add_move(game_id, move, 0.0, {}, expected_moves)
@@ -372,9 +398,9 @@ class GameService:
         return self._state_sync(game_id)
 
     @staticmethod
-    def _check_current(state: dict[str, Any], expected_moves: int) -> None:
-        if state["moves"] != expected_moves:
-            raise ApiError(409, f"game {state['id']} has {state['moves']} moves, not {expected_moves}: it moved on"
+    def _check_current(game_id: int, record: GameRecord, expected_moves: int) -> None:
+        if len(record.moves) != expected_moves:
+            raise ApiError(409, f"game {game_id} has {len(record.moves)} moves, not {expected_moves}: it moved on"
                                 " since this request was made (reload it)")
 
     @staticmethod
@@ -398,20 +424,20 @@ class GameService:
             raise invalid(f"illegal move: {error}") from None
         return move
 
-    async def computer_move(self, game_id: int, expected_moves: int, client: str = ANONYMOUS) -> dict[str, Any]:
+    async def computer_move(self, game_id: int, expected_moves: int, client: str = ANONYMOUS) -> GameState:
         """Let the computer to move choose in a worker (thinking at most ``move_seconds``), and store its move."""
         if self.lock(game_id).locked():
             raise ApiError(409, f"game {game_id} is busy: a move of it is being made")
         async with self.lock(game_id):
-            state = await self.state(game_id)
-            self._check_current(state, expected_moves)
-            if state["over"]:
-                raise ApiError(409, f"game {game_id} is over ({self._result_text(state)}); no more moves")
-            if not state["computer_to_move"]:
+            record = await self._db(self.library.record, game_id)
+            self._check_current(game_id, record, expected_moves)
+            position = record.final
+            if position.is_over:
+                raise ApiError(409, f"game {game_id} is over ({_result_text(position)}); no more moves")
+            spec = record.players[position.to_move].spec
+            if _is_human(spec):
                 raise ApiError(409, f"it is a human's turn in game {game_id}, not the computer's")
-            spec = state["players"][state["to_move"]]["spec"]
             self._check_runnable(spec)
-            position = Position(state["board"], state["to_move"], Variant.from_dict(state["variant"]))
             try:
                 move, seconds, info = await self._pooled(client, _choose_move, capped_spec(spec, self.move_seconds),
                                                          position.to_json(), self.allow_exec)
@@ -422,7 +448,7 @@ class GameService:
             return await self._db(self._store_sync, game_id, move, round(seconds, 6), info, expected_moves)
 
     def _store_sync(self, game_id: int, move: Move, seconds: float, info: dict[str, Any],
-                    expected_moves: int) -> dict[str, Any]:
+                    expected_moves: int) -> GameState:
         try:
             self.library.add_move(game_id, move, seconds, info, expected_moves)
         except IllegalMoveError as error:
@@ -437,13 +463,11 @@ class GameService:
             except ExternalPlayerRefusedError as error:
                 raise _refused(error) from None
 
-    async def take_back(self, game_id: int, expected_moves: int) -> dict[str, Any]:
+    async def take_back(self, game_id: int, expected_moves: int) -> GameState:
         """Undo back to before the last human move; the moves go on the game's redo stack in the library."""
         async with self.lock(game_id):
             record = await self._db(self.library.record, game_id)
-            if len(record.moves) != expected_moves:
-                raise ApiError(409, f"game {game_id} has {len(record.moves)} moves, not {expected_moves}: it moved on"
-                                    " since this request was made (reload it)")
+            self._check_current(game_id, record, expected_moves)
             humans = [_is_human(p.spec) for p in record.players]
             count = self._take_back_count(record, humans)
             if count == 0:
@@ -451,19 +475,19 @@ class GameService:
             await self._db(self.library.take_back, game_id, count, expected_moves, keep_for_redo=True)
             return await self.state(game_id)
 
-    async def redo(self, game_id: int, expected_moves: int) -> dict[str, Any]:
+    async def redo(self, game_id: int, expected_moves: int) -> GameState:
         """Play again what the last take-back removed (409 when the game changed since, on any server)."""
         async with self.lock(game_id):
             if await self._db(self.library.redo, game_id, expected_moves) is None:
                 raise ApiError(409, f"game {game_id} has nothing to redo")
             return await self.state(game_id)
 
-    async def leave(self, game_id: int) -> dict[str, Any]:
+    async def leave(self, game_id: int) -> GameState:
         """The page left the game. One left before its first move is deleted (an abandoned page leaves no
         empty game in the library; the state returned is its last); a computer-against-computer game nobody
         watches any more is stopped ("left unfinished"); a game a person has begun stays (they come back)."""
         state = await self.state(game_id)
-        if state["moves"] == 0 and not self.lock(game_id).locked():
+        if state.moves == 0 and not self.lock(game_id).locked():
             try:
                 await self.delete(game_id)
             except ApiError as error:
@@ -471,7 +495,7 @@ class GameService:
                     raise
             else:
                 return state
-        if not state["over"] and not any(player["human"] for player in state["players"]):
+        if not state.over and not any(player.human for player in state.players):
             return await self.stop(game_id, "left unfinished")
         return state
 
@@ -482,48 +506,46 @@ class GameService:
         async with self.lock(game_id):
             await self._db(self.library.delete_game, game_id)
 
-    async def stop(self, game_id: int, reason: str = "left unfinished") -> dict[str, Any]:
+    async def stop(self, game_id: int, reason: str = "left unfinished") -> GameState:
         """Mark the game stopped for ``reason``."""
         async with self.lock(game_id):
             await self._db(self.library.mark_stopped, game_id, reason)
             return await self.state(game_id)
 
-    @staticmethod
-    def _result_text(state: dict[str, Any]) -> str:
-        scores = state["scores"] or [0, 0]
-        return f"{scores[0]}-{scores[1]}"
-
     # library
 
-    async def games(self, limit: int | None, before: int | None = None) -> list[dict[str, Any]]:
+    async def games(self, limit: int | None, before: int | None = None) -> list[GameSummaryOut]:
         """The library's games, newest first (those with ids below ``before``), with their variants' names."""
         return await self._db(self._games_sync, limit, before)
 
-    def _games_sync(self, limit: int | None, before: int | None) -> list[dict[str, Any]]:
-        summaries = self.library.list_games(limit=limit, before=before)
+    def _games_sync(self, limit: int | None, before: int | None) -> list[GameSummaryOut]:
         out = []
-        for summary in summaries:
-            data = summary.to_dict()
+        for summary in self.library.list_games(limit=limit, before=before):
             try:
-                data["variant_name"] = Variant.from_dict(summary.variant).name
+                variant_name = Variant.from_dict(summary.variant).name
             except KalahError:
-                data["variant_name"] = str(summary.variant)
-            out.append(data)
+                variant_name = str(summary.variant)
+            out.append(GameSummaryOut(
+                id=summary.id, started_at=summary.started_at,
+                players=[SideOut(name=p.name, spec=p.spec) for p in summary.players],
+                variant=summary.variant, variant_name=variant_name, moves=summary.moves, status=summary.status,
+                scores=list(summary.scores) if summary.scores else None, winner=summary.winner,
+            ))
         return out
 
-    def _replay_sync(self, game_id: int) -> dict[str, Any]:
+    def _replay_sync(self, game_id: int) -> ReplayOut:
         record = self.library.record(game_id)
         positions = list(record.positions())
-        frames = [{"board": positions[0].board, "to_move": positions[0].to_move, "over": positions[0].is_over,
-                   "last": None}]
+        frames = [FrameOut(board=positions[0].board, to_move=positions[0].to_move, over=positions[0].is_over,
+                           last=None)]
         for number, recorded in enumerate(record.moves, 1):
             after = positions[number]
-            frames.append({"board": after.board, "to_move": after.to_move, "over": after.is_over,
-                           "last": _effect(number, positions[number - 1], recorded.move)})
-        return {"id": game_id, "players": _players_out(record.players), "variant": record.variant.to_dict(),
-                "variant_name": record.variant.name, "frames": frames}
+            frames.append(FrameOut(board=after.board, to_move=after.to_move, over=after.is_over,
+                                   last=_effect(number, positions[number - 1], recorded.move)))
+        return ReplayOut(id=game_id, players=_players_out(record.players), variant=VariantOut(**record.variant.to_dict()),
+                         variant_name=record.variant.name, frames=frames)
 
-    async def replay(self, game_id: int) -> dict[str, Any]:
+    async def replay(self, game_id: int) -> ReplayOut:
         """Every position of the game and what each move did (``ReplayOut``)."""
         return await self._db(self._replay_sync, game_id)
 
@@ -534,12 +556,12 @@ class GameService:
     def _record_sync(self, game_id: int) -> bytes:
         return json.dumps(self.library.record(game_id).to_dict(), ensure_ascii=False, allow_nan=False).encode()
 
-    async def import_record(self, data: Any) -> dict[str, Any]:
+    async def import_record(self, data: Any) -> GameState:
         """Store a JSON game record as a new game; 422 when invalid, 403 when its players would run programs.
         Checking the record move by move is done off the event loop."""
         return await self._db(self._import_sync, data)
 
-    def _import_sync(self, data: Any) -> dict[str, Any]:
+    def _import_sync(self, data: Any) -> GameState:
         try:
             record = GameRecord.from_dict(data)
         except KalahError as error:
@@ -548,18 +570,20 @@ class GameService:
             self._check_runnable(player.spec)
         return self._state_sync(self.library.import_record(record, tags={"source": "import"}))
 
-    async def analyse_game(self, game_id: int, seconds: float, client: str = ANONYMOUS) -> dict[str, Any]:
+    async def analyse_game(self, game_id: int, seconds: float, client: str = ANONYMOUS) -> AnalysisOut:
         """The analysis of a game's current position."""
         position = await self._db(self.library.position, game_id)
         return await self.analyse(position, seconds, client)
 
-    async def analyse(self, position: Position, seconds: float, client: str = ANONYMOUS) -> dict[str, Any]:
+    async def analyse(self, position: Position, seconds: float, client: str = ANONYMOUS) -> AnalysisOut:
         """The value of every legal move and the best line, thought about for ``seconds`` (at most the
         server's ``move_seconds``) in a worker."""
         try:
-            return await self._pooled(client, analyse, position.to_json(), min(seconds, self.move_seconds))
+            found = await self._pooled(client, analyse, position.to_json(), min(seconds, self.move_seconds))
         except KalahError as error:
             raise invalid(str(error)) from None
+        # the worker answers in plain JSON data (it crosses a process boundary); the model checks it here
+        return AnalysisOut.model_validate(found)
 
     async def trace(self, request: TraceIn, client: str = ANONYMOUS) -> dict[str, Any]:
         """A traced search (``kalah.trace(...).to_json()``) in a worker: at most ``MAX_TRACE_NODES`` nodes."""

@@ -14,7 +14,9 @@
 /** [[player 0's pits..., store 0], [player 1's pits..., store 1]].
  * @typedef {number[][]} Board */
 
-/** @typedef {{pits: number, seeds: number, empty_capture: boolean, pie_rule: boolean}} Variant */
+/** The variant of a game.
+ * @schema VariantOut
+ * @typedef {{pits: number, seeds: number, empty_capture: boolean, pie_rule: boolean}} Variant */
 
 /**
  * A side of a game.
@@ -104,17 +106,27 @@
  */
 
 /**
+ * The value of one legal move for the side to move: proven (exact), or a search's estimate or bound.
+ * @schema MoveValueOut
+ * @typedef {{move: Move, value: number | null, bound: "exact" | "estimate" | "lower" | "upper", exact: boolean}} MoveValue
+ */
+
+/**
  * The value of every legal move (from the mover's point of view) and the best line.
+ * @schema AnalysisOut
  * @typedef {object} Analysis
  * @property {boolean} available
- * @property {string} [reason]          why it is unavailable
- * @property {number | null} [value]
- * @property {boolean} [exact]          proven (book, endgame database, solver) rather than estimated
- * @property {number | null} [depth]    the search's depth when estimated
- * @property {{move: Move, value: number | null, bound?: string, exact?: boolean}[]} [moves]
- * @property {Move | null} [best_move]
- * @property {string[]} [pv_names]      the best line in pit letters
- * @property {number} [forMoves]        set by the page: the game's move count it was asked for
+ * @property {string | null} [reason]     why it is unavailable (absent when it is available)
+ * @property {number} to_move
+ * @property {MoveValue[]} moves
+ * @property {Move[]} pv                  the best line
+ * @property {number | null} value
+ * @property {Move | null} best_move
+ * @property {Move[] | null} [best_moves] every best move (all of them where every move's value is exact)
+ * @property {boolean} exact              proven (rules, book, endgame database, solver) rather than estimated
+ * @property {"rules" | "book" | "endgame" | "solver" | "search" | null} source
+ * @property {number | null} [depth]      the search's depth when estimated
+ * @property {string[]} pv_names          the best line in pit letters
  */
 
 /** A request the server refused. */

@@ -299,8 +299,7 @@ export async function refreshGameAnalysis() {
   try {
     const result = await analyseOpen(game);
     if (!state.game || state.game.moves !== moves || (state.game.id !== game.id && game.id !== 0)) return;
-    result.forMoves = moves;
-    setAnalysis(result);
+    setAnalysis({ ...result, forMoves: moves });
     renderAnalysis(result, game.to_move);
     if (!state.busy) redraw();
   } catch (error) { analysisMessage(api.errorText(error)); }

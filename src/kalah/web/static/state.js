@@ -3,6 +3,8 @@
  * change it only through the functions below, so every change has a name. */
 
 /** @typedef {import("./api.js").Analysis} Analysis */
+/** An analysis as the page keeps it: forMoves is the game's move count it was asked for.
+ * @typedef {Analysis & {forMoves: number}} ShownAnalysis */
 /** @typedef {import("./api.js").Frame} Frame */
 /** @typedef {import("./api.js").GameState} GameState */
 /** @typedef {import("./api.js").Info} Info */
@@ -41,7 +43,7 @@
  * @property {Mode} mode
  * @property {Replay | null} replay      the game being replayed
  * @property {boolean} analysisOn        the analysis panel is switched on
- * @property {Analysis | null} analysis  the last analysis of the open game (its forMoves says for which move)
+ * @property {ShownAnalysis | null} analysis  the last analysis of the open game (its forMoves says for which move)
  * @property {Hint | null} hint          the hint shown on the board
  * @property {number} animMs             milliseconds per animation step; 0 turns animation off
  */
@@ -116,7 +118,7 @@ export function setAnalysisOn(on) {
   if (!on) S.analysis = null;
 }
 
-/** @param {Analysis | null} analysis */
+/** @param {ShownAnalysis | null} analysis */
 export function setAnalysis(analysis) { S.analysis = analysis; }
 
 /** @param {number} ms */
