@@ -164,7 +164,7 @@ def test_the_command_reviews_a_library_game_once(tmp_path):
     (["{game}", "--time", "0"], "--time"),
     (["{game}", "--fresh"], "--fresh needs"),
     (["/no/such/game.json"], "cannot read"),
-    (["--game", "7", "--db", "{db}"], "no game 7"),
+    (["--game", "7", "--db", "{db}"], "no game library"),
 ])
 def test_bad_input_is_one_line(tmp_path, args, message):
     path = tmp_path / "game.json"
