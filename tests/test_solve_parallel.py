@@ -12,7 +12,10 @@ import pytest
 
 from kalah import Position, Variant
 from kalah.core.solver import Solver, now
-from kalah.solve import _engine, _mtdf_bars, _Run, clear_cache
+from kalah.solve import clear_cache
+from kalah.solve.bounds import mtdf_bars as _mtdf_bars
+from kalah.solve.engine import engine_for as _engine
+from kalah.solve.run import Run as _Run
 from kalah.solve.parallel import SideBySide
 
 from helpers import scattered_position

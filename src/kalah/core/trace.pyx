@@ -12,7 +12,7 @@ from libc.stdlib cimport free, malloc
 
 from kalah.core.board cimport rules_from_variant, state_from_position
 from kalah.core.search cimport (
-    context_answer, ks_context, ks_entry, ks_init, ks_clear, ks_iterate, ks_now, ks_pv,
+    context_answer, ks_context, ks_entry, ks_init, ks_clear, ks_iterate, kalah_now, ks_pv,
     kalah_table_alloc, kalah_table_free,
     kalah_rules,
     kalah_state,
@@ -83,7 +83,7 @@ def trace_search(position, int algorithm, int evaluation, int first, int last, b
         kalah_table_free(table, size * sizeof(ks_entry))
         raise MemoryError("no memory for the trace or the transposition table")
     try:
-        started = ks_now()
+        started = kalah_now()
         ks_init(&ctx, &rules, evaluation, table, size)
         ks_clear(&ctx)
         ctx.use_table = memo and table != NULL
@@ -93,7 +93,7 @@ def trace_search(position, int algorithm, int evaluation, int first, int last, b
         ks_trace_attach(&ctx, &tr, nodes, max_nodes)
         with nogil:
             iterations = ks_iterate(&ctx, algorithm, &state, first, last)
-        elapsed = ks_now() - started
+        elapsed = kalah_now() - started
         npv = ks_pv(&ctx, &state, ctx.depth, pv, 256) if iterations else 0
         trace = []
         for i in range(tr.n):

@@ -33,8 +33,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator, Literal
 
 from kalah.core import search as core
-from kalah.core.search import MAX_DEPTH, NO_MOVE, UNIT, Engine
-from kalah.rules import SWAP, KalahError, Move, Position
+from kalah.core.board import move_from_code
+from kalah.core.search import MAX_DEPTH, MAX_THREADS, NO_MOVE, UNIT, Engine
+from kalah.rules import KalahError, Move, Position
 
 #: How much is known about a root move's value (see :class:`MoveValue`).
 Bound = Literal["exact", "lower", "upper", "unknown", "estimate"]
@@ -110,9 +111,6 @@ def check_time(time: Any) -> float | None:
         raise SearchError(f"time must be a positive number of seconds, got {time}")
     return float(time)
 
-
-#: The most threads a search may use.
-MAX_THREADS = 64
 
 
 def check_threads(threads: Any) -> int:
@@ -282,11 +280,9 @@ def _engine_for(table_bits: int) -> Iterator[Engine]:
 
 
 def _move(code: int) -> Move:
-    if code == 255:
-        return SWAP
     if code == NO_MOVE:
         raise AssertionError("no move")
-    return int(code)
+    return move_from_code(code)
 
 
 def _seeds(units: int | None, exact: bool) -> float | int | None:

@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Sequence
 
 from kalah.core import trace as core_trace
+from kalah.core.board import move_from_code
 from kalah.core.search import ALGORITHMS as CORE_ALGORITHMS
 from kalah.core.search import EVALUATIONS as CORE_EVALUATIONS
 from kalah.core.search import INF, NO_MOVE, UNIT
-from kalah.rules import SWAP, Move, Position
+from kalah.rules import Move, Position
 
 from . import SearchError, SearchResult, _result, check_algorithm, check_depth, check_evaluation
 
@@ -216,7 +217,7 @@ def trace(position: Position, algorithm: str, depth: int, evaluation: str = "str
         TraceNode(
             id=i,
             parent=None if parent < 0 else parent,
-            move=None if move == NO_MOVE else SWAP if move == 255 else move,
+            move=None if move == NO_MOVE else move_from_code(move),
             depth=node_depth,
             alpha=_bound(alpha) if window else None,
             beta=_bound(beta) if window else None,
