@@ -19,7 +19,7 @@ from .rules import (
     Position,
     Variant,
 )
-from .search import SearchResult, SearchTrace, TraceNode, TraceTooLargeError, search, trace
+from .search import Limit, SearchResult, SearchTrace, TraceNode, TraceTooLargeError, search, trace
 from .solve import SolveResult, solve
 from .version import __version__
 
@@ -31,6 +31,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidVariantError",
     "KalahError",
+    "Limit",
     "Move",
     "MoveEffect",
     "Position",

@@ -385,6 +385,11 @@ def solve_on_cluster(
     solve started again with it resumes. ``split_plies`` is the depth of the
     split tree. ``progress(lower, upper)`` hears the bounds on the value after
     every answer of a worker. Returns the result and a :class:`ClusterReport`.
+
+    Raises:
+        SolveError: a bad ``split_plies`` or ``endgame``, an in-memory database, no Dask
+            installed, a scheduler that cannot be reached or has no workers.
+        kalah.solve.checkpoint.CheckpointError: the checkpoint cannot be read or written.
     """
     if isinstance(split_plies, bool) or not isinstance(split_plies, int) or not 0 <= split_plies <= 8:
         raise SolveError(f"split_plies must be an integer from 0 to 8, got {split_plies!r}")

@@ -135,6 +135,11 @@ def prepare_endgame(
     starts and ``progress(done, total)`` (positions) as it goes. Returns None
     when no database is planned (few seeds: the solve computes a small table
     in memory). :func:`solve` never builds a file by itself: call this first.
+
+    Raises:
+        SolveError: ``max_seeds`` is not an integer from 0 to 40, or its build needs more
+            memory than is available.
+        kalah.endgame.EndgameDatabaseError: the build cannot be written.
     """
     if isinstance(position, Variant):
         position = Position.start(position)
