@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import os
 import time as _time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from kalah.core import solver as core
 from kalah.rules import Move, Position
@@ -42,7 +43,8 @@ from .engine import DEFAULT_TT_LOG2, clear_engines, default_tt_log2, engine_for
 from .result import SolveError, SolveResult
 from .run import ROOT_SHARE, Run, SolveState, root_move_bounds
 
-__all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "planned_max_seeds", "prepare_endgame", "solve"]
+__all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "planned_max_seeds", "prepare_endgame",
+           "solve"]
 # Also here for the solver's other users (the CLI, benchmarks, tests): the modules' names they read.
 _REEXPORTED = (BUILD_MEMORY_SHARE, DISK_MARGIN, SOLVE_MEMORY_SHARE, DEFAULT_TT_LOG2, auto_max_seeds, default_tt_log2)
 
@@ -138,7 +140,9 @@ def solve(
         state = SolveState(engine, threads, on_bounds=progress)
         run = Run(state, deadline=deadline)
         # A timed solve keeps the rest of its budget for the root moves one by one.
-        bounding = run.until(engine.core.now() + ROOT_SHARE * time) if time is not None and not position.is_over else run
+        bounding = run
+        if time is not None and not position.is_over:
+            bounding = run.until(engine.core.now() + ROOT_SHARE * time)
         moves: list[Move] = []
         together = best_moves and not time and not position.is_over and not swap_open(position)
         if together:

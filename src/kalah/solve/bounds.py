@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Collection, NamedTuple, Optional
+from collections.abc import Collection
+from typing import NamedTuple
 
 from kalah.rules import Position
 
@@ -28,7 +29,7 @@ class NullWindowTest(NamedTuple):
 
 
 #: The answer of a test: True (at least the bar), False (below it), or None when the deadline stopped it.
-Answer = Optional[bool]
+Answer = bool | None
 
 
 def outside_in_steps(seeds: int) -> list[int]:

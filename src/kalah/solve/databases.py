@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Literal, Union
+from typing import Any, Literal, Union
 
 from kalah import endgame as eg
 from kalah.core import solver as core
@@ -180,7 +181,8 @@ def probed_database(position: Position, endgame: EndgameChoice, threads: int,
         kalah.endgame.EndgameDatabaseError: the database file cannot be read (OSError: nor opened).
     """
     variant = position.variant
-    choice = chosen_database(position, endgame, time, computed=_MEMORY_DATABASES.get((variant.pits, variant.empty_capture)))
+    computed = _MEMORY_DATABASES.get((variant.pits, variant.empty_capture))
+    choice = chosen_database(position, endgame, time, computed=computed)
     database = memory_database(variant, choice, threads) if isinstance(choice, int) else choice
     if database is None or database.resident or position.seeds_in_pits < database.max_seeds + RESIDENT_MARGIN:
         return database

@@ -23,7 +23,8 @@ class SolveResult:
     """
 
     value: int | None
-    """The exact final margin (the mover's total minus the opponent's) under perfect play, or None if only bounds were proven."""
+    """The exact final margin (the mover's total minus the opponent's) under perfect play, or None if only
+    bounds were proven."""
     lower: int
     """The value is at least this (equal to ``value`` when solved)."""
     upper: int
