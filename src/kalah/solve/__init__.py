@@ -28,25 +28,13 @@ from kalah.core import solver as core
 from kalah.rules import Move, Position
 
 from .bounds import swap_open
-from .databases import (
-    BUILD_MEMORY_SHARE,
-    DISK_MARGIN,
-    SOLVE_MEMORY_SHARE,
-    EndgameChoice,
-    auto_max_seeds,
-    clear_databases,
-    planned_max_seeds,
-    prepare_endgame,
-    probed_database,
-)
-from .engine import DEFAULT_TT_LOG2, clear_engines, default_tt_log2, engine_for
+from .databases import EndgameChoice, clear_databases, planned_max_seeds, prepare_endgame, probed_database
+from .engine import clear_engines, engine_for
 from .result import SolveError, SolveResult
 from .run import ROOT_SHARE, Run, SolveState, root_move_bounds
 
 __all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "planned_max_seeds", "prepare_endgame",
            "solve"]
-# Also here for the solver's other users (the CLI, benchmarks, tests): the modules' names they read.
-_REEXPORTED = (BUILD_MEMORY_SHARE, DISK_MARGIN, SOLVE_MEMORY_SHARE, DEFAULT_TT_LOG2, auto_max_seeds, default_tt_log2)
 
 #: Above this many seeds in the pits an unlimited solve is refused (give ``time``).
 MAX_EXACT_SEEDS = 60
