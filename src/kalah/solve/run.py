@@ -41,7 +41,11 @@ class SolveState:
 
 class Run:
     """The searches of one solve against one deadline (on the core clock; 0: none). A step with another
-    deadline is another Run on the same :class:`SolveState` (:meth:`until`)."""
+    deadline is another Run on the same :class:`SolveState` (:meth:`until`).
+
+    ``Run(engine, threads, deadline)`` starts the state of a solve; ``Run(state, deadline=...)`` is
+    another step of one.
+    """
 
     def __init__(self, engine: Engine | SolveState, threads: int = 1, deadline: float = 0.0):
         self.state = engine if isinstance(engine, SolveState) else SolveState(engine, threads)
