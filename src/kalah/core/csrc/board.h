@@ -323,9 +323,8 @@ static inline uint64_t kalah_mix64(uint64_t z)
 
 #define KALAH_GOLDEN 0x9E3779B97F4A7C15ull /* 2^64 / the golden ratio: splitmix64's step */
 
-/* The one hash of the core's tables: two words mixed in turn from a seed. The search's table hashes
- * a whole state with it (table.h), the solver's a pits-only word, with a second seed for the check of
- * its slots (solve.c). */
+/* Two words mixed in turn from a seed: the search table's hash of a state (table.h). (The solver's
+ * table has two shorter hashes of its own: solve.c says why.) */
 static inline uint64_t kalah_hash2(uint64_t a, uint64_t b, uint64_t seed)
 {
     return kalah_mix64(kalah_mix64(a + seed) ^ b);
