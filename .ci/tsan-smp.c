@@ -54,7 +54,7 @@ static void search_case(const kalah_rules *r, const kalah_state *s, int algorith
         ks_init(c, r, 2 /* strong */, table, (uint64_t)1 << BITS);
         ks_clear(c);
         c->deeper_entries = deeper;
-        c->deadline = seconds > 0 ? ks_now() + seconds : 0;
+        c->deadline = seconds > 0 ? kalah_now() + seconds : 0;
         ks_iterate_threads(c, algorithm, s, 1, depth, threads);
         if (threads == 1) {
             value = c->value, best = c->best_move;

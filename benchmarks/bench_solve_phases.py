@@ -22,7 +22,7 @@ import time
 from common import markdown_table, report
 
 from kalah import InvalidVariantError, Position, Variant, solve
-from kalah.solve import default_tt_log2
+from kalah.solve.engine import default_tt_log2
 
 
 def main() -> None:

@@ -2,6 +2,7 @@
 
     python benchmarks/core_fingerprint.py [--out FILE]          # this checkout's build
     PYTHONPATH=OTHER/src python benchmarks/core_fingerprint.py  # another build, to compare
+    python benchmarks/core_fingerprint.py --update-signature    # a reviewed change of an answer
 
 Runs the search engine (every algorithm, evaluation, table and ordering
 setting, at fixed depths, on the starts of four variants and on positions
@@ -11,6 +12,11 @@ deterministic) and an endgame-database build, and prints one line per answer:
 values, best moves, node counts and every statistic (times excluded). Two
 builds that print the same lines (compare the last line, a digest, or diff
 the files) searched the same trees.
+
+The digest is the core's behaviour signature: tests/data/core_signature.json
+holds it and tests/test_core_signature.py fails when this build's differs. A
+change that means to change an answer (a node count, a value, a move) updates
+the file with --update-signature, in the same commit, and says why.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import argparse
 import hashlib
 import json
 import random
+from pathlib import Path
 
 from kalah import Position, Variant
 from kalah.core import random_playouts
@@ -106,7 +113,8 @@ def solver_answers(emit) -> None:
                     solver.set_endgame(table)
                 total = sum(pits_view)
                 for alpha, beta in [(-total - 1, total + 1), (-1, 0), (0, 1), (2, 3), (-3, -2)]:
-                    emit("solve", variant.name, number, with_table, alpha, beta, solver.search(pits_view, alpha, beta, 1))
+                    answer = solver.search(pits_view, alpha, beta, 1)
+                    emit("solve", variant.name, number, with_table, alpha, beta, answer)
                 emit("lookup", variant.name, number, with_table, solver.lookup(pits_view))
 
 
@@ -116,10 +124,12 @@ def endgame_answers(emit) -> None:
         emit("endgame", pits, empty_capture, max_seeds, hashlib.sha256(buffer).hexdigest())
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", help="write the lines to this file as well")
-    args = parser.parse_args()
+#: The signature kept in the repository: the test suite (tests/test_core_signature.py) compares it with this build's.
+SIGNATURE = Path(__file__).resolve().parents[1] / "tests" / "data" / "core_signature.json"
+
+
+def answers() -> list[str]:
+    """Every answer of the core on the fixed work, one JSON line each."""
     lines: list[str] = []
 
     def emit(*parts) -> None:
@@ -128,11 +138,31 @@ def main() -> None:
     search_answers(emit)
     solver_answers(emit)
     endgame_answers(emit)
-    digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    return lines
+
+
+def signature(lines: list[str]) -> dict[str, object]:
+    """The number of answers and the digest of them all: what tests/data/core_signature.json holds."""
+    return {"answers": len(lines), "digest": hashlib.sha256("\n".join(lines).encode()).hexdigest()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", help="write the lines to this file as well")
+    parser.add_argument("--update-signature", action="store_true",
+                        help="write the signature to tests/data/core_signature.json (a reviewed change of an answer)")
+    args = parser.parse_args()
+    lines = answers()
+    found = signature(lines)
     if args.out:
         with open(args.out, "w") as out:
             out.write("\n".join(lines) + "\n")
-    print(f"{len(lines)} answers, digest {digest}")
+    if args.update_signature:
+        from kalah.atomic import write_atomic
+
+        SIGNATURE.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(SIGNATURE, json.dumps(found, indent=2) + "\n", mode=0o644)
+    print(f"{found['answers']} answers, digest {found['digest']}")
 
 
 if __name__ == "__main__":

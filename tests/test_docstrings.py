@@ -67,3 +67,44 @@ def test_the_docstring_examples_run(module):
     failures, tried = doctest.testmod(importlib.import_module(module), extraglobs={"kalah": kalah},
                                       optionflags=doctest.ELLIPSIS)
     assert tried > 0 and failures == 0
+
+
+#: The public API of layers 1 to 3 and the records: a function there that raises says what, and when.
+RAISING_API = ("rules", "search", "solve", "endgame", "book", "records")
+
+
+def _raised(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The exceptions a function raises itself (not a bare re-raise, not an internal AssertionError)."""
+    names = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            names.add(getattr(raised, "id", getattr(raised, "attr", "?")))
+    return names - {"AssertionError", "NotImplementedError"}
+
+
+def _silent_raisers(path: Path) -> list[str]:
+    found = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef) and not child.name.startswith("_"):
+                visit(child, f"{prefix}{child.name}.")
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and not child.name.startswith("_"):
+                if _raised(child) and "Raises:" not in (ast.get_docstring(child) or ""):
+                    found.append(f"{path.relative_to(SOURCE)}:{child.lineno} {prefix}{child.name} {sorted(_raised(child))}")
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), "")
+    return found
+
+
+def test_every_public_function_that_raises_says_what_in_a_raises_section():
+    modules = [path for package in RAISING_API for path in sorted((SOURCE / package).rglob("*.py"))
+               if not any(part.startswith("_") and part != "__init__.py" for part in path.relative_to(SOURCE).parts)]
+    silent = [name for path in modules for name in _silent_raisers(path)]
+    assert silent == []
+
+
+@pytest.mark.parametrize("function", [kalah.search, kalah.solve, kalah.Position.play, kalah.Position.from_json])
+def test_the_main_entry_points_name_their_errors(function):
+    assert "Raises:" in (function.__doc__ or "")

@@ -12,8 +12,11 @@ import pytest
 
 from kalah import Position, Variant
 from kalah.core.solver import Solver, now
-from kalah.solve import _engine, _mtdf_bars, _Run, clear_cache
+from kalah.solve import clear_cache
+from kalah.solve.bounds import mtdf_bars as _mtdf_bars
+from kalah.solve.engine import engine_for as _engine
 from kalah.solve.parallel import SideBySide
+from kalah.solve.run import Run as _Run
 
 from helpers import scattered_position
 from test_solve_truth import brute
@@ -211,3 +214,26 @@ def test_out_of_time_the_tests_still_running_have_no_answer():
     assert answers == {"a": False, "b": None, "c": None}
     # c took a's place beside b; after the deadline no test started again
     assert sorted(solver.calls[:2]) == [(1, 1), (2, 1)] and solver.calls[2:] == [(3, 1)]
+
+
+def test_a_step_with_another_deadline_shares_the_solves_state():
+    """What one step of a solve passes to the next is in one SolveState (no module global, no restored
+    deadline): a Run with another deadline counts into the same nodes and sees the same guesses."""
+    from kalah.solve.run import SolveState
+
+    engine = _engine(4, False, 16)
+    run = _Run(engine, 1, 0.0)
+    later = run.until(engine.core.now() + 60.0)
+    assert isinstance(run.state, SolveState) and later.state is run.state
+    assert run.deadline == 0.0 and later.deadline > 0.0
+    lower, upper = later.plain_interval(Position.start(Variant(4, 3)))
+    assert lower == upper and run.nodes == later.nodes > 0
+
+
+def test_a_timed_solve_reports_its_own_guess_as_the_unproven_move():
+    from kalah import solve
+
+    position = Position.start(Variant(6, 4))  # without a database far too large for the time: only bounds
+    # (the guess runs when the root's share of the time is ten times the guess's half second)
+    result = solve(position, time=8.0, threads=1, endgame=None, best_moves=False, pv=False)
+    assert result.value is None and result.unproven_best_move in position.legal_moves()

@@ -6,7 +6,8 @@ import pytest
 
 from kalah import Position, Variant, solve
 from kalah.endgame import build_memory, table_bytes
-from kalah.solve import BUILD_MEMORY_SHARE, DISK_MARGIN, SOLVE_MEMORY_SHARE, SolveError, planned_max_seeds, prepare_endgame
+from kalah.solve import SolveError, planned_max_seeds, prepare_endgame
+from kalah.solve.databases import BUILD_MEMORY_SHARE, DISK_MARGIN, SOLVE_MEMORY_SHARE
 
 GiB = 1 << 30
 

@@ -16,6 +16,8 @@ def test_table_keeps_bounds_beyond_127():
     solver = Solver(8, False, 16)
     assert solver.search(PITS, -300, 300)[:2] == (VALUE, False)
     assert solver.lookup(PITS) == (VALUE, VALUE, 7)
+    entry = solver.lookup(PITS)
+    assert entry is not None and (entry.lower, entry.upper, entry.move) == (VALUE, VALUE, 7)  # named fields
     # Later null-window tests answered from the table still tell the truth.
     assert solver.search(PITS, -100, -99)[0] <= -100
     assert solver.search(PITS, VALUE - 1, VALUE)[0] >= VALUE

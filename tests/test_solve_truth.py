@@ -10,7 +10,10 @@ import pytest
 
 from kalah import SWAP, Position, Variant
 from kalah.endgame import build_in_memory
-from kalah.solve import SolveError, _engine, _Run, clear_cache, solve
+from kalah.core.solver import TableEntry
+from kalah.solve import SolveError, clear_cache, solve
+from kalah.solve.engine import engine_for as _engine
+from kalah.solve.run import Run as _Run
 
 from helpers import scattered_position
 
@@ -75,7 +78,7 @@ class _MisleadingTable:
         self.solver, self.move = solver, move
 
     def lookup(self, pits):
-        return 0, 0, self.move
+        return TableEntry(0, 0, self.move)
 
     def __getattr__(self, name):
         return getattr(self.solver, name)
@@ -173,11 +176,8 @@ def test_two_threads_with_database_agree_with_one():
 
 
 def test_long_solve_probes_a_private_copy_of_a_database_file(tmp_path):
-    import sys
-
     from kalah.endgame import build
-
-    solve_module = sys.modules["kalah.solve"]  # the package's `kalah.solve` attribute is the function
+    from kalah.solve import databases as solve_module
 
     variant = Variant(pits=4, seeds=3)
     mapped = build(variant, 4, tmp_path, threads=2)

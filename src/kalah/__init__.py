@@ -21,7 +21,7 @@ from .rules import (
     Variant,
 )
 from .analysis import Analysis, MoveAnalysis, analyse
-from .search import SearchResult, SearchTrace, TraceNode, TraceTooLargeError, search, trace
+from .search import Limit, SearchResult, SearchTrace, TraceNode, TraceTooLargeError, search, trace
 from .solve import SolveResult, solve
 from .version import __version__
 
@@ -34,6 +34,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidVariantError",
     "KalahError",
+    "Limit",
     "Move",
     "MoveAnalysis",
     "MoveEffect",

@@ -170,6 +170,10 @@ class Book:
         """A book from the bytes of its file; :class:`BookError` naming ``source`` if they are not one.
 
         With ``check=False`` the entries are checked one by one as they are looked up.
+
+        Raises:
+            BookError: ``data`` is not an opening book (not gzip, not JSON, no header, another
+                format version, too large) or is damaged.
         """
         try:
             text = gzip.decompress(data)
@@ -209,7 +213,11 @@ class Book:
         return Book(self.variant, self.moves, entries, dict(self.built), source=self._source)
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the book to ``path`` atomically (a reader sees the old file or the new one)."""
+        """Write the book to ``path`` atomically (a reader sees the old file or the new one).
+
+        Raises:
+            BookError: the file cannot be written.
+        """
         try:
             write_atomic(path, self.to_bytes(), mode=0o644)  # a data file of the package: readable by everyone
         except OSError as error:
@@ -240,7 +248,12 @@ def _is_move(move: Any, variant: Variant) -> bool:
 
 def load(path: str | os.PathLike[str], variant: Variant | None = None, *, check: bool = True) -> Book:
     """Read a book file; with ``variant``, also check that it is that variant's book. With ``check=False``
-    its entries are checked as they are looked up (:class:`BookError` then)."""
+    its entries are checked as they are looked up (:class:`BookError` then).
+
+    Raises:
+        BookError: the file cannot be read, is too large, is not a (valid) book, or is the
+            book of another variant than ``variant``.
+    """
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -321,7 +334,11 @@ def fastest_move(position: Position, value: int, best: list[Move], *, deadline: 
 
 
 def choose(position: Position, *, threads: int | None = None) -> BookEntry:
-    """The perfect player's move in ``position`` with unlimited time: an exact solve and :func:`fastest_move`."""
+    """The perfect player's move in ``position`` with unlimited time: an exact solve and :func:`fastest_move`.
+
+    Raises:
+        BookError: the game is over, or the solver proved no value in its time.
+    """
     if position.is_over:
         raise BookError("the game is over: there is no move to choose")
     result = solve(position, threads=threads, pv=False)
@@ -393,6 +410,11 @@ def build_book(
     ``checkpoint_seconds`` of solving (to save the book so far: ``book.moves``
     counts the complete decision numbers, an extension reuses the rest).
     Returns the book.
+
+    Raises:
+        BookError: ``moves`` is negative or not an integer, the variant is too large to
+            solve, or ``book`` is of another variant.
+        kalah.solve.SolveError: the solver refuses the options.
     """
     if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:
         raise BookError(f"moves must be a non-negative integer, got {moves!r}")

@@ -37,6 +37,7 @@ def move_code(move):
 
 
 def move_from_code(int code):
+    """The move of a compiled code: ``kalah.SWAP`` for KALAH_SWAP, else the pit index."""
     return SWAP if code == KALAH_SWAP else code
 
 

@@ -7,8 +7,12 @@ cdef extern from "csrc/memory.h" nogil:
     void *kalah_table_alloc(size_t bytes)
     void kalah_table_free(void *table, size_t bytes)
 
+cdef extern from "csrc/clock.h" nogil:
+    double kalah_now()
+
 cdef extern from "csrc/search.h" nogil:
     enum:
+        KS_MAX_THREADS
         KALAH_UNIT
         KS_INF
         KS_MAX_DEPTH
@@ -62,7 +66,6 @@ cdef extern from "csrc/search.h" nogil:
         int depth
         int exact
 
-    double ks_now()
     void ks_init(ks_context *c, const kalah_rules *r, int eval, ks_entry *table, uint64_t table_size)
     void ks_clear(ks_context *c)
     int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)

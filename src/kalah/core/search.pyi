@@ -7,6 +7,7 @@ from kalah.rules import Position
 UNIT: int
 INF: int
 MAX_DEPTH: int
+MAX_THREADS: int
 NO_MOVE: int
 ALGORITHMS: dict[str, int]
 EVALUATIONS: dict[str, int]

@@ -21,6 +21,8 @@ from kalah.core.board cimport rules_from_variant, state_from_position, KALAH_MAX
 UNIT = KALAH_UNIT
 INF = KS_INF
 MAX_DEPTH = KS_MAX_DEPTH
+#: Threads of one search at most (csrc/search.h).
+MAX_THREADS = KS_MAX_THREADS
 NO_MOVE = KS_NO_MOVE
 ALGORITHMS = {"minimax": 0, "alphabeta": 1, "scout": 2, "pvs": 3, "mtdf": 4}
 EVALUATIONS = {"store": 0, "seed": 1, "strong": 2}
@@ -82,7 +84,7 @@ cdef class Engine:
         cdef uint8_t pv[256]
         cdef int iterations, npv, k
         cdef double started
-        started = ks_now()
+        started = kalah_now()
         rules_from_variant(&rules, position.variant)
         state_from_position(&rules, &state, position)
         if clear or c.rules.pits != rules.pits or c.eval != evaluation:
@@ -107,7 +109,7 @@ cdef class Engine:
         c.soft_deadline = started + soft_seconds if soft_seconds > 0 else 0.0
         with nogil:
             iterations = ks_iterate_threads(c, algorithm, &state, first, last, threads)
-        elapsed = ks_now() - started
+        elapsed = kalah_now() - started
         npv = ks_pv(c, &state, c.depth, pv, 256) if iterations else 0
         answer = context_answer(c, iterations, elapsed, [pv[k] for k in range(npv)])
         answer["threads"] = threads if c.table != NULL else 1
@@ -148,7 +150,7 @@ def mcts(position, long playouts=0, double seconds=0.0, double exploration=1.414
     cdef double started, deadline
     rules_from_variant(&rules, position.variant)
     state_from_position(&rules, &state, position)
-    started = ks_now()
+    started = kalah_now()
     deadline = started + seconds if seconds > 0 else 0.0
     if playouts <= 0 and deadline == 0.0:
         playouts = 10000
@@ -162,7 +164,7 @@ def mcts(position, long playouts=0, double seconds=0.0, double exploration=1.414
         "playouts": out.playouts,
         "nodes": out.nodes,
         "depth": out.depth,
-        "seconds": ks_now() - started,
+        "seconds": kalah_now() - started,
     }
 
 
@@ -175,7 +177,7 @@ def reference_alphabeta(position, int depth):
     cdef double started
     rules_from_variant(&rules, position.variant)
     state_from_position(&rules, &state, position)
-    started = ks_now()
+    started = kalah_now()
     with nogil:
         value = ks_reference_alphabeta(&rules, &state, depth, &nodes)
-    return value, nodes, ks_now() - started
+    return value, nodes, kalah_now() - started

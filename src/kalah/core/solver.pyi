@@ -1,11 +1,20 @@
 """Types of the compiled endgame databases and exact solver (solver.pyx); ``kalah.endgame`` and ``kalah.solve`` are their Python faces."""
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from typing_extensions import Buffer
 
 MAX_SEEDS: int
+MAX_THREADS: int
 TABLE_ENTRY_BYTES: int
+
+class TableEntry(NamedTuple):
+    """What a Solver's table holds on a position: bounds on its pits value and the move that proved the lower bound."""
+
+    lower: int
+    upper: int
+    move: int | None
 
 def now() -> float: ...
 def checksum(buffer: Buffer, offset: int = 0, size: int = -1, seed: int = 0) -> int: ...
@@ -61,4 +70,4 @@ class Solver:
     def request_stop(self) -> None: ...
     def search(self, pits: Sequence[int], alpha: int, beta: int, threads: int = 1,
                deadline: float = 0.0, stop: StopFlag | None = None) -> tuple[int, bool, int]: ...
-    def lookup(self, pits: Sequence[int]) -> tuple[int, int, int | None] | None: ...
+    def lookup(self, pits: Sequence[int]) -> TableEntry | None: ...

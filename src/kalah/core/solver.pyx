@@ -14,6 +14,8 @@ from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetContext, PyCapsule_Se
 from cpython.ref cimport Py_INCREF, Py_DECREF, PyObject
 from libc.string cimport memset
 
+from collections import namedtuple
+
 from kalah.core.board cimport kalah_rules, kalah_state, kalah_oracle
 
 cdef extern from "csrc/endgame.h" nogil:
@@ -58,18 +60,26 @@ cdef extern from "csrc/solve.h" nogil:
                             double deadline, volatile int *stop, int *aborted, uint64_t *nodes)
     void kalah_solver_request_stop(volatile int *stop)
     int kalah_solver_lookup(kalah_solver *solver, const uint8_t *pits, int *lower, int *upper, int *best)
-    double kalah_solver_now()
     int KALAH_SOLVER_ENTRY_BYTES
+    int KALAH_MAX_THREADS
+
+cdef extern from "csrc/clock.h" nogil:
+    double kalah_now()
 
 
 MAX_SEEDS = KALAH_EGDB_MAX_SEEDS
+TableEntry = namedtuple("TableEntry", ["lower", "upper", "move"])
+TableEntry.__doc__ = """What a Solver's table holds on a position: bounds on its pits value (``lower``, ``upper``)
+and ``move``, the move that proved the lower bound (or the first searched), or None."""
+#: Threads of one solver search at most (csrc/solve.h).
+MAX_THREADS = KALAH_MAX_THREADS
 #: Bytes of one entry of a Solver's table: 2^tt_log2 entries take this times 2^tt_log2 bytes.
 TABLE_ENTRY_BYTES = KALAH_SOLVER_ENTRY_BYTES
 
 
 def now():
     """Seconds on the solver's monotonic clock (deadlines are given on it)."""
-    return kalah_solver_now()
+    return kalah_now()
 
 
 def checksum(buffer, Py_ssize_t offset=0, Py_ssize_t size=-1, unsigned long long seed=0):
@@ -341,12 +351,12 @@ cdef class Solver:
         return value, bool(aborted), nodes
 
     def lookup(self, pits):
-        """(lower, upper, best_move) that the table holds for ``pits``, or None."""
+        """The :class:`TableEntry` that the table holds for ``pits``, or None."""
         cdef uint8_t buf[16]
         cdef int i, lower, upper, best
         memset(buf, 0, 16)
         for i in range(2 * self.pits):
             buf[i] = pits[i]
         if kalah_solver_lookup(self.ptr, buf, &lower, &upper, &best):
-            return lower, upper, (None if best < 0 else best)
+            return TableEntry(lower, upper, None if best < 0 else best)
         return None

@@ -12,7 +12,7 @@ from libc.stdlib cimport free, malloc
 
 from kalah.core.board cimport rules_from_variant, state_from_position
 from kalah.core.search cimport (
-    KS_NO_MOVE, context_answer, ks_context, ks_entry, ks_init, ks_clear, ks_iterate, ks_mcts_result, ks_now, ks_pv,
+    KS_NO_MOVE, context_answer, ks_context, ks_entry, ks_init, ks_clear, ks_iterate, ks_mcts_result, kalah_now, ks_pv,
     kalah_table_alloc, kalah_table_free,
     kalah_rules,
     kalah_state,
@@ -83,7 +83,7 @@ def trace_search(position, int algorithm, int evaluation, int first, int last, b
         kalah_table_free(table, size * sizeof(ks_entry))
         raise MemoryError("no memory for the trace or the transposition table")
     try:
-        started = ks_now()
+        started = kalah_now()
         ks_init(&ctx, &rules, evaluation, table, size)
         ks_clear(&ctx)
         ctx.use_table = memo and table != NULL
@@ -93,7 +93,7 @@ def trace_search(position, int algorithm, int evaluation, int first, int last, b
         ks_trace_attach(&ctx, &tr, nodes, max_nodes)
         with nogil:
             iterations = ks_iterate(&ctx, algorithm, &state, first, last)
-        elapsed = ks_now() - started
+        elapsed = kalah_now() - started
         npv = ks_pv(&ctx, &state, ctx.depth, pv, 256) if iterations else 0
         trace = []
         for i in range(tr.n):
@@ -161,7 +161,7 @@ def trace_mcts(position, long playouts, double exploration=1.4142135623730951, u
     try:
         if not (tr.parent and tr.move and tr.tree_id and tr.selected and tr.expanded and tr.margin):
             raise MemoryError("no memory for the trace")
-        started = ks_now()
+        started = kalah_now()
         with nogil:
             status = ks_mcts_traced(&rules, &state, playouts, 0.0, exploration, seed, 2000000, &out, &tr)
         if status != 0:
@@ -172,7 +172,7 @@ def trace_mcts(position, long playouts, double exploration=1.4142135623730951, u
             "playouts": out.playouts,
             "nodes": out.nodes,
             "depth": out.depth,
-            "seconds": ks_now() - started,
+            "seconds": kalah_now() - started,
             "full": bool(tr.full),
             "tree": [(tr.parent[i], tr.move[i]) for i in range(tr.nodes)],
             "iterations": [(tr.selected[i], tr.expanded[i], tr.margin[i]) for i in range(tr.iterations)],

@@ -390,6 +390,10 @@ def build(
     same database is continued. ``progress(done, total)`` is called as positions
     are computed. Returns the database, its values kept in the private memory they were built in
     (:meth:`EndgameDatabase.in_memory` need not copy them); :func:`locate` returns the same object.
+
+    Raises:
+        EndgameDatabaseError: ``max_seeds`` or the variant's pits are out of range, or the
+            file cannot be written.
     """
     pits, empty_capture = _rule_key(variant)
     _check_request(pits, max_seeds)
@@ -468,7 +472,12 @@ def _read_partial(partial: Path, pits: int, empty_capture: bool, max_seeds: int,
 
 
 def load(path: str | os.PathLike[str], verify: bool = True) -> EndgameDatabase:
-    """Memory-map a database file, checking its header (and, with ``verify``, its checksum)."""
+    """Memory-map a database file, checking its header (and, with ``verify``, its checksum).
+
+    Raises:
+        EndgameDatabaseError: ``path`` is not a regular file, cannot be opened, is not a
+            complete database of this format, or its values fail the checksum (``verify``).
+    """
     path = Path(path)
     if path.exists() and not path.is_file():  # a FIFO or a device would block or never end
         raise EndgameDatabaseError(f"{path} is not a regular file")
@@ -517,6 +526,9 @@ def locate(
 
     Loaded databases are kept open and shared. Files with the standard name that
     cannot be used raise :class:`EndgameDatabaseError`.
+
+    Raises:
+        EndgameDatabaseError: a file of the variant is there but cannot be used.
     """
     pits, empty_capture = _rule_key(variant)
     folder = Path(directory or default_directory())

@@ -411,8 +411,12 @@ class GameLibrary:
             return self._current(db, game_id)[0]
 
     def record(self, game_id: int) -> GameRecord:
-        """The game as a JSON game record, checked move by move (GameNotFoundError if there is no such game,
-        DamagedGameError if it cannot be read back)."""
+        """The game as a JSON game record (checked move by move).
+
+        Raises:
+            GameNotFoundError: there is no game ``game_id``.
+            DamagedGameError: the game's stored record no longer reads as a record.
+        """
         with self._connect() as db:
             row = self._row(db, game_id)
             moves = db.execute("SELECT player, move, board, seconds, info FROM moves WHERE game_id = ? ORDER BY number",

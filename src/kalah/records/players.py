@@ -16,7 +16,11 @@ from .record import load_record
 
 
 def replay_player(file: str | None = None) -> ReplayPlayer:
-    """The player that plays the moves of the record in ``file``, position by position."""
+    """The player that plays the moves of the record in ``file``, position by position.
+
+    Raises:
+        PlayerSpecError: no ``file`` was given.
+    """
     if not file:
         raise PlayerSpecError("replay needs file=PATH of a game record")
     record = load_record(Path(file))

@@ -190,7 +190,12 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
-        """Read and check a record: every move must be legal and give the recorded board."""
+        """Read and check a record: every move must be legal and give the recorded board.
+
+        Raises:
+            RecordError: ``data`` is not a game record of this format and version, or a field,
+                a move or a board in it is wrong (each message names which).
+        """
         if not isinstance(data, dict):
             raise RecordError(f"a game record is a JSON object, got {type(data).__name__}")
         if data.get("format") != FORMAT:
@@ -264,7 +269,11 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
-        """Read a record from JSON text, checking every move against the rules (RecordError if it does not)."""
+        """Read a record from JSON text, checking every move against the rules (RecordError if it does not).
+
+        Raises:
+            RecordError: ``text`` is too long, not JSON, nested too deeply, or not a valid record.
+        """
         if len(text) > MAX_RECORD:
             raise RecordError(f"a game record is at most {MAX_RECORD} characters long; this text has {len(text)}")
         try:
@@ -277,7 +286,12 @@ class GameRecord:
 
 
 def load_record(path: str | Path) -> GameRecord:
-    """Read a record file, with errors that name the file."""
+    """Read a record file, with errors that name the file.
+
+    Raises:
+        RecordError: ``path`` cannot be read, is not a regular text file, is too large, or
+            does not hold a valid record.
+    """
     path = Path(path)
     if path.exists() and not path.is_file():
         raise RecordError(f"{path} is not a regular file")

@@ -37,6 +37,9 @@ def parse_move(text: str, position: Position) -> Move:
 
     Raises :class:`IllegalMoveError` naming the legal choices when the text is
     not a legal move in ``position``.
+
+    Raises:
+        IllegalMoveError: ``text`` names no legal move of ``position``.
     """
     word = text.strip()
     legal = position.legal_moves()

@@ -40,7 +40,12 @@ class MoveEffect:
 
 
 class Position:
-    """A Kalah position: board, side to move and variant. Immutable and hashable."""
+    """A Kalah position: board, side to move and variant. Immutable and hashable.
+
+    Raises:
+        InvalidPositionError: (when made) the board does not fit the variant, holds
+            too many seeds, or ``to_move`` is not 0 or 1.
+    """
 
     __slots__ = ("_variant", "_cells", "_to_move", "_hash")
 
@@ -77,7 +82,11 @@ class Position:
 
     @classmethod
     def from_cells(cls, cells: Iterable[int], to_move: int, variant: Variant) -> Position:
-        """Build from the flat layout (``2 * (pits + 1)`` numbers)."""
+        """Build from the flat layout (``2 * (pits + 1)`` numbers).
+
+        Raises:
+            InvalidPositionError: the cells do not fit the variant's board, or ``to_move`` is not 0 or 1.
+        """
         cells = list(cells)
         if len(cells) != 2 * (variant.pits + 1):
             raise InvalidPositionError(f"a flat {variant.name} board has {2 * (variant.pits + 1)} cells, got {len(cells)}")
@@ -187,7 +196,11 @@ class Position:
     # --- playing --------------------------------------------------------------
 
     def play(self, move: Move) -> Position:
-        """The position after ``move``; raises :class:`IllegalMoveError` if it is not legal."""
+        """The position after ``move``.
+
+        Raises:
+            IllegalMoveError: ``move`` is not legal here (or the game is over).
+        """
         return self.play_explained(move)[0]
 
     def play_explained(self, move: Move) -> tuple[Position, MoveEffect]:
@@ -265,7 +278,12 @@ class Position:
 
     @classmethod
     def from_dict(cls, data: Any) -> Position:
-        """A position from the dict of ``to_dict`` (InvalidPositionError naming what is wrong)."""
+        """A position from the dict of ``to_dict`` (InvalidPositionError naming what is wrong).
+
+        Raises:
+            InvalidPositionError: ``data`` is not an object, has unknown fields or no board, or
+                its variant or board is invalid.
+        """
         if not isinstance(data, dict):
             raise InvalidPositionError(f"a position must be a JSON object, got {type(data).__name__}")
         unknown = set(data) - {"board", "to_move", "variant"}
@@ -293,7 +311,11 @@ class Position:
 
     @classmethod
     def from_json(cls, text: str | bytes | dict[str, Any]) -> Position:
-        """Parse the JSON form; also accepts an already-decoded ``dict``."""
+        """Parse the JSON form; also accepts an already-decoded ``dict``.
+
+        Raises:
+            InvalidPositionError: ``text`` is not JSON or not a valid position.
+        """
         if isinstance(text, dict):
             return cls.from_dict(text)
         try:

@@ -15,7 +15,11 @@ MAX_TOTAL_SEEDS = 255
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """``Kalah(pits, seeds)`` with the optional empty-capture and pie rules."""
+    """``Kalah(pits, seeds)`` with the optional empty-capture and pie rules.
+
+    Raises:
+        InvalidVariantError: (when made) the pits or seeds are out of range, or a rule flag is not a bool.
+    """
 
     pits: int = 6
     seeds: int = 4
@@ -60,7 +64,12 @@ class Variant:
 
     @classmethod
     def from_dict(cls, data: Any) -> Variant:
-        """A variant from the dict of ``to_dict`` (InvalidVariantError naming what is wrong)."""
+        """A variant from the dict of ``to_dict`` (InvalidVariantError naming what is wrong).
+
+        Raises:
+            InvalidVariantError: ``data`` is not an object, has unknown fields, or describes no
+                valid variant.
+        """
         if not isinstance(data, dict):
             raise InvalidVariantError(f"a variant must be a JSON object, got {type(data).__name__}")
         unknown = set(data) - {"pits", "seeds", "empty_capture", "pie_rule"}

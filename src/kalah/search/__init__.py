@@ -30,21 +30,29 @@ import os
 import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterator, Literal
+from typing import Any, Iterator, Literal, cast
 
 from kalah.core import search as core
-from kalah.core.search import MAX_DEPTH, NO_MOVE, UNIT, Engine
-from kalah.rules import SWAP, KalahError, Move, Position
+from kalah.core.board import move_from_code
+from kalah.core.search import MAX_DEPTH, MAX_THREADS, NO_MOVE, UNIT, Engine
+from kalah.rules import KalahError, Move, Position
 
 #: How much is known about a root move's value (see :class:`MoveValue`).
 Bound = Literal["exact", "lower", "upper", "unknown", "estimate"]
+#: The name of a search algorithm (one of ``ALGORITHMS``).
+AlgorithmName = Literal["minimax", "alphabeta", "scout", "pvs", "mtdf", "mcts"]
+#: The name of an evaluation at the depth limit (one of ``EVALUATIONS``).
+EvaluationName = Literal["strong", "store", "seed"]
 
 __all__ = [
     "ALGORITHMS",
+    "AlgorithmName",
     "Bound",
     "EVALUATIONS",
     "EXACT_ALGORITHMS",
     "DEFAULT_DEPTH",
+    "EvaluationName",
+    "Limit",
     "MAX_DEPTH",
     "MAX_PLAYOUTS",
     "MAX_TIME",
@@ -65,11 +73,11 @@ __all__ = [
     "trace",
 ]
 
-EXACT_ALGORITHMS = ("minimax", "alphabeta", "scout", "pvs", "mtdf")
-ALGORITHMS = EXACT_ALGORITHMS + ("mcts",)
+EXACT_ALGORITHMS: tuple[AlgorithmName, ...] = ("minimax", "alphabeta", "scout", "pvs", "mtdf")
+ALGORITHMS: tuple[AlgorithmName, ...] = EXACT_ALGORITHMS + ("mcts",)
 #: The engines that may use every technique (the others stay as the textbooks write them).
-PRACTICAL_ALGORITHMS = ("pvs", "mtdf")
-EVALUATIONS = ("strong", "store", "seed")
+PRACTICAL_ALGORITHMS: tuple[AlgorithmName, ...] = ("pvs", "mtdf")
+EVALUATIONS: tuple[EvaluationName, ...] = ("strong", "store", "seed")
 DEFAULT_DEPTH = 8
 #: The longest a search may be given, in seconds (a day): a larger budget is a typing slip, and a
 #: deadline beyond it would overflow the engine's clock arithmetic to no purpose.
@@ -83,22 +91,55 @@ class SearchError(KalahError, ValueError):
     """Bad search parameters: an unknown algorithm or evaluation, a bad depth or time."""
 
 
-def check_algorithm(name: Any) -> str:
-    """``algorithm`` if it is one of ``ALGORITHMS``, else a SearchError naming them."""
+@dataclass(frozen=True)
+class Limit:
+    """When a search stops, as one object (python-chess's ``engine.Limit``): ``search(position, limit=...)``.
+
+    The same limits are also plain parameters of :func:`kalah.search`; give
+    them one way or the other. A limit left None does not limit.
+
+    >>> kalah.search(kalah.Position.start(), limit=kalah.Limit(depth=4)).depth
+    4
+    """
+
+    depth: int | None = None
+    """The depth in moves (progressive deepening stops there)."""
+    time: float | None = None
+    """Seconds for the whole search: the hard limit."""
+    soft_time: float | None = None
+    """With ``time``: past this many seconds a search stops after an iteration once its best move is stable."""
+    playouts: int | None = None
+    """MCTS only: the random games to play."""
+
+
+def check_algorithm(name: Any) -> AlgorithmName:
+    """``algorithm`` if it is one of ``ALGORITHMS`` (any case, spaces around), else a SearchError naming them.
+
+    Raises:
+        SearchError: ``name`` is not one of ``ALGORITHMS``.
+    """
     if not isinstance(name, str) or name.strip().lower() not in ALGORITHMS:
         raise SearchError(f"unknown algorithm {name!r}; accepted: {', '.join(ALGORITHMS)}")
-    return name.strip().lower()
+    return cast(AlgorithmName, name.strip().lower())
 
 
-def check_evaluation(name: Any) -> str:
-    """``evaluation`` if it is one of ``EVALUATIONS``, else a SearchError naming them."""
+def check_evaluation(name: Any) -> EvaluationName:
+    """``evaluation`` if it is one of ``EVALUATIONS`` (any case, spaces around), else a SearchError naming them.
+
+    Raises:
+        SearchError: ``name`` is not one of ``EVALUATIONS``.
+    """
     if not isinstance(name, str) or name.strip().lower() not in EVALUATIONS:
         raise SearchError(f"unknown evaluation {name!r}; accepted: {', '.join(EVALUATIONS)}")
-    return name.strip().lower()
+    return cast(EvaluationName, name.strip().lower())
 
 
 def check_depth(depth: Any) -> int | None:
-    """``depth`` as a depth limit (1 to :data:`MAX_DEPTH`), else a SearchError."""
+    """``depth`` as a depth limit (1 to :data:`MAX_DEPTH`), else a SearchError.
+
+    Raises:
+        SearchError: ``depth`` is not a whole number from 1 to MAX_DEPTH.
+    """
     if depth is None:
         return None
     if isinstance(depth, bool) or not isinstance(depth, int):
@@ -111,7 +152,11 @@ def check_depth(depth: Any) -> int | None:
 
 
 def check_time(time: Any) -> float | None:
-    """``time`` as positive seconds up to :data:`MAX_TIME` (None stays None), else a SearchError."""
+    """``time`` as positive seconds up to :data:`MAX_TIME` (None stays None), else a SearchError.
+
+    Raises:
+        SearchError: ``time`` is not a positive number of seconds up to MAX_TIME.
+    """
     if time is None:
         return None
     if isinstance(time, bool) or not isinstance(time, (int, float)) or math.isnan(time):
@@ -123,12 +168,13 @@ def check_time(time: Any) -> float | None:
     return float(time)
 
 
-#: The most threads a search may use.
-MAX_THREADS = 64
-
 
 def check_threads(threads: Any) -> int:
-    """``threads`` as a whole number from 1 to MAX_THREADS, or a SearchError naming the problem."""
+    """``threads`` as a whole number from 1 to MAX_THREADS, or a SearchError naming the problem.
+
+    Raises:
+        SearchError: ``threads`` is not a whole number from 1 to ``MAX_THREADS``.
+    """
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
         raise SearchError(f"threads must be a whole number from 1 to {MAX_THREADS}, got {threads!r}")
     return threads
@@ -139,6 +185,10 @@ def default_threads() -> int:
 
     Worker processes that already fill the cores (the web server's engine
     workers, an arena's games) set ``KALAH_THREADS=1``.
+
+    Raises:
+        SearchError: ``KALAH_THREADS`` is set to something else than a whole number from 1
+            to ``MAX_THREADS``.
     """
     setting = os.environ.get("KALAH_THREADS", "").strip()
     if setting:
@@ -220,9 +270,9 @@ class SearchResult:
 
     position: Position
     """The position searched."""
-    algorithm: str
+    algorithm: AlgorithmName
     """One of ``ALGORITHMS``: ``minimax``, ``alphabeta``, ``scout``, ``pvs``, ``mtdf`` or ``mcts``."""
-    evaluation: str
+    evaluation: EvaluationName
     """The evaluation at the depth limit: ``strong``, ``store`` or ``seed`` (see docs/search.md)."""
     value: float | int | None
     """The position's value in seeds for the side to move (``int`` when proven); None if nothing completed."""
@@ -294,11 +344,9 @@ def _engine_for(table_bits: int) -> Iterator[Engine]:
 
 
 def _move(code: int) -> Move:
-    if code == 255:
-        return SWAP
     if code == NO_MOVE:
         raise AssertionError("no move")
-    return int(code)
+    return move_from_code(code)
 
 
 def _seeds(units: int | None, exact: bool) -> float | int | None:
@@ -311,11 +359,12 @@ def _seeds(units: int | None, exact: bool) -> float | int | None:
 
 def search(
     position: Position,
-    algorithm: str = "pvs",
+    algorithm: AlgorithmName = "pvs",
     depth: int | None = None,
     time: float | None = None,
-    evaluation: str = "strong",
+    evaluation: EvaluationName = "strong",
     *,
+    limit: Limit | None = None,
     move_values: bool = True,
     memo: bool = True,
     ordering: bool = True,
@@ -370,9 +419,24 @@ def search(
       fixed depth and for the seed algorithms (minimax, alphabeta, scout), off
       for a timed pvs or mtdf search.
     - ``mcts`` takes ``playouts`` (default 10000) or ``time``, and ``seed``.
+    - ``limit``: ``depth``, ``time``, ``soft_time`` and ``playouts`` as one
+      :class:`Limit` (then none of them given on its own).
+
+    Raises:
+        SearchError: ``position`` is not a Position; an unknown ``algorithm`` or
+            ``evaluation``; a bad ``depth``, ``time``, ``soft_time``, ``playouts`` or
+            ``threads``; ``limit`` given together with a limit of its own.
     """
     if not isinstance(position, Position):
         raise SearchError(f"position must be a kalah.Position, got {type(position).__name__}")
+    if limit is not None:
+        if not isinstance(limit, Limit):
+            raise SearchError(f"limit must be a kalah.Limit, got {type(limit).__name__}")
+        given = [name for name, value in (("depth", depth), ("time", time), ("soft_time", soft_time),
+                                          ("playouts", playouts)) if value is not None]
+        if given:
+            raise SearchError(f"give the limits in limit= or as parameters, not both (also given: {', '.join(given)})")
+        depth, time, soft_time, playouts = limit.depth, limit.time, limit.soft_time, limit.playouts
     algorithm = check_algorithm(algorithm)
     evaluation = check_evaluation(evaluation)
     depth = check_depth(depth)
@@ -428,7 +492,7 @@ def search(
     return _result(position, algorithm, evaluation, raw)
 
 
-def _result(position: Position, algorithm: str, evaluation: str, raw: dict[str, Any]) -> SearchResult:
+def _result(position: Position, algorithm: AlgorithmName, evaluation: EvaluationName, raw: dict[str, Any]) -> SearchResult:
     """The SearchResult of the compiled engine's answer ``raw`` (Engine.search, or the traced search)."""
     exact = bool(raw["exact"])
     best: Move | None
@@ -460,7 +524,7 @@ def _result(position: Position, algorithm: str, evaluation: str, raw: dict[str, 
     return SearchResult(position, algorithm, evaluation, value, best, pv, move_list, stats, exact)
 
 
-def _mcts(position: Position, evaluation: str, depth: int | None, time: float | None, playouts: int | None, seed: int) -> SearchResult:
+def _mcts(position: Position, evaluation: EvaluationName, depth: int | None, time: float | None, playouts: int | None, seed: int) -> SearchResult:
     if playouts is None and time is None:
         playouts = DEFAULT_PLAYOUTS
     raw = core.mcts(position, playouts=playouts or 0, seconds=time or 0.0, seed=seed)

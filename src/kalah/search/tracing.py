@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Sequence
 
 from kalah.core import trace as core_trace
+from kalah.core.board import move_from_code
 from kalah.core.search import ALGORITHMS as CORE_ALGORITHMS
 from kalah.core.search import EVALUATIONS as CORE_EVALUATIONS
 from kalah.core.search import INF, NO_MOVE, UNIT
-from kalah.rules import SWAP, Move, Position
+from kalah.rules import Move, Position
 
 from . import SearchError, SearchResult, _result, check_algorithm, check_depth, check_evaluation
 
@@ -163,7 +164,11 @@ def _bound(units: int) -> float | int:
 
 
 def check_trace_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The options of a trace with the defaults filled in, else a SearchError naming the bad one."""
+    """The options of a trace with the defaults filled in, else a SearchError naming the bad one.
+
+    Raises:
+        SearchError: an unknown option, or an option's value of the wrong kind.
+    """
     unknown = sorted(set(options) - set(TRACE_OPTIONS))
     if unknown:
         raise SearchError(f"unknown option {unknown[0]!r} for a trace; accepted: {', '.join(TRACE_OPTIONS)}")
@@ -187,6 +192,11 @@ def trace(position: Position, algorithm: str, depth: int, evaluation: str = "str
     tree: ``move_values``, ``memo``, ``ordering``, ``iterative`` (default on for
     all but minimax) and ``table_bits``. A search that visits more than
     ``max_nodes`` nodes raises :class:`TraceTooLargeError`.
+
+    Raises:
+        SearchError: bad arguments (as :func:`kalah.search`), ``mcts``, no depth, or a bad
+            ``max_nodes``.
+        TraceTooLargeError: the search visits more than ``max_nodes`` nodes.
     """
     if not isinstance(position, Position):
         raise SearchError(f"position must be a kalah.Position, got {type(position).__name__}")
@@ -216,7 +226,7 @@ def trace(position: Position, algorithm: str, depth: int, evaluation: str = "str
         TraceNode(
             id=i,
             parent=None if parent < 0 else parent,
-            move=None if move == NO_MOVE else SWAP if move == 255 else move,
+            move=None if move == NO_MOVE else move_from_code(move),
             depth=node_depth,
             alpha=_bound(alpha) if window else None,
             beta=_bound(beta) if window else None,
@@ -241,6 +251,10 @@ def tree_facts(position: Position, parents: Sequence[int | None], moves: Sequenc
     lab page, the notebook's tree) name moves by the mover's pit letters and
     hang pruned moves under their node. Raises ``KalahError`` for a move that
     is not legal, and :class:`SearchError` for a parent that is not an earlier node.
+
+    Raises:
+        SearchError: the lists differ in length, or a node's parent or move is missing or
+            comes after it.
     """
     if not len(parents) == len(moves) == len(cutoffs):
         raise SearchError("parent, move and cutoff must have one entry per node")

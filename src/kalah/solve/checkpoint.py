@@ -68,7 +68,11 @@ class Checkpoint:
             raise CheckpointError(f"{self.path} is not a kalah solve checkpoint ({found}, expected {FORMAT!r})")
 
     def load(self, rules: str) -> dict[Pits, tuple[int, int]]:
-        """Every bound proven under ``rules``; a row that cannot be a pits value's bounds is refused."""
+        """Every bound proven under ``rules``; a row that cannot be a pits value's bounds is refused.
+
+        Raises:
+            CheckpointError: the file is not a checkpoint, or holds a damaged leaf or bounds.
+        """
         found: dict[Pits, tuple[int, int]] = {}
         try:
             rows = self.connection.execute("SELECT pits, lower, upper FROM bounds WHERE rules = ?", (rules,)).fetchall()
@@ -87,7 +91,11 @@ class Checkpoint:
         return found
 
     def record(self, rules: str, pits: Pits, lower: int, upper: int) -> None:
-        """Keep the bounds of one leaf (in their own transaction)."""
+        """Keep the bounds of one leaf (in their own transaction).
+
+        Raises:
+            CheckpointError: the bounds cannot be written.
+        """
         try:
             with self.connection:
                 self.connection.execute(

@@ -30,24 +30,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from kalah import endgame as eg
 from kalah.rules import Move, Position
 
-from . import (
-    DEFAULT_TT_LOG2,
-    EndgameChoice,
-    SolveError,
-    SolveResult,
-    _LAST_GUESS,
-    _guess_effort,
-    _outside_in_steps,
-    _swap_open,
-    auto_max_seeds,
-    default_tt_log2,
-    heuristic_guess,
-)
+from .bounds import ABOVE_EVERY_VALUE, BELOW_EVERY_VALUE, outside_in_steps, swap_open
 from .checkpoint import Checkpoint, rules_key
+from .databases import EndgameChoice, chosen_database
+from .engine import DEFAULT_TT_LOG2, default_tt_log2
+from .guess import guess_effort, heuristic_guess
 from .leaf import DatabaseSpec, LeafAnswer, leaf_test
+from .result import SolveError, SolveResult
 
 __all__ = ["CONNECT_SECONDS", "DEFAULT_SPLIT_PLIES", "ClusterReport", "solve_on_cluster"]
 
@@ -114,7 +105,7 @@ def _split(position: Position, plies: int, nodes: dict[tuple[Position, int], _No
     node.diff = position.store(me) - position.store(1 - me)
     if position.is_over:
         node.exact = position.mover_margin
-    elif plies <= 0 and not _swap_open(position):
+    elif plies <= 0 and not swap_open(position):
         node.leaf = tuple(position.pits(me)) + tuple(position.pits(1 - me))
     else:
         node.split(nodes)
@@ -157,7 +148,7 @@ class _Driver:
         """Bounds on the node's value (the mover's final margin) from the leaves' bounds."""
         if node.exact is not None:
             return node.exact, node.exact
-        own = (-(10**6), 10**6)
+        own = (BELOW_EVERY_VALUE, ABOVE_EVERY_VALUE)
         if node.leaf is not None:
             lower, upper = self.leaf_bounds(node.leaf)
             own = (lower + node.diff, upper + node.diff)
@@ -165,7 +156,7 @@ class _Driver:
                 return own
         found = memo.get(id(node))
         if found is None:
-            lower = upper = -(10**6)
+            lower = upper = BELOW_EVERY_VALUE
             for _, child, same in node.children:
                 low, high = self.interval(child, memo)
                 if not same:
@@ -329,27 +320,12 @@ class _Driver:
 
 def _database_spec(position: Position, endgame: EndgameChoice) -> tuple[DatabaseSpec, int | None]:
     """What the workers probe, checked here first (a bad file is refused before any work), and its K."""
-    variant = position.variant
-    if endgame is None or endgame is False:
-        return None, None
-    if isinstance(endgame, eg.EndgameDatabase):
-        if endgame.path is None:
-            raise SolveError("a cluster solve needs the endgame database as a file (or 'auto'), not one in memory")
-        database = endgame
-    elif isinstance(endgame, (str, os.PathLike)) and endgame != "auto":
-        database = eg.load(endgame)
-    elif endgame == "auto" or endgame is True:
-        found = eg.locate(variant)
-        if found is None:
-            k = auto_max_seeds(variant.pits, position.seeds_in_pits)
-            return k, k
-        database = found
-    else:
-        raise SolveError(f"endgame must be 'auto', None, a path or an EndgameDatabase, got {endgame!r}")
-    if not database.covers(variant):
-        raise SolveError(f"the endgame database {database.describe()} does not cover {variant.name}")
-    assert database.path is not None
-    return str(database.path), database.max_seeds
+    choice = chosen_database(position, endgame)
+    if choice is None or isinstance(choice, int):  # none, or K of a table each worker computes in memory
+        return choice, choice
+    if choice.path is None:
+        raise SolveError("a cluster solve needs the endgame database as a file (or 'auto'), not one in memory")
+    return str(choice.path), choice.max_seeds
 
 
 def _check_address(address: str) -> None:
@@ -409,6 +385,11 @@ def solve_on_cluster(
     solve started again with it resumes. ``split_plies`` is the depth of the
     split tree. ``progress(lower, upper)`` hears the bounds on the value after
     every answer of a worker. Returns the result and a :class:`ClusterReport`.
+
+    Raises:
+        SolveError: a bad ``split_plies`` or ``endgame``, an in-memory database, no Dask
+            installed, a scheduler that cannot be reached or has no workers.
+        kalah.solve.checkpoint.CheckpointError: the checkpoint cannot be read or written.
     """
     if isinstance(split_plies, bool) or not isinstance(split_plies, int) or not 0 <= split_plies <= 8:
         raise SolveError(f"split_plies must be an integer from 0 to 8, got {split_plies!r}")
@@ -485,10 +466,9 @@ def _mtdf(driver: _Driver, position: Position) -> tuple[int, int]:
     total = sum(position.cells)  # every final margin has the parity of the seeds in the game
     lower, upper = driver.interval(driver.root, {})
     remaining = driver.remaining()
-    worth_a_guess = lower < upper and (remaining is None or remaining > 10 * _guess_effort(position)[1])
+    worth_a_guess = lower < upper and (remaining is None or remaining > 10 * guess_effort(position)[1])
     guess = heuristic_guess(position) if worth_a_guess else None
-    _LAST_GUESS.clear()
-    g = 0 if guess is None else guess
+    g = 0 if guess is None else guess.value
     g = max(lower, min(upper, g))
     if (g - total) % 2:
         g += 1 if g < upper else -1
@@ -496,7 +476,7 @@ def _mtdf(driver: _Driver, position: Position) -> tuple[int, int]:
         # under a time budget, close in from outside: a bar far from the value is proven in a fraction
         # of the time of one near it, so a short budget still proves something (one bar at a time, each
         # spread over the workers, where one machine runs the two sides side by side)
-        for step in _outside_in_steps(position.seeds_in_pits):
+        for step in outside_in_steps(position.seeds_in_pits):
             for bar in (g - step, g + step + 1):
                 if lower < bar <= upper and not driver.decide([(driver.root, bar)]):
                     return driver.interval(driver.root, {})

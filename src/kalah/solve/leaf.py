@@ -17,7 +17,9 @@ from kalah.core import solver as core
 from kalah.endgame import EndgameDatabase
 from kalah.rules import Position
 
-from . import _MEMORY_DATABASES, _Engine, _narrowed
+from .bounds import narrowed
+from .databases import memory_database
+from .engine import Engine
 
 __all__ = ["DatabaseSpec", "LeafAnswer", "leaf_test"]
 
@@ -26,7 +28,7 @@ DatabaseSpec = Union[None, str, int]
 #: Proven (lower, upper) on the leaf's pits value and the nodes searched; None when the time ran out.
 LeafAnswer = Union[tuple[int, int, int], None]
 
-_THREAD = threading.local()  # .engines: {(pits, empty_capture): _Engine}, one table per worker thread
+_THREAD = threading.local()  # .engines: {(pits, empty_capture): Engine}, one table per worker thread
 _DATABASES_LOCK = threading.Lock()  # two threads of one worker must not build the same table twice
 _FILES: dict[str, EndgameDatabase] = {}
 
@@ -39,19 +41,15 @@ def _database(spec: DatabaseSpec, pits: int, empty_capture: bool) -> EndgameData
             if spec not in _FILES:
                 _FILES[spec] = eg.load(spec)
             return _FILES[spec]
-        key = (pits, empty_capture)
-        memory = _MEMORY_DATABASES.get(key)
-        if memory is None or memory.max_seeds < spec:
-            memory = _MEMORY_DATABASES[key] = eg.build_in_memory((pits, empty_capture), spec, threads=1)
-        return memory
+        return memory_database((pits, empty_capture), spec, threads=1)
 
 
-def _engine(pits: int, empty_capture: bool, tt_log2: int) -> _Engine:
-    engines: dict[tuple[int, bool], _Engine] = getattr(_THREAD, "engines", None) or {}
+def _engine(pits: int, empty_capture: bool, tt_log2: int) -> Engine:
+    engines: dict[tuple[int, bool], Engine] = getattr(_THREAD, "engines", None) or {}
     _THREAD.engines = engines
     engine = engines.get((pits, empty_capture))
     if engine is None or engine.solver.tt_log2 != tt_log2:
-        engine = engines[(pits, empty_capture)] = _Engine(pits, empty_capture, tt_log2)
+        engine = engines[(pits, empty_capture)] = Engine(pits, empty_capture, tt_log2)
     return engine
 
 
@@ -76,7 +74,7 @@ def leaf_test(position: Position, beta: int, database: DatabaseSpec, tt_log2: in
         found, aborted, nodes = _search(engine, pits, beta, deadline, _cancelled())
     if aborted:
         return None
-    lower, upper = _narrowed(-seeds, seeds, found, beta, seeds)
+    lower, upper = narrowed(-seeds, seeds, found, beta, seeds)
     return lower, upper, nodes
 
 
@@ -84,7 +82,7 @@ def leaf_test(position: Position, beta: int, database: DatabaseSpec, tt_log2: in
 POLL_SECONDS = 0.1
 
 
-def _search(engine: _Engine, pits: list[int], beta: int, deadline: float,
+def _search(engine: Engine, pits: list[int], beta: int, deadline: float,
             cancelled: Callable[[], bool]) -> tuple[int, bool, int]:
     """The compiled null-window search in a helper thread, stopped early when the driver cancels the task
     (a test nobody needs any more would otherwise keep the worker from the next one)."""

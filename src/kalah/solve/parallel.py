@@ -115,6 +115,10 @@ class SideBySide(Generic[K]):
         """The next answer: a running test's key and fail-soft value (None: the deadline stopped it).
 
         Ctrl-C stops every test, then goes on up.
+
+        Raises:
+            BaseException: what a test's thread raised (every test is stopped first);
+                KeyboardInterrupt, after stopping every test.
         """
         assert self.running
         while True:

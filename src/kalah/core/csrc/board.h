@@ -312,15 +312,30 @@ typedef struct {
     int (*probe)(const void *db, const kalah_rules *r, const kalah_state *s, int *value);
 } kalah_oracle;
 
+/* The one mixer of the core (splitmix64's finalizer, Steele, Lea and Flood, 2014): every bit of z
+ * reaches every bit of the result. The generator below and both tables' hashes are built on it. */
+static inline uint64_t kalah_mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+#define KALAH_GOLDEN 0x9E3779B97F4A7C15ull /* 2^64 / the golden ratio: splitmix64's step */
+
+/* Two words mixed in turn from a seed: the search table's hash of a state (table.h). (The solver's
+ * table has two shorter hashes of its own: solve.c says why.) */
+static inline uint64_t kalah_hash2(uint64_t a, uint64_t b, uint64_t seed)
+{
+    return kalah_mix64(kalah_mix64(a + seed) ^ b);
+}
+
 /* A small, fast generator (splitmix64) so that playouts never touch global state. */
 typedef struct { uint64_t state; } kalah_rng;
 
 static inline uint64_t kalah_rng_next(kalah_rng *g)
 {
-    uint64_t z = (g->state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return kalah_mix64(g->state += KALAH_GOLDEN);
 }
 
 /* A uniform integer in [0, n) (Lemire's multiply-shift; the bias is below 2^-32 for n <= 9). */

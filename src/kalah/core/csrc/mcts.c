@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "clock.h"
 #include "mcts.h"
 
 #ifdef KALAH_TRACE
@@ -77,7 +78,7 @@ int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, do
     nodes[0].wins = nodes[0].margin = 0;
     while (nodes[0].n > 0) {
         if (max_playouts > 0 && playouts >= max_playouts) break;
-        if ((max_playouts <= 0 || deadline > 0) && (playouts & 63) == 0 && deadline > 0 && ks_now() >= deadline) break;
+        if ((max_playouts <= 0 || deadline > 0) && (playouts & 63) == 0 && deadline > 0 && kalah_now() >= deadline) break;
         /* selection */
         long at = 0;
         int level = 0;

@@ -22,13 +22,6 @@
 #include "table.h"
 #include "trace.h"
 
-double ks_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 void ks_init(ks_context *c, const kalah_rules *r, int eval, ks_entry *table, uint64_t table_size)
 {
     memset(c, 0, sizeof *c);
@@ -46,7 +39,7 @@ void ks_clear(ks_context *c)
 {
     /* A new salt in every key makes the old entries unreachable: as good as
      * zeroing the table (entries are always replaced), without the cost. */
-    c->salt = ks_mix(++c->generation * 0x9E3779B97F4A7C15ull);
+    c->salt = kalah_mix64(++c->generation * KALAH_GOLDEN);
     memset(&c->stats, 0, sizeof c->stats);
     c->heuristic = 0;
     c->aborted = 0;
@@ -62,7 +55,7 @@ static inline int ks_enter(ks_context *c)
     c->stats.nodes++;
     if (--c->clock_countdown <= 0) {
         c->clock_countdown = 1024;
-        if (c->deadline > 0 && ks_now() >= c->deadline) c->aborted = 1;
+        if (c->deadline > 0 && kalah_now() >= c->deadline) c->aborted = 1;
         if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)) c->aborted = 1;
         if (c->answered && __atomic_load_n(c->answered, __ATOMIC_RELAXED)) c->aborted = 1;
     }
@@ -635,7 +628,7 @@ int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, in
     c->root_n = 0;
     int settled = 0, last_best = KS_NO_MOVE;
     for (int depth = first; depth <= last; depth++) {
-        double iteration_started = c->soft_deadline > 0 ? ks_now() : 0;
+        double iteration_started = c->soft_deadline > 0 ? kalah_now() : 0;
         int saved_n = c->root_n, saved_best = c->best_move, saved_value = c->value, saved_depth = c->depth, saved_exact = c->exact;
         int saved_values[KALAH_MAX_MOVES];
         uint8_t saved_flags[KALAH_MAX_MOVES];
@@ -656,7 +649,7 @@ int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, in
         if (c->exact) break; /* proven: deeper searches give the same answer */
         if (c->soft_deadline > 0) {
             /* Time management: spend the time where the choice is still open. */
-            double now = ks_now(), took = now - iteration_started;
+            double now = kalah_now(), took = now - iteration_started;
             settled = c->best_move == last_best ? settled + 1 : 0;
             last_best = c->best_move;
             if (c->root_n == 1) break;                                  /* forced */

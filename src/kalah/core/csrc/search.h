@@ -16,6 +16,7 @@
 #define KALAH_SEARCH_H
 
 #include "board.h"
+#include "clock.h"
 #include "evaluate.h"
 
 #define KS_INF 1000000
@@ -91,7 +92,6 @@ typedef struct {
     struct ks_trace *trace;
 } ks_context;
 
-double ks_now(void);
 void ks_init(ks_context *c, const kalah_rules *r, int eval, ks_entry *table, uint64_t table_size);
 void ks_clear(ks_context *c);
 
@@ -107,6 +107,9 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth);
  * could not finish before the deadline. Returns the
  * number of completed iterations; the root results are those of the last one. */
 int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, int last);
+
+/* The search's threads at most (kalah.core.search.MAX_THREADS: Python reads this one). */
+#define KS_MAX_THREADS 64
 
 /* ks_iterate on `threads` threads sharing the table (lazy SMP with ABDADA's
  * deferral, smp.c): the threads split the tree; the answer is the deepest

@@ -20,7 +20,6 @@
 #include "search.h"
 #include "table.h"
 
-#define KS_MAX_THREADS 64
 
 typedef struct {
     ks_context ctx;

@@ -18,8 +18,12 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "clock.h"
 
 typedef struct kalah_solver kalah_solver;
+
+/* The solver's threads at most (kalah.core.solver.MAX_THREADS: Python reads this one). */
+#define KALAH_MAX_THREADS 16
 
 /* Bytes of one table entry (a 64-bit slot, see solve.c). */
 #define KALAH_SOLVER_ENTRY_BYTES 8
@@ -49,7 +53,5 @@ static inline void kalah_solver_request_stop(volatile int *stop) { __atomic_stor
  * move, or -1) when it holds an entry. */
 int kalah_solver_lookup(kalah_solver *solver, const uint8_t *pits, int *lower, int *upper, int *best);
 
-/* The current time on the clock of deadlines. */
-double kalah_solver_now(void);
 
 #endif

@@ -33,13 +33,6 @@ _Static_assert(KS_MAX_DEPTH <= INT8_MAX, "an entry keeps its depth in an int8_t"
  * small to repay a probe that usually misses the cache. */
 #define KS_TABLE_MIN_DEPTH 2
 
-static inline uint64_t ks_mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* A hash of the whole state: the 18 cells, the side to move and the pie-rule flags. */
 static inline uint64_t ks_hash(const kalah_state *s)
 {
@@ -49,10 +42,7 @@ static inline uint64_t ks_hash(const kalah_state *s)
     memcpy(&a, s->cell, 8);
     memcpy(&b, s->cell + 8, 8);
     memcpy(&d, s->cell + 16, 4); /* cells 16, 17, to_move, flags */
-    uint64_t h = ks_mix(a + 0x9E3779B97F4A7C15ull);
-    h = ks_mix(h ^ b);
-    h = ks_mix(h ^ ((uint64_t)d << 1 | 1));
-    return h;
+    return kalah_mix64(kalah_hash2(a, b, KALAH_GOLDEN) ^ ((uint64_t)d << 1 | 1));
 }
 
 /* The table key of a state in this search. */
