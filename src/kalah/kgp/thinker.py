@@ -19,7 +19,7 @@ from kalah.endgame import oracle_for
 from kalah.players import Player
 from kalah.players.engines import SearchPlayer
 from kalah.rules import Move, Position
-from kalah.search import search
+from kalah.search import check_algorithm, check_evaluation, search
 
 #: Called with each better move (and the search's value for the mover, when there is one).
 Report = Callable[[Move, "float | int | None"], None]
@@ -69,7 +69,8 @@ class Thinker:
             left = None if seconds is None else seconds - (time.monotonic() - started)
             if self._stopped.is_set() or (left is not None and left <= 0):
                 return
-            result = search(position, algorithm, depth=target, time=left, evaluation=evaluation, engine=self._engine,
+            result = search(position, check_algorithm(algorithm), depth=target, time=left,
+                            evaluation=check_evaluation(evaluation), engine=self._engine,
                             keep_table=target > 1, move_values=False, oracle=oracle,
                             threads=1 if left is None else None)
             if self._stopped.is_set() or result.best_move is None or result.stats.depth < target:

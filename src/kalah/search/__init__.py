@@ -531,7 +531,7 @@ def _mcts(position: Position, evaluation: EvaluationName, depth: int | None, tim
     return _mcts_result(position, evaluation, raw)
 
 
-def _mcts_result(position: Position, evaluation: str, raw: dict[str, Any]) -> SearchResult:
+def _mcts_result(position: Position, evaluation: EvaluationName, raw: dict[str, Any]) -> SearchResult:
     """The SearchResult of a compiled UCT run (also of its traced twin, kalah.search.mcts_trace)."""
     moves = []
     best_value = None
