@@ -23,7 +23,11 @@ class GameFilterError(KalahError):
 
 
 def parse_day(text: str, option: str) -> datetime.date:
-    """A day written ``YYYY-MM-DD``, else a GameFilterError that names ``option``."""
+    """A day written ``YYYY-MM-DD``.
+
+    Raises:
+        GameFilterError: ``text`` is not a day written YYYY-MM-DD (the message names ``option``).
+    """
     try:
         return datetime.date.fromisoformat(text.strip())
     except ValueError:

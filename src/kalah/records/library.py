@@ -312,7 +312,13 @@ class GameLibrary:
     def redo(self, game_id: int, expected_moves: int | None = None) -> Position | None:
         """Play again the moves the last take-back kept for redo (one transaction); None when there are
         none (nothing was taken back, or the game changed since, in this program or another).
-        See ``add_move`` for ``expected_moves``."""
+        See ``add_move`` for ``expected_moves``.
+
+        Raises:
+            GameNotFoundError: there is no game ``game_id``.
+            StaleGameError: the game has moved on from ``expected_moves``.
+            DamagedGameError: the game's stored moves no longer play.
+        """
         with self._transaction() as db:
             position, count = self._current(db, game_id)
             _check_count(game_id, count, expected_moves)
@@ -371,7 +377,12 @@ class GameLibrary:
     # --- reading ----------------------------------------------------------------
 
     def review(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
-        """The stored review of a game and the move count it was made for, or None (LibraryError: no such game)."""
+        """The stored review of a game and the move count it was made for, or None when it has none.
+
+        Raises:
+            GameNotFoundError: there is no game ``game_id``.
+            DamagedGameError: the stored review no longer reads as JSON.
+        """
         with self._connect() as db:
             self._row(db, game_id)
             row = db.execute("SELECT moves, review FROM reviews WHERE game_id = ?", (game_id,)).fetchone()

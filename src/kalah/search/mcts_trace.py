@@ -101,7 +101,11 @@ class MctsTrace:
     iterations: list[MctsIteration] = field(default_factory=list)
 
     def stats(self, after: int | None = None) -> list[MctsStats]:
-        """Every node's visits and values after ``after`` iterations (all by default); a node not yet made has 0 visits."""
+        """Every node's visits and values after ``after`` iterations (all by default); a node not yet made has 0 visits.
+
+        Raises:
+            SearchError: ``after`` is not between 0 and the number of iterations.
+        """
         count = len(self.iterations) if after is None else after
         if not 0 <= count <= len(self.iterations):
             raise SearchError(f"after must be between 0 and {len(self.iterations)}, got {after}")
@@ -147,8 +151,9 @@ def trace_mcts(position: Position, playouts: int = 1000, *, seed: int = 0, explo
     """Run UCT from ``position`` for ``playouts`` iterations, as ``kalah.search(position, algorithm="mcts",
     playouts=playouts, seed=seed)`` does, and record every iteration (see the module's docstring).
 
-    :raises SearchError: a position that is not a :class:`kalah.Position`, or ``playouts`` not
-        a whole number from 1 to :data:`MAX_TRACED_PLAYOUTS`, or a bad ``seed`` or ``exploration``.
+    Raises:
+        SearchError: a position that is not a :class:`kalah.Position`, or ``playouts`` not a whole
+            number from 1 to :data:`MAX_TRACED_PLAYOUTS`, or a bad ``seed`` or ``exploration``.
     """
     if not isinstance(position, Position):
         raise SearchError(f"position must be a kalah.Position, got {type(position).__name__}")
