@@ -30,6 +30,7 @@ from kalah.rules.svg import board_svg as draw_board
 
 from .lab import router as lab_router
 from .limits import DEFAULT_MAX_BODY, BodyLimit
+from .live import LiveLimits, install as install_live
 from .models import (
     MAX_ID,
     AnalyseIn,
@@ -60,7 +61,7 @@ LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = "process", *,
                allow_exec: bool = False, allowed_hosts: list[str] | tuple[str, ...] | None = None,
                move_seconds: float = DEFAULT_MOVE_SECONDS, max_body: int = DEFAULT_MAX_BODY,
-               busy_timeout: float = 1.0) -> FastAPI:
+               busy_timeout: float = 1.0, live_limits: LiveLimits | None = None) -> FastAPI:
     """The web application over the game library at ``db_path`` (default: the user's library).
 
     ``workers`` engine workers of kind ``pool`` ("process" or "thread") play
@@ -72,7 +73,8 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     time per computer move whatever the player's spec asks, at most twice
     ``workers`` engine jobs at once (then 503 with Retry-After), request
     bodies of ``max_body`` bytes (413), and ``busy_timeout`` seconds of waiting
-    for a library locked by another program (then 503).
+    for a library locked by another program (then 503). ``live_limits``: what one
+    address may hold of games between people (:mod:`kalah.web.live`).
     """
     library = GameLibrary(db_path, busy_timeout=busy_timeout)
     workers = max(1, workers)
@@ -147,6 +149,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         return FileResponse(str(BOARD_STYLE), media_type="application/json")
 
     app.include_router(lab_router)  # the /lab page and its API (kalah.web.lab)
+    install_live(app, live_limits, busy_timeout)  # games between people, the lobby (kalah.web.live)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
