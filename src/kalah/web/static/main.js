@@ -16,6 +16,7 @@ import { renderAnalysis } from "./analysis.js";
 import * as api from "./api.js";
 import { $, $input } from "./dom.js";
 import { freshGame, gameAction, hint, openGame, playHuman, redraw, refreshGameAnalysis, togglePause } from "./game.js";
+import { playAFriend } from "./invite.js";
 import { importRecord, openLibrary } from "./library.js";
 import { setUpNewGameDialog } from "./newgame.js";
 import { setStatus, showView } from "./page.js";
@@ -88,6 +89,7 @@ async function init() {
   $("#btn-redo").addEventListener("click", () => gameAction("redo"));
   $("#btn-swap").addEventListener("click", () => playHuman("swap"));
   $("#btn-hint").addEventListener("click", hint);
+  $("#btn-invite").addEventListener("click", () => playAFriend().catch((error) => setStatus(api.errorText(error), true)));
   $("#btn-flip").addEventListener("click", flip);
   $("#btn-pause").addEventListener("click", togglePause);
   $("#analysis-toggle").addEventListener("change", () => toggleAnalysis($input("#analysis-toggle").checked));
