@@ -19,7 +19,10 @@ __all__ = ["LiveLimits", "LiveService", "install"]
 
 def install(app: Any, limits: LiveLimits | None = None, busy_timeout: float = 1.0) -> LiveService:
     """Add the live routes to ``app`` (whose ``state.library`` is set and whose ``state.service`` will be)."""
-    live = LiveService(lambda: app.state.service, SeatStore(app.state.library.path, busy_timeout), limits or LiveLimits())
+    library = app.state.library
+    # the library's writers and the seats' take turns on one lock (they write one SQLite file)
+    seats = SeatStore(library.path, busy_timeout, writer=getattr(library, "_writer", None))
+    live = LiveService(lambda: app.state.service, seats, limits or LiveLimits())
     app.state.live = live
     app.state.lobby = Lobby(live)
     app.add_middleware(LiveGuard, live=live)

@@ -16,8 +16,9 @@ import json
 import secrets
 import sqlite3
 import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from kalah.rules import KalahError
 
@@ -53,9 +54,12 @@ def digest(token: str) -> str:
 class SeatStore:
     """The ``live_games`` table of the library at ``path``: one connection per thread, writes in transactions."""
 
-    def __init__(self, path: str | Path, busy_timeout: float = 1.0) -> None:
+    def __init__(self, path: str | Path, busy_timeout: float = 1.0, writer: threading.Lock | None = None) -> None:
+        """``writer``: the lock the library's own writers of this process take turns with (waiting in
+        SQLite's busy handler costs far more than a queue)."""
         self.path = Path(path)
         self.busy_timeout = busy_timeout
+        self._writer = writer or threading.Lock()
         self._local = threading.local()
         self._db().executescript(SCHEMA)
 
@@ -68,19 +72,17 @@ class SeatStore:
             self._local.connection = connection
         return connection
 
-    class _Transaction:
-        def __init__(self, db: sqlite3.Connection) -> None:
-            self.db = db
-
-        def __enter__(self) -> sqlite3.Connection:
-            self.db.execute("BEGIN IMMEDIATE")
-            return self.db
-
-        def __exit__(self, kind: object, *rest: object) -> None:
-            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
-
-    def _transaction(self) -> "SeatStore._Transaction":
-        return SeatStore._Transaction(self._db())
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._writer:
+            db = self._db()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     def add(self, game_id: int, seats: list[str | None], invite: str | None, clock: dict[str, Any]) -> None:
         """A new live game whose seats are held by the tokens of digests ``seats`` (None: empty, waiting

@@ -26,6 +26,8 @@ from .models import ClockIn, VariantIn
 from .seats import SeatError, SeatStore, digest, new_token, seat_of
 
 NAMES = ("Player 1", "Player 2")
+#: Seconds news of arrivals and departures waits, so that many go out as one message.
+PRESENCE_DELAY = 0.25
 
 
 @dataclass
@@ -68,6 +70,7 @@ class LiveService:
         self.games: dict[int, LiveGame] = {}
         self.ids = seats.live_ids()
         self._created: dict[str, deque[float]] = defaultdict(deque)
+        self._presence_due: set[int] = set()
 
     @property
     def service(self) -> GameService:
@@ -142,6 +145,15 @@ class LiveService:
         return snap
 
     def push_presence(self, game_id: int) -> None:
+        """Tell the game's pages who is connected, soon: news of many arrivals goes out as one message
+        (a thousand watchers arriving would otherwise be a million messages)."""
+        if game_id in self._presence_due:
+            return
+        self._presence_due.add(game_id)
+        asyncio.get_running_loop().call_later(PRESENCE_DELAY, self._send_presence, game_id)
+
+    def _send_presence(self, game_id: int) -> None:
+        self._presence_due.discard(game_id)
         connected, watchers = self.hub.presence(f"game:{game_id}")
         self.hub.send(f"game:{game_id}", {"type": "presence", "connected": connected, "watchers": watchers})
 
@@ -228,8 +240,9 @@ class LiveService:
             if after["over"]:
                 clocks.stop(live.row["clock"], now)
             live.takeback_from = None
-            await asyncio.to_thread(self.seats.save, game_id, live.row["clock"], live.row["result"])
-            self._arm(live)
+            if clocks.ticking(live.row["clock"]):  # an untimed game's row does not change with a move
+                await asyncio.to_thread(self.seats.save, game_id, live.row["clock"], live.row["result"])
+                self._arm(live)
             return await self.push(live, after)
 
     async def resign(self, game_id: int, token: str | None) -> dict[str, Any]:
