@@ -58,6 +58,10 @@ def register(app: typer.Typer) -> None:
             5.0, "--max-move-seconds",
             help="Engine time per computer move, whatever the player's spec asks (a perfect or pvs:time=60 player"
                  " thinks at most this long)."),
+        forwarded_allow_ips: str = typer.Option(
+            "127.0.0.1", "--forwarded-allow-ips",
+            help="Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (comma"
+                 " separated): the per-address limits then count the people behind the proxy (docs/deploy.md)."),
     ) -> None:
         """Play, watch, analyse and replay games in the browser; every game is kept in the library."""
         import uvicorn
@@ -89,4 +93,5 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"kalah: the board is at {url} (library {path}); Ctrl-C stops the server")
         if open_browser:
             threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-        uvicorn.run(application, host=host, port=port, log_level="warning")
+        uvicorn.run(application, host=host, port=port, log_level="warning", proxy_headers=True,
+                    forwarded_allow_ips=forwarded_allow_ips)

@@ -59,10 +59,12 @@ class Hub:
         return self.per_address.get(address, 0)
 
     def join(self, connection: Connection) -> None:
+        """Count ``connection`` in its topic and its address."""
         self.topics[connection.topic].add(connection)
         self.per_address[connection.address] += 1
 
     def leave(self, connection: Connection) -> None:
+        """Forget ``connection`` and tell its endpoint to close it (it may be gone already)."""
         members = self.topics.get(connection.topic)
         if members is not None and connection in members:
             members.discard(connection)
@@ -74,6 +76,7 @@ class Hub:
         connection.gone.set()  # its endpoint closes the socket
 
     def members(self, topic: str) -> set[Connection]:
+        """The connections of ``topic`` now (a copy)."""
         return set(self.topics.get(topic, ()))
 
     def send(self, topic: str, message: dict[str, Any], seat: int | None = -1) -> None:

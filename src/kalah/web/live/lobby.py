@@ -36,6 +36,7 @@ class Challenge:
     expiry: asyncio.TimerHandle | None = None
 
     def out(self) -> dict[str, Any]:
+        """The challenge as ``ChallengeOut`` (no key, no author)."""
         clock = clocks.new_clock(self.offer.clock.minutes, self.offer.clock.increment, self.offer.clock.days)
         return {"id": self.id, "variant": self.offer.variant.model_dump(),
                 "variant_name": Variant(**self.offer.variant.model_dump()).name, "clock": clocks.describe(clock)}
@@ -49,6 +50,7 @@ class Lobby:
         self.challenges: dict[str, Challenge] = {}
 
     def listing(self) -> list[dict[str, Any]]:
+        """The open challenges, oldest first."""
         return [challenge.out() for challenge in self.challenges.values()]
 
     def _announce(self) -> None:
@@ -66,6 +68,7 @@ class Lobby:
         return challenge
 
     def cancel(self, author: Connection, challenge_id: str) -> None:
+        """The author withdraws a challenge (anyone else's request changes nothing)."""
         challenge = self.challenges.get(challenge_id)
         if challenge is not None and challenge.author is author:
             self._drop(challenge)

@@ -60,6 +60,7 @@ def _address(connection: Request | WebSocket) -> str:
 
 @router.get("/live", include_in_schema=False)
 async def live_page() -> FileResponse:
+    """The live page (live.html)."""
     return FileResponse(str(STATIC / "live.html"), media_type="text/html")
 
 
@@ -67,6 +68,7 @@ async def live_page() -> FileResponse:
              summary="Start a game between two people: your seat's token and the invitation to the other",
              responses={429: {"description": "this address started too many games lately"}})
 async def create_live_game(body: NewLiveGame, request: Request) -> dict[str, Any]:
+    """Store a new game between two people; the answer holds the creator's seat token and the invitation."""
     return await _live(request.app).create(body.variant, body.clock, body.seat, _address(request))
 
 
@@ -74,11 +76,13 @@ async def create_live_game(body: NewLiveGame, request: Request) -> dict[str, Any
              summary="Take a game's empty seat with its invitation",
              responses={409: {"description": "the seat is taken (the invitation is spent)"}})
 async def claim_seat(game_id: int, body: ClaimIn, request: Request) -> dict[str, Any]:
+    """Spend the invitation: the empty seat and a token of its own."""
     return await _live(request.app).claim(game_id, body.invite)
 
 
 @router.get("/api/live/games/{game_id}", response_model=LiveOut, summary="A game between people, as a watcher sees it")
 async def live_game(game_id: int, request: Request) -> dict[str, Any]:
+    """The game and its live part: seats, presence, clock, result, requests."""
     live = _live(request.app)
     return await live.snapshot(await live.game(game_id))
 
@@ -88,34 +92,40 @@ async def live_game(game_id: int, request: Request) -> dict[str, Any]:
              responses={403: {"description": "not the token of a seat of this game"},
                         409: {"description": "not your turn, the game is over or moved on"}})
 async def live_move(game_id: int, body: MoveIn, request: Request, token: SeatToken = None) -> dict[str, Any]:
+    """Play the move of the seat whose token is in X-Seat-Token."""
     return await _live(request.app).move(game_id, token, body.move, body.moves)
 
 
 @router.post("/api/live/games/{game_id}/resign", response_model=LiveOut, summary="Give the game up (X-Seat-Token)")
 async def resign(game_id: int, request: Request, token: SeatToken = None) -> dict[str, Any]:
+    """The seat of X-Seat-Token resigns; the other wins."""
     return await _live(request.app).resign(game_id, token)
 
 
 @router.post("/api/live/games/{game_id}/takeback", response_model=LiveOut,
              summary="Ask the opponent to take back your last move, or accept or decline their request")
 async def take_back(game_id: int, body: TakeBackIn, request: Request, token: SeatToken = None) -> dict[str, Any]:
+    """Request, accept or decline a take-back."""
     return await _live(request.app).take_back(game_id, token, body.action, body.moves)
 
 
 @router.post("/api/live/games/{game_id}/rematch", response_model=LiveOut,
              summary="Ask for a rematch; when both have, it starts with the seats swapped")
 async def rematch(game_id: int, request: Request, token: SeatToken = None) -> dict[str, Any]:
+    """Ask for a rematch (after the game)."""
     return await _live(request.app).rematch(game_id, token)
 
 
 @router.get("/api/live/challenges", response_model=list[ChallengeOut], summary="The lobby's open challenges")
 async def challenges(request: Request) -> list[dict[str, Any]]:
+    """The open challenges."""
     return _lobby(request.app).listing()
 
 
 @router.post("/api/live/challenges/{challenge_id}/accept", response_model=SeatOut,
              summary="Accept an open challenge: the game starts; your seat's token")
 async def accept(challenge_id: str, request: Request) -> dict[str, Any]:
+    """Accept a challenge: the game starts, with the acceptor's seat token in the answer."""
     if len(challenge_id) > 40:
         raise ApiError(404, "no such challenge")
     return await _lobby(request.app).accept(challenge_id, _address(request))

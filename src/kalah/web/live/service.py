@@ -74,6 +74,7 @@ class LiveService:
 
     @property
     def service(self) -> GameService:
+        """The app's game service (made when the server starts)."""
         return self._service()
 
     # --- loading and news ---------------------------------------------------------
