@@ -1,19 +1,21 @@
 """Many games between people at once over the push API: how soon a move reaches the other screen.
 
-    python benchmarks/bench_live.py [--games 200] [--pits 6] [--seeds 4] [--seed 1]
+    python benchmarks/bench_live.py [--games 200] [--think 1,3] [--pits 6] [--seeds 4] [--seed 1]
 
 Starts a server (``kalah.web.create_app`` under uvicorn, as ``kalah serve``
 runs it) in a fresh process on a fresh game library, with the per-address
 caps raised (every scripted player comes from 127.0.0.1). Then ``--games``
 games run at once, each between two scripted players: each player invites
 or claims its seat (POST /api/live/games, /claim), holds a push connection
-(/api/games/ID/live) and, when the pushed state says it is to move, plays a
-random legal move (POST .../moves with its seat token). The latency of a
+(/api/games/ID/live) and, when the pushed state says it is to move, thinks
+for a time drawn uniformly from ``--think`` seconds (as a person would; 0: no
+thinking, every game as fast as the server goes) and plays a random legal
+move (POST .../moves with its seat token). The latency of a
 move is the time from the mover sending its POST to the opponent's push
 connection receiving the state with that move (one clock: one process).
 Reports p50/p90/p99/max latency and errors (any refused request, dropped
-connection or missing push). Results go to results/live.md; the goal is p99
-under 200 ms and no error.
+connection or missing push). Results go to results/live.md (live-no-think.md
+with ``--think 0``); the goal is p99 under 200 ms and no error.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ class Game:
 
 
 async def player(url: str, http: httpx.AsyncClient, game_id: int, seat: int, token: str, game: Game,
-                 rng: random.Random, latencies: list[float], errors: list[str]) -> None:
+                 rng: random.Random, latencies: list[float], errors: list[str], think: tuple[float, float]) -> None:
     """Play one seat: wait for pushes, move when it is this seat's turn, time the opponent's moves' arrival."""
     ws_url = url.replace("http://", "ws://") + f"/api/games/{game_id}/live"
     try:
@@ -100,6 +102,8 @@ async def player(url: str, http: httpx.AsyncClient, game_id: int, seat: int, tok
                 if state["to_move"] == seat and number > moved_at and all(message["live"]["seats_taken"]):
                     moved_at = number
                     move = rng.choice(state["legal_moves"])
+                    if think[1] > 0:
+                        await asyncio.sleep(rng.uniform(*think))
                     game.sent[number + 1] = time.perf_counter()
                     answer = await http.post(f"{url}/api/live/games/{game_id}/moves", json={"move": move, "moves": number},
                                              headers={"X-Seat-Token": token})
@@ -113,7 +117,7 @@ async def player(url: str, http: httpx.AsyncClient, game_id: int, seat: int, tok
 
 
 async def one_game(url: str, http: httpx.AsyncClient, variant: dict[str, int], rng: random.Random,
-                   latencies: list[float], errors: list[str]) -> None:
+                   latencies: list[float], errors: list[str], think: tuple[float, float]) -> None:
     made = await http.post(f"{url}/api/live/games", json={"variant": variant})
     if made.status_code != 201:
         errors.append(f"create: {made.status_code}")
@@ -125,19 +129,21 @@ async def one_game(url: str, http: httpx.AsyncClient, variant: dict[str, int], r
         return
     game = Game()
     await asyncio.gather(
-        player(url, http, seat["game_id"], 0, seat["token"], game, random.Random(rng.random()), latencies, errors),
+        player(url, http, seat["game_id"], 0, seat["token"], game, random.Random(rng.random()), latencies, errors,
+               think),
         player(url, http, seat["game_id"], 1, claimed.json()["token"], game, random.Random(rng.random()), latencies,
-               errors))
+               errors, think))
 
 
-async def run(url: str, games: int, variant: dict[str, int], seed: int) -> tuple[list[float], list[str], float]:
+async def run(url: str, games: int, variant: dict[str, int], seed: int,
+              think: tuple[float, float]) -> tuple[list[float], list[str], float]:
     latencies: list[float] = []
     errors: list[str] = []
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=2 * games, max_keepalive_connections=2 * games)
     async with httpx.AsyncClient(limits=limits, timeout=60) as http:
         began = time.perf_counter()
-        await asyncio.gather(*(one_game(url, http, variant, rng, latencies, errors) for _ in range(games)))
+        await asyncio.gather(*(one_game(url, http, variant, rng, latencies, errors, think) for _ in range(games)))
         return latencies, errors, time.perf_counter() - began
 
 
@@ -147,12 +153,15 @@ def main() -> None:
     parser.add_argument("--pits", type=int, default=6)
     parser.add_argument("--seeds", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--think", default="1,3", help="a scripted player's thinking time, seconds: MIN,MAX (0: none)")
     args = parser.parse_args()
+    low, _, high = args.think.partition(",")
+    think = (float(low), float(high or low))
     with tempfile.TemporaryDirectory() as directory:
         process, url = start_server(Path(directory))
         try:
             latencies, errors, seconds = asyncio.run(run(url, args.games, {"pits": args.pits, "seeds": args.seeds},
-                                                         args.seed))
+                                                         args.seed, think))
         finally:
             process.kill()
             process.wait()
@@ -161,14 +170,14 @@ def main() -> None:
     def quantile(q: float) -> float:
         return ms[min(len(ms) - 1, int(q * len(ms)))] if ms else float("nan")
 
-    rows = [[args.games, len(ms), f"{len(ms) / seconds:.0f}", f"{statistics.median(ms) if ms else float('nan'):.1f}",
+    rows = [[args.games, args.think, len(ms), f"{len(ms) / seconds:.0f}", f"{statistics.median(ms) if ms else float('nan'):.1f}",
              f"{quantile(0.9):.1f}", f"{quantile(0.99):.1f}", f"{ms[-1] if ms else float('nan'):.1f}", len(errors)]]
-    table = markdown_table(["games at once", "moves", "moves/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors"], rows)
+    table = markdown_table(["games at once", "think s", "moves", "moves/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors"], rows)
     notes = "\n".join(f"- {error}" for error in errors[:10])
     report(f"Live games: move to the other screen, {args.games} games of Kalah({args.pits},{args.seeds}) at once",
            table + ("\n\nFirst errors:\n" + notes if notes else "") +
            "\n\nThe server and the players share this machine's cores; timings on a busy machine read slower.",
-           "live.md")
+           "live.md" if think[1] > 0 else "live-no-think.md")
 
 
 if __name__ == "__main__":

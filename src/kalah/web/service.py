@@ -525,6 +525,7 @@ class GameService:
         out = []
         for summary in summaries:
             data = summary.to_dict()
+            data["live"] = summary.tags.get("source") == "live"
             try:
                 data["variant_name"] = Variant.from_dict(summary.variant).name
             except KalahError:

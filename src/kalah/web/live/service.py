@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from kalah.records import PlayerInfo
-from kalah.rules import KalahError, Position, Variant
+from kalah.rules import IllegalMoveError, KalahError, Position, Variant
 
 from ..service import ApiError, GameService, invalid
 from . import clock as clocks
@@ -57,6 +57,9 @@ class LiveGame:
     rematch_from: set[int] = field(default_factory=set)
     rematch_game: int | None = None
     timer: asyncio.TimerHandle | None = None
+    #: the game's last state (``GameState``): every change of a live game passes through this service,
+    #: under ``lock``, so it stays true; None when it must be read again
+    state: dict[str, Any] | None = None
 
 
 class LiveService:
@@ -121,6 +124,7 @@ class LiveService:
         clocks.stop(live.row["clock"], now)
         live.row["result"] = result
         live.takeback_from = None
+        live.state = None
         await asyncio.to_thread(self.seats.save, live.game_id, live.row["clock"], result)
         await self.service._db(self.service.library.mark_stopped, live.game_id, reason)
         self._arm(live)
@@ -128,7 +132,7 @@ class LiveService:
     async def snapshot(self, live: LiveGame, state: dict[str, Any] | None = None) -> dict[str, Any]:
         """The game as ``LiveOut``: its state and its live part."""
         if state is None:
-            state = await self.service.state(live.game_id)
+            state = live.state or await self.service.state(live.game_id)
         connected, watchers = self.hub.presence(f"game:{live.game_id}")
         clock = live.row["clock"]
         return {"state": state, "live": {
@@ -229,14 +233,17 @@ class LiveService:
             if await self._flag_if_due(live):
                 await self.push(live)
                 raise ApiError(409, "your time ran out: the game is over")
-            state = await self.service.state(game_id)
+            state = live.state or await self.service.state(game_id)
             self._check_playing(live, state)
             if state["to_move"] != seat:
                 raise ApiError(409, f"it is not your turn in game {game_id}")
             if live.row["seats"][1 - seat] is None:
                 raise ApiError(409, "wait for your opponent to take their seat")
             now = time.time()
-            after = await self.service.human_move(game_id, move, moves)
+            live.state = None  # until the move is stored (or refused)
+            async with self.service.lock(game_id):
+                after = await self.service._db(self._move_sync, game_id, move, moves, state)
+            live.state = after
             clocks.moved(live.row["clock"], seat, after["to_move"], after["over"], now)
             if after["over"]:
                 clocks.stop(live.row["clock"], now)
@@ -245,6 +252,17 @@ class LiveService:
                 await asyncio.to_thread(self.seats.save, game_id, live.row["clock"], live.row["result"])
                 self._arm(live)
             return await self.push(live, after)
+
+    def _move_sync(self, game_id: int, raw: int | str, expected: int, state: dict[str, Any]) -> dict[str, Any]:
+        """One trip to a database thread: store the move (the library checks it and the move count in its
+        transaction) and read the new state."""
+        position = Position(state["board"], state["to_move"], Variant.from_dict(state["variant"]))
+        move = GameService._parse(raw, position)
+        try:
+            self.service.library.add_move(game_id, move, 0.0, {}, expected)
+        except IllegalMoveError as error:
+            raise invalid(f"illegal move: {error}") from None
+        return self.service._state_sync(game_id)
 
     async def resign(self, game_id: int, token: str | None) -> dict[str, Any]:
         """The seat of ``token`` gives the game up."""
@@ -278,9 +296,10 @@ class LiveService:
                 return await self.push(live, state)
             count = next(n for n, m in enumerate(reversed(record.moves), 1) if m.player == asker)
             now = time.time()
+            live.state = None
             async with self.service.lock(game_id):
                 await self.service._db(self.service.library.take_back, game_id, count, moves)
-            after = await self.service.state(game_id)
+            after = live.state = await self.service.state(game_id)
             clock = live.row["clock"]
             if clock.get("running") is not None:
                 clock["ms"] = clocks.left(clock, now)

@@ -91,6 +91,7 @@
  * @property {string} status       playing, finished or stopped
  * @property {number[] | null} scores
  * @property {number | null} winner
+ * @property {boolean} [live]      a game between people at two screens (played and watched at /live)
  */
 
 /**
