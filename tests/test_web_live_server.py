@@ -136,3 +136,58 @@ def test_a_thousand_idle_push_connections_do_not_slow_a_game(server):
     assert watchers == 1000
     assert len(latencies) >= 10
     assert statistics.median(latencies) < 1.0, latencies  # generous: a few milliseconds on an idle machine
+
+
+def test_an_acknowledged_move_and_the_seats_survive_a_sigkill(tmp_path):
+    """The server is killed (SIGKILL) right after answering a move: the move is in the library, and the
+    restarted server still knows who holds which seat."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    db = tmp_path / "games.sqlite"
+
+    def serve():
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        code = ("import sys, uvicorn; from kalah.web import create_app; "
+                "uvicorn.run(create_app(sys.argv[1], workers=1, pool='thread'), host='127.0.0.1',"
+                " port=int(sys.argv[2]), log_level='warning')")
+        process = subprocess.Popen([sys.executable, "-c", code, str(db), str(port)], start_new_session=True)
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                if httpx.get(f"{url}/api/info", timeout=1).status_code == 200:
+                    return process, url
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        process.kill()
+        raise AssertionError("the server did not start")
+
+    process, url = serve()
+    try:
+        game_id, tokens, _ = start(url)
+        answer = httpx.post(f"{url}/api/live/games/{game_id}/moves", json={"move": 0, "moves": 0},
+                            headers={"X-Seat-Token": tokens[0]})  # 4 seeds from pit a: no extra turn
+        assert answer.status_code == 200
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    from kalah.records import GameLibrary
+
+    assert [m.move for m in GameLibrary(db).record(game_id).moves] == [0]
+    process, url = serve()
+    try:
+        assert httpx.post(f"{url}/api/live/games/{game_id}/moves", json={"move": 0, "moves": 1},
+                          headers={"X-Seat-Token": tokens[0]}).status_code == 409  # player 1's turn
+        again = httpx.post(f"{url}/api/live/games/{game_id}/moves", json={"move": 0, "moves": 1},
+                           headers={"X-Seat-Token": tokens[1]})
+        assert again.status_code == 200, again.text
+        listed = {g["id"]: g for g in httpx.get(f"{url}/api/games").json()}
+        assert listed[game_id]["live"] is True
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
