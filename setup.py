@@ -26,15 +26,17 @@ DEBUG = ["-O1", "-g", "-fno-omit-frame-pointer", "-fno-wrapv", "-DKALAH_DEBUG=1"
 EXTENSIONS = {
     "board": [],
     "search": ["search.c", "smp.c", "mcts.c", "reference.c"],
+    # many games stepped together for learning agents (kalah.rl's batched environment)
+    "batch": ["batch.c"],
     "solver": ["solve.c", "endgame.c"],
-    # search.c again, with the trace hooks of csrc/trace.h compiled in (kalah.trace); the release
-    # search above has none. Hidden symbols: its ks_* functions never meet those of "search".
-    "trace": ["search_traced.c"],
+    # search.c and mcts.c again, with the trace hooks of csrc/trace.h and mcts.h compiled in (kalah.trace);
+    # the release search above has none. Hidden symbols: its ks_* functions never meet those of "search".
+    "trace": ["search_traced.c", "mcts_traced.c"],
 }
 # name -> extra compiler flags
 FLAGS = {"trace": ["-DKALAH_TRACE", "-fvisibility=hidden"]}
 # name -> C files its sources include (a change rebuilds it)
-INCLUDES = {"trace": ["search.c"]}
+INCLUDES = {"trace": ["search.c", "mcts.c"]}
 
 debug = os.environ.get("KALAH_DEBUG", "") not in ("", "0")
 only = {name for name in os.environ.get("KALAH_ONLY", "").split(",") if name}

@@ -7,10 +7,12 @@ each client count runs that many concurrent clients for ``--seconds``: each
 client (one keep-alive connection) plays games against the "easy" level as
 the page does: it reads the game, plays a human move, asks for the
 computer's answer (waiting as told when the engines are busy, as the page
-does), and starts a new game when one ends. Reports requests per second,
-p50/p95/p99 latency per route, busy answers (503 with Retry-After, expected
-under load) and errors (any other 5xx, or a failed connection). Results go
-to results/server.md.
+does), and starts a new game when one ends. Each client connects from an
+address of its own in 127.0.0.0/8, as players on a network do (the server
+shares its engines by client address). Reports requests per second,
+p50/p95/p99 latency per route, busy answers (429 or 503 with Retry-After,
+expected under load) and errors (any other 5xx, or a failed connection).
+Results go to results/server.md.
 """
 
 from __future__ import annotations
@@ -69,15 +71,21 @@ class Tally:
             self.errors.append(f"{route}: {type(error).__name__}")
             return None
         self.latencies[route].append(time.perf_counter() - began)
-        if response.status_code == 503:
+        if response.status_code in (429, 503):
             self.busy += 1
         elif response.status_code >= 500:
             self.errors.append(f"{route}: {response.status_code}")
         return response
 
 
-async def play(url: str, tally: Tally, until: float) -> None:
-    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+def client_address(number: int) -> str:
+    """The address client ``number`` connects from."""
+    return f"127.0.{1 + number // 250}.{1 + number % 250}"
+
+
+async def play(url: str, tally: Tally, until: float, address: str) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=60,
+                                 transport=httpx.AsyncHTTPTransport(local_address=address)) as client:
         game = None
         while time.monotonic() < until:
             if game is None or game["over"]:
@@ -100,7 +108,7 @@ async def play(url: str, tally: Tally, until: float) -> None:
             else:
                 response = await tally.request(client, "POST computer-move", "POST",
                                                f"/api/games/{gid}/computer-move", json={"moves": game["moves"]})
-                if response is not None and response.status_code == 503:
+                if response is not None and response.status_code in (429, 503):
                     await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
                     continue
             if response is not None and response.status_code == 200:
@@ -118,7 +126,7 @@ def run(url: str, clients: int, seconds: float) -> tuple[list[list[object]], Tal
     until = began + seconds
 
     async def everyone() -> None:
-        await asyncio.gather(*(play(url, tally, until) for _ in range(clients)))
+        await asyncio.gather(*(play(url, tally, until, client_address(number)) for number in range(clients)))
 
     asyncio.run(everyone())
     elapsed = time.monotonic() - began
@@ -151,8 +159,8 @@ def main() -> None:
             process.terminate()
             process.wait(timeout=30)
     body = (f"`kalah serve --workers {args.workers}` on loopback, a fresh library; each client plays the 'easy' level"
-            f" for {args.seconds:g} s per row, one keep-alive connection each.\n\n"
-            + markdown_table(["clients", "req/s", "busy (503)", "errors", "which"], summary) + "\n\n"
+            f" for {args.seconds:g} s per row, one keep-alive connection each, from an address of its own.\n\n"
+            + markdown_table(["clients", "req/s", "busy (429/503)", "errors", "which"], summary) + "\n\n"
             + markdown_table(["clients", "route", "requests", "req/s", "p50 ms", "p95 ms", "p99 ms"], rows))
     report("Server under load", body, "server.md")
 

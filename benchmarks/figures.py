@@ -37,6 +37,10 @@ ORDER = [
     "solve-65",          # bench_kalah65.py
     "solve-cluster",     # bench_solve_cluster.py
     "mankalah",          # bench_mankalah.py
+    "rl-steps",          # bench_rl.py
+    "server-fairness",   # bench_server_fairness.py
+    "review-40",         # bench_review.py
+    "puzzles",           # bench_puzzles.py
 ]
 
 

@@ -16,11 +16,11 @@ RANK = {
     "version": 0.0, "atomic": 0.0,
     "rules": 1.0,
     "core": 2.0,
-    "search": 3.0, "endgame": 3.1, "solve": 3.2, "book": 3.3,
-    "players": 4.0, "match": 4.1, "records": 4.2, "arena": 4.3, "mankalah": 4.3,
-    "web": 5.0, "notebook": 5.0, "cli": 5.1,
+    "search": 3.0, "endgame": 3.1, "solve": 3.2, "book": 3.3, "analysis": 3.4,
+    "players": 4.0, "match": 4.1, "records": 4.2, "arena": 4.3, "mankalah": 4.3, "review": 4.3, "puzzles": 4.4,
+    "web": 5.0, "notebook": 5.0, "rl": 5.0, "cli": 5.1,
 }
-FACES = {"cli", "web", "notebook"}
+FACES = {"cli", "web", "notebook", "rl"}
 
 
 def _module_name(path: Path) -> str:

@@ -47,7 +47,7 @@ def test_human_types_letters_and_bad_input_is_asked_again(tmp_path):
 def test_two_humans_on_one_terminal():
     run = kalah("play", "-0", "human", "-1", "human", input="a\nf\n")
     assert run.returncode == 0
-    assert "1. human (0) plays A" in run.stdout and "2. human (1) plays f" in run.stdout
+    assert "1. human (0) plays A" in run.stdout and "1... human (1) plays f" in run.stdout  # numbered per move pair
 
 
 def test_pie_rule_swap_typed_by_a_person():

@@ -62,7 +62,7 @@ def test_every_field_of_a_result_says_what_it_holds(cls):
     assert [f.name for f in dataclasses.fields(cls) if not documented.get(f.name, "").strip()] == []
 
 
-@pytest.mark.parametrize("module", ["kalah.rules.position", "kalah.search", "kalah.solve", "kalah.book"])
+@pytest.mark.parametrize("module", ["kalah.rules.position", "kalah.search", "kalah.search.mcts_trace", "kalah.solve", "kalah.book"])
 def test_the_docstring_examples_run(module):
     failures, tried = doctest.testmod(importlib.import_module(module), extraglobs={"kalah": kalah},
                                       optionflags=doctest.ELLIPSIS)

@@ -213,7 +213,7 @@ def test_record_export_import_and_replay(client):
 
 def test_analysis(client):
     state = new_game(client)
-    result = client.get(f"/api/games/{state['id']}/analysis?seconds=0.1").json()
+    result = client.post(f"/api/games/{state['id']}/analysis", json={"seconds": 0.1}).json()
     if not result["available"]:
         assert "unavailable" in result["reason"]
         return

@@ -376,3 +376,70 @@ def test_every_label_is_readable_on_a_phone(browser, server):
         assert_clear_of_the_outline(labels)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
+
+
+def test_the_library_shows_older_games_a_page_at_a_time(page, server):
+    from kalah import Position
+    from kalah.records import GameLibrary, PlayerInfo
+
+    library = GameLibrary(server["db"])
+    for _ in range(120):
+        library.create_game(Position.start(), [PlayerInfo("Old", "human"), PlayerInfo("Timer", "human")])
+    total = len(library.list_games())
+    page.goto(f"{server['url']}/#/library")
+    page.wait_for_selector("#library tbody tr")
+    assert page.locator("#library tbody tr").count() == 100
+    while page.locator("#library-more").is_visible():
+        shown = page.locator("#library tbody tr").count()
+        page.click("#library-more")
+        page.wait_for_function(f"() => document.querySelectorAll('#library tbody tr').length > {shown}")
+    rows = page.locator("#library tbody tr")
+    assert rows.count() == total
+    ids = [int(rows.nth(i).get_attribute("data-game")) for i in range(total)]
+    assert ids == sorted(ids, reverse=True) and len(set(ids)) == total
+
+
+def test_a_page_of_another_site_can_neither_act_nor_frame(browser, server):
+    """A form posted with no body, a no-cors fetch and a frame, from a page served by another origin."""
+    import http.server
+    import socketserver
+
+    import httpx
+
+    game = httpx.post(f"{server['url']}/api/games", json={"players": ["random:seed=5", "random:seed=6"]}).json()
+    target = f"{server['url']}/api/games/{game['id']}/leave"
+    evil = f"""<!doctype html><body>
+<form id="f" method="post" action="{target}" target="sink"></form><iframe name="sink"></iframe>
+<iframe id="framed" src="{server['url']}/"></iframe>
+<script>
+  fetch("{target}", {{method: "POST", mode: "no-cors"}}).then(() => document.title = "fetched", () => document.title = "fetched");
+  document.getElementById("f").submit();
+</script></body>""".encode()
+
+    class Evil(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(evil)))
+            self.end_headers()
+            self.wfile.write(evil)
+
+        def log_message(self, *args):
+            pass
+
+    with socketserver.TCPServer(("127.0.0.1", 0), Evil) as site:
+        threading.Thread(target=site.serve_forever, daemon=True).start()
+        context = browser.new_context()
+        page = context.new_page()
+        answers = []
+        page.on("response", lambda response: answers.append((response.url, response.status))
+                if response.url == target else None)
+        page.goto(f"http://localhost:{site.server_address[1]}/")  # another site: localhost is not 127.0.0.1
+        page.wait_for_function("() => document.title === 'fetched'", timeout=15_000)
+        page.wait_for_timeout(1000)
+        framed = page.frame_locator("#framed").locator("#board")
+        assert framed.count() == 0, "the board was drawn inside another site's frame"
+        context.close()
+        site.shutdown()
+    assert answers and all(status == 403 for _, status in answers), answers
+    assert httpx.get(f"{server['url']}/api/games/{game['id']}").json()["status"] == "playing"

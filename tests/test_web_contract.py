@@ -307,7 +307,7 @@ def test_a_missing_game_is_a_game_not_found_error(tmp_path):
 
 
 def test_the_service_answers_404_by_the_errors_type_not_its_text(tmp_path):
-    service = GameService(GameLibrary(tmp_path / "games.sqlite"), pool=None)  # type: ignore[arg-type]
+    service = GameService(GameLibrary(tmp_path / "games.sqlite"), engines=None)  # type: ignore[arg-type]
 
     def failing(error: Exception) -> Any:
         def call() -> None:

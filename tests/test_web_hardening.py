@@ -63,8 +63,8 @@ def test_a_slow_spec_answers_within_the_cap(db):
         assert record["moves"][0]["seconds"] < 0.3 + 0.5  # the search stopped at the cap, not at 20 s
 
 
-def test_when_every_engine_is_busy_the_answer_is_503_with_retry_after(db):
-    with _client(db, move_seconds=1.5) as client:  # one worker: at most two engine jobs
+def test_a_client_over_its_share_of_engine_jobs_gets_429_with_retry_after(db):
+    with _client(db, move_seconds=1.5, client_jobs=2) as client:  # the test client: one address
         games = [new_game(client, ("pvs:time=20", "human")) for _ in range(3)]
         answers: dict[int, object] = {}
 
@@ -77,9 +77,9 @@ def test_when_every_engine_is_busy_the_answer_is_503_with_retry_after(db):
         for thread in threads:
             thread.join()
         statuses = sorted(answer.status_code for answer in answers.values())
-        assert statuses == [200, 200, 503], [answer.text for answer in answers.values()]
-        refused = next(answer for answer in answers.values() if answer.status_code == 503)
-        assert refused.headers["Retry-After"] == "1" and "busy" in refused.json()["detail"]
+        assert statuses == [200, 200, 429], [answer.text for answer in answers.values()]
+        refused = next(answer for answer in answers.values() if answer.status_code == 429)
+        assert refused.headers["Retry-After"] == "1" and "engine jobs" in refused.json()["detail"]
 
 
 def test_a_request_body_over_the_limit_is_refused_before_it_is_read(db):
@@ -145,7 +145,7 @@ def test_two_servers_on_one_library_cannot_both_play_a_move(db):
     ("GET", f"/api/games/{2**63}", None),
     ("GET", "/api/games/-1", None),
     ("GET", f"/api/games?limit={10**30}", None),
-    ("GET", "/api/games/1/analysis?seconds=nan", None),
+    ("POST", "/api/games/1/analysis", '{"seconds": NaN}'),
     ("POST", "/api/analyse", '{"position": {"board": [[4,4,4,4,4,4,0],[4,4,4,4,4,4,0]], "to_move": 0}, "seconds": NaN}'),
     ("POST", "/api/analyse", '{"position": {"board": ' + "[" * 5000 + "]" * 5000 + ', "to_move": 0}}'),
     ("POST", "/api/games", '{"players": ["human", "human"], "names": ["\\ud800", null]}'),

@@ -2,7 +2,8 @@
 
 The package is layered from the game outward: ``rules`` (the readable
 reference), ``core`` (its compiled twin and the compiled search and solving
-code), ``search``/``solve``/``endgame`` (algorithms with a small Python face),
+code), ``search``/``solve``/``endgame``/``book`` (algorithms with a small Python face), ``analysis``
+(exact where proven, estimated elsewhere),
 ``players``/``match``/``records`` (who moves, the game loop, records), and the
 faces ``cli``, ``web`` and ``notebook``.
 """
@@ -19,6 +20,7 @@ from .rules import (
     Position,
     Variant,
 )
+from .analysis import Analysis, MoveAnalysis, analyse
 from .search import SearchResult, SearchTrace, TraceNode, TraceTooLargeError, search, trace
 from .solve import SolveResult, solve
 from .version import __version__
@@ -26,12 +28,14 @@ from .version import __version__
 
 __all__ = [
     "STANDARD",
+    "Analysis",
     "SWAP",
     "IllegalMoveError",
     "InvalidPositionError",
     "InvalidVariantError",
     "KalahError",
     "Move",
+    "MoveAnalysis",
     "MoveEffect",
     "Position",
     "SearchResult",
@@ -41,6 +45,7 @@ __all__ = [
     "TraceTooLargeError",
     "Variant",
     "__version__",
+    "analyse",
     "search",
     "solve",
     "trace",

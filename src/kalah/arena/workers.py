@@ -23,9 +23,12 @@ import time
 PR_SET_PDEATHSIG = 1
 
 
-def worker_setup(parent: int) -> None:
-    """Run first in every worker: die with ``parent`` (its pid), ignore Ctrl-C, search on one thread."""
+def worker_setup(parent: int, nice: int = 0) -> None:
+    """Run first in every worker: die with ``parent`` (its pid), ignore Ctrl-C, search on one thread, and
+    lower its scheduling priority by ``nice``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice and hasattr(os, "nice"):
+        os.nice(nice)
     os.environ["KALAH_THREADS"] = "1"  # the pool's processes already fill the cores
     if not _die_with_parent():
         threading.Thread(target=_watch_parent, args=(parent,), name="kalah-parent-watch", daemon=True).start()
@@ -49,10 +52,11 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def process_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
-    """``workers`` fresh processes ("spawn": forking a threaded program is unsafe) that die with this one."""
+def process_pool(workers: int, nice: int = 0) -> concurrent.futures.ProcessPoolExecutor:
+    """``workers`` fresh processes ("spawn": forking a threaded program is unsafe) that die with this one,
+    ``nice`` steps below it in priority (the web server's engines yield the CPU to its requests)."""
     return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                                  initializer=worker_setup, initargs=(os.getpid(),))
+                                                  initializer=worker_setup, initargs=(os.getpid(), nice))
 
 
 def stop_pool(pool: concurrent.futures.Executor) -> None:

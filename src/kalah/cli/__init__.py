@@ -21,6 +21,8 @@ COMMAND_MODULES = [
     "serve",
     "games",
     "analyse",
+    "review",
+    "puzzles",
     "compare",
     "solve",
     "endgame",

@@ -1,4 +1,9 @@
-"""``kalah analyse``: the value of every legal move of a position, the best move and the principal variation."""
+"""``kalah analyse``: the value of every legal move of a position, the best move and the principal variation.
+
+By default the analysis of :func:`kalah.analysis.analyse` (exact wherever the
+book, the endgame databases or the solver prove it in time); with
+``--algorithm``, ``--depth`` or ``--evaluation`` a plain heuristic search.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from kalah.analysis import DEFAULT_TIME, Analysis
+from kalah.analysis import analyse as analyse_position
 from kalah.rules import SWAP, Position, line_names, move_name
 from kalah.search import ALGORITHMS, EVALUATIONS, SearchError, check_algorithm, check_depth, check_evaluation, check_time, search
 
@@ -59,16 +66,21 @@ def register(app: typer.Typer) -> None:
         to_move: Optional[int] = typer.Option(None, "--to-move", min=0, max=1, help="Who moves in a board given with -p (default 0)."),
         record: Optional[Path] = typer.Option(None, "--record", help="Take the position from a game record (JSON) ..."),
         move: Optional[int] = typer.Option(None, "--move", min=0, help="... after this many moves (default: its last position)."),
-        algorithm: str = typer.Option("pvs", "--algorithm", "-a", help=f"One of: {', '.join(ALGORITHMS)}."),
-        depth: Optional[str] = typer.Option(None, "--depth", "-d", help="Depth limit in moves (sowings); default 8 unless --time is given."),
-        time: Optional[str] = typer.Option(None, "--time", "-t", help="Seconds to think (progressive deepening)."),
-        evaluation: str = typer.Option("strong", "--evaluation", "-e", help=f"Evaluation at the depth limit: {', '.join(EVALUATIONS)}."),
+        algorithm: Optional[str] = typer.Option(
+            None, "--algorithm", "-a", help=f"Search with this algorithm only (no proof): one of {', '.join(ALGORITHMS)}."),
+        depth: Optional[str] = typer.Option(
+            None, "--depth", "-d", help="Search to this depth only (no proof), in moves (sowings); default 8 unless --time is given."),
+        time: Optional[str] = typer.Option(
+            None, "--time", "-t", help=f"Seconds to think (default {DEFAULT_TIME:g} for the exact analysis)."),
+        evaluation: Optional[str] = typer.Option(
+            None, "--evaluation", "-e", help=f"Search with this evaluation only (no proof): {', '.join(EVALUATIONS)}."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     ) -> None:
-        """Search a position: the value of every legal move, best move, principal variation, statistics."""
+        """Analyse a position: every legal move's value (exact where proven), best move, principal variation."""
+        plain_search = algorithm is not None or depth is not None or evaluation is not None
         try:
-            name = check_algorithm(algorithm)
-            kind = check_evaluation(evaluation)
+            name = check_algorithm(algorithm or "pvs")
+            kind = check_evaluation(evaluation or "strong")
             limit = parse_depth(depth)
             seconds = parse_time(time)
         except SearchError as error:
@@ -81,6 +93,9 @@ def register(app: typer.Typer) -> None:
             position = read_record_position(record, move)
         else:
             position = read_position(position_text, to_move) if position_text is not None else Position.start()
+        if not plain_search:
+            show_analysis(analyse_position(position, seconds or DEFAULT_TIME), as_json)
+            return
         result = search(position, name, depth=limit, time=seconds, evaluation=kind, move_values=True)
         if as_json:
             data = result.to_dict()
@@ -115,3 +130,33 @@ def register(app: typer.Typer) -> None:
             f"Depth {s.depth}, {s.nodes:,} nodes, {s.leaves:,} leaves, table {s.tt_hits:,}/{s.tt_probes:,} hits, "
             f"{s.cutoffs:,} cut-offs, {s.researches:,} re-searches, {s.seconds:.3f} s ({s.nodes_per_second / 1e6:.1f} M nodes/s)"
         )
+
+
+def show_analysis(analysis: Analysis, as_json: bool) -> None:
+    """Print an exact-where-proven analysis: a table of the moves, each value marked exact or estimated."""
+    if as_json:
+        typer.echo(json.dumps(analysis.to_dict()))
+        return
+    position = analysis.position
+    me = position.to_move
+    console = Console(highlight=False)
+    console.print(f"[bold]{position.variant.name}[/bold], player {me} to move")
+    if position.is_over:
+        console.print(f"The game is over: final margin {position.margin:+d} (player 0 minus player 1).")
+        return
+    table = Table(title="Moves (values for the side to move, in seeds)")
+    for heading, justify in (("move", "left"), ("pit", "right"), ("value", "right"), ("", "left"), ("from", "left")):
+        table.add_column(heading, justify=justify)  # type: ignore[arg-type]
+    for entry in analysis.moves:
+        marks = ["best" if entry.move in analysis.best_moves else "", "exact" if entry.exact else "estimate"]
+        table.add_row(move_name(me, entry.move), "swap" if entry.move == SWAP else str(entry.move),
+                      _value_text(entry.value), " ".join(filter(None, marks)), entry.source)
+    console.print(table)
+    best = ", ".join(move_name(me, move) for move in analysis.best_moves) or "-"
+    if analysis.exact:
+        verdict = f"exact ({analysis.source})"
+    else:
+        verdict = f"estimated by a search to depth {analysis.depth} (not proven)"
+    console.print(f"Best move: [bold]{best}[/bold], value {_value_text(analysis.value)}, {verdict}")
+    console.print(f"Principal variation: {' '.join(line_names(position, analysis.pv)) or '-'}")
+    console.print(f"{analysis.seconds:.3f} s")

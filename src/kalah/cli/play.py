@@ -18,7 +18,7 @@ from kalah.rules import Move, Position
 
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
-from .terminal import board_text, describe_move, result_line, terminal_asker
+from .terminal import board_text, describe_move, pair_label, result_line, terminal_asker
 
 # The opponent a newcomer meets.
 DEFAULT_OPPONENT = "pvs:time=1"
@@ -60,11 +60,13 @@ class PromptlyInterruptible:
 class TerminalDisplay(Observer):
     """Shows the board after every move, with what the move did."""
 
-    def __init__(self, console: Console, delay: float = 0.0, bottom: int = 0) -> None:
+    def __init__(self, console: Console, delay: float = 0.0, bottom: int = 0, viewer: int | None = None) -> None:
         self.console = console
         self.delay = delay
         self.bottom = bottom  # whose row is drawn at the bottom: the person's
+        self.viewer = viewer  # the one person playing: engines' values are told from their side
         self.names: tuple[str, str] = ("player 0", "player 1")
+        self.movers: list[int] = []  # who made each move so far: the moves are numbered per pair
 
     def game_started(self, start: Position, players: Sequence[Player]) -> None:
         """Show the players and the starting board."""
@@ -74,11 +76,22 @@ class TerminalDisplay(Observer):
 
     def move_played(self, event: MoveEvent) -> None:
         """Show the move, what it did, and the board after it."""
+        self.movers.append(event.player)
         self.console.print()
-        self.console.print(describe_move(event, self.names))
+        self.console.print(describe_move(event, self.names, pair_label(self.movers), self.viewer))
         self.console.print(board_text(event.after, event, self.names, bottom=self.bottom))
         if self.delay:
             time.sleep(self.delay)
+
+    def moves_taken_back(self, position: Position, count: int) -> None:
+        """Say what was taken back and show the board again."""
+        if not count:
+            self.console.print("Nothing to take back yet.")
+            return
+        del self.movers[-count:]
+        self.console.print()
+        self.console.print(f"Took back {count} move{'s' if count > 1 else ''}.")
+        self.console.print(board_text(position, names=self.names, bottom=self.bottom))
 
     def game_ended(self, result: GameResult) -> None:
         """Show the final score."""
@@ -104,7 +117,7 @@ def register(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Computer against computer without the board: print only the result."),
         delay: float = typer.Option(0.0, "--delay", help="Seconds to pause after each move, to watch engines play."),
     ) -> None:
-        """Play a game in the terminal. Type a pit letter (or its number) to move."""
+        """Play a game in the terminal. Type a pit letter (or its number) to move; hint, undo, ? for help."""
         check_output_path(record, "--record")
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         if delay < 0:
@@ -119,7 +132,8 @@ def register(app: typer.Typer) -> None:
         players = [player if isinstance(player, HumanPlayer) else PromptlyInterruptible(player) for player in players]
         seats = [number for number, player in enumerate(players) if isinstance(player, HumanPlayer)]
         bottom = seats[0] if len(seats) == 1 else 0  # a person plays from the bottom row, whichever seat
-        observers: list[Observer] = [] if quiet else [TerminalDisplay(console, delay, bottom)]
+        viewer = seats[0] if len(seats) == 1 else None
+        observers: list[Observer] = [] if quiet else [TerminalDisplay(console, delay, bottom, viewer)]
         if record is not None:
             observers.append(RecordFileWriter(record))
         result = play_game(players, Position.start(variant), observers)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Callable, Optional
 
+import click
 import typer
 from rich.console import Console
 
@@ -14,7 +16,16 @@ from kalah.players import Player, PlayerSpecError, external_access, make_player
 from kalah.records import GameRecord, load_record
 from kalah.rules import move_name
 
-from .terminal import board_text, describe_move, result_line
+from . import fail
+from .terminal import board_text, describe_move, pair_label, result_line
+
+#: Keys of the stepping replay (click.getchar's answers: arrows come as escape sequences).
+FORWARD = {"\x1b[C", "n", " ", "\r", "\n", "l", "f"}
+BACK = {"\x1b[D", "p", "b", "h"}
+FIRST = {"\x1b[H", "\x1b[1~", "g", "0"}
+LAST = {"\x1b[F", "\x1b[4~", "G", "$"}
+QUIT = {"q", "Q", "\x1b", "\x03", "\x04"}
+KEYS_HELP = "→/n/space forward, ←/p back, g start, G end, q quit"
 
 
 def recompute(record: GameRecord, allowed_external: frozenset[int] = frozenset()) -> tuple[list[str], int, list[str]]:
@@ -60,6 +71,45 @@ def recompute(record: GameRecord, allowed_external: frozenset[int] = frozenset()
     return differences, checked, notes
 
 
+def _frame(record: GameRecord, positions: list, index: int, names: tuple[str, str]) -> list[object]:
+    """What the stepping replay shows at frame ``index``: the move that led there and the board."""
+    if index == 0:
+        return [f"Start ({len(record.moves)} moves)", board_text(positions[0], names=names)]
+    recorded = record.moves[index - 1]
+    before = positions[index - 1]
+    after, effect = before.play_explained(recorded.move)
+    event = MoveEvent(index, recorded.player, recorded.move, before, after, effect, recorded.seconds, recorded.info)
+    label = pair_label([move.player for move in record.moves[:index]])
+    lines: list[object] = [describe_move(event, names, label), board_text(after, event, names)]
+    if index == len(record.moves):
+        lines.append(result_line(after, names) if after.is_over else f"Unfinished game ({record.stop_reason or 'stopped'}).")
+    return lines
+
+
+def step_through(record: GameRecord, console: Console, read_key: Callable[[], str]) -> int:
+    """Show the game one frame at a time, moving by the keys ``read_key`` returns; returns the last frame."""
+    names = (f"{record.players[0].name} (0)", f"{record.players[1].name} (1)")
+    positions = list(record.positions())
+    index, last = 0, len(record.moves)
+    while True:
+        console.clear()
+        console.print(f"[bold]{record.variant.name}[/bold]: {names[0]} against {names[1]}, move {index} of {last}")
+        for line in _frame(record, positions, index, names):
+            console.print(line)
+        console.print(f"[dim]{KEYS_HELP}[/dim]")
+        key = read_key()
+        if key in QUIT:
+            return index
+        if key in FORWARD:
+            index = min(last, index + 1)
+        elif key in BACK:
+            index = max(0, index - 1)
+        elif key in FIRST:
+            index = 0
+        elif key in LAST:
+            index = last
+
+
 def _external_players_to_run(record: GameRecord, allow_exec: bool) -> frozenset[int]:
     """The record's players that run programs or read files and may be re-run: all with
     --allow-exec, else those a person at the terminal agrees to (none without a terminal)."""
@@ -86,12 +136,14 @@ def register(app: typer.Typer) -> None:
     def replay(
         file: Path = typer.Argument(..., help="A game record (JSON) written by kalah play, the web board or the arena."),
         recompute_moves: bool = typer.Option(False, "--recompute", help="Re-run the recorded computer players and report every move they now choose differently."),
-        delay: float = typer.Option(0.0, "--delay", help="Seconds to pause between moves."),
+        delay: float = typer.Option(0.0, "--delay", help="Seconds to pause between moves (plays the game through)."),
+        keys: Optional[bool] = typer.Option(None, "--keys/--no-keys", help="Step with the keys (→ ← g G q); default:"
+                                            " on when the input and output are a terminal and no --delay is given."),
         allow_exec: bool = typer.Option(
             False, "--allow-exec",
             help="With --recompute: run the record's exec: players (programs named in the file) without asking."),
     ) -> None:
-        """Show a recorded game move by move."""
+        """Show a recorded game move by move: step with the arrow keys on a terminal, else played through."""
         record = load_record(file)
         console = Console(highlight=False)
         names = (f"{record.players[0].name} (0)", f"{record.players[1].name} (1)")
@@ -104,6 +156,13 @@ def register(app: typer.Typer) -> None:
                 console.print(line)
             console.print(f"{len(differences)} of {checked} computer moves differ from the record.")
             raise typer.Exit(1 if differences else 0)
+        if keys is None:
+            keys = sys.stdin.isatty() and sys.stdout.isatty() and delay == 0
+        elif keys and not sys.stdin.isatty():
+            fail("--keys needs a terminal to read the keys from")
+        if keys:
+            step_through(record, console, click.getchar)
+            return
         console.print(f"[bold]{record.variant.name}[/bold]: {names[0]} against {names[1]}, {record.started_at}")
         positions = list(record.positions())
         console.print(board_text(positions[0], names=names))
@@ -111,7 +170,7 @@ def register(app: typer.Typer) -> None:
             after, effect = before.play_explained(recorded.move)
             event = MoveEvent(number, recorded.player, recorded.move, before, after, effect, recorded.seconds, recorded.info)
             console.print()
-            console.print(describe_move(event, names))
+            console.print(describe_move(event, names, pair_label([move.player for move in record.moves[:number]])))
             console.print(board_text(after, event, names))
             if delay > 0:
                 time.sleep(delay)

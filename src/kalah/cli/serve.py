@@ -58,6 +58,16 @@ def register(app: typer.Typer) -> None:
             5.0, "--max-move-seconds",
             help="Engine time per computer move, whatever the player's spec asks (a perfect or pvs:time=60 player"
                  " thinks at most this long)."),
+        max_library_mb: int = typer.Option(
+            2048, "--max-library-mb",
+            help="New games and imports are refused (507) once the library file is this large."),
+        connections_per_address: int = typer.Option(
+            64, "--client-connections",
+            help="Connections one client address may hold open (an IPv6 client: its /64). Behind a NAT or a"
+                 " proxy a whole class is one address: raise it."),
+        games_per_minute: int = typer.Option(
+            60, "--games-per-minute",
+            help="New games one client address may store a minute (imports: half as many)."),
         forwarded_allow_ips: str = typer.Option(
             "127.0.0.1", "--forwarded-allow-ips",
             help="Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (comma"
@@ -69,11 +79,18 @@ def register(app: typer.Typer) -> None:
         from kalah.cli import fail
         from kalah.records import GameLibrary, default_library_path
         from kalah.web import LOOPBACK_HOSTS, create_app
+        from kalah.web.connections import ConnectionLimits, raise_file_limit, server_config
 
         if not 0 < port < 65536:
             fail(f"--port must be between 1 and 65535, got {port}")
         if not 0.05 <= max_move_seconds <= 600:
             fail(f"--max-move-seconds must be from 0.05 to 600, got {max_move_seconds:g}")
+        if not 1 <= max_library_mb <= 10**7:
+            fail(f"--max-library-mb must be from 1 to 10000000, got {max_library_mb}")
+        if not 1 <= connections_per_address <= 100_000:
+            fail(f"--client-connections must be from 1 to 100000, got {connections_per_address}")
+        if not 1 <= games_per_minute <= 1_000_000:
+            fail(f"--games-per-minute must be from 1 to 1000000, got {games_per_minute}")
         extra_hosts = [name.strip().lower() for name in allowed_host or [] if name.strip()]
         for name in extra_hosts:
             if "*" in name[1:] or (name.startswith("*") and name != "*" and not name.startswith("*.")):
@@ -84,7 +101,8 @@ def register(app: typer.Typer) -> None:
         path = db or default_library_path()
         GameLibrary(path, busy_timeout=5)  # a library that cannot be opened: one line (KalahError), before the server starts
         application = create_app(path, workers=workers, allow_exec=allow_exec, allowed_hosts=hosts,
-                                 move_seconds=max_move_seconds)
+                                 move_seconds=max_move_seconds, max_library_bytes=max_library_mb * 2**20,
+                                 games_per_minute=games_per_minute, imports_per_minute=max(1, games_per_minute // 2))
         warning = exposure_warning(host, port, allow_exec, extra_hosts)
         if warning:
             typer.echo(warning, err=True)
@@ -93,5 +111,13 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"kalah: the board is at {url} (library {path}); Ctrl-C stops the server")
         if open_browser:
             threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-        uvicorn.run(application, host=host, port=port, log_level="warning", proxy_headers=True,
-                    forwarded_allow_ips=forwarded_allow_ips)
+        raise_file_limit()  # slow clients are closed by the timeouts; until then each holds a file
+        server = uvicorn.Server(server_config(application, host, port,
+                                              ConnectionLimits(per_address=connections_per_address)))
+        server.config.forwarded_allow_ips = forwarded_allow_ips  # read when the server starts (Config.load)
+        try:
+            server.run()
+        except KeyboardInterrupt:
+            pass
+        if not server.started:  # uvicorn said why (the port is taken, say)
+            raise typer.Exit(3)

@@ -12,7 +12,7 @@ from typing import Callable
 from rich.console import Console
 from rich.text import Text
 
-from kalah.match import MoveEvent
+from kalah.match import MoveEvent, TakeBack
 from kalah.rules import IllegalMoveError, Move, Position, move_name, parse_move, pit_letter, store_letter
 
 CELL = 4  # characters per pit
@@ -73,9 +73,27 @@ def board_text(position: Position, event: MoveEvent | None = None, names: tuple[
     return lines
 
 
-def describe_move(event: MoveEvent, names: tuple[str, str]) -> str:
-    """One line: who played what, and what happened."""
-    text = f"{event.number}. {names[event.player]} plays {move_name(event.player, event.move)}"
+def pair_label(movers: list[int]) -> str:
+    """The number of the last of these moves (who made each, in order) counted per move pair, as chess
+    counts: ``3.`` for player 0's decision (with its extra turns) and ``3...`` for player 1's reply.
+
+    >>> pair_label([0, 1, 0, 0])
+    '2.'
+    >>> pair_label([0, 1, 1])
+    '1...'
+    """
+    pair = 0
+    for index, player in enumerate(movers):
+        if index == 0 or (player == 0 and movers[index - 1] != 0):
+            pair += 1
+    pair = max(pair, 1)
+    return f"{pair}." if movers[-1] == 0 else f"{pair}..."
+
+
+def describe_move(event: MoveEvent, names: tuple[str, str], label: str | None = None, viewer: int | None = None) -> str:
+    """One line: who played what, and what happened. ``label`` numbers the move (default: its number in
+    the game); with ``viewer`` a player's value is told from that player's side (the person's)."""
+    text = f"{label or f'{event.number}.'} {names[event.player]} plays {move_name(event.player, event.move)}"
     if event.move == "swap":
         text += " (the players exchange sides)"
     if event.effect.captured:
@@ -87,10 +105,14 @@ def describe_move(event: MoveEvent, names: tuple[str, str]) -> str:
         notes.append(f"{event.seconds:.2f} s")
     if event.info.get("depth"):
         notes.append(f"depth {event.info['depth']}")
+    value = event.info.get("value")
     if event.info.get("outcome"):
-        notes.append(str(event.info["outcome"]))
-    elif isinstance(event.info.get("value"), (int, float)):
-        notes.append(f"value {event.info['value']:+g}")
+        notes.append(str(event.info["outcome"]) if viewer is None else f"{names[event.player]} {event.info['outcome']}")
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        if viewer is None or viewer == event.player:
+            notes.append(f"value {value:+g}" + ("" if viewer is None else " for you"))
+        else:
+            notes.append(f"value {-value:+g} for you")
     if notes:
         text += f" ({', '.join(notes)})"
     return text
@@ -109,7 +131,11 @@ def result_line(position: Position, names: tuple[str, str]) -> str:
 HELP = ("Type the letter of one of your pits (or its number, 1 for the first) and press Enter: its seeds are"
         " sown one by one counter-clockwise. Last seed in your store: you move again. Last seed in an empty pit"
         " of yours with seeds opposite: you capture them. 'swap' takes over the first player's side where the"
-        " pie rule allows it. q (or Ctrl-C) stops the game.")
+        " pie rule allows it. 'hint' shows the best move (exact where the solver proves it), 'undo' takes back"
+        " your last move and the replies to it. q (or Ctrl-C) stops the game.")
+
+#: Seconds a hint thinks.
+HINT_SECONDS = 1.0
 
 
 def why_illegal(answer: str, position: Position) -> str:
@@ -130,16 +156,34 @@ def why_illegal(answer: str, position: Position) -> str:
     return f"{word!r} is not a pit; legal: {legal} (? for help)"
 
 
+def hint_text(position: Position, seconds: float = HINT_SECONDS) -> str:
+    """The best move of ``position`` with its value for the player to move, marked exact or estimated."""
+    from kalah.analysis import analyse
+
+    found = analyse(position, seconds, move_values=False)
+    best = " or ".join(move_name(position.to_move, move) for move in found.best_moves) or "-"
+    value = found.value
+    shown = "?" if value is None else (f"{value:+d}" if isinstance(value, int) else f"{value:+.2f}")
+    how = "exact" if found.exact else f"estimate, depth {found.depth}"
+    return f"Hint: {best} (value {shown} for you, {how})"
+
+
 def terminal_asker(console: Console, read_line: Callable[[str], str]) -> Callable[[Position], Move]:
-    """How a human player at the terminal is asked: again and again until legal; ``?`` shows help."""
+    """How a human player at the terminal is asked: again and again until legal; ``?`` shows help,
+    ``hint`` the best move, ``undo`` takes back the person's last move (:class:`kalah.match.TakeBack`)."""
 
     def ask(position: Position) -> Move:
         while True:
             legal = " ".join(move_name(position.to_move, move) for move in position.legal_moves())
-            answer = read_line(f"Player {position.to_move}, your move [{legal}] (? for help): ")
+            answer = read_line(f"Player {position.to_move}, your move [{legal}] (? for help, hint, undo): ")
             if answer.strip() in ("?", "help"):
                 console.print(HELP)
                 continue
+            if answer.strip().lower() == "hint":
+                console.print(hint_text(position))
+                continue
+            if answer.strip().lower() in ("undo", "u", "takeback"):
+                raise TakeBack
             if answer.strip().lower() in ("q", "quit", "exit"):
                 raise EOFError  # the game loop stops the game as at the end of input (a record is still written)
             try:

@@ -12,7 +12,7 @@ from libc.stdlib cimport free, malloc
 
 from kalah.core.board cimport rules_from_variant, state_from_position
 from kalah.core.search cimport (
-    context_answer, ks_context, ks_entry, ks_init, ks_clear, ks_iterate, ks_now, ks_pv,
+    KS_NO_MOVE, context_answer, ks_context, ks_entry, ks_init, ks_clear, ks_iterate, ks_mcts_result, ks_now, ks_pv,
     kalah_table_alloc, kalah_table_free,
     kalah_rules,
     kalah_state,
@@ -109,3 +109,78 @@ def trace_search(position, int algorithm, int evaluation, int first, int last, b
     finally:
         free(nodes)
         kalah_table_free(table, size * sizeof(ks_entry))
+
+
+cdef extern from "csrc/mcts.h" nogil:
+    ctypedef struct km_trace:
+        int32_t *parent
+        uint8_t *move
+        int32_t *tree_id
+        int64_t nodes, max_nodes
+        int32_t *selected
+        int32_t *expanded
+        int16_t *margin
+        int64_t iterations, max_iterations
+        int full
+
+    int ks_mcts_traced "ks_mcts"(const kalah_rules *r, const kalah_state *s, long max_playouts, double deadline,
+                                 double exploration, uint64_t seed, long max_nodes, ks_mcts_result *out,
+                                 km_trace *trace)
+
+
+def trace_mcts(position, long playouts, double exploration=1.4142135623730951, unsigned long long seed=0):
+    """Run UCT from ``position`` for ``playouts`` iterations as ``kalah.core.search.mcts`` does, recording its steps.
+
+    Returns the dict of ``mcts`` (root moves with visits, wins, margins) with
+    ``"tree"``: ``(parent, move)`` of every node in creation order (node 0 the
+    root, parent -1), and ``"iterations"``: ``(selected, expanded, margin)``
+    per iteration (node numbers as in ``tree``; ``expanded`` -1 when none;
+    the playout's final margin for player 0).
+    """
+    cdef kalah_rules rules
+    cdef kalah_state state
+    cdef ks_mcts_result out
+    cdef km_trace tr
+    cdef int status, k
+    cdef long long i
+    cdef double started
+    if playouts < 1:
+        raise ValueError(f"playouts must be at least 1, got {playouts}")
+    rules_from_variant(&rules, position.variant)
+    state_from_position(&rules, &state, position)
+    tr.max_nodes = playouts + 1  # the root, and at most one node per iteration: the record never fills
+    tr.max_iterations = playouts
+    tr.nodes = tr.iterations = 0
+    tr.full = 0
+    tr.parent = <int32_t *>malloc(tr.max_nodes * sizeof(int32_t))
+    tr.move = <uint8_t *>malloc(tr.max_nodes)
+    tr.tree_id = <int32_t *>malloc(tr.max_nodes * sizeof(int32_t))
+    tr.selected = <int32_t *>malloc(playouts * sizeof(int32_t))
+    tr.expanded = <int32_t *>malloc(playouts * sizeof(int32_t))
+    tr.margin = <int16_t *>malloc(playouts * sizeof(int16_t))
+    try:
+        if not (tr.parent and tr.move and tr.tree_id and tr.selected and tr.expanded and tr.margin):
+            raise MemoryError("no memory for the trace")
+        started = ks_now()
+        with nogil:
+            status = ks_mcts_traced(&rules, &state, playouts, 0.0, exploration, seed, 2000000, &out, &tr)
+        if status != 0:
+            raise MemoryError("no memory for the search tree")
+        return {
+            "best_move": out.best_move if out.best_move != KS_NO_MOVE else None,
+            "moves": [(out.moves[k], out.visits[k], out.wins[k], out.margin[k]) for k in range(out.n)],
+            "playouts": out.playouts,
+            "nodes": out.nodes,
+            "depth": out.depth,
+            "seconds": ks_now() - started,
+            "full": bool(tr.full),
+            "tree": [(tr.parent[i], tr.move[i]) for i in range(tr.nodes)],
+            "iterations": [(tr.selected[i], tr.expanded[i], tr.margin[i]) for i in range(tr.iterations)],
+        }
+    finally:
+        free(tr.parent)
+        free(tr.move)
+        free(tr.tree_id)
+        free(tr.selected)
+        free(tr.expanded)
+        free(tr.margin)

@@ -1,5 +1,5 @@
 """The game loop and its observers."""
 
-from .game import GameResult, MoveEvent, Observer, PlayerMoveError, play_game
+from .game import GameResult, MoveEvent, Observer, PlayerMoveError, TakeBack, play_game
 
-__all__ = ["GameResult", "MoveEvent", "Observer", "PlayerMoveError", "play_game"]
+__all__ = ["GameResult", "MoveEvent", "Observer", "PlayerMoveError", "TakeBack", "play_game"]

@@ -68,9 +68,28 @@ class Observer:
         """Called once when the game is over or stopped."""
         pass
 
+    def moves_taken_back(self, position: Position, count: int) -> None:
+        """Called when a player took back its last move: the last ``count`` moves are gone (0: there was
+        nothing to take back) and the game goes on from ``position``."""
+        pass
+
 
 class PlayerMoveError(IllegalMoveError):
     """A player chose a move the rules do not allow."""
+
+
+class TakeBack(Exception):
+    """Raised by a player's ``choose_move`` to take back its own last move and every move after it
+    (a person's "undo"): the game goes back to the position before that move, observers hear
+    :meth:`Observer.moves_taken_back`, and the same player is asked again."""
+
+
+def _taken_back(history: list[tuple[Position, int | None]], player: int) -> int:
+    """How many moves to take back for ``player``'s undo: back to before its last move (0: it has none)."""
+    for index in range(len(history) - 1, 0, -1):
+        if history[index][1] == player:
+            return len(history) - index
+    return 0
 
 
 def play_game(
@@ -84,6 +103,8 @@ def play_game(
     A player stops the game by raising ``EOFError`` or ``KeyboardInterrupt``
     (a person closing the input or pressing Ctrl-C): observers still hear
     ``game_ended`` with ``finished=False``, so a record asked for is written.
+    A player takes back its last move (and the moves after it) by raising
+    :class:`TakeBack`.
     """
     if len(players) != 2:
         raise ValueError(f"a game needs two players, got {len(players)}")
@@ -92,11 +113,22 @@ def play_game(
         observer.game_started(position, players)
     number = 0
     stop_reason = None
+    history: list[tuple[Position, int | None]] = [(position, None)]  # each position and who moved into it
     try:
         while not position.is_over and (max_moves is None or number < max_moves):
             player = players[position.to_move]
             began = time.perf_counter()
-            move = player.choose_move(position)
+            try:
+                move = player.choose_move(position)
+            except TakeBack:
+                count = _taken_back(history, position.to_move)
+                if count:
+                    del history[-count:]
+                    position = history[-1][0]
+                    number -= count
+                for observer in observers:
+                    observer.moves_taken_back(position, count)
+                continue
             seconds = time.perf_counter() - began
             try:
                 after, effect = position.play_explained(move)
@@ -105,6 +137,7 @@ def play_game(
             number += 1
             event = MoveEvent(number, position.to_move, move, position, after, effect, seconds,
                               dict(getattr(player, "last_info", {}) or {}))
+            history.append((after, event.player))
             position = after
             for observer in observers:
                 observer.move_played(event)

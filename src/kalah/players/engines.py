@@ -30,6 +30,9 @@ from kalah.search import ALGORITHMS, EVALUATIONS, PRACTICAL_ALGORITHMS, SearchEr
 from .base import ComputerPlayer
 from .spec import PlayerSpecError, float_option, int_option, register_player
 
+#: The deepest search a spec may ask for (the search itself stops at kalah.core.search.MAX_DEPTH).
+MAX_SPEC_DEPTH = 1000
+
 DEFAULT_DEPTHS = {"minimax": 6, "alphabeta": 10, "scout": 10, "pvs": 10, "mtdf": 10}
 DEFAULT_PLAYOUTS = 10000
 #: Time management: the most seconds kept for later moves, in moves' worth of ``time``.
@@ -232,7 +235,7 @@ def _factory(algorithm: str):
                 raise PlayerSpecError(f"option {option} must be on or off, got {value!r}")
         return SearchPlayer(
             algorithm,
-            depth=int_option("depth", depth, minimum=1),
+            depth=int_option("depth", depth, minimum=1, maximum=MAX_SPEC_DEPTH),
             time=float_option("time", time),
             evaluation=evaluation,
             playouts=int_option("playouts", playouts, minimum=1),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import math
 from dataclasses import dataclass
 from typing import Callable, overload
 
@@ -155,37 +156,59 @@ def _option_names(factory: Callable[..., Player]) -> set[str] | None:
     return {parameter.name for parameter in parameters}
 
 
+#: The largest integer option a spec may give (a seed, a thread count): it fits a signed 64-bit integer.
+MAX_INT_OPTION = 2**63 - 1
+#: The longest time a spec may give, in seconds (a day): a number past it is a typo or an attack.
+MAX_SECONDS_OPTION = 86_400.0
+
+
 @overload
-def int_option(name: str, value: str | int | None, default: int, minimum: int | None = None) -> int: ...
+def int_option(name: str, value: str | int | None, default: int, minimum: int | None = None,
+               maximum: int = MAX_INT_OPTION) -> int: ...
 @overload
-def int_option(name: str, value: str | int | None, default: None = None, minimum: int | None = None) -> int | None: ...
-def int_option(name: str, value: str | int | None, default: int | None = None, minimum: int | None = None) -> int | None:
-    """Read an integer option of a spec, with an error that names it."""
+def int_option(name: str, value: str | int | None, default: None = None, minimum: int | None = None,
+               maximum: int = MAX_INT_OPTION) -> int | None: ...
+def int_option(name: str, value: str | int | None, default: int | None = None, minimum: int | None = None,
+               maximum: int = MAX_INT_OPTION) -> int | None:
+    """Read an integer option of a spec (at most ``maximum``), with an error that names it."""
     if value is None:
         return default
+    if isinstance(value, bool):
+        raise PlayerSpecError(f"option {name} must be an integer, got {value!r}")
     try:
         number = int(value)
     except (TypeError, ValueError):
         raise PlayerSpecError(f"option {name} must be an integer, got {value!r}") from None
     if minimum is not None and number < minimum:
         raise PlayerSpecError(f"option {name} must be at least {minimum}, got {number}")
+    if number > maximum:
+        raise PlayerSpecError(f"option {name} must be at most {maximum}, got {number}")
     return number
 
 
 @overload
-def float_option(name: str, value: str | float | None, default: float, positive: bool = True) -> float: ...
+def float_option(name: str, value: str | float | None, default: float, positive: bool = True,
+                 maximum: float = MAX_SECONDS_OPTION) -> float: ...
 @overload
-def float_option(name: str, value: str | float | None, default: None = None, positive: bool = True) -> float | None: ...
-def float_option(name: str, value: str | float | None, default: float | None = None, positive: bool = True) -> float | None:
-    """Read a number option of a spec, with an error that names it."""
+def float_option(name: str, value: str | float | None, default: None = None, positive: bool = True,
+                 maximum: float = MAX_SECONDS_OPTION) -> float | None: ...
+def float_option(name: str, value: str | float | None, default: float | None = None, positive: bool = True,
+                 maximum: float = MAX_SECONDS_OPTION) -> float | None:
+    """Read a finite number option of a spec (at most ``maximum``), with an error that names it."""
     if value is None:
         return default
+    if isinstance(value, bool):
+        raise PlayerSpecError(f"option {name} must be a number, got {value!r}")
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise PlayerSpecError(f"option {name} must be a number, got {value!r}") from None
-    if number != number or (positive and number <= 0) or number < 0:
+    if not math.isfinite(number):
+        raise PlayerSpecError(f"option {name} must be a finite number, got {value}")
+    if (positive and number <= 0) or number < 0:
         raise PlayerSpecError(f"option {name} must be a {'positive' if positive else 'non-negative'} number, got {value}")
+    if number > maximum:
+        raise PlayerSpecError(f"option {name} must be at most {maximum:g}, got {value}")
     return number
 
 
@@ -195,6 +218,7 @@ BUILTIN_PLAYER_MODULES = [
     "kalah.players.random",
     "kalah.players.engines",  # minimax, alphabeta, scout, pvs, mtdf, mcts
     "kalah.players.perfect",  # perfect: the exact solver
+    "kalah.players.policy",  # policy: a trained network (docs/rl.md)
 ]
 
 #: Players of higher layers and of other packages register through entry points

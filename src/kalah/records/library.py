@@ -48,7 +48,30 @@ CREATE TABLE IF NOT EXISTS moves (
     info TEXT NOT NULL DEFAULT '{}',
     PRIMARY KEY (game_id, number)
 );
+-- What take-backs removed, for redo: a stack per game (the highest step on top). Every other
+-- change of the game's moves empties it, so that the top always follows the stored game, whichever
+-- program (or server) made the change.
+CREATE TABLE IF NOT EXISTS redo (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    step INTEGER NOT NULL,
+    moves TEXT NOT NULL,   -- JSON: [{"move", "seconds", "info"}, ...] in the order they were played
+    PRIMARY KEY (game_id, step)
+);
 """
+
+#: Changes of the schema since the first library, applied in order (``PRAGMA user_version`` counts
+#: those done): a library of an older kalah gains the new tables and keeps its games.
+MIGRATIONS = (
+    # 1: the review of a game (kalah.review), stored with the game and the move count it was made for.
+    """
+    CREATE TABLE IF NOT EXISTS reviews (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        moves INTEGER NOT NULL,
+        created_at TEXT NOT NULL DEFAULT (datetime('now')),
+        review TEXT NOT NULL
+    );
+    """,
+)
 
 
 class LibraryError(KalahError):
@@ -140,6 +163,7 @@ class GameLibrary:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             with self._connect() as connection:
                 connection.executescript(SCHEMA)
+            self._migrate()
         except sqlite3.DatabaseError as error:
             raise LibraryError(f"cannot open the game library {self.path}: {error}") from None
         except OSError as error:
@@ -198,6 +222,18 @@ class GameLibrary:
                 raise
             connection.execute("COMMIT")
 
+    def _migrate(self) -> None:
+        """Bring an older library's schema up to date, each step in its own transaction."""
+        with self._connect() as connection:
+            done = connection.execute("PRAGMA user_version").fetchone()[0]
+        for version, script in enumerate(MIGRATIONS[done:], done + 1):
+            with self._transaction() as db:
+                if db.execute("PRAGMA user_version").fetchone()[0] >= version:  # another process was first
+                    continue
+                for statement in filter(str.strip, script.split(";")):
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {version:d}")
+
     # --- writing ----------------------------------------------------------------
 
     def create_game(self, start: Position, players: Sequence[PlayerInfo], started_at: str | None = None,
@@ -221,24 +257,71 @@ class GameLibrary:
         with self._transaction() as db:
             position, count = self._current(db, game_id)
             _check_count(game_id, count, expected_moves)
-            after = position.play(move)
-            _insert_move(db, game_id, count + 1, position.to_move, move, after.board, seconds, info or {})
-            status = "finished" if after.is_over else "playing"
-            scores = after.scores or (None, None)
-            db.execute(
-                "UPDATE games SET status = ?, score0 = ?, score1 = ?, stop_reason = NULL, updated_at = datetime('now')"
-                " WHERE id = ?", (status, scores[0], scores[1], game_id))
-            return after
+            db.execute("DELETE FROM redo WHERE game_id = ?", (game_id,))  # a new move: what was taken back is gone
+            return self._play(db, game_id, position, count, move, seconds, info or {})
 
-    def take_back(self, game_id: int, count: int = 1, expected_moves: int | None = None) -> Position:
-        """Remove the last ``count`` moves (for take-back in friendly games); see ``add_move`` for ``expected_moves``."""
+    def _play(self, db: sqlite3.Connection, game_id: int, position: Position, count: int, move: Move,
+              seconds: float, info: dict[str, Any]) -> Position:
+        after = position.play(move)
+        _insert_move(db, game_id, count + 1, position.to_move, move, after.board, seconds, info)
+        status = "finished" if after.is_over else "playing"
+        scores = after.scores or (None, None)
+        db.execute(
+            "UPDATE games SET status = ?, score0 = ?, score1 = ?, stop_reason = NULL, updated_at = datetime('now')"
+            " WHERE id = ?", (status, scores[0], scores[1], game_id))
+        return after
+
+    def take_back(self, game_id: int, count: int = 1, expected_moves: int | None = None, *,
+                  keep_for_redo: bool = False) -> Position:
+        """Remove the last ``count`` moves (for take-back in friendly games); see ``add_move`` for ``expected_moves``.
+
+        With ``keep_for_redo`` the moves removed go on the game's redo stack
+        in the library (see :meth:`redo`); without it the stack is emptied.
+        """
         with self._transaction() as db:
             _, moves = self._current(db, game_id)
             _check_count(game_id, moves, expected_moves)
-            db.execute("DELETE FROM moves WHERE game_id = ? AND number > ?", (game_id, max(0, moves - count)))
+            first = max(0, moves - count) + 1
+            if keep_for_redo and moves >= first:
+                removed = [{"move": _move_value(move), "seconds": seconds, "info": json.loads(info)}
+                           for move, seconds, info in db.execute(
+                               "SELECT move, seconds, info FROM moves WHERE game_id = ? AND number >= ? ORDER BY number",
+                               (game_id, first))]
+                db.execute("INSERT INTO redo (game_id, step, moves) VALUES"
+                           " (?, (SELECT COALESCE(MAX(step), 0) + 1 FROM redo WHERE game_id = ?), ?)",
+                           (game_id, game_id, json.dumps(removed)))
+            else:
+                db.execute("DELETE FROM redo WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM moves WHERE game_id = ? AND number >= ?", (game_id, first))
             db.execute("UPDATE games SET status = 'playing', score0 = NULL, score1 = NULL,"
                        " updated_at = datetime('now') WHERE id = ?", (game_id,))
             return self._current(db, game_id)[0]
+
+    def redo(self, game_id: int, expected_moves: int | None = None) -> Position | None:
+        """Play again the moves the last take-back kept for redo (one transaction); None when there are
+        none (nothing was taken back, or the game changed since, in this program or another).
+        See ``add_move`` for ``expected_moves``."""
+        with self._transaction() as db:
+            position, count = self._current(db, game_id)
+            _check_count(game_id, count, expected_moves)
+            top = db.execute("SELECT step, moves FROM redo WHERE game_id = ? ORDER BY step DESC LIMIT 1",
+                             (game_id,)).fetchone()
+            if top is None:
+                return None
+            db.execute("DELETE FROM redo WHERE game_id = ? AND step = ?", (game_id, top["step"]))
+            try:
+                for number, played in enumerate(json.loads(top["moves"])):
+                    position = self._play(db, game_id, position, count + number, played["move"],
+                                          played["seconds"], played["info"])
+            except (KalahError, ValueError, TypeError, KeyError) as error:
+                raise DamagedGameError(f"the redo of game {game_id} in {self.path} is damaged: {error}") from None
+            return position
+
+    def redo_steps(self, game_id: int) -> int:
+        """How many take-backs :meth:`redo` can undo in a row."""
+        with self._connect() as db:
+            row = db.execute("SELECT COUNT(*) FROM redo WHERE game_id = ?", (game_id,)).fetchone()
+        return int(row[0])
 
     def mark_stopped(self, game_id: int, reason: str) -> None:
         """Mark a game that is still playing as stopped, with the reason."""
@@ -266,7 +349,29 @@ class GameLibrary:
             self._row(db, game_id)
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
+    def save_review(self, game_id: int, moves: int, review: dict[str, Any]) -> None:
+        """Store the review of a game (a JSON object) made when it had ``moves`` moves; replaces an older one."""
+        with self._transaction() as db:
+            self._row(db, game_id)
+            db.execute("INSERT OR REPLACE INTO reviews (game_id, moves, review) VALUES (?, ?, ?)",
+                       (game_id, moves, json.dumps(review)))
+
     # --- reading ----------------------------------------------------------------
+
+    def review(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        """The stored review of a game and the move count it was made for, or None (LibraryError: no such game)."""
+        with self._connect() as db:
+            self._row(db, game_id)
+            row = db.execute("SELECT moves, review FROM reviews WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        try:
+            data = json.loads(row["review"])
+        except ValueError as error:
+            raise DamagedGameError(f"the review of game {game_id} in {self.path} is damaged: {error}") from None
+        if not isinstance(data, dict):
+            raise DamagedGameError(f"the review of game {game_id} in {self.path} is damaged: not an object")
+        return int(row["moves"]), data
 
     def _row(self, db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
         row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -323,14 +428,18 @@ class GameLibrary:
         raise GameNotFoundError(f"no game {game_id} in {self.path}")
 
     def list_games(self, tags: dict[str, Any] | None = None, ids: Sequence[int] | None = None,
-                   limit: int | None = None) -> list[GameSummary]:
-        """Games, newest first; ``tags`` keeps those whose tags contain all the given pairs."""
+                   limit: int | None = None, before: int | None = None) -> list[GameSummary]:
+        """Games, newest first; ``tags`` keeps those whose tags contain all the given pairs, ``before``
+        those with smaller ids (the next page after a game), ``limit`` the first so many."""
         query = ("SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS move_count FROM games g")
         clauses: list[str] = []
         parameters: list[Any] = []
         for key, value in (tags or {}).items():
             clauses.append("json_extract(g.tags, ?) = json_extract(?, '$')")
             parameters += [f"$.{key}", json.dumps(value)]
+        if before is not None:
+            clauses.append("g.id < ?")
+            parameters.append(int(before))
         if ids is not None:
             clauses.append(f"g.id IN ({', '.join('?' * len(ids))})")
             parameters += list(ids)
@@ -371,6 +480,11 @@ class LibraryWriter(Observer):
         """Store the move (checked against the stored game)."""
         assert self.game_id is not None
         self.library.add_move(self.game_id, event.move, event.seconds, event.info)
+
+    def moves_taken_back(self, position: Position, count: int) -> None:
+        """Take the moves back in the library too."""
+        if self.game_id is not None and count:
+            self.library.take_back(self.game_id, count)
 
     def game_ended(self, result: GameResult) -> None:
         """Mark a game that stopped before its end."""

@@ -37,6 +37,9 @@ class RecordError(KalahError, ValueError):
 
 #: Characters of a move's ``info`` a record may hold.
 MAX_INFO = 10_000
+#: Levels of nesting a move's ``info`` may have (an engine's says a few; deeper ones cannot
+#: always be written back: JSON encoders, the web's among them, stop near a thousand).
+MAX_INFO_DEPTH = 20
 #: Characters of a whole record: far more than the longest game of the largest variant needs.
 MAX_RECORD = 20_000_000
 
@@ -52,6 +55,21 @@ def _text(value: Any, what: str, limit: int) -> str:
     except UnicodeError:
         raise RecordError(f"{what} is not valid Unicode (a lone surrogate)") from None
     return value
+
+
+def _depth(value: Any, limit: int) -> int:
+    """How deeply lists and objects nest in ``value`` (a scalar is 0), counted without recursion and
+    only up to ``limit + 1``."""
+    deepest, level = 0, [(value, 0)]
+    while level:
+        item, depth = level.pop()
+        if isinstance(item, (dict, list)):
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth > limit:
+                return depth
+            level.extend((child, depth) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 @dataclass(frozen=True)
@@ -233,11 +251,14 @@ class GameRecord:
         info = entry.get("info") or {}
         if not isinstance(info, dict):
             raise RecordError(f"move {number}: 'info' must be an object")
-        try:  # what is stored must be written back as strict JSON
-            if len(json.dumps(info, allow_nan=False)) > MAX_INFO:
+        if _depth(info, MAX_INFO_DEPTH) > MAX_INFO_DEPTH:
+            raise RecordError(f"move {number}: 'info' is nested more than {MAX_INFO_DEPTH} levels deep")
+        try:  # what is stored must be written back as strict JSON, and as UTF-8 (no lone surrogate)
+            if len(json.dumps(info, allow_nan=False, ensure_ascii=False).encode("utf-8")) > MAX_INFO:
                 raise RecordError(f"move {number}: 'info' is longer than {MAX_INFO} characters")
         except (ValueError, TypeError, UnicodeError):
-            raise RecordError(f"move {number}: 'info' holds values JSON cannot carry (NaN, Infinity, broken text)") from None
+            raise RecordError(f"move {number}: 'info' holds values JSON cannot carry (NaN, Infinity, broken text"
+                              " such as a lone surrogate)") from None
         self.moves.append(RecordedMove(position.to_move, move, after.board, float(seconds), info))
         return after
 

@@ -33,6 +33,12 @@ class RecordBuilder(Observer):
         assert self.record is not None
         self.record.add_move(event.player, event.move, event.after, event.seconds, event.info)
 
+    def moves_taken_back(self, position: Position, count: int) -> None:
+        """Drop the moves taken back."""
+        assert self.record is not None
+        if count:
+            del self.record.moves[-count:]
+
     def game_ended(self, result: GameResult) -> None:
         """Note how the game ended."""
         assert self.record is not None
@@ -60,6 +66,11 @@ class RecordFileWriter(RecordBuilder):
     def move_played(self, event: MoveEvent) -> None:
         """Add the move and write the file again, so a crash loses at most this move."""
         super().move_played(event)
+        self._write()
+
+    def moves_taken_back(self, position: Position, count: int) -> None:
+        """Drop the moves taken back and write the file again."""
+        super().moves_taken_back(position, count)
         self._write()
 
     def game_ended(self, result: GameResult) -> None:

@@ -450,6 +450,11 @@ def _mcts(position: Position, evaluation: str, depth: int | None, time: float | 
     if playouts is None and time is None:
         playouts = DEFAULT_PLAYOUTS
     raw = core.mcts(position, playouts=playouts or 0, seconds=time or 0.0, seed=seed)
+    return _mcts_result(position, evaluation, raw)
+
+
+def _mcts_result(position: Position, evaluation: str, raw: dict[str, Any]) -> SearchResult:
+    """The SearchResult of a compiled UCT run (also of its traced twin, kalah.search.mcts_trace)."""
     moves = []
     best_value = None
     for code, visits, wins, margin in raw["moves"]:

@@ -1,4 +1,4 @@
-"""Move values and best lines for the analysis panel, from ``kalah.search`` and ``kalah.solve``; traces for the lab.
+"""Move values and best lines for the analysis panel, from ``kalah.analyse``; traces for the lab.
 
 Everything here runs in a worker process, never on the server's event loop.
 """
@@ -7,12 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from kalah.analysis import analyse as analyse_position
 from kalah.rules import Position, line_names
 from kalah.search import search, trace
-from kalah.solve import SolveError, solve
-
-#: The solver is asked only about positions with at most this many seeds in the pits.
-SOLVE_SEEDS = 30
+from kalah.search.mcts_trace import trace_mcts
 
 
 def _number(value: float | int | None) -> float | int | None:
@@ -21,39 +19,31 @@ def _number(value: float | int | None) -> float | int | None:
     return int(value) if float(value).is_integer() else round(float(value), 3)
 
 
-def analyse(position_json: str, seconds: float = 0.5, exact: bool = True) -> dict[str, Any]:
-    """The value of every legal move and the best line, for the side to move.
+def analyse(position_json: str, seconds: float = 0.5) -> dict[str, Any]:
+    """The value of every legal move and the best line, for the side to move, each value marked exact or not.
 
-    Values are from the point of view of the player to move (positive is good
-    for them). With ``exact`` the solver is tried first where it exists.
+    :func:`kalah.analyse` on one thread (the server shares the machine): the
+    book, the endgame databases and a bounded solve first, a search for the
+    rest of the time where they prove nothing. The whole analysis keeps within
+    ``seconds``, the server's limit per job. Values are in seeds from the
+    point of view of the player to move.
     """
     position = Position.from_json(position_json)
-    result: dict[str, Any] = {"available": True, "to_move": position.to_move, "moves": [], "pv": [],
-                              "value": None, "best_move": None, "exact": False, "source": None}
-    if position.is_over:
-        result.update(value=position.mover_margin, exact=True, source="rules", pv_names=[])
-        return result
-    found = search(position, time=seconds)
-    result.update(
-        value=_number(found.value),
-        best_move=found.best_move,
-        pv=list(found.pv),
-        exact=found.exact,
-        moves=[{"move": entry.move, "value": _number(entry.value), "bound": entry.bound} for entry in found.moves],
-        source="search",
-    )
-    if exact and not found.exact and position.seeds_in_pits <= SOLVE_SEEDS:
-        try:  # small and single-threaded: the server shares the machine
-            solved = solve(position, time=seconds, threads=1, endgame=None, tt_log2=20)
-        except (SolveError, MemoryError):  # too big for this worker: keep the search's answer
-            solved = None
-        if solved is not None and solved.value is not None:
-            result.update(value=solved.value, exact=True, source="solver", pv=list(solved.pv) or result["pv"])
-            if solved.best_moves:
-                result["best_move"] = solved.best_moves[0]
-                result["best_moves"] = list(solved.best_moves)
-    result["pv_names"] = line_names(position, result["pv"])
-    return result
+    found = analyse_position(position, seconds, threads=1)
+    return {
+        "available": True,
+        "to_move": position.to_move,
+        "value": found.value,
+        "exact": found.exact,
+        "source": found.source,
+        "depth": found.depth,
+        "best_move": found.best_move,
+        "best_moves": list(found.best_moves),
+        "moves": [{"move": entry.move, "value": entry.value, "exact": entry.exact,
+                   "bound": "exact" if entry.exact else "estimate"} for entry in found.moves],
+        "pv": list(found.pv),
+        "pv_names": line_names(position, found.pv),
+    }
 
 
 def trace_json(position_json: str, algorithm: str, depth: int, evaluation: str, options: dict[str, bool],
@@ -61,3 +51,17 @@ def trace_json(position_json: str, algorithm: str, depth: int, evaluation: str, 
     """``kalah.trace(...).to_json()`` (format kalah-trace/1, docs/trace.md) of the position in JSON."""
     position = Position.from_json(position_json)
     return trace(position, algorithm, depth, evaluation, max_nodes=max_nodes, **options).to_json()
+
+
+def mcts_trace_json(position_json: str, playouts: int, seed: int, depth: int) -> dict[str, Any]:
+    """UCT traced iteration by iteration (``kalah-mcts-trace/1``, docs/trace.md) beside an alpha-beta
+    search of the same position to ``depth``: the lab's MCTS page shows both."""
+    position = Position.from_json(position_json)
+    traced = trace_mcts(position, playouts, seed=seed).to_json()
+    beside = search(position, algorithm="alphabeta", depth=depth) if not position.is_over else None
+    traced["alphabeta"] = None if beside is None else {
+        "depth": depth, "value": _number(beside.value), "best_move": beside.best_move,
+        "moves": [{"move": entry.move, "value": _number(entry.value), "bound": entry.bound} for entry in beside.moves],
+        "nodes": beside.stats.nodes,
+    }
+    return traced

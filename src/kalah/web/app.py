@@ -9,6 +9,7 @@ which URL does what.
 from __future__ import annotations
 
 import json
+import math
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
@@ -23,27 +24,41 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from kalah.arena.workers import stop_pool
 from kalah.records import GameLibrary
 from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
+from .guard import FRAME_POLICY, SameOriginOnly
 from .lab import router as lab_router
-from .limits import DEFAULT_MAX_BODY, BodyLimit
+from .limits import (
+    DEFAULT_GAMES_PER_MINUTE,
+    DEFAULT_IMPORTS_PER_MINUTE,
+    DEFAULT_MAX_BODY,
+    DEFAULT_MAX_LIBRARY_BYTES,
+    BodyLimit,
+    RateLimit,
+    client_key,
+    library_bytes,
+)
 from .live import LiveLimits, install as install_live
+from .puzzles import router as puzzles_router
+from .review import router as review_router
 from .models import (
     MAX_ID,
     AnalyseIn,
     Expected,
+    GameAnalysisIn,
     GameState,
     GameSummaryOut,
     InfoOut,
+    MctsTraceIn,
     MoveIn,
     NewGame,
     ReplayOut,
     TraceIn,
 )
-from .service import DEFAULT_MOVE_SECONDS, ApiError, GameService, invalid, make_pool
+from .scheduler import Scheduler, address_key, make_slots
+from .service import DEFAULT_MOVE_SECONDS, GRACE_SECONDS, ApiError, GameService, invalid
 
 #: A game's id in a URL: SQLite's ids are signed 64-bit integers.
 GameId = Annotated[int, PathParameter(ge=1, le=MAX_ID, description="the game's id")]
@@ -57,11 +72,27 @@ BOARD_STYLE = files("kalah.rules") / "board.json"
 #: another site that points its own name at 127.0.0.1 (DNS rebinding) is refused.
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
+#: How many steps below the server its engine workers run: requests (a human move) get the CPU first.
+ENGINE_NICE = 5
+
+
+def client_of(request: Request) -> str:
+    """The key the engine scheduler shares the engines by: the client's address (kalah.web.scheduler)."""
+    return address_key(request.client.host if request.client else None)
+
+
+#: Games per page of GET /api/games unless the client asks for another number, and the most it may ask.
+PAGE = 100
+MAX_PAGE = 1000
+
 
 def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = "process", *,
                allow_exec: bool = False, allowed_hosts: list[str] | tuple[str, ...] | None = None,
                move_seconds: float = DEFAULT_MOVE_SECONDS, max_body: int = DEFAULT_MAX_BODY,
-               busy_timeout: float = 1.0, live_limits: LiveLimits | None = None) -> FastAPI:
+               busy_timeout: float = 1.0, client_jobs: int = 4, queued_jobs: int = 256,
+               games_per_minute: int = DEFAULT_GAMES_PER_MINUTE,
+               imports_per_minute: int = DEFAULT_IMPORTS_PER_MINUTE,
+               max_library_bytes: int = DEFAULT_MAX_LIBRARY_BYTES, live_limits: LiveLimits | None = None) -> FastAPI:
     """The web application over the game library at ``db_path`` (default: the user's library).
 
     ``workers`` engine workers of kind ``pool`` ("process" or "thread") play
@@ -70,10 +101,16 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     ``replay:file=``); without it they are refused with 403 by every route.
     ``allowed_hosts``: the names the Host header may carry (default the
     loopback names; ``"*"`` accepts any). Limits: ``move_seconds`` of engine
-    time per computer move whatever the player's spec asks, at most twice
-    ``workers`` engine jobs at once (then 503 with Retry-After), request
-    bodies of ``max_body`` bytes (413), and ``busy_timeout`` seconds of waiting
-    for a library locked by another program (then 503). ``live_limits``: what one
+    time per job whatever the player's spec asks; engine jobs shared fairly
+    between clients (kalah.web.scheduler), each client with at most
+    ``client_jobs`` queued or running (then 429 with Retry-After) and
+    ``queued_jobs`` waiting in all (then 503); request bodies of ``max_body``
+    bytes (413), ``busy_timeout`` seconds of waiting for a library locked by
+    another program (then 503), ``games_per_minute`` new games and
+    ``imports_per_minute`` imported records per client address (then 429 with
+    Retry-After), and no new game or import once the library holds
+    ``max_library_bytes`` (507). Requests from pages of other websites are
+    refused (403, :mod:`kalah.web.guard`). ``live_limits``: what one
     address may hold of games between people (:mod:`kalah.web.live`).
     """
     library = GameLibrary(db_path, busy_timeout=busy_timeout)
@@ -81,15 +118,14 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.service = GameService(
-            library, make_pool(workers, pool), allow_exec=allow_exec, move_seconds=move_seconds,
-            max_jobs=2 * workers, new_pool=None if pool == "thread" else (lambda: make_pool(workers, pool)))
-        if pool != "thread":  # start the workers now rather than at the first computer move
-            await app.state.service.warm_up(workers)
+        engines = Scheduler(make_slots(workers, pool, nice=ENGINE_NICE), run_seconds=move_seconds + GRACE_SECONDS,
+                            per_client=client_jobs, max_queued=queued_jobs)
+        app.state.service = GameService(library, engines, allow_exec=allow_exec, move_seconds=move_seconds)
         try:
+            await app.state.service.warm_up()  # start the workers now rather than at the first computer move
             yield
         finally:
-            stop_pool(app.state.service.pool)
+            engines.stop()
 
     app = FastAPIOffline(
         title="Kalah board",
@@ -100,6 +136,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     app.state.library = library
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOOPBACK_HOSTS))
     app.add_middleware(BodyLimit, max_bytes=max_body)
+    app.add_middleware(SameOriginOnly)  # outermost but for the one below: its 403 and frame headers come first
 
     @app.middleware("http")
     async def _docs_stay_local(request: Request, call_next: Any) -> Response:
@@ -109,7 +146,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         if request.url.path in ("/docs", "/redoc"):
             response.headers["Content-Security-Policy"] = (
                 "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline';"
-                " img-src 'self' data:; worker-src 'self' blob:; font-src 'self' data:")
+                f" img-src 'self' data:; worker-src 'self' blob:; font-src 'self' data:; {FRAME_POLICY}")
         return response
 
     @app.exception_handler(ApiError)
@@ -134,6 +171,20 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     async def _too_deep(request: Request, error: RecursionError) -> JSONResponse:
         return JSONResponse({"detail": "the request is nested too deeply"}, status_code=422)
 
+    games_rate, imports_rate = RateLimit(games_per_minute), RateLimit(imports_per_minute)
+
+    def may_grow(request: Request, rate: RateLimit, what: str) -> None:
+        """Refuse a new game or import when the library is full (507) or the client too quick (429)."""
+        size = library_bytes(library.path)
+        if size >= max_library_bytes:
+            raise ApiError(507, f"the game library is full ({size // 2**20} MB of {max_library_bytes // 2**20} MB):"
+                                " delete games, or start the server with a larger --max-library-mb")
+        wait = rate.take(client_key(request.client.host) if request.client else "")
+        if wait > 0:
+            seconds = max(1, math.ceil(wait))
+            raise ApiError(429, f"too many {what} from this address (at most {rate.capacity:g} a minute);"
+                                f" try again in {seconds} s", {"Retry-After": str(seconds)})
+
     def service() -> GameService:
         running: GameService = app.state.service  # set by lifespan when the server starts
         return running
@@ -149,6 +200,8 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         return FileResponse(str(BOARD_STYLE), media_type="application/json")
 
     app.include_router(lab_router)  # the /lab page and its API (kalah.web.lab)
+    app.include_router(review_router)  # reviews of games (kalah.web.review)
+    app.include_router(puzzles_router)  # the puzzle trainer's list (kalah.web.puzzles)
     install_live(app, live_limits, busy_timeout)  # games between people, the lobby (kalah.web.live)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
@@ -159,12 +212,24 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     async def info() -> dict[str, Any]:
         return service().info()
 
-    @app.get("/api/games", response_model=list[GameSummaryOut], summary="The game library, newest first")
-    async def list_games(limit: Annotated[int | None, Query(ge=1, le=10_000)] = None) -> list[dict[str, Any]]:
-        return await service().games(limit)
+    @app.get("/api/games", response_model=list[GameSummaryOut],
+             summary="The game library, newest first, a page at a time (the next page: the Link header)")
+    async def list_games(response: Response,
+                         limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="games per page")] = PAGE,
+                         before: Annotated[int | None, Query(ge=1, le=MAX_ID, description="only games with smaller"
+                                                             " ids: the last id of the previous page")] = None,
+                         ) -> list[dict[str, Any]]:
+        games = await service().games(limit, before)
+        if len(games) == limit:
+            response.headers["Link"] = f'</api/games?limit={limit}&before={games[-1]["id"]}>; rel="next"'
+        return games
 
-    @app.post("/api/games", response_model=GameState, status_code=201, summary="Start (and store) a new game")
-    async def new_game(request: NewGame) -> dict[str, Any]:
+    @app.post("/api/games", response_model=GameState, status_code=201, summary="Start (and store) a new game",
+              responses={429: {"description": "this address started too many games this minute: see Retry-After"},
+                         507: {"description": "the game library is full"}})
+    async def new_game(request: NewGame, http: Request) -> dict[str, Any]:
+        if not request.preview:
+            may_grow(http, games_rate, "new games")
         return await service().create(request)
 
     @app.get("/api/games/{game_id}", response_model=GameState, summary="A game's current state")
@@ -181,9 +246,11 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     @app.post("/api/games/{game_id}/computer-move", response_model=GameState,
               summary="Let the computer player to move choose and play its move",
               responses={409: {"description": "not a computer's turn, the game is over or moved on"},
+                         429: {"description": "this client has its share of engine jobs under way: retry after"
+                                              " the Retry-After seconds"},
                          503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
-    async def computer_move(game_id: GameId, request: Expected) -> dict[str, Any]:
-        return await service().computer_move(game_id, request.moves)
+    async def computer_move(game_id: GameId, request: Expected, http: Request) -> dict[str, Any]:
+        return await service().computer_move(game_id, request.moves, client_of(http))
 
     @app.post("/api/games/{game_id}/takeback", response_model=GameState,
               summary="Take back the last human move (and the computer's answers to it)")
@@ -205,38 +272,51 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         return Response(status_code=204)
 
     @app.get("/api/games/{game_id}/record", summary="The game as a JSON game record")
-    async def record(game_id: GameId, download: bool = False) -> JSONResponse:
+    async def record(game_id: GameId, download: bool = False) -> Response:
         data = await service().record(game_id)
         headers = {"Content-Disposition": f'attachment; filename="kalah-game-{game_id}.json"'} if download else {}
-        return JSONResponse(data, headers=headers)
+        return Response(data, media_type="application/json", headers=headers)
 
     @app.get("/api/games/{game_id}/replay", response_model=ReplayOut,
              summary="Every position of a game with what each move did, for replaying")
     async def replay(game_id: GameId) -> dict[str, Any]:
         return await service().replay(game_id)
 
-    @app.get("/api/games/{game_id}/analysis", summary="Values of the legal moves and the best line in a game's position")
-    async def game_analysis(game_id: GameId, seconds: Annotated[float, Query(gt=0, le=10, allow_inf_nan=False)] = 0.5
-                            ) -> dict[str, Any]:
-        return await service().analyse_game(game_id, seconds)
+    @app.post("/api/games/{game_id}/analysis", summary="Values of the legal moves and the best line in a game's position")
+    async def game_analysis(game_id: GameId, request: GameAnalysisIn, http: Request) -> dict[str, Any]:
+        return await service().analyse_game(game_id, request.seconds, client_of(http))
 
-    @app.post("/api/records", response_model=GameState, status_code=201, summary="Import a JSON game record")
-    async def import_record(record: dict[str, Any] = Body(..., description="a kalah-game record, version 1")) -> dict[str, Any]:
+    @app.post("/api/records", response_model=GameState, status_code=201, summary="Import a JSON game record",
+              responses={429: {"description": "this address imported too many records this minute: see Retry-After"},
+                         507: {"description": "the game library is full"}})
+    async def import_record(http: Request, record: dict[str, Any] = Body(..., description="a kalah-game record, version 1")
+                            ) -> dict[str, Any]:
+        may_grow(http, imports_rate, "imported records")
         return await service().import_record(record)
 
     @app.post("/api/analyse", summary="Values of the legal moves and the best line in any position")
-    async def analyse_position(request: AnalyseIn) -> dict[str, Any]:
+    async def analyse_position(request: AnalyseIn, http: Request) -> dict[str, Any]:
         try:
             position = Position.from_dict(request.position)
         except KalahError as error:
             raise invalid(str(error)) from None
-        return await service().analyse(position, request.seconds)
+        return await service().analyse(position, request.seconds, client_of(http))
 
     @app.post("/api/trace", summary="Every node of a search, in visiting order (kalah.trace; format kalah-trace/1)",
               responses={422: {"description": "a bad position, algorithm, option or depth, or too many nodes"},
+                         429: {"description": "this client has its share of engine jobs under way: retry after"
+                                              " the Retry-After seconds"},
                          503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
-    async def trace(request: TraceIn) -> dict[str, Any]:
-        return await service().trace(request)
+    async def trace(request: TraceIn, http: Request) -> dict[str, Any]:
+        return await service().trace(request, client_of(http))
+
+    @app.post("/api/trace/mcts", summary="UCT iteration by iteration (format kalah-mcts-trace/1) beside alpha-beta",
+              responses={422: {"description": "a bad position, playouts, seed or depth"},
+                         429: {"description": "this client has its share of engine jobs under way: retry after"
+                                              " the Retry-After seconds"},
+                         503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
+    async def trace_mcts(request: MctsTraceIn, http: Request) -> dict[str, Any]:
+        return await service().mcts_trace(request, client_of(http))
 
     @app.get("/api/board.svg", summary="A position drawn as SVG (the notebook's board, kalah.rules.svg)")
     async def board_svg(board: Annotated[str, Query(max_length=2000)],

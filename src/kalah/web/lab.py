@@ -8,17 +8,22 @@ rules stay in Python (kalah.rules) and are not copied into the page.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import json
+import threading
 from importlib.resources import files
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
-from pydantic import BaseModel, Field
+from fastapi.responses import FileResponse, Response
+from pydantic import Field
 
 from kalah.rules import KalahError, Position
 from kalah.search.tracing import tree_facts as facts_of_tree
 
-from .service import invalid
+from .models import Strict
+from .service import busy, invalid
 
 STATIC = files("kalah.web") / "static"
 
@@ -28,10 +33,17 @@ MAX_NODES = 200_000
 #: Longest line of moves :func:`line` plays out (a traced search is capped far below this).
 MAX_LINE = 64
 
+#: Trees worked out at once, and waiting: a tree of MAX_NODES takes seconds of Python, so it runs on a
+#: thread of its own (the event loop keeps answering others), one at a time, and a few more may wait.
+TREE_WORKERS = 1
+TREE_QUEUE = 4
+_tree_pool = concurrent.futures.ThreadPoolExecutor(max_workers=TREE_WORKERS, thread_name_prefix="kalah-lab-tree")
+_tree_slots = threading.BoundedSemaphore(TREE_WORKERS + TREE_QUEUE)
+
 router = APIRouter()
 
 
-class LineIn(BaseModel):
+class LineIn(Strict):
     """A position and moves to play from it, one after the other."""
 
     position: dict[str, Any] = Field(..., description="a position in the JSON form of the rules")
@@ -39,7 +51,7 @@ class LineIn(BaseModel):
                                    description='pit indices 0..pits-1 of the mover, or "swap"')
 
 
-class TreeIn(BaseModel):
+class TreeIn(Strict):
     """The shape of a traced tree: each node's parent (null at a root) and the move that led to it."""
 
     position: dict[str, Any] = Field(..., description="the position at every root")
@@ -52,6 +64,12 @@ class TreeIn(BaseModel):
 async def lab_page() -> FileResponse:
     """The lab page (static/lab.html)."""
     return FileResponse(str(STATIC / "lab.html"), media_type="text/html")
+
+
+@router.get("/lab/mcts", include_in_schema=False)
+async def mcts_page() -> FileResponse:
+    """The lab's Monte-Carlo page (static/lab/mcts.html): UCT iteration by iteration beside alpha-beta."""
+    return FileResponse(str(STATIC / "lab" / "mcts.html"), media_type="text/html")
 
 
 @router.post("/api/lab/line", summary="The positions along a line of moves (the board at a node of a search tree)")
@@ -69,11 +87,22 @@ async def line(request: LineIn) -> dict[str, Any]:
 
 
 @router.post("/api/lab/tree", summary="Who moves at each node of a traced tree, and the moves each cutoff left unvisited")
-async def tree_facts(request: TreeIn) -> dict[str, Any]:
-    """Who moves at each node of a traced tree, and the legal moves each cutoff node left unvisited."""
+async def tree_facts(request: TreeIn) -> Response:
+    """Who moves at each node of a traced tree, and the legal moves each cutoff node left unvisited
+    (worked out off the event loop; 503 when TREE_QUEUE trees already wait)."""
+    if not _tree_slots.acquire(blocking=False):
+        raise busy("the server is working out other trees; try again in a moment")
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_tree_pool, _tree_facts, request)
+    finally:
+        _tree_slots.release()
+
+
+def _tree_facts(request: TreeIn) -> Response:
     try:
         to_move, pruned = facts_of_tree(Position.from_dict(request.position), request.parent,
                                         request.move, request.cutoff)  # type: ignore[arg-type]  # play checks moves
     except KalahError as error:
         raise invalid(str(error)) from None
-    return {"to_move": to_move, "pruned": {str(node_id): moves for node_id, moves in pruned.items()}}
+    facts = {"to_move": to_move, "pruned": {str(node_id): moves for node_id, moves in pruned.items()}}
+    return Response(json.dumps(facts, separators=(",", ":")), media_type="application/json")  # encoded here too

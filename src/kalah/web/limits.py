@@ -1,8 +1,12 @@
-"""Limits on what one request may send, checked before anything reads it."""
+"""Limits on what one request may send, checked before anything reads it, and on how fast a client
+may make the library grow."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import os
+import time
 from typing import Any, Awaitable, Callable, MutableMapping
 
 Scope = MutableMapping[str, Any]
@@ -10,6 +14,12 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: New games and imported records a client (an address) may store per minute, by default.
+DEFAULT_GAMES_PER_MINUTE = 60
+DEFAULT_IMPORTS_PER_MINUTE = 30
+#: Bytes the game library may reach before new games and imports are refused (507), by default.
+DEFAULT_MAX_LIBRARY_BYTES = 2 * 1024**3
 
 #: Bytes of a request body unless the server is told otherwise: a game record
 #: of the largest variant is far smaller.
@@ -73,3 +83,65 @@ class BodyLimit:
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body.encode()})
+
+
+class RateLimit:
+    """So many actions a minute per client (a token bucket per key): :meth:`take` answers 0 when the
+    client may act now, else the seconds until it may.
+
+    A client starts with a full minute's worth (a burst), which refills
+    evenly. Keys whose buckets are full again are forgotten once there are
+    more than ``max_keys``, so that many addresses cannot grow the table.
+    """
+
+    def __init__(self, per_minute: int, max_keys: int = 10_000, clock: Callable[[], float] = time.monotonic) -> None:
+        self.capacity = float(per_minute)
+        self.rate = per_minute / 60.0
+        self.max_keys = max_keys
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # key: (tokens, when counted)
+
+    def take(self, key: str) -> float:
+        """Spend one action of ``key``'s: 0.0 if allowed, else the seconds to wait (nothing spent)."""
+        now = self.clock()
+        tokens, then = self._buckets.get(key, (self.capacity, now))
+        tokens = min(self.capacity, tokens + (now - then) * self.rate)
+        if tokens < 1.0:
+            self._buckets[key] = (tokens, now)
+            return (1.0 - tokens) / self.rate
+        self._buckets[key] = (tokens - 1.0, now)
+        if len(self._buckets) > self.max_keys:
+            self._forget_full(now)
+        return 0.0
+
+    def _forget_full(self, now: float) -> None:
+        for key, (tokens, then) in list(self._buckets.items()):
+            if tokens + (now - then) * self.rate >= self.capacity:
+                del self._buckets[key]
+        while len(self._buckets) > self.max_keys:  # all busy: the oldest go (they may act again sooner)
+            del self._buckets[next(iter(self._buckets))]
+
+
+def library_bytes(path: str | os.PathLike[str]) -> int:
+    """Bytes of a SQLite library on disk: the file and its write-ahead log."""
+    total = 0
+    for suffix in ("", "-wal"):
+        try:
+            total += os.stat(f"{os.fspath(path)}{suffix}").st_size
+        except OSError:
+            pass
+    return total
+
+
+def client_key(address: str) -> str:
+    """Whom a limit counts: the address, or its /64 network for IPv6 (one machine is usually given a
+    whole /64, and could otherwise change address at every request)."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)

@@ -37,9 +37,14 @@ MoveCount = Annotated[int, Field(ge=0, le=MAX_MOVES)]
 
 
 class Strict(BaseModel):
-    """Request bodies: unknown fields refused, no NaN or Infinity."""
+    """Request bodies: unknown fields refused, no NaN or Infinity, and no coercion between types.
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    Pydantic's strict mode: ``true`` is not the integer 1 (``"move": true``
+    would play pit B, ``"pits": true`` make Kalah(1,n)), ``"5"`` is not a
+    number and ``"yes"`` not a boolean; an integer still counts as a number of seconds.
+    """
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
 
 # --- requests ----------------------------------------------------------------------
 
@@ -106,11 +111,31 @@ class TraceIn(Strict):
                                            description="move_values, memo, ordering, iterative: true or false")
 
 
+#: The most playouts the lab's MCTS page traces (every node is drawn from them), and its alpha-beta depth.
+MAX_LAB_PLAYOUTS = 5_000
+MAX_LAB_ALPHABETA_DEPTH = 12
+
+
+class MctsTraceIn(Strict):
+    """UCT to trace (``kalah.search.mcts_trace.trace_mcts``), and the alpha-beta search shown beside it."""
+
+    position: dict[str, Any] = Field(..., description="a position in the JSON form of the rules")
+    playouts: int = Field(200, ge=1, le=MAX_LAB_PLAYOUTS, description="iterations of UCT")
+    seed: int = Field(0, ge=0, le=2**31 - 1, description="the playouts' random seed")
+    depth: int = Field(6, ge=1, le=MAX_LAB_ALPHABETA_DEPTH, description="the depth of the alpha-beta search beside it")
+
+
 class AnalyseIn(Strict):
     """A position to analyse, and for how long."""
 
     position: dict[str, Any] = Field(..., description="a position in the JSON form of the rules")
     seconds: float = Field(0.5, gt=0, le=10, description="thinking time")
+
+
+class GameAnalysisIn(Strict):
+    """How long to think about a game's current position (a POST: no other site's page can start it with a link)."""
+
+    seconds: float = Field(0.5, gt=0, le=10, allow_inf_nan=False, description="thinking time")
 
 
 # --- responses ---------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """The game service: games of the library as the web API sees them.
 
-Every game lives in the SQLite game library; the service keeps nothing that
-matters in memory (only the redo stacks of take-backs). A move is committed
-to the library before the request that made it is answered. Computer moves
-and analyses run in a worker pool, off the event loop, and each game is
+Every game lives in the SQLite game library, the redo stacks of take-backs
+too; the service keeps nothing that matters in memory. A move is committed
+to the library before the request that made it is answered. Computer moves,
+analyses and traces run in engine workers, off the event loop, scheduled
+fairly between clients (:mod:`kalah.web.scheduler`), and each game is
 guarded by a lock so that two requests on one game never interleave. Bad
 requests raise :class:`ApiError`, which the application turns into a JSON
 answer with that status.
@@ -12,16 +13,13 @@ answer with that status.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import ctypes
 import ctypes.util
 import json
 import os
 import time
-from concurrent.futures.process import BrokenProcessPool
+import weakref
 from typing import Any, Callable, TypeVar
-
-from kalah.arena.workers import process_pool, stop_pool
 
 from kalah.players import (
     ExternalPlayerRefusedError,
@@ -45,9 +43,10 @@ from kalah.search import ALGORITHMS as SEARCH_ALGORITHMS
 from kalah.solve import clear_cache as clear_solver_cache
 from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Variant, move_name, parse_move
 
-from .analysis import analyse, trace_json
+from .analysis import analyse, mcts_trace_json, trace_json
 from .levels import LEVELS, available_levels, default_level, level_named, level_of_spec
-from .models import MAX_TRACE_NODES, TRACE_OPTIONS, NewGame, TraceIn
+from .models import MAX_TRACE_NODES, TRACE_OPTIONS, MctsTraceIn, NewGame, TraceIn
+from .scheduler import Refused, Scheduler
 
 T = TypeVar("T")
 
@@ -55,6 +54,8 @@ T = TypeVar("T")
 DEFAULT_MOVE_SECONDS = 5.0
 #: How long a job may run past the cap before its worker is killed.
 GRACE_SECONDS = 2.0
+#: Whose engine jobs a request is, when nobody says (calls from Python rather than from a route).
+ANONYMOUS = "addr:unknown"
 
 _EXEC_HINT = "this server runs no programs and reads no files for its clients (kalah serve --allow-exec allows it)"
 
@@ -139,12 +140,16 @@ def capped_spec(spec: str, seconds: float) -> str:
 
     Search players (depth or time) get ``time`` at most ``seconds`` (a depth
     limit stays, and the search stops at whichever comes first); ``perfect``
-    shares ``seconds`` between its solve and its fallback search. Players that
-    do not think (human, random) are unchanged; so is a spec that does not
-    parse, which making the player then refuses.
+    shares ``seconds`` between its solve and its fallback search. ``ponder``
+    is dropped: the server makes a fresh player for every move, so thinking
+    on the opponent's time could not help the next move, and would go on in
+    the worker after the answer. Players that do not think (human, random) are
+    unchanged; so is a spec that does not parse, which making the player then
+    refuses.
     """
     try:
         name, options = parse_spec(spec)
+        options.pop("ponder", None)
         if name == "perfect":
             total = min(float(options.get("time", 10.0)) + float(options.get("fallback", 2.0)), seconds)
             options["time"], options["fallback"] = f"{0.65 * total:.4g}", f"{0.3 * total:.4g}"
@@ -165,6 +170,9 @@ def _choose_move(spec: str, position_json: str, allow_external: bool) -> tuple[A
     try:
         move = player.choose_move(position)
     finally:
+        stop_thinking = getattr(player, "stop_thinking", None)
+        if callable(stop_thinking):  # nothing may go on thinking in the worker once the move is answered
+            stop_thinking()
         release_memory()
     seconds = time.perf_counter() - began
     info = getattr(player, "last_info", {}) or {}
@@ -173,11 +181,6 @@ def _choose_move(spec: str, position_json: str, allow_external: bool) -> tuple[A
     except (TypeError, ValueError):
         info = {}
     return move, seconds, info if isinstance(info, dict) else {}
-
-
-def _warm_up() -> bool:
-    player_types()
-    return True
 
 
 #: A worker that holds more than this after a job gives its caches back (a big solve can take gigabytes).
@@ -204,32 +207,30 @@ def release_memory() -> None:
 
 
 class GameService:
-    """Games of the library, as the API sees them. Engine work goes to ``pool``."""
+    """Games of the library, as the API sees them. Engine work goes to ``engines``."""
 
-    def __init__(self, library: GameLibrary, pool: concurrent.futures.Executor, allow_exec: bool = False, *,
-                 move_seconds: float = DEFAULT_MOVE_SECONDS, max_jobs: int = 4,
-                 new_pool: Callable[[], concurrent.futures.Executor] | None = None) -> None:
-        """``pool`` runs the engines: at most ``max_jobs`` jobs at once (running or queued), each held to
-        ``move_seconds`` of thinking; a job that overruns by GRACE_SECONDS is killed with its pool, which
-        ``new_pool`` replaces (a thread pool, without it, cannot be killed)."""
+    def __init__(self, library: GameLibrary, engines: Scheduler, allow_exec: bool = False, *,
+                 move_seconds: float = DEFAULT_MOVE_SECONDS) -> None:
+        """``engines`` runs the engine jobs, fairly between clients; each job is held to ``move_seconds``
+        of thinking, and one that overruns by GRACE_SECONDS is stopped with its worker."""
         self.library = library
-        self.pool = pool
+        self.engines = engines
         self.allow_exec = allow_exec
         self.move_seconds = move_seconds
-        self.max_jobs = max_jobs
-        self._new_pool = new_pool
-        self._jobs = 0
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._redo: dict[int, list[list[Move]]] = {}
+        # A game's lock lives while a request holds it or waits for it: ids asked about once (unknown
+        # ones too) leave nothing behind.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock that keeps two requests on one game from interleaving."""
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
-    async def warm_up(self, workers: int) -> None:
-        """Start ``workers`` engine workers now rather than at the first computer move."""
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self.pool, _warm_up) for _ in range(workers)))
+    async def warm_up(self) -> None:
+        """Start the engine workers now rather than at the first computer move."""
+        await self.engines.start()
 
     def info(self) -> dict[str, Any]:
         """The levels, the player types a client may name, and whether analysis works."""
@@ -259,37 +260,21 @@ class GameService:
         except LibraryError as error:
             raise busy(str(error), retry_after=5) from None
 
-    async def _pooled(self, function: Callable[..., T], *args: Any) -> T:
-        """Run engine work in the pool: 503 when ``max_jobs`` are already under way; a job that overruns
-        the time cap is killed with its pool (and the pool replaced)."""
-        if self._jobs >= self.max_jobs:
-            raise busy(f"all engines are busy ({self._jobs} jobs); try again in a moment")
-        self._jobs += 1
-        loop = asyncio.get_running_loop()
+    async def _pooled(self, client: str, function: Callable[..., T], *args: Any) -> T:
+        """Run engine work for ``client`` when its turn comes (:mod:`kalah.web.scheduler`): 429 when the
+        client has its share of jobs under way, 503 when the queue is full or the job overran."""
         try:
-            future = loop.run_in_executor(self.pool, function, *args)
-            return await asyncio.wait_for(future, self.move_seconds + GRACE_SECONDS)
-        except asyncio.TimeoutError:
-            self._replace_pool()
-            raise busy(f"the engine ran over the server's limit of {self.move_seconds:g} s a move") from None
-        except BrokenProcessPool:
-            self._replace_pool()
-            raise busy("an engine worker stopped; try again") from None
-        finally:
-            self._jobs -= 1
-
-    def _replace_pool(self) -> None:
-        if self._new_pool is None:
-            return
-        old, self.pool = self.pool, self._new_pool()
-        stop_pool(old)
+            return await self.engines.run(client, function, *args)
+        except Refused as refusal:
+            raise ApiError(refusal.status, refusal.message, {"Retry-After": str(refusal.retry_after)}) from None
 
     # reading
 
     def _state_sync(self, game_id: int) -> dict[str, Any]:
-        return self._state_of(game_id, self.library.record(game_id), self.library.summary(game_id).status)
+        return self._state_of(game_id, self.library.record(game_id), self.library.summary(game_id).status,
+                              self.library.redo_steps(game_id) > 0)
 
-    def _state_of(self, game_id: int, record: GameRecord, status: str) -> dict[str, Any]:
+    def _state_of(self, game_id: int, record: GameRecord, status: str, can_redo: bool) -> dict[str, Any]:
         positions = list(record.positions())
         position = positions[-1]
         players = _players_out(record.players)
@@ -306,7 +291,7 @@ class GameService:
             "moves": len(record.moves), "last": last,
             "history": [move_name(m.player, m.move) for m in record.moves],
             "can_take_back": self._take_back_count(record, humans) > 0,
-            "can_redo": bool(self._redo.get(game_id)),
+            "can_redo": can_redo,
             "started_at": record.started_at,
         }
 
@@ -345,7 +330,7 @@ class GameService:
         start = Position.start(variant)
         tags = {"source": "web", "levels": [level for _, level in resolved]}
         if request.preview:  # what the game would be; stored when its first move is played
-            return self._state_of(0, GameRecord(start, infos), "playing")
+            return self._state_of(0, GameRecord(start, infos), "playing", False)
         if request.reuse_unstarted:
             game_id = await self._db(self._find_unstarted, start, infos)
             if game_id is not None:
@@ -366,9 +351,7 @@ class GameService:
         """Play a human's move (index, letter or swap) as move ``expected_moves + 1``; 409 when the game
         moved on or no human is to move, 422 when illegal."""
         async with self.lock(game_id):
-            state = await self._db(self._human_move_sync, game_id, raw, expected_moves)
-            self._redo.pop(game_id, None)
-            return state
+            return await self._db(self._human_move_sync, game_id, raw, expected_moves)
 
     def _human_move_sync(self, game_id: int, raw: int | str, expected_moves: int) -> dict[str, Any]:
         # one trip to a database thread: the checks, the move and the new state
@@ -398,8 +381,9 @@ class GameService:
         if isinstance(raw, str):
             if raw.strip().lower() == SWAP:
                 move: Move = SWAP
-            elif raw.strip().isascii() and raw.strip().isdigit():
-                move = int(raw.strip())
+            elif any(c.isdigit() for c in raw):  # "3": index 3, or pit 3 as the CLI counts? Neither: say so
+                raise invalid(f"move: a pit index is a JSON number (0 to pits-1), not the text {raw[:8]!r};"
+                              " or give the pit's letter")
             else:
                 try:
                     return parse_move(raw, position)
@@ -413,16 +397,7 @@ class GameService:
             raise invalid(f"illegal move: {error}") from None
         return move
 
-    async def _store(self, game_id: int, move: Move, seconds: float, info: dict[str, Any], keep_redo: bool = False,
-                     expected_moves: int | None = None) -> None:
-        try:
-            await self._db(self.library.add_move, game_id, move, seconds, info, expected_moves)
-        except IllegalMoveError as error:
-            raise invalid(f"illegal move: {error}") from None
-        if not keep_redo:
-            self._redo.pop(game_id, None)
-
-    async def computer_move(self, game_id: int, expected_moves: int) -> dict[str, Any]:
+    async def computer_move(self, game_id: int, expected_moves: int, client: str = ANONYMOUS) -> dict[str, Any]:
         """Let the computer to move choose in a worker (thinking at most ``move_seconds``), and store its move."""
         if self.lock(game_id).locked():
             raise ApiError(409, f"game {game_id} is busy: a move of it is being made")
@@ -437,7 +412,7 @@ class GameService:
             self._check_runnable(spec)
             position = Position(state["board"], state["to_move"], Variant.from_dict(state["variant"]))
             try:
-                move, seconds, info = await self._pooled(_choose_move, capped_spec(spec, self.move_seconds),
+                move, seconds, info = await self._pooled(client, _choose_move, capped_spec(spec, self.move_seconds),
                                                          position.to_json(), self.allow_exec)
             except ExternalPlayerRefusedError as error:
                 raise _refused(error) from None
@@ -451,7 +426,6 @@ class GameService:
             self.library.add_move(game_id, move, seconds, info, expected_moves)
         except IllegalMoveError as error:
             raise invalid(f"illegal move: {error}") from None
-        self._redo.pop(game_id, None)
         return self._state_sync(game_id)
 
     def _check_runnable(self, spec: str) -> None:
@@ -463,7 +437,7 @@ class GameService:
                 raise _refused(error) from None
 
     async def take_back(self, game_id: int, expected_moves: int) -> dict[str, Any]:
-        """Undo back to before the last human move; the moves go on the redo stack."""
+        """Undo back to before the last human move; the moves go on the game's redo stack in the library."""
         async with self.lock(game_id):
             record = await self._db(self.library.record, game_id)
             if len(record.moves) != expected_moves:
@@ -473,21 +447,14 @@ class GameService:
             count = self._take_back_count(record, humans)
             if count == 0:
                 raise ApiError(409, f"game {game_id} has no move to take back")
-            undone = [m.move for m in record.moves[-count:]]
-            await self._db(self.library.take_back, game_id, count, expected_moves)
-            self._redo.setdefault(game_id, []).append(undone)
+            await self._db(self.library.take_back, game_id, count, expected_moves, keep_for_redo=True)
             return await self.state(game_id)
 
     async def redo(self, game_id: int, expected_moves: int) -> dict[str, Any]:
-        """Play again what the last take-back removed."""
+        """Play again what the last take-back removed (409 when the game changed since, on any server)."""
         async with self.lock(game_id):
-            self._check_current(await self.state(game_id), expected_moves)  # 404 for unknown games
-            stack = self._redo.get(game_id)
-            if not stack:
+            if await self._db(self.library.redo, game_id, expected_moves) is None:
                 raise ApiError(409, f"game {game_id} has nothing to redo")
-            moves = stack.pop()
-            for number, move in enumerate(moves):
-                await self._store(game_id, move, 0.0, {}, keep_redo=True, expected_moves=expected_moves + number)
             return await self.state(game_id)
 
     async def leave(self, game_id: int) -> dict[str, Any]:
@@ -504,7 +471,6 @@ class GameService:
             raise ApiError(409, f"game {game_id} is busy: a move of it is being made")
         async with self.lock(game_id):
             await self._db(self.library.delete_game, game_id)
-            self._redo.pop(game_id, None)
 
     async def stop(self, game_id: int, reason: str = "left unfinished") -> dict[str, Any]:
         """Mark the game stopped for ``reason``."""
@@ -519,9 +485,12 @@ class GameService:
 
     # library
 
-    async def games(self, limit: int | None) -> list[dict[str, Any]]:
-        """The library's games, newest first, with their variants' names."""
-        summaries = await self._db(self.library.list_games, limit=limit)
+    async def games(self, limit: int | None, before: int | None = None) -> list[dict[str, Any]]:
+        """The library's games, newest first (those with ids below ``before``), with their variants' names."""
+        return await self._db(self._games_sync, limit, before)
+
+    def _games_sync(self, limit: int | None, before: int | None) -> list[dict[str, Any]]:
+        summaries = self.library.list_games(limit=limit, before=before)
         out = []
         for summary in summaries:
             data = summary.to_dict()
@@ -549,36 +518,41 @@ class GameService:
         """Every position of the game and what each move did (``ReplayOut``)."""
         return await self._db(self._replay_sync, game_id)
 
-    async def record(self, game_id: int) -> dict[str, Any]:
-        """The game as a JSON game record."""
-        record = await self._db(self.library.record, game_id)
-        return record.to_dict()
+    async def record(self, game_id: int) -> bytes:
+        """The game as a JSON game record, encoded (off the event loop, as the reading)."""
+        return await self._db(self._record_sync, game_id)
+
+    def _record_sync(self, game_id: int) -> bytes:
+        return json.dumps(self.library.record(game_id).to_dict(), ensure_ascii=False, allow_nan=False).encode()
 
     async def import_record(self, data: Any) -> dict[str, Any]:
-        """Store a JSON game record as a new game; 422 when invalid, 403 when its players would run programs."""
+        """Store a JSON game record as a new game; 422 when invalid, 403 when its players would run programs.
+        Checking the record move by move is done off the event loop."""
+        return await self._db(self._import_sync, data)
+
+    def _import_sync(self, data: Any) -> dict[str, Any]:
         try:
             record = GameRecord.from_dict(data)
         except KalahError as error:
             raise invalid(f"not a valid game record: {error}") from None
         for player in record.players:
             self._check_runnable(player.spec)
-        game_id = await self._db(self.library.import_record, record, tags={"source": "import"})
-        return await self.state(game_id)
+        return self._state_sync(self.library.import_record(record, tags={"source": "import"}))
 
-    async def analyse_game(self, game_id: int, seconds: float) -> dict[str, Any]:
+    async def analyse_game(self, game_id: int, seconds: float, client: str = ANONYMOUS) -> dict[str, Any]:
         """The analysis of a game's current position."""
         position = await self._db(self.library.position, game_id)
-        return await self.analyse(position, seconds)
+        return await self.analyse(position, seconds, client)
 
-    async def analyse(self, position: Position, seconds: float) -> dict[str, Any]:
+    async def analyse(self, position: Position, seconds: float, client: str = ANONYMOUS) -> dict[str, Any]:
         """The value of every legal move and the best line, thought about for ``seconds`` (at most the
         server's ``move_seconds``) in a worker."""
         try:
-            return await self._pooled(analyse, position.to_json(), min(seconds, self.move_seconds))
+            return await self._pooled(client, analyse, position.to_json(), min(seconds, self.move_seconds))
         except KalahError as error:
             raise invalid(str(error)) from None
 
-    async def trace(self, request: TraceIn) -> dict[str, Any]:
+    async def trace(self, request: TraceIn, client: str = ANONYMOUS) -> dict[str, Any]:
         """A traced search (``kalah.trace(...).to_json()``) in a worker: at most ``MAX_TRACE_NODES`` nodes."""
         unknown = sorted(set(request.options) - set(TRACE_OPTIONS))
         if unknown:
@@ -588,15 +562,16 @@ class GameService:
                 raise invalid(f"options.{name} must be true or false, got {value!r}"[:200])
         try:
             position = Position.from_dict(request.position)
-            return await self._pooled(trace_json, position.to_json(), request.algorithm, request.depth,
+            return await self._pooled(client, trace_json, position.to_json(), request.algorithm, request.depth,
                                       request.evaluation, dict(request.options), MAX_TRACE_NODES)
         except KalahError as error:
             raise invalid(str(error)) from None
 
-
-def make_pool(workers: int, kind: str) -> concurrent.futures.Executor:
-    """The engine workers: ``workers`` processes (they die with the server), or threads when ``kind`` is "thread"."""
-    if kind == "thread":
-        return concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kalah-engine")
-    # Engines may hold the GIL for a long time: processes keep the event loop free.
-    return process_pool(workers)
+    async def mcts_trace(self, request: MctsTraceIn, client: str = ANONYMOUS) -> dict[str, Any]:
+        """Traced UCT beside alpha-beta (``analysis.mcts_trace_json``) in a worker."""
+        try:
+            position = Position.from_dict(request.position)
+            return await self._pooled(client, mcts_trace_json, position.to_json(), request.playouts, request.seed,
+                                      request.depth)
+        except KalahError as error:
+            raise invalid(str(error)) from None

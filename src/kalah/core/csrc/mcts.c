@@ -12,6 +12,30 @@
 
 #include "mcts.h"
 
+#ifdef KALAH_TRACE
+/* The creation number of each tree slot (slots are allocated before their nodes are made). */
+#define KM_NUMBER(i) numbers[i]
+static int km_trace_node(km_trace *t, int32_t *numbers, long index, long parent, int move)
+{
+    if (t->nodes >= t->max_nodes) { t->full = 1; return 0; }
+    numbers[index] = (int32_t)t->nodes;
+    t->parent[t->nodes] = parent < 0 ? -1 : numbers[parent];
+    t->move[t->nodes] = (uint8_t)move;
+    t->tree_id[t->nodes] = (int32_t)index;
+    t->nodes++;
+    return 1;
+}
+static int km_trace_iteration(km_trace *t, const int32_t *numbers, long selected, long expanded, int margin)
+{
+    if (t->iterations >= t->max_iterations) { t->full = 1; return 0; }
+    t->selected[t->iterations] = numbers[selected];
+    t->expanded[t->iterations] = expanded < 0 ? -1 : numbers[expanded];
+    t->margin[t->iterations] = (int16_t)margin;
+    t->iterations++;
+    return 1;
+}
+#endif
+
 typedef struct {
     kalah_state s;
     int32_t parent;
@@ -27,13 +51,18 @@ typedef struct {
 } ks_mnode;
 
 int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, double deadline,
-            double exploration, uint64_t seed, long max_nodes, ks_mcts_result *out)
+            double exploration, uint64_t seed, long max_nodes, ks_mcts_result *out KM_TRACE_PARAM)
 {
     memset(out, 0, sizeof *out);
     if (max_nodes < 16) max_nodes = 16;
     KALAH_ASSERT(max_nodes <= INT32_MAX); /* nodes point at each other with int32 indices */
     ks_mnode *nodes = malloc(sizeof(ks_mnode) * (size_t)max_nodes);
     if (!nodes) return -1;
+#ifdef KALAH_TRACE
+    int32_t *numbers = malloc(sizeof(int32_t) * (size_t)max_nodes);
+    if (!numbers) { free(nodes); return -1; }
+    km_trace_node(trace, numbers, 0, -1, KS_NO_MOVE);
+#endif
     kalah_rng g = {seed};
     long count = 1, playouts = 0;
     int deepest = 0;
@@ -67,6 +96,10 @@ int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, do
             level++;
         }
         /* expansion: children are allocated together, created one at a time */
+#ifdef KALAH_TRACE
+        const long selected = at;
+        long expanded = -1;
+#endif
         ks_mnode *p = &nodes[at];
         if (p->n > 0) {
             if (p->child < 0) {
@@ -87,6 +120,10 @@ int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, do
                 q->visits = 0;
                 q->wins = q->margin = 0;
                 p->tried++;
+#ifdef KALAH_TRACE
+                if (!km_trace_node(trace, numbers, ci, (long)q->parent, q->move)) break;
+                expanded = ci;
+#endif
                 at = ci;
                 level++;
             }
@@ -95,6 +132,9 @@ int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, do
         /* simulation */
         kalah_state t = nodes[at].s;
         int margin = kalah_random_playout(r, &t, &g);
+#ifdef KALAH_TRACE
+        if (!km_trace_iteration(trace, numbers, selected, expanded, margin)) break; /* sized never to happen */
+#endif
         playouts++;
         /* back-propagation */
         for (long i = at; i >= 0; i = nodes[i].parent) {
@@ -124,5 +164,8 @@ int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, do
         if (out->visits[k] > best_visits) { best_visits = out->visits[k]; out->best_move = out->moves[k]; }
     }
     free(nodes);
+#ifdef KALAH_TRACE
+    free(numbers);
+#endif
     return 0;
 }

@@ -1,6 +1,7 @@
 // @ts-check
 /* The analysis panel: the value of every legal move and the best line, as the
- * server's search (or solver) finds them. The open game's analysis is asked
+ * server's analysis finds them, each marked exact (proven by the book, an
+ * endgame database or the solver) or est. (a search's estimate). The open game's analysis is asked
  * for by game.js (it also marks the values on the board); a replayed
  * position's here. */
 
@@ -44,14 +45,18 @@ export function renderAnalysis(result, toMove) {
   const head = document.createElement("p");
   const v = result.value;
   head.textContent = `Value for the side to move: ${v === null || v === undefined ? "?" : (v > 0 ? "+" : "") + v}` +
-    (result.exact ? " (exact)" : " (search)");
+    (result.exact ? " (exact)" : ` (estimate${result.depth ? ", depth " + result.depth : ""})`);
+  head.dataset.exact = String(!!result.exact);
   box.appendChild(head);
   const list = document.createElement("ul");
   list.className = "move-values";
   for (const entry of (result.moves || []).slice().sort((a, b) => (b.value ?? -1e9) - (a.value ?? -1e9))) {
     const li = document.createElement("li");
     const bound = entry.bound === "upper" ? "≤ " : "";
-    li.textContent = `${moveName(toMove ?? 0, entry.move)}: ${entry.value === null ? "?" : bound + (entry.value > 0 ? "+" : "") + entry.value}`;
+    const exact = entry.exact ?? entry.bound === "exact";
+    li.textContent = `${moveName(toMove ?? 0, entry.move)}: ${entry.value === null ? "?" : bound + (entry.value > 0 ? "+" : "") + entry.value}` +
+      (exact ? " exact" : " est.");
+    li.dataset.exact = String(exact);
     if (entry.move === result.best_move) li.className = "best";
     list.appendChild(li);
   }

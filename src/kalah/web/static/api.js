@@ -110,8 +110,9 @@
  * @property {boolean} available
  * @property {string} [reason]          why it is unavailable
  * @property {number | null} [value]
- * @property {boolean} [exact]          solved rather than searched
- * @property {{move: Move, value: number | null, bound?: string}[]} [moves]
+ * @property {boolean} [exact]          proven (book, endgame database, solver) rather than estimated
+ * @property {number | null} [depth]    the search's depth when estimated
+ * @property {{move: Move, value: number | null, bound?: string, exact?: boolean}[]} [moves]
  * @property {Move | null} [best_move]
  * @property {string[]} [pv_names]      the best line in pit letters
  * @property {number} [forMoves]        set by the page: the game's move count it was asked for
@@ -229,14 +230,32 @@ export const deleteGame = (id) => request("DELETE", `/api/games/${id}`);
 export const getReplay = (id) => request("GET", `/api/games/${id}/replay`);
 
 /** @returns {Promise<GameSummary[]>} */
-export const listGames = () => request("GET", "/api/games?limit=500");
+/** The library a page at a time (the server sends 100 games unless asked otherwise), newest first.
+ * @param {number} [before] only games with smaller ids: the last id of the previous page
+ * @returns {Promise<GameSummary[]>} */
+export const listGames = (before) => request("GET", `/api/games?limit=${LIBRARY_PAGE}${before ? `&before=${before}` : ""}`);
+
+/** Games the library view shows at a time. */
+export const LIBRARY_PAGE = 100;
 
 /** Store a JSON game record (its text as read from a file) as a new game.
  * @param {string} text @returns {Promise<GameState>} */
 export const importRecord = (text) => request("POST", "/api/records", text);
 
 /** @param {number} id @returns {Promise<Analysis>} */
-export const analyseGame = (id) => request("GET", `/api/games/${id}/analysis?seconds=0.5`);
+export const analyseGame = (id) => request("POST", `/api/games/${id}/analysis`, { seconds: 0.5 });
+
+/** A review's answer: done (with the review), under way (positions done of total) or failed.
+ * @typedef {{status: "done" | "running" | "failed", review?: any, done: number, total: number, error?: string}} ReviewAnswer */
+
+/** Start reviewing a game (or get the stored review). @param {number} id @returns {Promise<ReviewAnswer>} */
+export const startReview = (id) => request("POST", `/api/games/${id}/review`);
+
+/** @param {number} id @returns {Promise<ReviewAnswer>} */
+export const getReview = (id) => request("GET", `/api/games/${id}/review`);
+
+/** The shipped puzzles (kalah.puzzles; the shape in puzzles.js). @returns {Promise<any[]>} */
+export const listPuzzles = () => request("GET", "/api/puzzles");
 
 /** @param {{board: Board, to_move: number, variant: Variant}} position @returns {Promise<Analysis>} */
 export const analysePosition = (position) => request("POST", "/api/analyse", { position, seconds: 0.5 });

@@ -64,6 +64,7 @@ export function updateControls() {
   disable("#btn-hint", !game.human_to_move || state.busy);
   $("#btn-swap").hidden = !(game.human_to_move && game.legal_moves.includes("swap"));
   $("#btn-pause").hidden = !cvc || game.over;
+  $("#btn-review").hidden = !game.over;
   $("#btn-pause").textContent = state.paused ? "▶ Resume" : "❚❚ Pause";
   $("#cvc-speed").hidden = !cvc;
   const history = $("#history");
@@ -78,6 +79,7 @@ export function updateControls() {
   if (game.over) {
     setStatus(resultText(game, game.board));
     showBanner(resultText(game, game.board), "result");
+    /** @type {HTMLAnchorElement} */ ($("#btn-review")).href = `#/review/${game.id}`;
   } else if (game.human_to_move) {
     const humans = game.players.filter((p) => p.human).length;
     setStatus(humans === 2 ? `${game.players[game.to_move].name} to move: click a pit` : "Your move: click a pit (or type its letter)");

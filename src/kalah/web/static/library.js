@@ -3,8 +3,8 @@
  * export, and the import of a JSON game record.
  *
  * For tests: each row is tr[data-game=ID][data-status=playing|finished|stopped]
- * with links a.continue, a.replay, a.export, a.watch (games between people in progress) and the button
- * button.delete. */
+ * with links a.continue, a.replay, a.review, a.export, a.watch (games between people in progress) and the
+ * button button.delete; button#library-more shows the next page of older games. */
 
 import * as api from "./api.js";
 import { $ } from "./dom.js";
@@ -67,6 +67,7 @@ function row(game) {
   remove.textContent = "Delete";
   remove.addEventListener("click", () => deleteGame(game));
   actions.append(link("Replay", `#/replay/${game.id}`, "button small replay"), exportLink, remove);
+  if (game.moves) actions.insertBefore(link("Review", `#/review/${game.id}`, "button small review"), exportLink);
   tr.appendChild(actions);
   return tr;
 }
@@ -99,7 +100,25 @@ export async function openLibrary(message) {
     tr.innerHTML = '<td colspan="7" class="muted">No games yet.</td>';
     body.appendChild(tr);
   }
+  showPage(games);
+}
+
+/** Add a page of games to the table; offer the next one when this one was full. @param {GameSummary[]} games */
+function showPage(games) {
+  const body = $("#library tbody");
   for (const game of games) body.appendChild(row(game));
+  const more = /** @type {HTMLButtonElement} */ ($("#library-more"));
+  more.hidden = games.length < api.LIBRARY_PAGE;
+  more.dataset.before = games.length ? String(games[games.length - 1].id) : "";
+}
+
+/** The next page of older games, below those shown. */
+export async function showOlderGames() {
+  const more = /** @type {HTMLButtonElement} */ ($("#library-more"));
+  more.disabled = true;
+  try { showPage(await api.listGames(Number(more.dataset.before))); } catch (error) {
+    $("#library-message").textContent = api.errorText(error);
+  } finally { more.disabled = false; }
 }
 
 /** Import a JSON game record from a file the user chose. @param {File} file */

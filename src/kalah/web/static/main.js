@@ -5,7 +5,7 @@
  * (board.js), animates what the server says a move did (anim.js), and sends
  * clicks and keys as moves (game.js). The one state is in state.js.
  *
- * Routes: #/ (the default game), #/game/ID, #/replay/ID, #/library.
+ * Routes: #/ (the default game), #/game/ID, #/replay/ID, #/review/ID, #/library, #/puzzles.
  *
  * For tests: #board carries data-to-move, data-over, data-busy (true while a
  * move is animated or the computer thinks) and data-human-to-move; every pit
@@ -17,8 +17,10 @@ import * as api from "./api.js";
 import { $, $input } from "./dom.js";
 import { freshGame, gameAction, hint, openGame, playHuman, redraw, refreshGameAnalysis, togglePause } from "./game.js";
 import { playAFriend } from "./invite.js";
-import { importRecord, openLibrary } from "./library.js";
+import { importRecord, openLibrary, showOlderGames } from "./library.js";
 import { setUpNewGameDialog } from "./newgame.js";
+import { openPuzzles } from "./puzzles.js";
+import { closeReview, openReview } from "./review.js";
 import { setStatus, showView } from "./page.js";
 import {
   continueReplayed, openReplay, refreshReplayAnalysis, replayAutoplay, replayJump, replayShow, replayStep, stopAutoplay,
@@ -37,12 +39,15 @@ function leaveComputerGame() {
 /** Show what the address names. */
 async function route() {
   stopAutoplay();
+  closeReview();
   leaveComputerGame();
   const hash = location.hash || "#/";
   let match;
   if ((match = hash.match(/^#\/game\/(\d+)/))) return openGame(Number(match[1]));
   if ((match = hash.match(/^#\/replay\/(\d+)/))) return openReplay(Number(match[1]));
+  if ((match = hash.match(/^#\/review\/(\d+)/))) return openReview(Number(match[1]));
   if (hash.startsWith("#/library")) return openLibrary();
+  if (hash.startsWith("#/puzzles")) return openPuzzles();
   setMode("play");
   showView("game");
   try { await freshGame(); } catch (error) { setStatus(api.errorText(error), true); }
@@ -100,6 +105,7 @@ async function init() {
   $("#rp-play").addEventListener("click", replayAutoplay);
   $("#rp-slider").addEventListener("input", () => replayShow(Number($input("#rp-slider").value), false));
   $("#rp-continue").addEventListener("click", continueReplayed);
+  $("#library-more").addEventListener("click", showOlderGames);
   $("#import-file").addEventListener("change", () => {
     const input = $input("#import-file");
     if (input.files && input.files[0]) importRecord(input.files[0]);

@@ -112,10 +112,13 @@ export function resultText(result, board) {
   return `${text} ${Math.max(...scores)} – ${Math.min(...scores)}`;
 }
 
-/** Show the board (with the controls of the mode) or the library. @param {"game" | "library"} name */
+/** Show the board (with the controls of the mode), the library or a review. @param {"game" | "library" | "review" | "puzzles"} name */
 export function showView(name) {
   $("#view-game").hidden = name !== "game";
   $("#view-library").hidden = name !== "library";
+  $("#view-review").hidden = name !== "review";
+  $("#view-puzzles").hidden = name !== "puzzles";
+  $("#nav-puzzles").classList.toggle("current", name === "puzzles");
   $("#play-controls").hidden = state.mode !== "play";
   $("#replay-controls").hidden = state.mode !== "replay";
   $("#nav-library").classList.toggle("current", name === "library");

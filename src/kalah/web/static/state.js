@@ -11,7 +11,7 @@
 /** @typedef {import("./api.js").Variant} Variant */
 
 /** What the page shows: a game to play, a game to replay, or the library.
- * @typedef {"play" | "replay" | "library"} Mode */
+ * @typedef {"play" | "replay" | "library" | "review" | "puzzles"} Mode */
 
 /**
  * A game being replayed.

@@ -1,0 +1,206 @@
+"""Thousands of slow connections against one ``kalah serve``, and an honest player beside them.
+
+    python benchmarks/bench_slow_connections.py [--connections 5000] [--seconds 40] [--log FILE]
+
+Starts ``kalah serve`` on a fresh library. Attackers hold ``--connections``
+connections open from many loopback addresses (127.0.0.2 and up, at most the
+server's cap of 64 each, plus a tenth more that the cap should refuse): a
+third send nothing, a third drip a header byte every 2 s, a third send
+headers and then never the body; each reconnects as soon as the server
+closes it. Meanwhile one honest client (127.0.0.1, in another process than the
+attackers) plays human moves. Reports the honest client's p50/p99 and failures, how long
+the server let each kind of slow connection live (the limits: 5 s idle, 10 s
+for headers, 30 s for a body), the refusals at the cap, and what the server
+wrote to its log. Results go to results/slow_connections.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import httpx
+
+from common import markdown_table, report
+
+PER_ADDRESS = 64  # kalah.web.connections.ConnectionLimits.per_address
+KINDS = ("idle", "drip", "no body")
+
+
+def start_server(directory: Path) -> tuple[subprocess.Popen, str, Path]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = directory / "server.log"
+    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), "--db",
+                                str(directory / "games.sqlite")], stdout=subprocess.DEVNULL,
+                               stderr=log.open("wb"), start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(url + "/api/info", timeout=1).status_code == 200:
+                return process, url, log
+        except httpx.HTTPError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit("kalah serve did not start")
+        time.sleep(0.2)
+
+
+async def attacker(port: int, source: str, kind: str, stop: asyncio.Event, lives: dict[str, list[float]],
+                   refused: list[int]) -> None:
+    """One slow connection, opened again whenever the server closes it."""
+    while not stop.is_set():
+        began = time.monotonic()
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+        except OSError:
+            await asyncio.sleep(1)
+            continue
+        try:
+            if kind == "drip":
+                writer.write(b"GET /api/info HTTP/1.1\r\n")
+            elif kind == "no body":
+                writer.write(b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                             b"Content-Length: 100000\r\n\r\n{")
+            while not stop.is_set():
+                try:
+                    data = await asyncio.wait_for(reader.read(4096), timeout=2.0)
+                except asyncio.TimeoutError:
+                    if kind == "drip":
+                        writer.write(b"X")
+                    continue
+                if data.startswith(b"HTTP/1.1 503"):
+                    refused.append(1)
+                    await asyncio.sleep(5)  # as told by Retry-After
+                    break
+                if not data:
+                    lives[kind].append(time.monotonic() - began)
+                    break
+        except (ConnectionError, OSError):
+            lives[kind].append(time.monotonic() - began)
+        finally:
+            writer.close()
+
+
+async def honest(url: str, stop: asyncio.Event, latencies: list[float], failures: list[str]) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        game = None
+        while not stop.is_set():
+            began = time.perf_counter()
+            try:
+                if game is None or game["over"]:
+                    game = (await client.post("/api/games", json={"players": ["human", "human"]})).json()
+                    continue
+                response = await client.post(f"/api/games/{game['id']}/moves",
+                                             json={"move": game["legal_moves"][0], "moves": game["moves"]})
+                if response.status_code != 200:
+                    failures.append(str(response.status_code))
+                    game = None
+                    continue
+                game = response.json()
+                latencies.append(time.perf_counter() - began)
+            except httpx.HTTPError as error:
+                failures.append(type(error).__name__)
+            await asyncio.sleep(0.05)
+
+
+#: Seconds the attackers have to open their connections before the honest client starts.
+WARM_UP = 5.0
+
+
+async def attack(port: int, connections: int, seconds: float) -> dict:
+    stop = asyncio.Event()
+    lives: dict[str, list[float]] = defaultdict(list)
+    refused: list[int] = []
+    tasks = []
+    addresses = -(-connections // PER_ADDRESS)
+    for number in range(connections + connections // 10):
+        address = number // PER_ADDRESS if number < connections else (number - connections) % addresses
+        source = f"127.0.{2 + address // 250}.{2 + address % 250}"
+        tasks.append(asyncio.create_task(attacker(port, source, KINDS[number % 3], stop, lives, refused)))
+        if number % 200 == 199:
+            await asyncio.sleep(0.05)  # open them in waves, as an attacker with one machine would
+    await asyncio.sleep(WARM_UP + seconds)
+    stop.set()
+    await asyncio.wait(tasks, timeout=40)
+    return {"lives": dict(lives), "refused": len(refused)}
+
+
+def attackers(port: int, connections: int, seconds: float, results: multiprocessing.Queue) -> None:
+    """The attackers, in a process of their own: their event loop must not delay the honest client's."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
+    results.put(asyncio.run(attack(port, connections, seconds)))
+
+
+def run(url: str, connections: int, seconds: float) -> dict:
+    port = int(url.rsplit(":", 1)[1])
+    results: multiprocessing.Queue = multiprocessing.Queue()
+    process = multiprocessing.Process(target=attackers, args=(port, connections, seconds, results))
+    process.start()
+    time.sleep(WARM_UP)
+    latencies: list[float] = []
+    failures: list[str] = []
+
+    async def play() -> None:
+        stop = asyncio.Event()
+        asyncio.get_running_loop().call_later(seconds, stop.set)
+        await honest(url, stop, latencies, failures)
+
+    asyncio.run(play())
+    result = results.get(timeout=120)
+    process.join(timeout=30)
+    return {**result, "latencies": latencies, "failures": failures}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--connections", type=int, default=5000)
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--log", help="keep the server's log in this file")
+    options = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    wanted = options.connections + options.connections // 10 + 100
+    if hard < wanted:
+        raise SystemExit(f"this process may open {hard} files; --connections {options.connections} needs {wanted}")
+    with tempfile.TemporaryDirectory() as directory:
+        process, url, log = start_server(Path(directory))
+        try:
+            result = run(url, options.connections, options.seconds)
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+        log_text = log.read_bytes()
+        if options.log:
+            Path(options.log).write_bytes(log_text)
+    log_lines, tracebacks = log_text.count(b"\n"), log_text.count(b"Traceback")
+    latencies = sorted(result["latencies"])
+    p = lambda q: f"{1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))]:.0f} ms" if latencies else "-"
+    lives = {kind: result["lives"].get(kind, []) for kind in KINDS}
+    rows = [[kind, len(lives[kind]), f"{statistics.median(lives[kind]):.1f} s" if lives[kind] else "-",
+             f"{max(lives[kind]):.1f} s" if lives[kind] else "-"] for kind in KINDS]
+    body = (f"{options.connections} slow connections from {-(-options.connections // PER_ADDRESS)} addresses"
+            f" (+{options.connections // 10} beyond the per-address cap) for {options.seconds:g} s.\n\n"
+            + markdown_table(["slow connection", "closed by the server", "median life", "longest life"], rows)
+            + f"\n\nRefused at the cap (503): {result['refused']}.  \n"
+            f"Honest human moves: {len(latencies)}, p50 {p(0.5)}, p99 {p(0.99)}, failures {len(result['failures'])}"
+            f" {sorted(set(result['failures']))[:5]}.  \n"
+            f"Server log: {len(log_text)} bytes, {log_lines} lines, {tracebacks} tracebacks.\n\n"
+            "Timings are noisy on a machine shared with other work.")
+    report("Slow connections against kalah serve", body, "slow_connections.md")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""Analysis that knows when it is exact: ``kalah.analyse(position, time=...)``.
+
+A position's value is looked up or proven wherever that is cheap, and
+estimated by a search only where it is not:
+
+1. a finished game: the final margin (source ``"rules"``);
+2. the shipped opening book (:func:`kalah.book.lookup`): the exact value and
+   every best move (``"book"``);
+3. the exact solver under a small time budget (:func:`kalah.solve`, which
+   probes the endgame databases): small positions are proven in milliseconds
+   (``"endgame"`` when the database alone holds the position, else ``"solver"``);
+4. otherwise a search for the time left (``"search"``), labelled an estimate.
+
+The same is done for the value of each legal move (the value of the position
+it leads to, seen from the mover), so a table of moves can mix exact values
+and estimates; each carries its own ``exact`` flag. Every value is in seeds,
+from the point of view of the player to move: the final margin (the mover's
+total minus the opponent's) under perfect play when exact.
+"""
+
+from __future__ import annotations
+
+import time as _time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from kalah import book as _book
+from kalah import endgame as eg
+from kalah.rules import KalahError, Move, Position
+from kalah.search import search
+from kalah.solve import SolveError, solve
+
+__all__ = ["DEFAULT_TIME", "EXACT_SHARE", "Analysis", "AnalysisError", "MoveAnalysis", "Source", "analyse"]
+
+#: Seconds an analysis takes by default.
+DEFAULT_TIME = 1.0
+#: Share of the time given to proving the position's value before a search estimates it. A position the
+#: solver does not prove in a third of the time is left to the search: the rest of the time goes there.
+EXACT_SHARE = 1 / 3
+#: Where a value came from.
+Source = Literal["rules", "book", "endgame", "solver", "search"]
+
+
+class AnalysisError(KalahError, ValueError):
+    """An analysis that cannot be done as asked (not a position, a bad time)."""
+
+
+@dataclass(frozen=True)
+class MoveAnalysis:
+    """The value of one legal move for the player to move, and whether it is proven."""
+
+    move: Move
+    """A pit index ``0..pits-1`` of the mover, or ``"swap"``."""
+    value: float | int | None
+    """In seeds for the player to move: exact (an ``int``) or a search's estimate; None when not valued in time."""
+    exact: bool
+    """True when ``value`` is proven (the final margin under perfect play after this move)."""
+    source: Source
+    """Where the value came from."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What :func:`analyse` found about a position, from the side to move's point of view.
+
+    >>> analysis = kalah.analyse(kalah.Position.start(kalah.Variant(4, 2)), time=0.5)
+    >>> analysis.value, analysis.exact, analysis.best_moves
+    (6, True, [1])
+    """
+
+    position: Position
+    """The position analysed."""
+    value: float | int | None
+    """The position's value in seeds for the player to move (an ``int`` when exact)."""
+    exact: bool
+    """True when ``value`` and ``best_moves`` are proven; False for a search's estimate."""
+    best_moves: list[Move]
+    """Every best move when exact (the search's proven best move when it proved the value without
+    ``move_values``); the search's best move when estimated; empty when the game is over."""
+    moves: list[MoveAnalysis]
+    """Every legal move with its value (empty when not asked for, or the game is over)."""
+    pv: list[Move] = field(default_factory=list)
+    """A line of best play from the position (of perfect play when exact)."""
+    source: Source = "search"
+    """Where the position's value came from."""
+    depth: int | None = None
+    """The depth of the search that estimated the value (None when exact)."""
+    seconds: float = 0.0
+    """Wall-clock time of the analysis."""
+
+    @property
+    def best_move(self) -> Move | None:
+        """The first best move, or None when the game is over."""
+        return self.best_moves[0] if self.best_moves else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of ``kalah analyse --json``."""
+        return {
+            "value": self.value,
+            "exact": self.exact,
+            "best_moves": list(self.best_moves),
+            "best_move": self.best_move,
+            "pv": list(self.pv),
+            "source": self.source,
+            "depth": self.depth,
+            "to_move": self.position.to_move,
+            "moves": [{"move": entry.move, "value": entry.value, "exact": entry.exact, "source": entry.source}
+                      for entry in self.moves],
+            "seconds": round(self.seconds, 6),
+        }
+
+
+@dataclass(frozen=True)
+class _Exact:
+    value: int
+    best_moves: list[Move]
+    pv: list[Move]
+    source: Source
+
+
+def _exact(position: Position, budget: float, threads: int | None, *, best_moves: bool = True) -> _Exact | None:
+    """The proven value of ``position`` (rules, book or a solve within ``budget`` seconds), or None."""
+    margin = position.mover_margin
+    if margin is not None:  # the game is over
+        return _Exact(margin, [], [], "rules")
+    entry = _book.lookup(position)
+    if entry is not None:
+        return _Exact(entry.value, list(entry.best_moves), [entry.move], "book")
+    if budget <= 0:
+        return None
+    try:
+        solved = solve(position, budget, threads=threads, best_moves=best_moves, pv=best_moves)
+    except (SolveError, MemoryError):  # no room for the solver's table: leave it to the search
+        return None
+    if solved.value is None:
+        return None
+    held = solved.endgame_seeds is not None and position.seeds_in_pits <= solved.endgame_seeds
+    return _Exact(solved.value, list(solved.best_moves), list(solved.pv), "endgame" if held else "solver")
+
+
+def _mover_value(position: Position, move: Move, child_value: float | int) -> float | int:
+    """A move's value for the mover of ``position`` from the value of the position it leads to."""
+    return child_value if position.play(move).to_move == position.to_move else -child_value
+
+
+def _oracle(position: Position) -> object | None:
+    try:
+        return eg.oracle_for(position.variant)
+    except KalahError:  # a database that cannot be read: search without it
+        return None
+
+
+def analyse(
+    position: Position,
+    time: float = DEFAULT_TIME,
+    *,
+    move_values: bool = True,
+    threads: int | None = None,
+) -> Analysis:
+    """The value and best moves of ``position``, exact where they can be proven within ``time`` seconds.
+
+    ``move_values``: value every legal move too (each exact where proven).
+    ``threads``: threads for the solver and the search (default: every usable
+    core). The answer is exact (``Analysis.exact``) when the book, the rules,
+    the endgame databases or the solver proved it; otherwise a search of the
+    time left estimates it. Raises :class:`AnalysisError` for a bad argument.
+    """
+    if not isinstance(position, Position):
+        raise AnalysisError(f"analyse needs a kalah.Position, got {type(position).__name__}")
+    if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
+        raise AnalysisError(f"time must be a positive number of seconds, got {time!r}")
+    started = _time.perf_counter()
+    deadline = started + time
+    proven = _exact(position, time * EXACT_SHARE, threads, best_moves=True)
+    if proven is not None and proven.source == "rules":
+        return Analysis(position, proven.value, True, [], [], [], "rules", None, _time.perf_counter() - started)
+    moves: dict[Move, MoveAnalysis] = {}
+    if move_values and proven is not None:
+        # Best moves are worth the position's value; the others need their own proofs (cheap after the
+        # position's: the solver keeps its table), each within what is left of the time.
+        legal = position.legal_moves()
+        for move in legal:
+            if move in proven.best_moves:
+                moves[move] = MoveAnalysis(move, proven.value, True, proven.source)
+        others = [move for move in legal if move not in moves]
+        for index, move in enumerate(others):
+            share = (deadline - _time.perf_counter()) * EXACT_SHARE / (len(others) - index)
+            child = _exact(position.play(move), share, threads, best_moves=False)
+            if child is not None:
+                moves[move] = MoveAnalysis(move, _mover_value(position, move, child.value), True, child.source)
+    if proven is not None and (not move_values or len(moves) == len(position.legal_moves())):
+        ordered = [moves[move] for move in position.legal_moves()] if move_values else []
+        return Analysis(position, proven.value, True, proven.best_moves, ordered, proven.pv, proven.source, None,
+                        _time.perf_counter() - started)
+    left = max(deadline - _time.perf_counter(), 0.01)
+    found = search(position, time=left, move_values=move_values, threads=threads, oracle=_oracle(position))
+    for entry in found.moves:
+        if entry.move in moves:
+            continue
+        proven_move = found.exact and entry.bound == "exact" and entry.value is not None
+        moves[entry.move] = MoveAnalysis(entry.move, entry.value, proven_move, "search")
+    ordered = [moves[move] for move in position.legal_moves() if move in moves] if move_values else []
+    seconds = _time.perf_counter() - started
+    if proven is not None:
+        return Analysis(position, proven.value, True, proven.best_moves, ordered, proven.pv, proven.source, None, seconds)
+    if found.exact and found.value is not None and all(entry.exact for entry in ordered):
+        # A search that reached the end of every line proved the values itself (few seeds left).
+        best = [entry.move for entry in ordered if entry.value == found.value] if move_values else []
+        best = best or ([found.best_move] if found.best_move is not None else [])
+        return Analysis(position, found.value, True, best, ordered, list(found.pv), "search", None, seconds)
+    best = [found.best_move] if found.best_move is not None else []
+    return Analysis(position, found.value, False, best, ordered, list(found.pv), "search", found.depth, seconds)

@@ -1,0 +1,78 @@
+"""The options every environment of ``kalah.rl`` shares, checked once, and their error."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kalah.rules import KalahError, Position, Variant, pit_letter
+
+REWARDS = ("win", "margin")
+RENDER_MODES = ("ansi", "svg")
+
+
+class EnvOptionError(KalahError, ValueError):
+    """An environment option that is out of range or of the wrong kind (a bad variant raises InvalidVariantError)."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """A checked variant and reward."""
+
+    variant: Variant
+    reward: str
+
+    def final_reward(self, margin: int, seat: int) -> float:
+        """The reward of ``seat`` for a finished game whose margin (player 0 minus player 1) is ``margin``."""
+        mine = margin if seat == 0 else -margin
+        if self.reward == "margin":
+            return float(mine)
+        return float((mine > 0) - (mine < 0))
+
+    @property
+    def loss_reward(self) -> float:
+        """The reward of an illegal move: the worst result there is."""
+        return -float(self.variant.total_seeds) if self.reward == "margin" else -1.0
+
+
+def options(pits: Any = 6, seeds: Any = 4, empty_capture: Any = False, pie_rule: Any = False,
+            reward: Any = "win") -> Options:
+    """Check the options shared by every environment (:class:`InvalidVariantError` for a bad variant)."""
+    variant = Variant(pits, seeds, empty_capture, pie_rule)
+    if reward not in REWARDS:
+        raise EnvOptionError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
+    return Options(variant, reward)
+
+
+def check_render_mode(render_mode: Any, allowed: tuple[str, ...] = RENDER_MODES) -> str | None:
+    """``render_mode`` if it is None or one of ``allowed``, else :class:`EnvOptionError`."""
+    if render_mode is not None and render_mode not in allowed:
+        raise EnvOptionError(f"render_mode must be one of {', '.join(allowed)} or None, got {render_mode!r}")
+    return str(render_mode) if render_mode is not None else None
+
+
+def text_board(position: Position, bottom: int = 0) -> str:
+    """The board as text: the other seat's pits on top (right to left), ``bottom``'s below, stores at the ends."""
+    m = position.variant.pits
+    top = 1 - bottom
+    letters = [pit_letter(seat, i) for seat in (0, 1) for i in range(m)]
+    width = 3
+
+    def row(cells: list[str]) -> str:
+        return " " * 4 + "".join(cell.rjust(width) for cell in cells)
+
+    top_pits = [str(n) for n in reversed(position.pits(top))]
+    bottom_pits = [str(n) for n in position.pits(bottom)]
+    lines = [
+        row(list(reversed(letters[top * m:(top + 1) * m]))),
+        row(top_pits),
+        f"{position.store(top):>3} " + " " * (width * m) + f" {position.store(bottom):<3}",
+        row(bottom_pits),
+        row(letters[bottom * m:(bottom + 1) * m]),
+    ]
+    if position.is_over:
+        margin = position.margin or 0
+        lines.append("game over: " + ("a draw" if margin == 0 else f"player {0 if margin > 0 else 1} wins by {abs(margin)}"))
+    else:
+        lines.append(f"player {position.to_move} to move")
+    return "\n".join(lines) + "\n"

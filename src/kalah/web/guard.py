@@ -1,0 +1,135 @@
+"""Other websites cannot act through a visitor's browser, nor frame the pages.
+
+A page on another site can make the browser send requests here: a form
+posted with no body, ``fetch(url, {mode: "no-cors", method: "POST"})``, an
+``<img>`` pointing at an API route. The browser then says where the request
+comes from: ``Origin`` on every POST, PUT, PATCH and DELETE, and
+``Sec-Fetch-Site`` (Fetch Metadata) on every request of a current browser.
+:class:`SameOriginOnly` refuses with 403, before the route runs:
+
+- a request to ``/api/`` other than GET, HEAD and OPTIONS whose
+  ``Sec-Fetch-Site`` is neither ``same-origin`` nor ``none`` (typed by the
+  user), or, from a browser too old to send it, whose ``Origin`` is not this
+  server (scheme aside: the host and port of the ``Host`` header; a proxy
+  that rewrites Host is fine for current browsers);
+- a GET to ``/api/`` that a browser marks ``cross-site`` and is not a
+  navigation (an image, a script or a fetch of another site's page: it may
+  start engine work; following a link stays possible).
+
+A client that is not a browser (curl, a script, ``kalah`` itself, an agent)
+sends neither header and is served as before. Every answer also carries
+``X-Frame-Options: DENY`` and ``Content-Security-Policy: frame-ancestors
+'none'`` (unless a policy is already set), so that no site can frame a page
+and trick a click.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlsplit
+
+from .limits import ASGIApp, Message, Receive, Scope, Send
+
+#: Methods that change nothing (the routes that change something are POST and DELETE).
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: Values of Sec-Fetch-Site a state-changing request may carry.
+SAME_ORIGIN_SITES = frozenset({b"same-origin", b"none"})
+#: The policy that keeps every page out of other sites' frames.
+FRAME_POLICY = "frame-ancestors 'none'"
+DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def _host_and_port(netloc: str, scheme: str | None) -> tuple[str, int | None] | None:
+    """``netloc`` ("host", "host:port", "[::1]:8000") as (host, port); port None when absent and the scheme
+    unknown; None when it does not parse."""
+    try:
+        parts = urlsplit(f"//{netloc}")
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname:
+        return None
+    if port is None and scheme is not None:
+        port = DEFAULT_PORTS.get(scheme)
+    return parts.hostname.lower(), port
+
+
+def same_origin(origin: str, host: str) -> bool:
+    """Whether the ``Origin`` header names the server the ``Host`` header addressed.
+
+    The scheme is left aside (behind a proxy that ends TLS the server speaks
+    plain HTTP); a Host without a port matches an origin on 80 or 443.
+    """
+    if origin == "null":  # sandboxed frames, file: pages, some redirects: nobody we know
+        return False
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    if parts.scheme not in DEFAULT_PORTS or parts.path not in ("", "/") or parts.query or parts.username:
+        return False
+    sender = _host_and_port(parts.netloc, parts.scheme)
+    server = _host_and_port(host, None)
+    if sender is None or server is None or sender[0] != server[0]:
+        return False
+    return sender[1] == server[1] if server[1] is not None else sender[1] in (80, 443)
+
+
+def cross_site_reason(method: str, path: str, headers: dict[bytes, bytes]) -> str | None:
+    """Why a request is refused as coming from another website, or None to serve it."""
+    if not path.startswith("/api/"):
+        return None
+    site = headers.get(b"sec-fetch-site")
+    if method in SAFE_METHODS:
+        if site == b"cross-site" and headers.get(b"sec-fetch-mode") != b"navigate":
+            return f"another website may not ask for {path}"
+        return None
+    if site is not None:  # the browser's own word (a page cannot set it): trusted, also behind a proxy
+        if site in SAME_ORIGIN_SITES:
+            return None
+        return f"a page of another website (Sec-Fetch-Site: {site.decode('latin-1')[:40]}) may not {method} {path}"
+    origin = headers.get(b"origin")  # older browsers: the Origin must name this server's Host
+    if origin is not None:
+        text = origin.decode("latin-1")
+        if not same_origin(text, headers.get(b"host", b"").decode("latin-1")):
+            return f"a page of another website ({text[:80]}) may not {method} {path}"
+    return None
+
+
+class SameOriginOnly:
+    """ASGI middleware: requests from other websites are refused (403) before any route runs, and every
+    answer forbids framing. See the module's documentation for the rules."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers", []))  # a repeated header: the last one counts
+        reason = cross_site_reason(scope["method"], scope["path"], headers)
+        if reason is not None:
+            body = json.dumps({"detail": reason}).encode()
+            await send({"type": "http.response.start", "status": 403,
+                        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                    *_frame_headers([])]})
+            await send({"type": "http.response.body", "body": body})
+            return
+
+        async def framed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + _frame_headers(message.get("headers", []))
+            await send(message)
+
+        await self.app(scope, receive, framed)
+
+
+def _frame_headers(present: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    names = {name.lower() for name, _ in present}
+    extra = []
+    if b"x-frame-options" not in names:
+        extra.append((b"x-frame-options", b"DENY"))
+    if b"content-security-policy" not in names:
+        extra.append((b"content-security-policy", FRAME_POLICY.encode()))
+    return extra

@@ -1,0 +1,347 @@
+// @ts-check
+/* The Review view (#/review/ID): the server's review of a game (kalah.review),
+ * an evaluation graph to click, every move with its class, each player's
+ * accuracy and the turning points, and "learn from your mistakes", which puts
+ * each of your mistakes back on the board and asks for a better move before
+ * it shows the answer. Boards are drawn by the server (/api/board.svg), so
+ * this view needs nothing of the game view's board.
+ *
+ * For tests: #view-review[data-state=loading|running|done|failed]; graph points
+ * circle[data-point=I][data-class]; moves li[data-move=N][data-class];
+ * #rv-board[data-index]; trainer choices button[data-choice=MOVE];
+ * #rv-feedback[data-correct=true|false]. */
+
+import { moveName } from "./analysis.js";
+import * as api from "./api.js";
+import { $, sleep } from "./dom.js";
+import { showView } from "./page.js";
+import { setMode } from "./state.js";
+
+/** @typedef {import("./api.js").Move} Move */
+
+/**
+ * One move as the review judged it (kalah.review.ReviewedMove.to_dict): values in seeds for its player.
+ * @typedef {object} ReviewedMove
+ * @property {number} number @property {number} pair @property {number} player
+ * @property {Move} move @property {string} name @property {number[][]} board the board before it
+ * @property {number | null} value_before @property {number | null} value_after
+ * @property {Move[]} best_moves @property {number} loss @property {string} class
+ * @property {boolean} exact @property {boolean} forced
+ */
+
+/**
+ * A game's review (kalah.review.GameReview.to_dict).
+ * @typedef {object} Review
+ * @property {string[]} players @property {ReviewedMove[]} moves
+ * @property {(number | null)[]} evaluation player 0's point of view, before each move and at the end
+ * @property {boolean[]} exact @property {(number | null)[]} accuracy @property {(number | null)[]} average_loss
+ * @property {number[]} turning_points @property {Record<string, Record<string, number>>} counts
+ * @property {{board: number[][], to_move: number, over: boolean}} final
+ */
+
+const SVG = "http://www.w3.org/2000/svg";
+const WIDTH = 800, HEIGHT = 220, PAD = 14;
+const BAD = ["mistake", "blunder"];
+
+/** What the view shows now; `token` changes when another review (or view) is opened. */
+const view = {
+  /** @type {Review | null} */ review: null,
+  id: 0,
+  token: 0,
+  index: 0,
+  /** @type {boolean[]} which players are "you": the humans, or both when none is */ yours: [true, true],
+  /** @type {ReviewedMove[]} */ lessons: [],
+  lesson: 0,
+};
+
+/** @param {number | null} v @returns {string} */
+const signed = (v) => (v === null || v === undefined ? "?" : (v > 0 ? "+" : "") + (Number.isInteger(v) ? v : v.toFixed(2)));
+
+/** @param {string} tag @param {string} [className] @param {string} [text] @returns {HTMLElement} */
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** The view's parts, made once. */
+function build() {
+  const root = $("#view-review");
+  if (root.childElementCount) return;
+  root.innerHTML = `
+    <div class="rv-head"><h2 id="rv-title">Review</h2>
+      <a id="rv-replay" class="button small" href="#/library">Replay</a></div>
+    <p id="rv-status" class="status" aria-live="polite"></p>
+    <progress id="rv-progress" max="1" value="0" hidden></progress>
+    <div id="rv-body" hidden>
+      <div id="rv-summary" class="rv-summary"></div>
+      <svg id="rv-graph" class="rv-graph" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img"
+        aria-label="Evaluation graph: the value for the first player after each move"></svg>
+      <div class="rv-main">
+        <figure class="rv-position"><img id="rv-board" alt="The position"><figcaption id="rv-detail"></figcaption></figure>
+        <ol id="rv-moves" class="rv-moves"></ol>
+      </div>
+      <p><button id="rv-learn" type="button" class="primary">Learn from your mistakes</button></p>
+      <section id="rv-trainer" class="card rv-trainer" hidden>
+        <h3 id="rv-question"></h3>
+        <img id="rv-trainer-board" alt="The position of the mistake">
+        <div id="rv-choices" class="rv-choices"></div>
+        <p id="rv-feedback" aria-live="polite"></p>
+        <button id="rv-answer" type="button">Show the answer</button>
+        <button id="rv-next" type="button">Next mistake</button>
+      </section>
+    </div>`;
+  $("#rv-learn").addEventListener("click", startLessons);
+  $("#rv-answer").addEventListener("click", showAnswer);
+  $("#rv-next").addEventListener("click", () => showLesson(view.lesson + 1));
+  $("#rv-graph").addEventListener("click", (event) => {
+    const point = /** @type {Element} */ (event.target).closest("[data-point]");
+    if (point instanceof SVGElement) select(Number(point.dataset.point));
+  });
+}
+
+/** Open the review of game `id`: the stored one, or one the server starts and the page waits for.
+ * @param {number} id */
+export async function openReview(id) {
+  setMode("review");
+  showView("review");
+  build();
+  const token = ++view.token;
+  Object.assign(view, { review: null, id, index: 0, lessons: [], lesson: 0 });
+  const root = $("#view-review");
+  root.dataset.state = "loading";
+  $("#rv-title").textContent = `Review of game ${id}`;
+  /** @type {HTMLAnchorElement} */ ($("#rv-replay")).href = `#/replay/${id}`;
+  $("#rv-body").hidden = true;
+  $("#rv-trainer").hidden = true;
+  status("Reviewing…");
+  try {
+    const game = await api.getGame(id);
+    const humans = game.players.map((p) => p.human);
+    view.yours = humans.some(Boolean) ? humans : [true, true];
+    let answer = await api.startReview(id);
+    while (answer.status === "running" && token === view.token) {
+      root.dataset.state = "running";
+      progress(answer.done, answer.total);
+      await sleep(500);
+      answer = await api.getReview(id);
+    }
+    if (token !== view.token) return;
+    if (answer.status !== "done" || !answer.review) throw new Error(answer.error || "the review failed");
+    progress(0, 0);
+    show(answer.review);
+    root.dataset.state = "done";
+  } catch (error) {
+    if (token !== view.token) return;
+    progress(0, 0);
+    root.dataset.state = "failed";
+    status(api.errorText(error), true);
+  }
+}
+
+/** Leave the view: a review still being waited for is no longer polled. */
+export function closeReview() { view.token++; }
+
+/** @param {string} text @param {boolean} [error] */
+function status(text, error) {
+  const line = $("#rv-status");
+  line.textContent = text;
+  line.classList.toggle("error", !!error);
+}
+
+/** The progress bar: positions analysed of the total (0 of 0 hides it). @param {number} done @param {number} total */
+function progress(done, total) {
+  const bar = /** @type {HTMLProgressElement} */ ($("#rv-progress"));
+  bar.hidden = !total;
+  bar.max = total || 1;
+  bar.value = done;
+  if (total) status(`Reviewing: ${done} of ${total} positions analysed…`);
+}
+
+/** Draw the whole review. @param {Review} review */
+function show(review) {
+  view.review = review;
+  $("#rv-body").hidden = false;
+  const exact = review.moves.filter((m) => m.exact).length;
+  status(exact === review.moves.length ? `Every move judged exactly (${exact}).`
+    : `${exact} of ${review.moves.length} moves judged exactly; the rest by a search's estimate.`);
+  const summary = $("#rv-summary");
+  summary.replaceChildren();
+  review.players.forEach((name, p) => {
+    const card = element("div", "rv-player");
+    card.dataset.player = String(p);
+    const accuracy = review.accuracy[p];
+    const you = view.yours[p] && !view.yours[1 - p] && name.toLowerCase() !== "you";
+    card.append(element("strong", "", `${name}${you ? " (you)" : ""}`),
+      element("span", "rv-accuracy", accuracy === null ? "no decisions" : `accuracy ${Math.round(accuracy)}%`),
+      element("span", "muted", [["blunder", "blunders"], ["mistake", "mistakes"], ["inaccuracy", "inaccuracies"]]
+        .map(([one, many]) => `${review.counts[p][one] || 0} ${(review.counts[p][one] || 0) === 1 ? one : many}`).join(", ")));
+    summary.appendChild(card);
+  });
+  const turning = review.turning_points.map((n) => `${review.moves[n - 1].pair}. ${review.moves[n - 1].name}`);
+  summary.appendChild(element("p", "rv-turning", `Turning points: ${turning.join(", ") || "none"}`));
+  drawGraph(review);
+  listMoves(review);
+  view.lessons = lessonsOf(review);
+  $("#rv-learn").hidden = !view.lessons.length;
+  const first = review.moves.findIndex((m) => BAD.includes(m.class));
+  select(first >= 0 ? first : 0);
+}
+
+/** The evaluation graph: player 0's value after each move; mistakes and blunders marked. @param {Review} review */
+function drawGraph(review) {
+  const svg = $("#rv-graph");
+  svg.replaceChildren();
+  const values = review.evaluation;
+  const top = Math.max(4, ...values.map((v) => Math.abs(v ?? 0)));
+  const x = (/** @type {number} */ i) => PAD + (i * (WIDTH - 2 * PAD)) / Math.max(1, values.length - 1);
+  const y = (/** @type {number | null} */ v) => HEIGHT / 2 - ((v ?? 0) * (HEIGHT / 2 - PAD)) / top;
+  const zero = document.createElementNS(SVG, "line");
+  zero.setAttribute("x1", String(PAD)); zero.setAttribute("x2", String(WIDTH - PAD));
+  zero.setAttribute("y1", String(HEIGHT / 2)); zero.setAttribute("y2", String(HEIGHT / 2));
+  zero.setAttribute("class", "rv-zero");
+  const line = document.createElementNS(SVG, "polyline");
+  line.setAttribute("points", values.map((v, i) => `${x(i)},${y(v)}`).join(" "));
+  line.setAttribute("class", "rv-line");
+  const area = document.createElementNS(SVG, "polygon");
+  area.setAttribute("points", `${x(0)},${HEIGHT / 2} ` + values.map((v, i) => `${x(i)},${y(v)}`).join(" ") + ` ${x(values.length - 1)},${HEIGHT / 2}`);
+  area.setAttribute("class", "rv-area");
+  const label = (/** @type {string} */ text, /** @type {number} */ at) => {
+    const node = document.createElementNS(SVG, "text");
+    node.setAttribute("x", String(PAD + 4));
+    node.setAttribute("y", String(at));
+    node.setAttribute("class", "rv-label");
+    node.textContent = text;
+    return node;
+  };
+  svg.append(area, zero, line, label(`${review.players[0]} ahead (+${Math.round(top)})`, PAD + 12),
+    label(`${review.players[1]} ahead (−${Math.round(top)})`, HEIGHT - PAD - 4));
+  values.forEach((v, i) => {
+    const move = i > 0 ? review.moves[i - 1] : null;
+    const dot = document.createElementNS(SVG, "circle");
+    dot.setAttribute("cx", String(x(i)));
+    dot.setAttribute("cy", String(y(v)));
+    dot.setAttribute("r", move && BAD.includes(move.class) ? "7" : "5");
+    dot.setAttribute("class", `rv-point ${move ? move.class : "start"}${review.exact[i] ? " exact" : ""}`);
+    dot.dataset.point = String(i);
+    dot.dataset.class = move ? move.class : "start";
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = `${move ? `after ${move.pair}. ${move.name} (${move.class})` : "start"}: ${signed(v)} for ${review.players[0]}`;
+    dot.appendChild(title);
+    svg.appendChild(dot);
+  });
+}
+
+/** The moves, numbered per pair, each with its class. @param {Review} review */
+function listMoves(review) {
+  const list = $("#rv-moves");
+  list.replaceChildren();
+  review.moves.forEach((move, i) => {
+    const li = element("li", `rv-move ${move.class}`);
+    li.dataset.move = String(move.number);
+    li.dataset.class = move.class;
+    li.tabIndex = 0;
+    li.append(element("span", "rv-num", i === 0 || review.moves[i - 1].pair !== move.pair ? `${move.pair}.` : ""),
+      element("span", "rv-who", review.players[move.player]),
+      element("span", "rv-name", move.name), element("span", "rv-class", move.forced ? "forced" : move.class),
+      element("span", "rv-loss", move.loss ? `−${signed(move.loss).slice(1)}` : ""));
+    li.addEventListener("click", () => select(move.number - 1));
+    li.addEventListener("keydown", (event) => { if (event.key === "Enter") select(move.number - 1); });
+    list.appendChild(li);
+  });
+}
+
+/** The server's drawing of a board. @param {number[][]} board @param {number} toMove @returns {string} */
+const boardUrl = (board, toMove) => `/api/board.svg?board=${encodeURIComponent(JSON.stringify(board))}&to_move=${toMove}`;
+
+/** Show the position before move `index` + 1 (the last index: the final position) and what was played there.
+ * @param {number} index */
+function select(index) {
+  const review = view.review;
+  if (!review) return;
+  index = Math.max(0, Math.min(review.moves.length, index));
+  view.index = index;
+  const move = review.moves[index];
+  const img = /** @type {HTMLImageElement} */ ($("#rv-board"));
+  img.dataset.index = String(index);
+  img.src = move ? boardUrl(move.board, move.player) : boardUrl(review.final.board, review.final.to_move);
+  for (const dot of $("#rv-graph").querySelectorAll("[data-point]")) {
+    dot.classList.toggle("selected", Number(/** @type {SVGElement} */ (dot).dataset.point) === index);
+  }
+  for (const li of $("#rv-moves").querySelectorAll("li")) li.classList.toggle("current", Number(li.dataset.move) === index + 1);
+  const detail = $("#rv-detail");
+  if (!move) { detail.textContent = `The final position${review.final.over ? "" : " (the game was not finished)"}.`; return; }
+  const who = review.players[move.player];
+  const best = move.best_moves.map((m) => moveName(move.player, m)).join(", ") || "?";
+  detail.textContent = `Move ${move.pair}. ${move.name} by ${who}. Before it: ${signed(move.value_before)} for ${who}` +
+    ` (${move.exact ? "exact" : "estimate"}); best ${best}. ` +
+    (move.forced ? "The only legal move." : move.loss ? `It lost ${signed(move.loss).slice(1)} seeds: ${move.class}.` : `${move.class === "best" ? "A best move" : "Good"}.`);
+}
+
+/** Your mistakes and blunders, or your inaccuracies when you made none. @param {Review} review @returns {ReviewedMove[]} */
+function lessonsOf(review) {
+  const yours = review.moves.filter((m) => view.yours[m.player] && !m.forced);
+  const bad = yours.filter((m) => BAD.includes(m.class));
+  return bad.length ? bad : yours.filter((m) => m.class === "inaccuracy");
+}
+
+function startLessons() {
+  $("#rv-trainer").hidden = false;
+  showLesson(0);
+  $("#rv-trainer").scrollIntoView({ block: "nearest" });
+}
+
+/** Put lesson `n` on the board and ask for a better move. @param {number} n */
+function showLesson(n) {
+  const lesson = view.lessons[n];
+  const feedback = $("#rv-feedback");
+  feedback.textContent = "";
+  delete feedback.dataset.correct;
+  const choices = $("#rv-choices");
+  choices.replaceChildren();
+  $("#rv-next").hidden = true;
+  $("#rv-answer").hidden = !lesson;
+  if (!lesson) { $("#rv-question").textContent = "That was every mistake. Well done!"; return; }
+  view.lesson = n;
+  select(lesson.number - 1);
+  $("#rv-question").textContent = `${n + 1} of ${view.lessons.length}: move ${lesson.pair}, ${view.review?.players[lesson.player]} ` +
+    `played ${lesson.name} and lost ${signed(lesson.loss).slice(1)} seeds. Find a better move.`;
+  /** @type {HTMLImageElement} */ ($("#rv-trainer-board")).src = boardUrl(lesson.board, lesson.player);
+  const pits = lesson.board[lesson.player].length - 1;
+  /** @type {Move[]} */
+  const legal = [];
+  for (let i = 0; i < pits; i++) if (lesson.board[lesson.player][i] > 0) legal.push(i);
+  if (lesson.move === "swap" || lesson.best_moves.includes("swap")) legal.push("swap");
+  for (const move of legal) {
+    const button = element("button", "rv-choice", moveName(lesson.player, move));
+    button.dataset.choice = String(move);
+    /** @type {HTMLButtonElement} */ (button).type = "button";
+    button.addEventListener("click", () => answer(lesson, move));
+    choices.appendChild(button);
+  }
+}
+
+/** Judge a choice. @param {ReviewedMove} lesson @param {Move} move */
+function answer(lesson, move) {
+  const feedback = $("#rv-feedback");
+  const right = lesson.best_moves.includes(move);
+  feedback.dataset.correct = String(right);
+  if (right) {
+    feedback.textContent = `Yes: ${moveName(lesson.player, move)} is best (${signed(lesson.value_before)}).`;
+    $("#rv-next").hidden = false;
+  } else if (move === lesson.move) {
+    feedback.textContent = "That is the move played in the game. Try another.";
+  } else {
+    feedback.textContent = `${moveName(lesson.player, move)} is not the best. Try again, or see the answer.`;
+  }
+}
+
+function showAnswer() {
+  const lesson = view.lessons[view.lesson];
+  if (!lesson) return;
+  const best = lesson.best_moves.map((m) => moveName(lesson.player, m)).join(" or ");
+  $("#rv-feedback").textContent = `The best move: ${best} (${signed(lesson.value_before)} for the mover, ` +
+    `${lesson.exact ? "exact" : "estimate"}).`;
+  $("#rv-next").hidden = false;
+}
