@@ -210,3 +210,15 @@ def test_lobby_challenge_accept_and_expiry(db):
             author.send_json({"type": "challenge", "variant": {}, "clock": {}})
         time.sleep(0.6)  # the author left: after the grace, the challenge is gone
         assert client.get("/api/live/challenges").json() == []
+
+
+def test_a_push_connection_that_floods_the_server_is_closed(client):
+    game_id, _ = start(client)
+    with client.websocket_connect(f"ws://localhost/api/games/{game_id}/live") as ws:
+        ws.send_json({})
+        next_of(ws, "hello")
+        for _ in range(40):
+            ws.send_text("{}")
+        with pytest.raises(WebSocketDisconnect):
+            while True:
+                ws.receive_json()

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import re
+import time
 from importlib.resources import files
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -40,6 +41,9 @@ SeatToken = Annotated[str | None, Header(alias="X-Seat-Token", max_length=100, i
 HELLO_SECONDS = 10.0
 #: The largest message a page sends on a push connection (a challenge is a few hundred bytes).
 MAX_MESSAGE = 4096
+#: Messages a page may send on a push connection: a burst, then so many a second (a page sends a handful in
+#: all); a connection that floods the server is closed.
+MESSAGE_BURST, MESSAGE_RATE = 20, 2.0
 
 STATIC = files("kalah.web") / "static"
 
@@ -166,10 +170,14 @@ async def _admit(websocket: WebSocket, live: LiveService) -> bool:
 async def _serve(connection: Connection, on_message: Any) -> None:
     """Run a joined connection: write its queue, read its messages, until either side stops."""
     async def read() -> None:
+        allowance, last = float(MESSAGE_BURST), time.monotonic()
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             while True:
                 text = await connection.socket.receive_text()
-                if len(text) > MAX_MESSAGE:
+                now = time.monotonic()
+                allowance = min(MESSAGE_BURST, allowance + (now - last) * MESSAGE_RATE) - 1
+                last = now
+                if len(text) > MAX_MESSAGE or allowance < 0:
                     return
                 await on_message(text)
 
