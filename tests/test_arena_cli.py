@@ -78,7 +78,7 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
     assert "300 of 300 games" in resumed.stdout
 
 
-def test_arena_writes_json_and_csv_and_numbers_long_names_on_a_narrow_terminal(tmp_path):
+def test_arena_writes_json_and_csv_and_names_players_with_a_legend_on_a_narrow_terminal(tmp_path):
     import csv
     import json
     import os
@@ -89,8 +89,42 @@ def test_arena_writes_json_and_csv_and_numbers_long_names_on_a_narrow_terminal(t
                           "--json", str(tmp_path / "r.json"), "--csv", str(tmp_path / "r.csv")],
                          capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "70"})
     assert run.returncode == 0, run.stderr
-    assert f": {long_spec}" in run.stdout and "#1" in run.stdout  # numbered in the tables, in full below
+    assert f"pvs (0.01s, store): {long_spec}" in run.stdout  # by name in the tables, the spec in the legend
+    assert "#1" not in run.stdout and "…" not in run.stdout
+    assert all(len(line) <= 70 for line in run.stdout.splitlines()), run.stdout
     standings = json.loads((tmp_path / "r.json").read_text())
     assert {row["spec"] for row in standings["players"]} == {"random:seed=1", long_spec}
     rows = list(csv.DictReader((tmp_path / "r.csv").open()))
     assert {row["player"] for row in rows} == {"random:seed=1", long_spec} and all(row["games"] == "2" for row in rows)
+
+
+def test_forfeits_are_counted_with_their_reasons_and_players_are_named(tmp_path):
+    """A replay: player with three moves runs out of moves in every game: each is a forfeit, and the tables
+    say so, with the reason, instead of a bare 2-0 (issue 32, item 6)."""
+    import json
+
+    game = tmp_path / "short.json"
+    assert kalah("play", "-q", "--player0", "random:seed=1", "--player1", "random:seed=2", "--record", str(game)).returncode == 0
+    record = json.loads(game.read_text())
+    record["moves"] = record["moves"][:3]
+    record["result"] = {"finished": False, "stop_reason": "cut short"}
+    game.write_text(json.dumps(record))
+    run = kalah("arena", "-p", f"replay:file={game}", "-p", "random:seed=2", "--games", "2", "--jobs", "1",
+                "--db", str(tmp_path / "g.sqlite"), "--json", str(tmp_path / "r.json"))
+    assert run.returncode == 0, run.stderr
+    assert "Arena: 2 of 2 games, 2 lost by forfeit" in run.stdout
+    forfeits = run.stdout[run.stdout.index("Forfeits"):]
+    assert "replay" in forfeits and "the record has no move for this position" in forfeits, run.stdout
+    assert "random (seed 2): random:seed=2" in run.stdout and f"replay: replay:file={game}" in " ".join(run.stdout.split())
+    standings = json.loads((tmp_path / "r.json").read_text())
+    assert {row["spec"]: row["forfeits"] for row in standings["players"]} == {f"replay:file={game}": 2, "random:seed=2": 0}
+    assert standings["forfeits"] == [{"spec": f"replay:file={game}", "reason": "the record has no move for this position",
+                                      "games": 2}]
+
+
+def test_two_players_of_the_same_name_are_told_apart():
+    from kalah.cli.arena import player_labels
+
+    labels = player_labels(["exec:python3 bot.py", "exec[move=5]:python3 bot.py", "random"])
+    assert labels == {"exec:python3 bot.py": "python3 bot.py #1", "exec[move=5]:python3 bot.py": "python3 bot.py #2",
+                      "random": "random"}

@@ -3,9 +3,12 @@ no traceback, no boxed help, whatever the input."""
 
 from __future__ import annotations
 
+import datetime
+import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 
@@ -29,6 +32,8 @@ def files(tmp_path_factory):
     game = folder / "game.json"
     subprocess.run([KALAH, "play", "-q", "--player0", "random:seed=1", "--player1", "random:seed=2", "--record",
                     str(game)], check=True, capture_output=True)
+    subprocess.run([KALAH, "games", "--db", str(folder / "games.sqlite"), "import", str(game)], check=True,
+                   capture_output=True)
     odd = folder / "odd.json"
     odd.write_text(game.read_text().replace('"result": {', '"result": {"stop_reason": {"an": "object"}, ', 1))
     nan = folder / "nan.json"
@@ -56,7 +61,7 @@ MISUSES = [
     (["games", "--db", "{db}", "import", "{odd}"], "stop reason must be text"),
     (["games", "--db", "{db}", "import", "{nan}"], "seconds"),
     (["games", "list", "--db", "{db}", "--limit", "0"], "--limit"),
-    (["games", "--db", "{folder}/no-such-folder/games.sqlite", "list"], "no directory"),
+    (["games", "--db", "{folder}/no-such-folder/games.sqlite", "import", "{game}"], "no directory"),
     (["arena", "-p", "random", "-p", "random:seed=2", "--db", "/nonexistent/folder/games.sqlite"], "no directory"),
     (["games", "--db", "{db}", "export", "99"], "no game 99"),
     (["games", "--db", "{db}", "export", "1", "-o", "{folder}"], "not a regular file"),
@@ -69,6 +74,35 @@ MISUSES = [
     (["arena", "-p", "random", "-p", "random:seed=2", "--openings", "{fifo}", "--db", "{db}"], "not a regular file"),
     (["arena", "-p", "random", "-p", "random:seed=2", "--openings", "{deep}", "--db", "{db}"], "not valid JSON"),
     (["solve", "--endgame", "{deep}", "--time", "1"], "not a kalah endgame database"),
+    # Checked before any work, in one line (issue 32, item 1).
+    (["compare", "--depths", "1-2", "--positions", "0", "--plot", "{folder}/out.txt"], "'.txt' is not an image format"),
+    (["endgame", "build", "--max-seeds", "5", "--path", "{game}"], "not a folder"),
+    (["endgame", "build", "--max-seeds", "5", "--path", "/proc/x"], "cannot create the folder"),
+    (["solve", "--table", "100"], "--table must be from 10 to 34"),
+    (["serve", "--host", "nonsense.invalid", "--db", "{db}"], "--host nonsense.invalid"),
+    (["arena", "-p", "random", "-p", "random:seed=2", "--cluster", "tcp://127.0.0.1:1", "--db", "{folder}/arena.sqlite"],
+     "cannot reach the Dask cluster"),
+    # Refused rather than ignored or accepted (issue 32, item 2).
+    (["replay", "{game}", "--delay", "-2"], "--delay must be from 0 to 60"),
+    (["play", "-q", "--player0", "random", "--player1", "random", "--delay", "nan"], "--delay must be from 0 to 60"),
+    (["play", "-q", "--player0", "pvs:depth=99999999999999999999", "--player1", "random"], "option depth must be at most 120"),
+    (["play", "-q", "--player0", "pvs:time=1e12", "--player1", "random"], "option time must be at most 86400"),
+    (["play", "-q", "--player0", "mcts:playouts=100000000000", "--player1", "random"], "option playouts must be at most"),
+    (["analyse", "-d", "500"], "depth must be at most 120"),
+    (["analyse", "-t", "1e12"], "time must be at most 86400"),
+    (["solve", "--time", "1e300"], "time must be at most 2,592,000 seconds (30 days)"),
+    (["analyse", "--to-move", "1"], "--to-move says who moves in a board given with --position"),
+    (["analyse", "--record", "{game}", "--to-move", "1"], "--to-move says who moves"),
+    (["analyse", "-a", "mcts", "--depth", "5"], "--depth does not apply to mcts"),
+    (["analyse", "-a", "mcts", "-e", "store"], "--evaluation does not apply to mcts"),
+    (["book", "build", "-n", "1", "--out", "/nonexistent/folder/b.book.json.gz"], "the folder /nonexistent/folder does not exist"),
+    (["games", "--db", "{folder}/typo.sqlite", "list"], "no game library at"),
+    (["games", "--db", "{folder}/typo.sqlite", "export", "1"], "no game library at"),
+    (["games", "--db", "{folder}/typo.sqlite", "delete", "1", "--yes"], "no game library at"),
+    (["games", "--db", "{db}", "list", "--result", "won"], "unknown result 'won'"),
+    (["games", "--db", "{db}", "list", "--since", "25/11/2026"], "--since must be a day written YYYY-MM-DD"),
+    (["play", "-q", "--player0", "random", "--player1", "random", "--record", "/proc/x"], "cannot write in the folder /proc"),
+    (["endgame", "build", "-k", "5", "--threads", "0", "--path", "{folder}/endgame"], "--threads must be at least 1"),
 ]
 
 
@@ -86,6 +120,53 @@ def test_a_misuse_is_one_line_and_exit_code_2(files, args, expected):
 def test_the_mankalah_agent_refuses_a_bad_protocol_line_in_one_line(line):
     result = run("mankalah", "--move-time", "0.05", stdin=f"START;South\n{line}\n", timeout=60)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and result.stderr.startswith("kalah: error: ")
+
+
+def test_reading_commands_create_no_library(files):
+    for command in (["list"], ["export", "1"], ["delete", "1", "--yes"]):
+        assert run("games", "--db", f"{files['folder']}/typo.sqlite", *command).returncode == 2
+    assert not os.path.exists(f"{files['folder']}/typo.sqlite")
+
+
+def test_games_list_filters_by_player_variant_result_and_day(tmp_path):
+    db = str(tmp_path / "games.sqlite")
+    for pits, first in ((4, "random:seed=1"), (6, "pvs:depth=1"), (6, "random:seed=3")):
+        record = tmp_path / f"{pits}-{first}.json"
+        subprocess.run([KALAH, "play", "-q", "--pits", str(pits), "--seeds", "3", "--player0", first,
+                        "--player1", "random:seed=2", "--record", str(record)], check=True, capture_output=True)
+        subprocess.run([KALAH, "games", "--db", db, "import", str(record)], check=True, capture_output=True)
+
+    def ids(*options: str) -> list[int]:
+        result = run("games", "--db", db, "list", "--json", *options)
+        assert result.returncode == 0, result.stderr
+        return [game["id"] for game in json.loads(result.stdout)]
+
+    assert ids() == [3, 2, 1]
+    assert ids("--player", "PVS") == [2]
+    assert ids("--variant", "Kalah(4,3)") == [1] and ids("--variant", "kalah(6, 3)") == [3, 2]
+    assert ids("--result", "finished") == [3, 2, 1] and ids("--result", "unfinished") == []
+    today = datetime.datetime.now(datetime.timezone.utc).date()
+    assert ids("--since", str(today - datetime.timedelta(days=1)), "--until", str(today + datetime.timedelta(days=1))) == [3, 2, 1]
+    assert ids("--until", str(today - datetime.timedelta(days=1))) == []
+    assert ids("--player", "random", "--limit", "1") == [3]
+    assert "no games match the filters" in run("games", "--db", db, "list", "--player", "nobody").stdout
+
+
+def test_serve_on_a_port_in_use_says_so_before_announcing_anything(files):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("serve", "--port", str(port), "--db", files["db"], timeout=30)
+    assert result.returncode == 2 and result.stdout == "", (result.stdout, result.stderr)
+    assert result.stderr == f"kalah: error: port {port} is already in use on 127.0.0.1; give another with --port\n"
+
+
+def test_an_unreachable_cluster_creates_no_library(tmp_path):
+    result = run("arena", "-p", "random", "-p", "random:seed=2", "--cluster", "tcp://127.0.0.1:1",
+                 "--db", str(tmp_path / "arena.sqlite"))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and result.stdout == ""
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_documented_forms_work(files):

@@ -37,11 +37,16 @@ def test_human_types_letters_and_bad_input_is_asked_again(tmp_path):
     run = kalah("play", "-1", "random:seed=1", "--record", str(record), input="c\nzz\nd\nq\ne\nf\n")
     assert run.returncode == 0, run.stderr
     assert "'zz' is not a pit; legal:" in run.stdout
-    assert "Game stopped (end of input)" in run.stdout
+    assert "Game stopped (player 0 quit) after 4 moves." in run.stdout  # the person stopped it, not the input
     data = json.loads(record.read_text())
     assert data["moves"][0]["move"] == 2 and data["moves"][1]["move"] == 3  # C, then (extra turn) D
     assert len(data["moves"]) == 4  # and the random player's two answers (an extra turn); then q
-    assert data["result"]["finished"] is False and data["result"]["stop_reason"] == "end of input"
+    assert data["result"]["finished"] is False and data["result"]["stop_reason"] == "player 0 quit"
+
+
+def test_the_end_of_input_is_not_taken_for_a_person_quitting():
+    run = kalah("play", "-1", "random:seed=1", input="a\n")
+    assert "Game stopped (end of input) after 2 moves." in run.stdout  # A, the answer, then nothing to read
 
 
 def test_two_humans_on_one_terminal():
@@ -136,6 +141,17 @@ def test_the_person_plays_from_the_bottom_row_and_the_stores_are_named():
     assert text[0].split() == list("FEDCBA") and text[-2].split() == list("abcdef")  # Bob's row below
     assert "Bob (1)" in text[-3] and "Ann (0)" in text[1]
     assert text[-1].strip() == "stores: o Bob (1), O Ann (0)"
+
+
+def test_a_three_digit_store_stays_apart_from_its_letter():
+    from kalah.cli.terminal import board_text
+    from kalah.rules import Variant
+
+    variant = Variant(pits=8, seeds=15)
+    board = [[10, 0, 0, 0, 0, 0, 0, 0, 104], [8, 0, 0, 0, 0, 0, 0, 0, 118]]  # 240 seeds
+    text = board_text(Position(board, 0, variant), names=("Ann (0)", "Bob (1)")).plain.splitlines()
+    assert text[2].split() == ["o", "118", "104", "O"], text[2]
+    assert text[1].rstrip().endswith("Bob (1)") and len(text[1]) - len(text[1].lstrip()) > len(" O 118"), text
 
 
 def test_ctrl_c_stops_a_game_while_an_engine_thinks(tmp_path):

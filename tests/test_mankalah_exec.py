@@ -17,7 +17,7 @@ from kalah.rules import SWAP, Position
 
 OUR_AGENT = f"{sys.executable} -m kalah.cli mankalah --player random:seed=4"
 
-# A tiny agent written straight from MANKALAH.md: it plays the first non-empty
+# A tiny agent written straight from docs/mankalah.md: it plays the first non-empty
 # hole of its side and, as North, always swaps at its first turn.
 TINY_AGENT = textwrap.dedent("""
     import sys

@@ -176,7 +176,10 @@ def show_in_browser(browser, widget, name, width=1000):
 
     esm = widget._esm if isinstance(widget._esm, str) else Path(widget._esm).read_text()
     css = widget._css if isinstance(widget._css, str) else Path(widget._css).read_text()
-    ours = [c for c in type(widget).__mro__ if c.__module__ == "kalah.notebook.widgets"][-1]  # anywidget subclasses it
+    import anywidget
+
+    ours = [c for c in type(widget).__mro__ if c.__module__ == "kalah.notebook.widgets"
+            and issubclass(c, anywidget.AnyWidget)][-1]  # anywidget subclasses it
     state = {key: getattr(widget, key) for key in ours.class_own_traits(sync=True)}
     page = browser.new_page(viewport={"width": width, "height": 800})
     errors: list[str] = []
@@ -237,3 +240,38 @@ def test_the_record_and_trace_widgets_draw(browser):  # noqa: F811
     page.click("text=▶")
     assert page.get_attribute('[data-current="true"]', "data-node-id") == "2"
     assert "node 3 of" in page.inner_text(".kalah-trace-info") and not errors
+
+
+def test_outside_a_widget_front_end_the_widgets_show_their_board():
+    """nbconvert, GitHub or a console showed `<kalah.notebook.widgets.GameWidget object at 0x...>`: now the
+    bundle carries the board as HTML (SVG) and a readable line next to the widget view (issue 32, item 7)."""
+    game = play("random:seed=1", variant=Variant(6, 4))
+    record = replay(recorded_game())
+    trace = show_trace(kalah.trace(Position.start(Variant(4, 3)), "pvs", 3))
+    for widget, words in ((game, "Your move"), (record, "move"), (trace, "pvs")):
+        data, _ = widget._repr_mimebundle_()
+        assert "application/vnd.jupyter.widget-view+json" in data  # a widget-aware front end still gets the widget
+        assert "<svg" in data["text/html"] and words in data["text/html"]
+        assert " object at 0x" not in data["text/plain"] and words in data["text/plain"]
+        assert "<svg" in widget._repr_html_()  # (each drawing has ids of its own)
+
+
+@pytest.mark.browser
+def test_a_wide_trace_tree_scrolls_inside_its_frame_and_nothing_is_cut(browser):  # noqa: F811
+    trace = kalah.trace(Position.start(), "pvs", 5)
+    page, errors = show_in_browser(browser, show_trace(trace), "trace-narrow", width=700)
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    facts = page.evaluate("""() => {
+        const frame = document.querySelector('.kalah-trace-frame'), svg = frame.querySelector('svg.tree');
+        const box = svg.getBoundingClientRect();
+        const nodes = [...svg.querySelectorAll('[data-node-id]')].map((n) => n.getBoundingClientRect());
+        return {page: document.documentElement.scrollWidth, frame: frame.clientWidth, scroll: frame.scrollWidth,
+                cut: nodes.filter((r) => r.left < box.left - 1 || r.right > box.right + 1).length, nodes: nodes.length};
+    }""")
+    assert facts["page"] <= 700 and facts["nodes"] > 20, facts  # the page does not widen: the frame scrolls
+    assert facts["cut"] == 0 and facts["scroll"] > facts["frame"], facts  # every drawn node can be scrolled to
+    page.click("text=▶|")  # the last node: the frame scrolls to it
+    seen = page.evaluate("""() => { const frame = document.querySelector('.kalah-trace-frame').getBoundingClientRect();
+        const node = document.querySelector('[data-current="true"]').getBoundingClientRect();
+        return node.left >= frame.left - 1 && node.right <= frame.right + 1; }""")
+    assert seen and not errors

@@ -40,3 +40,23 @@ def test_the_notebook_runs_from_top_to_bottom(path, tmp_path, monkeypatch):
              if output.output_type in ("display_data", "execute_result")]
     widgets = [o for o in shown if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert widgets, "the notebook shows its widgets"
+
+
+def test_the_notebook_extra_brings_what_the_tutorials_need():
+    """`pip install 'kalah[notebook]'` is enough to run the tutorials (issue 32, item 7): a kernel, the
+    runner of `jupyter execute`, and every package a tutorial imports."""
+    import json
+    import re
+    import sys
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
+    provided = {re.split(r"[<>=\[ ]", requirement)[0].lower().replace("-", "_")
+                for requirement in project["dependencies"] + project["optional-dependencies"]["notebook"]}
+    assert {"anywidget", "ipykernel", "nbclient"} <= provided
+    for path in NOTEBOOKS:
+        cells = json.loads(path.read_text())["cells"]
+        code = "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "code")
+        for module in re.findall(r"^\s*(?:from|import)\s+(\w+)", code, re.M):
+            if module != "kalah" and module not in sys.stdlib_module_names:
+                assert module in provided, f"{path.name} imports {module}, which kalah[notebook] does not install"

@@ -9,6 +9,8 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -104,6 +106,8 @@ COMMANDS = _concrete_commands()
 @pytest.mark.parametrize("where, command", COMMANDS, ids=[command for _, command in COMMANDS])
 def test_every_concrete_command_runs(where, command, tmp_path):
     run = SUBSTITUTIONS.get(command, command).format(tmp=tmp_path)
+    if "my_bot.py" in run:  # the bot of docs/mankalah.md, saved where its commands run, as the page says
+        (tmp_path / "my_bot.py").write_text(documented_bot())
     # A data directory of its own: what a command writes there (a database, a game) must not reach other tests.
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "KALAH_ENDGAME_DIR": str(tmp_path / "endgame")}
     result = subprocess.run(shlex.split(run.replace("kalah", KALAH, 1)), capture_output=True, text=True, timeout=300,
@@ -146,3 +150,35 @@ def test_the_table_of_figures_is_what_the_benchmarks_measured():
 def test_every_python_example_of_the_documents_runs(document):
     for number, example in enumerate(re.findall(r"```python\n(.*?)```", document.read_text(encoding="utf-8"), re.S)):
         exec(compile(example, f"{document.name} (Python example {number + 1})", "exec"), {})
+
+
+def documented_bot() -> str:
+    """The first bot of docs/mankalah.md: the indented block after "Save it as `my_bot.py`"."""
+    text = (ROOT / "docs" / "mankalah.md").read_text(encoding="utf-8")
+    block = re.search(r"Save it as `my_bot\.py`\.\n\n((?:    .*\n|\n)+)", text)
+    assert block is not None, "docs/mankalah.md shows a bot saved as my_bot.py"
+    return textwrap.dedent(block.group(1))
+
+
+def test_the_documented_bot_plays_legal_games_as_an_exec_player(tmp_path):
+    """The protocol page's bot, run as an exec: player from both seats, never forfeits (it follows the page)."""
+    from kalah.arena import Arena, builtin_openings, run_arena
+    from kalah.mankalah import MANKALAH
+    from kalah.records import GameLibrary
+
+    bot = tmp_path / "my_bot.py"
+    bot.write_text(documented_bot())
+    arena = Arena([f"exec:{sys.executable} {bot}", "random:seed=5"], MANKALAH, 4, builtin_openings(MANKALAH, 2)[:1] * 2)
+    library = GameLibrary(tmp_path / "games.sqlite")
+    assert run_arena(arena, library, jobs=1) == 4
+    results = arena.results(library)
+    assert results.games_played == 4 and results.forfeits == [], results.forfeits
+
+
+def test_every_link_between_documents_leads_to_a_file():
+    for document in DOCUMENTS:
+        text = document.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)#:]+\.md)(?:#[^)]*)?\)", text):
+            assert (document.parent / target).is_file(), f"{document.name} links to {target}, which is not there"
+        for named in re.findall(r"`([A-Za-z_/]+\.md)`", text):
+            assert (ROOT / named).is_file() or (document.parent / named).is_file(), f"{document.name} names {named}"

@@ -279,6 +279,27 @@ def test_the_api_documentation_renders_without_the_internet(browser, server, pat
     assert fetched == []
 
 
+def test_redoc_asks_no_cdn_for_its_logo(browser, server):
+    """ReDoc's footer named a logo on cdn.redoc.ly: the policy blocked it, but the browser still asked.
+    Now no image, script or style of the page names another host (issue 32, item 7)."""
+    import httpx
+
+    assert "cdn.redoc.ly" not in httpx.get(server["url"] + "/redoc-local.js").text
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    refused: list[str] = []
+    page.on("console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None)
+    page.goto(server["url"] + "/redoc")
+    page.wait_for_selector("[data-section-id]", timeout=20_000)
+    page.wait_for_timeout(500)
+    shot(page, "redoc")
+    addresses = page.evaluate("""() => [...document.querySelectorAll('img[src], script[src], link[href]')]
+        .map(e => e.src || e.href)""")
+    context.close()
+    assert addresses and all(a.startswith((server["url"], "data:")) for a in addresses), addresses
+    assert refused == [], refused
+
+
 def test_no_page_scrolls_sideways_on_a_phone(browser, server):
     import httpx
 
@@ -443,3 +464,47 @@ def test_a_page_of_another_site_can_neither_act_nor_frame(browser, server):
         site.shutdown()
     assert answers and all(status == 403 for _, status in answers), answers
     assert httpx.get(f"{server['url']}/api/games/{game['id']}").json()["status"] == "playing"
+
+
+def test_a_missing_game_shows_no_board_and_no_server_path(page, server):
+    """#/replay/999 showed "no game 999 in /path/of/games.sqlite" above the previous game's board; #/game/999
+    the same (issue 32, item 3)."""
+    import httpx
+
+    game = httpx.post(f"{server['url']}/api/games", json={"players": ["random:seed=3", "random:seed=4"]}).json()
+    for route in ("replay", "game"):
+        page.goto(f"{server['url']}/#/replay/{game['id']}")
+        page.wait_for_selector("#rp-slider")
+        page.goto(f"{server['url']}/#/{route}/999")
+        page.wait_for_function("() => /no game 999/.test(document.querySelector('#status').textContent)")
+        shot(page, f"missing-{route}")
+        assert page.inner_text("#status") == "no game 999 in the library"
+        assert not page.is_visible("#board-wrap") and not page.is_visible(".player-panel")
+        assert page.is_visible("#missing a[href='#/library']")
+        assert str(server["db"].parent) not in page.content()
+    page.goto(f"{server['url']}/#/replay/{game['id']}")  # and the board comes back for a game that is there
+    page.wait_for_selector("#rp-slider")
+    assert page.is_visible("#board-wrap") and not page.is_visible("#missing")
+
+
+def test_a_replay_does_not_congratulate_the_viewer(page, server):
+    """The replay of a game a person won said "You win!" to whoever watched it (issue 32, item 3)."""
+    import httpx
+
+    from kalah import Position, search
+
+    game = httpx.post(f"{server['url']}/api/games", json={"players": ["human", "random:seed=2"]}).json()
+    while not game["over"]:
+        if game["human_to_move"]:
+            position = Position.from_dict({"board": game["board"], "to_move": game["to_move"], "variant": game["variant"]})
+            move = search(position, "pvs", depth=6).best_move
+            game = httpx.post(f"{server['url']}/api/games/{game['id']}/moves", json={"move": move, "moves": game["moves"]}).json()
+        else:
+            game = httpx.post(f"{server['url']}/api/games/{game['id']}/computer-move", json={"moves": game["moves"]}).json()
+    assert game["winner"] == 0, game  # the person won
+    page.goto(f"{server['url']}/#/replay/{game['id']}")
+    page.wait_for_selector("#rp-slider")
+    page.click("#rp-last")
+    page.wait_for_function("() => /wins/.test(document.querySelector('#status').textContent)")
+    assert "You win" not in page.inner_text("#status") and "You win" not in page.inner_text("#banner")
+    assert f"{game['players'][0]['name']} wins" in page.inner_text("#status")

@@ -319,7 +319,7 @@ def test_the_service_answers_404_by_the_errors_type_not_its_text(tmp_path):
             asyncio.run(service._db(failing(error)))
         return caught.value.status
 
-    assert status(GameNotFoundError("game 7 is gone")) == 404
+    assert status(GameNotFoundError(7, tmp_path / "games.sqlite")) == 404
     assert status(LibraryError("no game library here: the disk is full")) == 503
 
 

@@ -211,6 +211,13 @@ def test_whatever_is_imported_reads_back(client):
 # --- a locked, read-only or damaged library ---------------------------------------------
 
 
+def test_an_unknown_game_is_a_404_that_names_only_the_game(db, client):
+    """The 404 said "no game 999 in /home/.../games.sqlite": nothing the server says reveals its paths."""
+    for response in (client.get("/api/games/999"), client.get("/api/games/999/record"),
+                     client.get("/api/games/999/replay"), client.delete("/api/games/999")):
+        assert response.status_code == 404 and response.json() == {"detail": "no game 999"}, response.text
+
+
 def test_a_locked_library_answers_503_soon_and_reads_go_on(db, client):
     game = new_game(client)
     holder = sqlite3.connect(db, isolation_level=None)
@@ -219,6 +226,7 @@ def test_a_locked_library_answers_503_soon_and_reads_go_on(db, client):
         response = post(client, game, "moves", move=0, moves=0)
         assert response.status_code == 503, response.text
         assert "locked by another program" in response.json()["detail"] and "Retry-After" in response.headers
+        assert str(db) not in response.text and str(db.parent) not in response.text  # issue 32: no server paths
         assert client.get(f"/api/games/{game['id']}").status_code == 200  # WAL: readers are not blocked
     finally:
         holder.execute("ROLLBACK")
@@ -235,6 +243,7 @@ def test_a_damaged_game_is_named_and_the_others_stay_usable(db, client):
     for url in ("", "/record", "/replay"):
         response = client.get(f"/api/games/{damaged['id']}{url}")
         assert response.status_code == 422 and f"game {damaged['id']}" in response.json()["detail"], response.text
+        assert str(db.parent) not in response.text, response.text
     assert client.get(f"/api/games/{healthy['id']}").status_code == 200
     assert client.get("/api/games").status_code == 200
 
@@ -352,6 +361,7 @@ def test_perfect_play_on_the_largest_variant_answers_within_the_cap(db):
 
 def test_games_can_be_deleted_and_a_left_computer_game_is_marked_unfinished(client):
     people = new_game(client)
+    assert post(client, people, "moves", move=0, moves=0).status_code == 200
     machines = new_game(client, ("random:seed=1", "random:seed=2"))
     assert post(client, machines, "computer-move", moves=0).status_code == 200
     assert client.post(f"/api/games/{machines['id']}/leave").json()["status"] == "stopped"
@@ -367,3 +377,13 @@ def test_new_games_offer_every_variant_the_rules_allow(client):
         response = client.post("/api/games", json={"players": ["human", "human"], "variant": {"pits": pits, "seeds": seeds}})
         assert response.status_code == 201 and response.json()["variant_name"] == f"Kalah({pits},{seeds})"
     assert client.post("/api/games", json={"variant": {"pits": 9}}).status_code == 422
+
+
+def test_a_game_left_before_its_first_move_leaves_nothing_in_the_library(client):
+    """Abandoned pages piled "in progress" games up in the library (issue 32, item 4)."""
+    for players in (("human", "random:seed=1"), ("random:seed=1", "human"), ("random:seed=1", "random:seed=2")):
+        game = new_game(client, players)
+        left = client.post(f"/api/games/{game['id']}/leave")
+        assert left.status_code == 200 and left.json()["moves"] == 0
+        assert client.get(f"/api/games/{game['id']}").status_code == 404
+    assert client.get("/api/games").json() == []

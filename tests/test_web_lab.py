@@ -311,3 +311,17 @@ def test_trace_both_opens_each_tree_on_its_last_iteration(lab, server):  # noqa:
         opened = tree.get_attribute("viewBox")
         page.locator(f'.compare-tree[data-algorithm="{algorithm}"] [data-zoom=fit]').click()
         assert tree.get_attribute("viewBox") == opened
+
+
+def test_a_depth_beyond_the_lab_and_a_trace_too_large_are_said_plainly(lab, server, tmp_path):  # noqa: F811
+    """The lab cut depth 20 to 12 in silence, then showed "422: ... (max_nodes)" (issue 32, item 3)."""
+    from kalah import Position
+
+    page = lab["open"]()
+    page.goto(lab_url(server, Position.start().to_dict(), "minimax", 20))
+    page.wait_for_function("() => document.querySelector('#lab-status').classList.contains('error')", timeout=60_000)
+    text = page.inner_text("#lab-status")
+    save(page, tmp_path, "lab-too-large")
+    assert "at most depth 12: depth 20 was lowered to 12" in text, text
+    assert "more than 20,000 nodes, more than the lab shows: trace a smaller depth" in text, text
+    assert "max_nodes" not in text and "422" not in text, text

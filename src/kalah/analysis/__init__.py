@@ -75,8 +75,9 @@ class Analysis:
     exact: bool
     """True when ``value`` and ``best_moves`` are proven; False for a search's estimate."""
     best_moves: list[Move]
-    """Every best move when exact (the search's proven best move when it proved the value without
-    ``move_values``); the search's best move when estimated; empty when the game is over."""
+    """Every best move when exact and every move's value is exact; when exact with some moves
+    estimated (or without ``move_values``), the best moves proven so far (at least one); the search's
+    best move when estimated; empty when the game is over."""
     moves: list[MoveAnalysis]
     """Every legal move with its value (empty when not asked for, or the game is over)."""
     pv: list[Move] = field(default_factory=list)
@@ -176,12 +177,15 @@ def analyse(
         return Analysis(position, proven.value, True, [], [], [], "rules", None, _time.perf_counter() - started)
     moves: dict[Move, MoveAnalysis] = {}
     if move_values and proven is not None:
-        # Best moves are worth the position's value; the others need their own proofs (cheap after the
-        # position's: the solver keeps its table), each within what is left of the time.
+        # The book's best moves are every best move (an unlimited solve made them), worth the position's
+        # value. A timed solve's list may be cut short by its deadline, so its moves are proven one by one,
+        # like the others (cheap after the position's: the solver keeps its table), each within what is
+        # left of the time.
         legal = position.legal_moves()
-        for move in legal:
-            if move in proven.best_moves:
-                moves[move] = MoveAnalysis(move, proven.value, True, proven.source)
+        if proven.source == "book":
+            for move in legal:
+                if move in proven.best_moves:
+                    moves[move] = MoveAnalysis(move, proven.value, True, proven.source)
         others = [move for move in legal if move not in moves]
         for index, move in enumerate(others):
             share = (deadline - _time.perf_counter()) * EXACT_SHARE / (len(others) - index)
@@ -190,8 +194,9 @@ def analyse(
                 moves[move] = MoveAnalysis(move, _mover_value(position, move, child.value), True, child.source)
     if proven is not None and (not move_values or len(moves) == len(position.legal_moves())):
         ordered = [moves[move] for move in position.legal_moves()] if move_values else []
-        return Analysis(position, proven.value, True, proven.best_moves, ordered, proven.pv, proven.source, None,
-                        _time.perf_counter() - started)
+        best = [entry.move for entry in ordered if entry.value == proven.value] if move_values else proven.best_moves
+        return Analysis(position, proven.value, True, best or proven.best_moves, ordered, proven.pv, proven.source,
+                        None, _time.perf_counter() - started)
     left = max(deadline - _time.perf_counter(), 0.01)
     found = search(position, time=left, move_values=move_values, threads=threads, oracle=_oracle(position))
     for entry in found.moves:
@@ -202,7 +207,11 @@ def analyse(
     ordered = [moves[move] for move in position.legal_moves() if move in moves] if move_values else []
     seconds = _time.perf_counter() - started
     if proven is not None:
-        return Analysis(position, proven.value, True, proven.best_moves, ordered, proven.pv, proven.source, None, seconds)
+        # Some moves' values are estimates: the best moves are those proven to keep the value (the solve's
+        # first best move at least), not necessarily all of them.
+        best = [entry.move for entry in ordered if entry.exact and entry.value == proven.value]
+        return Analysis(position, proven.value, True, best or proven.best_moves[:1], ordered, proven.pv,
+                        proven.source, None, seconds)
     if found.exact and found.value is not None and all(entry.exact for entry in ordered):
         # A search that reached the end of every line proved the values itself (few seeds left).
         best = [entry.move for entry in ordered if entry.value == found.value] if move_values else []

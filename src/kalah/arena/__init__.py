@@ -3,7 +3,7 @@ game library, local and Dask parallelism, ratings with 95% intervals."""
 
 from .elo import Rating, fit_ratings
 from .openings import OpeningsError, builtin_openings, load_openings, random_openings
-from .runner import play_task, run_arena
+from .runner import check_cluster, play_task, run_arena
 from .schedule import Arena, ArenaError, ArenaResults, GameTask, PairRow, PlayerRow
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "PlayerRow",
     "Rating",
     "builtin_openings",
+    "check_cluster",
     "fit_ratings",
     "load_openings",
     "play_task",

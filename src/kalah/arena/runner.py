@@ -24,6 +24,9 @@ from kalah.rules import KalahError, Position
 from .schedule import Arena, ArenaError, GameTask
 from .workers import process_pool, stop_pool
 
+#: A forfeit's reason is kept in the game's tags up to this length (an engine's message can be long).
+FORFEIT_REASON_CHARS = 300
+
 Progress = Callable[[int, int, GameTask, dict], None]
 
 
@@ -67,6 +70,7 @@ def store_result(library: GameLibrary, task: GameTask, result: dict[str, Any]) -
     tags = task.tags
     if result.get("forfeit") is not None:
         tags["forfeit"] = result["forfeit"]
+        tags["forfeit_reason"] = str(result.get("error") or "")[:FORFEIT_REASON_CHARS]  # for the tables
     return library.import_record(record, tags=tags)
 
 
@@ -140,7 +144,7 @@ def run_arena(arena: Arena, library: GameLibrary, jobs: int | None = None, clust
     tasks = arena.missing_tasks(library)
     if not tasks:
         if cluster is not None:
-            _check_cluster(cluster, connect_timeout)
+            check_cluster(cluster, connect_timeout)
         return 0
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
@@ -165,6 +169,8 @@ def run_arena(arena: Arena, library: GameLibrary, jobs: int | None = None, clust
     return done
 
 
-def _check_cluster(address: str, connect_timeout: float) -> None:
+def check_cluster(address: str, connect_timeout: float = 10.0) -> None:
+    """Connect to the Dask cluster at ``address`` and leave; raises ArenaError if it cannot be reached
+    (a command checks it before it creates or announces anything)."""
     for _ in _dask([], address, connect_timeout):
         pass

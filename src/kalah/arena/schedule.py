@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Sequence
@@ -143,16 +144,18 @@ class Arena:
     def results(self, library: GameLibrary) -> ArenaResults:
         """Standings and ratings from the arena's finished games in the library."""
         outcomes = []
+        forfeits = []
         for game in self.stored_games(library).values():
             seats = game.tags["seats"]
             if "forfeit" in game.tags:
                 loser = int(game.tags["forfeit"])
                 score0 = 0.0 if loser == 0 else 1.0
+                forfeits.append((int(seats[loser]), str(game.tags.get("forfeit_reason") or "reason not recorded")))
             else:
                 winner = game.winner
                 score0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
             outcomes.append((int(seats[0]), int(seats[1]), score0))
-        return ArenaResults.from_outcomes(self.players, outcomes, self.games)
+        return ArenaResults.from_outcomes(self.players, outcomes, self.games, forfeits)
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,8 @@ class PlayerRow:
     draws: int
     losses: int
     rating: Rating
+    forfeits: int = 0
+    """Of the losses, those by forfeit: the player broke the rules, failed or ran out of time."""
 
     @property
     def score(self) -> float:
@@ -197,11 +202,14 @@ class ArenaResults:
     pairs: list[PairRow]
     games_played: int
     games_planned: int
+    forfeits: list[tuple[str, str, int]] = field(default_factory=list)
+    """Why players forfeited: (spec, reason, games), most frequent first."""
 
     @classmethod
     def from_outcomes(cls, specs: Sequence[str], outcomes: Sequence[tuple[int, int, float]],
-                      games_per_pairing: int) -> ArenaResults:
-        """Standings and Bradley-Terry ratings from (player a, player b, outcome) triples."""
+                      games_per_pairing: int, forfeits: Sequence[tuple[int, str]] = ()) -> ArenaResults:
+        """Standings and Bradley-Terry ratings from (player a, player b, outcome) triples; ``forfeits`` gives
+        (player, reason) for each game lost by forfeit."""
         count = len(specs)
         tally = [[0, 0, 0] for _ in range(count)]  # wins, draws, losses
         pair: dict[tuple[int, int], list[int]] = {}
@@ -214,11 +222,15 @@ class ArenaResults:
             tally[a][column] += 1
             tally[b][2 - column] += 1
         ratings = fit_ratings(count, outcomes)
-        rows = [PlayerRow(specs[i], sum(tally[i]), tally[i][0], tally[i][1], tally[i][2], ratings[i]) for i in range(count)]
+        lost = Counter(player for player, _ in forfeits)
+        rows = [PlayerRow(specs[i], sum(tally[i]), tally[i][0], tally[i][1], tally[i][2], ratings[i], lost[i])
+                for i in range(count)]
         rows.sort(key=lambda row: (-row.rating.elo, row.spec))
         pairs = [PairRow(specs[a], specs[b], sum(v), *v) for (a, b), v in sorted(pair.items())]
         pairings = count * (count - 1) // 2
-        return cls(rows, pairs, len(outcomes), pairings * games_per_pairing)
+        reasons = Counter((specs[player], reason) for player, reason in forfeits)
+        why = [(spec, reason, games) for (spec, reason), games in sorted(reasons.items(), key=lambda item: (-item[1], item[0]))]
+        return cls(rows, pairs, len(outcomes), pairings * games_per_pairing, why)
 
     def to_dict(self) -> dict[str, Any]:
         """The standings and pairings as a JSON-ready dict."""
@@ -226,22 +238,26 @@ class ArenaResults:
             "games_played": self.games_played,
             "games_planned": self.games_planned,
             "players": [{"spec": r.spec, "games": r.games, "wins": r.wins, "draws": r.draws, "losses": r.losses,
-                         "score": round(r.score, 4), "elo": round(r.rating.elo, 1),
+                         "forfeits": r.forfeits, "score": round(r.score, 4), "elo": round(r.rating.elo, 1),
                          "elo_low": round(r.rating.low, 1), "elo_high": round(r.rating.high, 1)}
                         for r in self.players],
             "pairs": [{"first": p.first, "second": p.second, "games": p.games, "wins": p.wins, "draws": p.draws,
                        "losses": p.losses, "score": round(p.score, 4)} for p in self.pairs],
+            "forfeits": [{"spec": spec, "reason": reason, "games": games} for spec, reason, games in self.forfeits],
         }
 
     def markdown(self) -> str:
         """The two tables in Markdown (the CLI draws its own; benchmarks write this)."""
-        lines = ["| player | games | wins | draws | losses | score | Elo | 95% interval |",
-                 "|---|---:|---:|---:|---:|---:|---:|---|"]
+        lines = ["| player | games | wins | draws | losses | forfeits | score | Elo | 95% interval |",
+                 "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
         for r in self.players:
-            lines.append(f"| `{r.spec}` | {r.games} | {r.wins} | {r.draws} | {r.losses} | {100 * r.score:.1f}% "
+            lines.append(f"| `{r.spec}` | {r.games} | {r.wins} | {r.draws} | {r.losses} | {r.forfeits} | {100 * r.score:.1f}% "
                          f"| {r.rating.elo:+.0f} | {r.rating.low:+.0f} .. {r.rating.high:+.0f} |")
         lines += ["", "| pairing | games | wins | draws | losses | score of first |", "|---|---:|---:|---:|---:|---:|"]
         for p in self.pairs:
             lines.append(f"| `{p.first}` vs `{p.second}` | {p.games} | {p.wins} | {p.draws} | {p.losses} "
                          f"| {100 * p.score:.1f}% |")
+        if self.forfeits:
+            lines += ["", "Forfeits:", ""]
+            lines += [f"- `{spec}`, {games} game{'s' if games > 1 else ''}: {reason}" for spec, reason, games in self.forfeits]
         return "\n".join(lines) + "\n"

@@ -46,6 +46,29 @@ def parse_time(text: Optional[str]) -> Optional[float]:
     return check_time(number)
 
 
+#: Below this a search's speed is mostly the timer's and the call's overhead: no rate is shown.
+RATE_MIN_SECONDS = 0.01
+
+
+def duration_text(seconds: float) -> str:
+    """A duration with the digits that mean something: ``1.23 s``, ``12.3 ms``, ``45 µs``."""
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 0.001:
+        return f"{seconds * 1e3:.3g} ms"
+    return f"{seconds * 1e6:.0f} µs"
+
+
+def rate_text(nodes: int, seconds: float) -> str:
+    """`` (1.8 M nodes/s)`` in a unit that fits, or nothing for a search too short to time."""
+    if seconds < RATE_MIN_SECONDS or nodes <= 0:
+        return ""
+    rate = nodes / seconds
+    if rate >= 1e6:
+        return f" ({rate / 1e6:.1f} M nodes/s)"
+    return f" ({rate / 1e3:.0f} k nodes/s)" if rate >= 1e3 else f" ({rate:.0f} nodes/s)"
+
+
 def _value_text(value) -> str:
     if value is None:
         return "?"
@@ -85,6 +108,12 @@ def register(app: typer.Typer) -> None:
             seconds = parse_time(time)
         except SearchError as error:
             fail(str(error))
+        # An option that would change nothing is refused rather than ignored: the user meant something by it.
+        if name == "mcts" and (depth is not None or evaluation is not None):
+            fail(f"{'--depth' if depth is not None else '--evaluation'} does not apply to mcts"
+                 " (random playouts to the end of the game; give --time)")
+        if to_move is not None and position_text is None:
+            fail("--to-move says who moves in a board given with --position (-p)")
         if record is not None and position_text is not None:
             fail("give a position with --position or --record, not both")
         if move is not None and record is None:
@@ -123,12 +152,12 @@ def register(app: typer.Typer) -> None:
         console.print(f"Principal variation: {' '.join(line_names(position, result.pv)) or '-'}")
         s = result.stats
         if name == "mcts":
-            console.print(f"{s.playouts:,} playouts, {s.nodes:,} tree nodes, deepest {s.depth}, {s.seconds:.3f} s "
+            console.print(f"{s.playouts:,} playouts, {s.nodes:,} tree nodes, deepest {s.depth}, {duration_text(s.seconds)} "
                           "(values: mean final margin of the playouts through each move)")
             return
         console.print(
             f"Depth {s.depth}, {s.nodes:,} nodes, {s.leaves:,} leaves, table {s.tt_hits:,}/{s.tt_probes:,} hits, "
-            f"{s.cutoffs:,} cut-offs, {s.researches:,} re-searches, {s.seconds:.3f} s ({s.nodes_per_second / 1e6:.1f} M nodes/s)"
+            f"{s.cutoffs:,} cut-offs, {s.researches:,} re-searches, {duration_text(s.seconds)}{rate_text(s.nodes, s.seconds)}"
         )
 
 

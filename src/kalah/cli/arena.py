@@ -37,7 +37,7 @@ def arena(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from kalah.arena import Arena, builtin_openings, load_openings, random_openings, run_arena
+    from kalah.arena import Arena, builtin_openings, check_cluster, load_openings, random_openings, run_arena
     from kalah.records import GameLibrary
     from kalah.rules import Variant
 
@@ -63,6 +63,8 @@ def arena(
     else:
         positions = builtin_openings(variant, count)
     match = Arena(list(player), variant, games, positions)
+    if cluster is not None:
+        check_cluster(cluster)  # unreachable: the error alone, before any table, bar or library file
     library = GameLibrary(db)
     console = Console(stderr=True)
     already = match.total_games - len(match.missing_tasks(library))
@@ -85,35 +87,75 @@ def arena(
     write_results(results, json_file, csv_file)
 
 
+def player_labels(specs: list[str]) -> dict[str, str]:
+    """Short names for the tables: each player's own name (``pvs (0.1s, strong)``), numbered where two
+    players share one; the legend below the tables gives every spec in full."""
+    from kalah.players import make_player
+
+    names = {}
+    for spec in specs:
+        try:
+            names[spec] = make_player(spec).name
+        except Exception:  # noqa: BLE001 - a player that cannot be made any more (a removed program): its spec
+            names[spec] = spec
+    counts: dict[str, int] = {}
+    for name in names.values():
+        counts[name] = counts.get(name, 0) + 1
+    seen: dict[str, int] = {}
+    labels = {}
+    for spec in specs:
+        name = names[spec]
+        if counts[name] > 1:
+            seen[name] = seen.get(name, 0) + 1
+            name = f"{name} #{seen[name]}"
+        labels[spec] = name
+    return labels
+
+
 def show_results(results) -> None:
-    """Print an arena's standings and pairings as tables. Player specs are never cut: on a narrow
-    terminal the players are numbered in the tables and listed in full below them."""
+    """Print an arena's standings and pairings as tables: players by name, with a legend of their specs
+    below, and the forfeits (games lost by breaking the rules, failing or running out of time) with their
+    reasons."""
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
     specs = [row.spec for row in results.players]
-    numbered = console.width < 80 + max(len(spec) for spec in specs)  # the other columns take about 75
-    label = {spec: f"#{number}" if numbered else spec for number, spec in enumerate(specs, 1)}
-    table = Table(title=f"Arena: {results.games_played} of {results.games_planned} games")
+    label = player_labels(specs)
+    # A long name wraps over lines rather than vanishing into "…"; the number columns always keep their width.
+    widest = min(20, max(len(name) for name in label.values()))
+    standing_width = max(8, min(widest, console.width - 68))
+    pair_width = max(8, min(widest, (console.width - 50) // 2))
+    forfeited = sum(row.forfeits for row in results.players)
+    note = f", {forfeited} lost by forfeit" if forfeited else ""
+    table = Table(title=f"Arena: {results.games_played} of {results.games_planned} games{note}")
     for column in ("player", "games", "wins", "draws", "losses", "score", "Elo", "95% interval"):
-        table.add_column(column, justify="left" if column == "player" else "right", no_wrap=True,
-                         min_width=3 if column == "player" else None)
+        table.add_column(column, justify="left" if column == "player" else "right", no_wrap=column != "player",
+                         min_width=standing_width if column == "player" else None)
     for row in results.players:
         table.add_row(label[row.spec], str(row.games), str(row.wins), str(row.draws), str(row.losses),
-                      f"{100 * row.score:.1f}%", f"{row.rating.elo:+.0f}",
-                      f"{row.rating.low:+.0f} .. {row.rating.high:+.0f}")
+                      f"{100 * row.score:.1f}%", f"{row.rating.elo:+.0f}", f"{row.rating.low:+.0f} .. {row.rating.high:+.0f}")
     console.print(table)
     pairs = Table(title="Pairings (wins, draws, losses of the first)")
     for column in ("first", "second", "games", "wins", "draws", "losses", "score"):
-        pairs.add_column(column, justify="left" if column in ("first", "second") else "right", no_wrap=True)
+        pairs.add_column(column, justify="left" if column in ("first", "second") else "right",
+                         no_wrap=column not in ("first", "second"), min_width=pair_width if column in ("first", "second") else None)
     for pair in results.pairs:
         pairs.add_row(label.get(pair.first, pair.first), label.get(pair.second, pair.second), str(pair.games),
                       str(pair.wins), str(pair.draws), str(pair.losses), f"{100 * pair.score:.1f}%")
     console.print(pairs)
-    if numbered:
-        for spec in specs:
-            console.print(f"{label[spec]}: {spec}", soft_wrap=True)
+    if results.forfeits:
+        # A table of its own (the standings are as wide as a terminal allows): who forfeited, how often, why.
+        why = Table(title="Forfeits (games lost by breaking the rules, failing or running out of time)")
+        why.add_column("player", min_width=pair_width)
+        why.add_column("games", justify="right", no_wrap=True)
+        why.add_column("reason")
+        for spec, reason, games in results.forfeits:
+            why.add_row(label.get(spec, spec), str(games), reason)
+        console.print(why)
+    console.print("Players:")
+    for spec in specs:
+        console.print(f"  {label[spec]}: {spec}", soft_wrap=True, markup=False, highlight=False)
 
 
 def write_results(results, json_file: Path | None, csv_file: Path | None) -> None:
@@ -129,8 +171,8 @@ def write_results(results, json_file: Path | None, csv_file: Path | None) -> Non
     if csv_file is not None:
         text = io.StringIO()
         writer = csv.writer(text)
-        writer.writerow(["player", "games", "wins", "draws", "losses", "score", "elo", "elo_low", "elo_high"])
+        writer.writerow(["player", "games", "wins", "draws", "losses", "forfeits", "score", "elo", "elo_low", "elo_high"])
         for row in results.players:
-            writer.writerow([row.spec, row.games, row.wins, row.draws, row.losses, f"{row.score:.4f}",
+            writer.writerow([row.spec, row.games, row.wins, row.draws, row.losses, row.forfeits, f"{row.score:.4f}",
                              f"{row.rating.elo:.1f}", f"{row.rating.low:.1f}", f"{row.rating.high:.1f}"])
         write_atomic(csv_file, text.getvalue())

@@ -8,10 +8,10 @@ from typing import Optional
 
 import typer
 
-from kalah.rules import Position
+from kalah.rules import Position, move_name
 
 from . import fail
-from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 
 
 def _size(nbytes: int) -> str:
@@ -45,9 +45,8 @@ def register(app: typer.Typer) -> None:
             fail(f"--threads must be at least 1, got {threads}")
         if variant.total_seeds > 60:
             fail(f"{variant.name} has {variant.total_seeds} seeds: the solver proves positions of at most 60")
+        check_output_path(out, "--out")  # as every command's output file: no folder made for a typing slip
         path = out if out is not None else data_directory() / book_filename(variant)
-        if path.is_dir():
-            fail(f"--out {path} is a directory; give a file name")
         earlier = load(path, variant) if path.exists() and not fresh else None
         started = _time.perf_counter()
 
@@ -104,9 +103,10 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"  move {number}: {level.get('positions', '?')} positions, {level.get('seconds', '?')} s")
         if "seconds" in built:
             typer.echo(f"built in {built['seconds']} s (solver threads: {built.get('threads', '?')}) by kalah {built.get('kalah', '?')}")
-        start = book.get(Position.start(book.variant))
-        if start is not None:
-            typer.echo(f"start: value {start.value:+d}, plays {start.move}")
+        first = Position.start(book.variant)
+        start = book.get(first)
+        if start is not None:  # the pit's letter, as the board and every other command name moves
+            typer.echo(f"start: value {start.value:+d}, plays {move_name(first.to_move, start.move)}")
         if check:
             needed, missing = lines(book)
             typer.echo(f"lines: {len(needed):,} positions needed, {len(missing):,} missing")

@@ -39,12 +39,39 @@ def parse_depths(text: str) -> list[int]:
     return sorted(depths)
 
 
-def write_plot(path: Path, algorithms, depths, totals, title: str) -> None:
-    """Draw nodes and time against depth for each algorithm into an image file."""
+def check_plot_format(path: Path | None) -> None:
+    """Refuse, before any computing, a plot file whose suffix names no image format matplotlib writes
+    (no suffix: PNG)."""
+    if path is None or not path.suffix:
+        return
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if path.suffix[1:].lower() not in formats:
+        fail(f"--plot {path}: {path.suffix!r} is not an image format; give one of {', '.join('.' + f for f in sorted(formats))}")
+
+
+def seconds_table_unit(values) -> tuple[str, float, int]:
+    """The time table's unit (s, ms or µs: the longest time in it has a whole part), its scale, and as many
+    decimals as the smallest time needs for three significant digits (at most 4)."""
+    import math
+
+    positive = [v for v in values if v > 0]
+    longest = max(positive, default=0.0)
+    unit, scale = ("s", 1.0) if longest >= 1 else ("ms", 1e3) if longest >= 0.01 else ("µs", 1e6)
+    if not positive:
+        return unit, scale, 1
+    smallest = min(positive) * scale
+    return unit, scale, max(0, min(4, 2 - math.floor(math.log10(smallest))))
+
+
+def plot_figure(algorithms, depths, totals, title: str):
+    """The figure of nodes and time against depth for each algorithm (integer depths on the x axes)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
     for algorithm in algorithms:
@@ -56,8 +83,17 @@ def write_plot(path: Path, algorithms, depths, totals, title: str) -> None:
         axis.set_ylabel(label)
         axis.grid(True, which="both", alpha=0.3)
         axis.legend()
+        axis.xaxis.set_major_locator(MaxNLocator(integer=True))  # a depth is a whole number of moves
     figure.suptitle(title)
     figure.tight_layout()
+    return figure
+
+
+def write_plot(path: Path, algorithms, depths, totals, title: str) -> None:
+    """Draw nodes and time against depth for each algorithm into an image file."""
+    import matplotlib.pyplot as plt
+
+    figure = plot_figure(algorithms, depths, totals, title)
     figure.savefig(path, dpi=110)
     plt.close(figure)
 
@@ -96,6 +132,7 @@ def register(app: typer.Typer) -> None:
             fail(str(error))
         check_output_path(csv_file, "--csv")
         check_output_path(plot_file, "--plot")
+        check_plot_format(plot_file)
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         chosen = varied_positions(variant, positions, seed)
         console = Console(highlight=False)
@@ -116,14 +153,17 @@ def register(app: typer.Typer) -> None:
         if stopped:
             console.print(f"[yellow]Interrupted: the table shows the depths finished ({len(depth_list)}).[/yellow]")
 
-        title = f"{variant.name}, {len(chosen)} positions, evaluation {kind}"
-        for metric, label, fmt in (("nodes", "Nodes visited", "{:,}"), ("seconds", "Seconds", "{:.4f}")):
+        title = f"{variant.name}, {len(chosen)} position{'' if len(chosen) == 1 else 's'}, evaluation {kind}"
+        unit, scale, decimals = seconds_table_unit([totals[(n, d)]["seconds"] for n in names for d in depth_list])
+        time_label = {"s": "Seconds", "ms": "Milliseconds", "µs": "Microseconds"}[unit]
+        for metric, label, fmt, factor in (("nodes", "Nodes visited", "{:,}", 1),
+                                           ("seconds", time_label, f"{{:,.{decimals}f}}", scale)):
             table = Table(title=f"{label} ({title})")
             table.add_column("depth", justify="right")
             for name in names:
                 table.add_column(name, justify="right")
             for depth in depth_list:
-                table.add_row(str(depth), *(fmt.format(totals[(name, depth)][metric]) for name in names))
+                table.add_row(str(depth), *(fmt.format(totals[(name, depth)][metric] * factor) for name in names))
             console.print(table)
         if csv_file is not None:
             with open(csv_file, "w", newline="", encoding="utf-8") as handle:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time as _time
 from pathlib import Path
 from typing import Optional
@@ -18,6 +19,19 @@ def _size(nbytes: float) -> str:
             return f"{nbytes:.0f} {unit}" if unit == "B" else f"{nbytes:.1f} {unit}"
         nbytes /= 1024
     return f"{nbytes} B"  # pragma: no cover
+
+
+def _check_directory(directory: Path) -> None:
+    """Make the database's folder, or stop with one line: a file given as the folder, a place that
+    cannot hold one (``/proc/x``), a folder this user cannot write."""
+    if directory.exists() and not directory.is_dir():
+        fail(f"--path {directory}: not a folder (the database's file name is chosen from the variant)")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        fail(f"--path {directory}: cannot create the folder: {error.strerror or error}")
+    if not os.access(directory, os.W_OK):
+        fail(f"--path {directory}: the folder is not writable")
 
 
 def register(app: typer.Typer) -> None:
@@ -47,7 +61,10 @@ def register(app: typer.Typer) -> None:
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         if max_seeds < 0 or max_seeds > 40:
             fail(f"--max-seeds must be from 0 to 40, got {max_seeds}")
+        if threads is not None and threads < 1:
+            fail(f"--threads must be at least 1, got {threads}")
         directory = path or default_directory()
+        _check_directory(directory)
         # A complete database needs no memory to build: say it is there before any check of the memory.
         existing = database_path(variant, max_seeds, directory)
         if existing.exists() and not fresh:

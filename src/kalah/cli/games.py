@@ -8,7 +8,8 @@ from pathlib import Path
 
 import typer
 
-from kalah.records import GameLibrary
+from kalah.records import GameFilter, GameLibrary, default_library_path
+from kalah.records.filters import RESULTS, parse_day
 from kalah.rules import KalahError, Variant
 
 from .options import check_output_path
@@ -17,9 +18,10 @@ from .options import check_output_path
 _DB_HELP = "The game library (SQLite); default: the one kalah serve uses."
 
 
-def _library(context: typer.Context, db: Path | None) -> GameLibrary:
-    """The library named after the command (``kalah games list --db X``) or before it (``kalah games --db X list``)."""
-    return GameLibrary(db or context.obj, busy_timeout=5)  # a locked library: one line after 5 s, not a long wait
+def _library(context: typer.Context, db: Path | None, create: bool = False) -> GameLibrary:
+    """The library named after the command (``kalah games list --db X``) or before it (``kalah games --db X list``).
+    Only ``import`` creates one: a reading command given a mistyped name says so instead of making an empty file."""
+    return GameLibrary(db or context.obj, busy_timeout=5, create=create)  # a locked library: one line after 5 s
 
 
 def _result(summary) -> str:
@@ -55,10 +57,23 @@ def register(app: typer.Typer) -> None:
         context: typer.Context,
         db: Path = typer.Option(None, "--db", help=_DB_HELP),
         as_json: bool = typer.Option(False, "--json", help="One JSON array instead of a table."),
-        limit: int = typer.Option(None, "--limit", min=1, help="Only the newest N games."),
+        limit: int = typer.Option(None, "--limit", min=1, help="Only the newest N games (of those the filters keep)."),
+        player: str = typer.Option(None, "--player", help="Games where either player's name or spec contains this text."),
+        variant: str = typer.Option(None, "--variant", help="Games of this variant, e.g. 'Kalah(6,4)' or '(4,3)'."),
+        result: str = typer.Option(None, "--result", help=f"Games by result: {', '.join(RESULTS)}."),
+        since: str = typer.Option(None, "--since", help="Games started on this day (YYYY-MM-DD, UTC) or later."),
+        until: str = typer.Option(None, "--until", help="Games started on this day (YYYY-MM-DD, UTC) or earlier."),
     ) -> None:
         """The games, newest first: id, players, variant, moves so far, result."""
-        summaries = _library(context, db).list_games(limit=limit)
+        chosen = GameFilter(player=player, variant=variant, result=result,
+                            since=parse_day(since, "--since") if since else None,
+                            until=parse_day(until, "--until") if until else None)
+        path = db or context.obj
+        if path is None and not default_library_path().exists():
+            summaries = []  # the user's own library before the first game: empty, not created by a reader
+        else:
+            summaries = _library(context, db).list_games()
+        summaries = list(chosen.apply(summaries))[:limit]
         if as_json:
             rows = []
             for summary in summaries:
@@ -69,7 +84,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(rows, indent=1))
             return
         if not summaries:
-            typer.echo("no games")
+            filtered = any(value is not None for value in (player, variant, result, since, until))
+            typer.echo("no games match the filters" if filtered else "no games")
             return
         table = [("id", "players", "variant", "moves", "result", "started")]
         for summary in summaries:
@@ -106,7 +122,7 @@ def register(app: typer.Typer) -> None:
         """Store a JSON game record in the library; prints the new id."""
         from kalah.records import load_record
 
-        game_id = _library(context, db).import_record(load_record(file), tags={"source": "import"})
+        game_id = _library(context, db, create=True).import_record(load_record(file), tags={"source": "import"})
         typer.echo(str(game_id))
 
     @games.command("delete")

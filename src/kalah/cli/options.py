@@ -76,7 +76,29 @@ def check_output_path(path: Path | None, option: str) -> None:
     if path.exists() and not path.is_file():
         fail(f"{option} {path}: not a regular file")
     folder = path.parent if str(path.parent) else Path(".")
+    if folder.exists() and not folder.is_dir():
+        fail(f"{option} {path}: {folder} is not a folder")
     if not folder.is_dir():
         fail(f"{option} {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
         fail(f"{option} {path}: the folder {folder} is not writable")
+    # Files are written through a temporary file beside them (kalah.atomic): make one, as the write will.
+    # Some folders refuse though the permission bits allow (/proc, a read-only mount, root's view of them).
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{path.name}.", suffix=".check"):
+            pass
+    except OSError as error:
+        fail(f"{option} {path}: cannot write in the folder {folder}: {error.strerror or error}")
+
+
+MAX_DELAY = 60.0
+
+
+def check_delay(delay: float) -> None:
+    """Refuse a ``--delay`` that is negative, not a number, or longer than a minute between moves."""
+    from kalah.cli import fail
+
+    if not 0 <= delay <= MAX_DELAY:
+        fail(f"--delay must be from 0 to {MAX_DELAY:g} seconds, got {delay}")

@@ -17,7 +17,7 @@ from kalah.records import RecordFileWriter
 from kalah.rules import Move, Position
 
 from . import fail
-from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_delay, check_output_path, make_variant
 from .terminal import board_text, describe_move, pair_label, result_line, terminal_asker
 
 # The opponent a newcomer meets.
@@ -99,7 +99,7 @@ class TerminalDisplay(Observer):
         if result.finished:
             self.console.print(f"[bold]{result_line(result.final, self.names)}[/bold]")
         else:
-            self.console.print(f"Game stopped ({result.stop_reason}) after {result.moves} moves.")
+            self.console.print(f"Game stopped ({result.stop_reason}) after {result.moves} move{'' if result.moves == 1 else 's'}.")
 
 
 def register(app: typer.Typer) -> None:
@@ -120,8 +120,7 @@ def register(app: typer.Typer) -> None:
         """Play a game in the terminal. Type a pit letter (or its number) to move; hint, undo, ? for help."""
         check_output_path(record, "--record")
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
-        if delay < 0:
-            fail(f"--delay must not be negative, got {delay}")
+        check_delay(delay)
         players: list[Player] = [make_player(player0), make_player(player1 or DEFAULT_OPPONENT)]
         console = Console(highlight=False)
         humans = [p for p in players if isinstance(p, HumanPlayer)]

@@ -17,6 +17,7 @@ from kalah.records import GameRecord, load_record
 from kalah.rules import move_name
 
 from . import fail
+from .options import check_delay
 from .terminal import board_text, describe_move, pair_label, result_line
 
 #: Keys of the stepping replay (click.getchar's answers: arrows come as escape sequences).
@@ -144,6 +145,7 @@ def register(app: typer.Typer) -> None:
             help="With --recompute: run the record's exec: players (programs named in the file) without asking."),
     ) -> None:
         """Show a recorded game move by move: step with the arrow keys on a terminal, else played through."""
+        check_delay(delay)
         record = load_record(file)
         console = Console(highlight=False)
         names = (f"{record.players[0].name} (0)", f"{record.players[1].name} (1)")
@@ -176,4 +178,4 @@ def register(app: typer.Typer) -> None:
                 time.sleep(delay)
         console.print()
         final = positions[-1]
-        console.print(result_line(final, names) if final.is_over else f"Unfinished game ({record.stop_reason or 'stopped'}) after {len(record.moves)} moves.")
+        console.print(result_line(final, names) if final.is_over else f"Unfinished game ({record.stop_reason or 'stopped'}) after {len(record.moves)} move{'' if len(record.moves) == 1 else 's'}.")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import socket
 import threading
 import webbrowser
 from pathlib import Path
@@ -35,6 +37,28 @@ def exposure_warning(host: str, port: int, allow_exec: bool, allowed_hosts: list
         lines.append("kalah: warning: only requests addressed to localhost are answered; add the name or address"
                      " people type in their browser with --allowed-host NAME (or --allowed-host '*' for any)")
     return "\n".join(lines)
+
+
+def bind_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host``:``port`` (a name that does not resolve, a port in use,
+    an address not of this machine), or None. Checked by binding a socket and closing it at once, as
+    uvicorn binds (with SO_REUSEADDR), so that the announcement of the address is never a lie."""
+    try:
+        addresses = socket.getaddrinfo(host.strip("[]") or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        return f"--host {host}: not an address or a name that resolves ({getattr(error, 'strerror', None) or error})"
+    family, kind, protocol, _, address = addresses[0]
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return f"port {port} is already in use on {host}; give another with --port"
+            if error.errno in (errno.EACCES, errno.EPERM):
+                return f"port {port} needs privileges this user lacks; give one from 1024 up with --port"
+            return f"cannot listen on {host}:{port}: {error.strerror or error}"
+    return None
 
 
 def register(app: typer.Typer) -> None:
@@ -98,6 +122,9 @@ def register(app: typer.Typer) -> None:
         hosts = list(LOOPBACK_HOSTS) + extra_hosts
         if host not in _ANY and not _is_loopback(host):
             hosts.append(f"[{host}]" if ":" in host else host)  # the address it listens on is a name it answers to
+        problem = bind_problem(host, port)
+        if problem:
+            fail(problem)
         path = db or default_library_path()
         GameLibrary(path, busy_timeout=5)  # a library that cannot be opened: one line (KalahError), before the server starts
         application = create_app(path, workers=workers, allow_exec=allow_exec, allowed_hosts=hosts,

@@ -38,6 +38,8 @@ def register(app: typer.Typer) -> None:
 
         if time is not None and not time > 0:
             fail(f"--time must be a positive number of seconds, got {time}")
+        if table is not None and not 10 <= table <= 34:
+            fail(f"--table must be from 10 to 34 (log2 of the entries: 2^10 to 2^34 of 8 bytes), got {table}")
         position = read_position(position_text) if position_text else Position.start(make_variant(pits, seeds, empty_capture, pie_rule))
         if checkpoint is not None and cluster is None:
             fail("--checkpoint is kept only by a solve on a cluster (give --cluster)")
@@ -52,10 +54,7 @@ def register(app: typer.Typer) -> None:
             # without --time is refused by the solve before anything is built.
             if database == "auto" and (endgame_seeds is not None or (time is None and position.seeds_in_pits <= MAX_EXACT_SEEDS)):
                 _prepare_endgame(position, endgame_seeds, threads)
-            if as_json:
-                result = solve_position(position, time, **options)
-            else:
-                result = _solve_with_status(solve_position, position, time, options)
+            result = _solve_with_status(solve_position, position, time, options, show=not as_json)
         except KalahError as error:
             fail(str(error))
         if as_json:
@@ -83,18 +82,34 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"{result.nodes:,} nodes in {result.seconds:.2f} s{database}")
 
 
-def _solve_with_status(solve_position, position: Position, time, options):
-    """Solve while a status line on the terminal shows the bounds proven so far (long solves take minutes)."""
+def _solve_with_status(solve_position, position: Position, time, options, show: bool = True):
+    """Solve while a status line on the terminal shows the bounds proven so far (long solves take minutes;
+    ``show=False``: no status line, for --json). Ctrl-C prints the bounds proven before it (exit 130)."""
     from rich.console import Console
 
     label = f"Solving {position.variant.name} ({position.seeds_in_pits} seeds in the pits)"
-    with Console(stderr=True).status(label) as status:
+    proven: list[tuple[int, int]] = []  # the latest bounds, kept for Ctrl-C
+    try:
+        with Console(stderr=True, quiet=not show).status(label) as status:
 
-        def progress(lower: int, upper: int) -> None:
-            proven = f"{lower:+d}" if lower == upper else f"between {lower:+d} and {upper:+d}"
-            status.update(f"{label}: value {proven}" + ("; best moves and line" if lower == upper else ""))
+            def progress(lower: int, upper: int) -> None:
+                proven[:] = [(lower, upper)]
+                status.update(f"{label}: value {_bounds_text(lower, upper)}" + ("; best moves and line" if lower == upper else ""))
 
-        return solve_position(position, time, progress=progress, **options)
+            return solve_position(position, time, progress=progress, **options)
+    except KeyboardInterrupt:
+        # Minutes of work are not thrown away in silence: what was proven is printed before leaving.
+        if proven:
+            lower, upper = proven[0]
+            typer.echo(f"interrupted: value {_bounds_text(lower, upper)} for player {position.to_move}"
+                       f" (proven before the interruption)", err=not show)  # --json: stdout stays JSON or empty
+        else:
+            typer.echo("interrupted before any bound was proven", err=not show)
+        raise typer.Exit(130) from None
+
+
+def _bounds_text(lower: int, upper: int) -> str:
+    return f"{lower:+d}" if lower == upper else f"between {lower:+d} and {upper:+d}"
 
 
 def _prepare_endgame(position: Position, max_seeds, threads) -> None:

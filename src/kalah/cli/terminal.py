@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from kalah.match import MoveEvent, TakeBack
+from kalah.players import GameStopped
 from kalah.rules import IllegalMoveError, Move, Position, move_name, parse_move, pit_letter, store_letter
 
 CELL = 4  # characters per pit
@@ -45,7 +46,7 @@ def board_text(position: Position, event: MoveEvent | None = None, names: tuple[
         return "bold yellow" if cell in sown else ""
 
     marker = ["▶ " if position.to_move == player and not position.is_over else "  " for player in (0, 1)]
-    pad = " " * (CELL + 2)
+    pad = " " * (CELL + 3)  # the far store's letter, a space, three digits (a store can hold 240 seeds)
     lines = Text()
     lines.append(pad + "".join(f"{pit_letter(far, i):>{CELL - 1}} " for i in reversed(range(m))) + "\n", style="dim")
     top = Text(pad)
@@ -55,7 +56,7 @@ def board_text(position: Position, event: MoveEvent | None = None, names: tuple[
     lines.append_text(top)
     lines.append("\n")
     far_store, near_store = position.cells[base[far] + m], position.cells[base[near] + m]
-    middle = Text(f" {store_letter(far)}", style="dim")
+    middle = Text(f" {store_letter(far)} ", style="dim")
     middle.append_text(Text(f"{far_store:>3}  ", style=style(base[far] + m)))
     middle.append(" " * (CELL * m))
     middle.append_text(Text(f"{near_store:>3}", style=style(base[near] + m)))
@@ -185,7 +186,7 @@ def terminal_asker(console: Console, read_line: Callable[[str], str]) -> Callabl
             if answer.strip().lower() in ("undo", "u", "takeback"):
                 raise TakeBack
             if answer.strip().lower() in ("q", "quit", "exit"):
-                raise EOFError  # the game loop stops the game as at the end of input (a record is still written)
+                raise GameStopped(f"player {position.to_move} quit")  # the loop stops it; a record is still written
             try:
                 return parse_move(answer, position)
             except IllegalMoveError:

@@ -395,7 +395,10 @@ def build(
     _check_request(pits, max_seeds)
     threads = _threads(threads)
     target = Path(path) if path is not None else database_path((pits, empty_capture), max_seeds, directory)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise EndgameDatabaseError(f"cannot create the folder {target.parent}: {error.strerror or error}") from None
     partial = target.with_name(target.name + ".partial")
     size = core.table_bytes(pits, max_seeds)
     buffer = _anonymous(size)

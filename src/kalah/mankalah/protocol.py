@@ -1,4 +1,4 @@
-"""The ManKalah text protocol (``MANKALAH.md``) as pure functions.
+"""The ManKalah text protocol (``docs/mankalah.md``) as pure functions.
 
 ManKalah names the sides by compass: South moves first, North second; a
 state lists North's holes 1..m and store, then South's holes 1..m and store.

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from kalah.players.base import ComputerPlayer, Player
+from kalah.players.base import ComputerPlayer, GameStopped, Player
 from kalah.rules import IllegalMoveError, Move, MoveEffect, Position
 
 
@@ -100,8 +100,8 @@ def play_game(
 ) -> GameResult:
     """Play from ``start`` until the game is over, a player stops it, or ``max_moves``.
 
-    A player stops the game by raising ``EOFError`` or ``KeyboardInterrupt``
-    (a person closing the input or pressing Ctrl-C): observers still hear
+    A player stops the game by raising ``GameStopped`` (its reason is the stop reason),
+    ``EOFError`` or ``KeyboardInterrupt`` (a person closing the input or pressing Ctrl-C): observers still hear
     ``game_ended`` with ``finished=False``, so a record asked for is written.
     A player takes back its last move (and the moves after it) by raising
     :class:`TakeBack`.
@@ -141,6 +141,8 @@ def play_game(
             position = after
             for observer in observers:
                 observer.move_played(event)
+    except GameStopped as stop:
+        stop_reason = stop.reason
     except EOFError:
         stop_reason = "end of input"
     except KeyboardInterrupt:

@@ -15,6 +15,7 @@ waits for it, for scripts and tests.
 
 from __future__ import annotations
 
+import html
 import re
 import threading
 from pathlib import Path
@@ -27,7 +28,7 @@ from kalah.players import Player, make_player
 from kalah.records import GameRecord
 from kalah.rules import SWAP, KalahError, Move, MoveEffect, Position, Variant
 from kalah.rules.notation import move_name
-from kalah.rules.svg import BOARD_STYLE, result_label
+from kalah.rules.svg import BOARD_STYLE, board_svg, result_label
 from kalah.search.tracing import SearchTrace, tree_facts
 
 from .modules import module_graph
@@ -58,7 +59,25 @@ def _view(position: Position, before: Position | None, effect: MoveEffect | None
             "legal": legal, "last": last, "moves": moves, "result": result_label(position, names)}
 
 
-class GameWidget(anywidget.AnyWidget):
+class _StaticFallback:
+    """What a widget shows where widgets do not run (nbconvert, GitHub, a plain IPython console): its
+    board or summary as ``text/html`` and a readable ``text/plain``, next to the widget's own view, which
+    a widget-aware front end (JupyterLab, Notebook 7) prefers."""
+
+    def _fallback_html(self) -> str:
+        raise NotImplementedError
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle or {}, {})
+        data = {**data, "text/plain": repr(self), "text/html": self._fallback_html()}
+        return data, metadata
+
+    def _repr_html_(self) -> str:
+        return self._fallback_html()
+
+
+class GameWidget(_StaticFallback, anywidget.AnyWidget):
     """A game against the computer on a live board: click a pit of yours to move.
 
     Made by :func:`play`. ``position`` is the current position, ``history``
@@ -129,6 +148,13 @@ class GameWidget(anywidget.AnyWidget):
             self.opponent.reset()
         self._show()
         self._computer_if_its_turn()
+
+    def __repr__(self) -> str:
+        return (f"<kalah game: {self.position.variant.name}, {self.names[0]} (0) against {self.names[1]} (1),"
+                f" {len(self.history)} moves: {self.message}>")
+
+    def _fallback_html(self) -> str:
+        return f"<div class='kalah-static'>{board_svg(self.position, bottom=self.human)}<p>{html.escape(self.message)}</p></div>"
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait until the computer has answered (for scripts and tests)."""
@@ -236,7 +262,7 @@ def play(opponent: str | Player = "pvs:time=0.5", *, seat: int = 0, variant: Var
     return GameWidget(start, player, seat, names)
 
 
-class RecordWidget(anywidget.AnyWidget):
+class RecordWidget(_StaticFallback, anywidget.AnyWidget):
     """A game record with a slider: the board after each move. Made by :func:`replay`."""
 
     _esm = module_graph(STATIC / "replay.js")
@@ -257,6 +283,12 @@ class RecordWidget(anywidget.AnyWidget):
         super().__init__(count=len(record.moves), index=len(record.moves),
                          names=[record.players[0].name, record.players[1].name])
         self._draw()
+
+    def __repr__(self) -> str:
+        return f"<kalah record: {self.record.variant.name}, {self.caption}>"
+
+    def _fallback_html(self) -> str:
+        return f"<div class='kalah-static'>{board_svg(self.positions[self.index])}<p>{html.escape(self.caption)}</p></div>"
 
     @traitlets.validate("index")
     def _valid_index(self, proposal: Any) -> int:
@@ -290,6 +322,7 @@ def _tree_style() -> str:
         " font-family: 'Segoe UI', Arial, sans-serif; max-width: 1100px; }",
         ".kalah-trace-head { font-weight: 600; margin-bottom: 4px; }",
         ".kalah-trace svg.tree { height: 420px; }",
+        ".kalah-trace-frame { overflow-x: auto; max-width: 100%; }",  # the tree scrolls, the page does not
         ".kalah-trace-bar { display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; margin-top: 6px; }",
         ".kalah-trace-bar input[type=range] { flex: 1; min-width: 120px; }",
         ".kalah-trace-info { margin-top: 4px; font-variant-numeric: tabular-nums; }",
@@ -297,7 +330,7 @@ def _tree_style() -> str:
     ])
 
 
-class TraceWidget(anywidget.AnyWidget):
+class TraceWidget(_StaticFallback, anywidget.AnyWidget):
     """A traced search as the lab's interactive tree, with a step slider. Made by :func:`show_trace`."""
 
     _esm = module_graph(STATIC / "trace_view.js")
@@ -307,6 +340,19 @@ class TraceWidget(anywidget.AnyWidget):
 
     def __init__(self, trace: dict[str, Any]) -> None:
         super().__init__(trace=trace, facts=_facts(trace))
+
+    def __repr__(self) -> str:
+        return f"<kalah search trace: {self._summary()}>"
+
+    def _summary(self) -> str:
+        nodes = self.trace.get("nodes") or []
+        algorithm = self.trace.get("algorithm", "a search")
+        return f"{algorithm}, {len(nodes):,} nodes"
+
+    def _fallback_html(self) -> str:
+        position = Position.from_dict(self.trace["position"])
+        return (f"<div class='kalah-static'>{board_svg(position)}<p>Search trace: {html.escape(self._summary())}."
+                " The tree is interactive in a front end that runs widgets (JupyterLab, Notebook 7).</p></div>")
 
 
 def _facts(trace: dict[str, Any]) -> dict[str, Any]:

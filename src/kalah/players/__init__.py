@@ -1,6 +1,6 @@
 """Who moves: the Player protocol, the built-in players and player specs."""
 
-from .base import ComputerPlayer, Player
+from .base import ComputerPlayer, GameStopped, Player
 from .human import HumanPlayer, NoInputError
 from .random import RandomPlayer
 from .replay import ReplayExhaustedError, ReplayPlayer
@@ -16,6 +16,7 @@ from .spec import (
 )
 
 __all__ = [
+    "GameStopped",
     "ComputerPlayer",
     "ExternalPlayerRefusedError",
     "HumanPlayer",

@@ -7,6 +7,15 @@ from typing import Protocol, runtime_checkable
 from kalah.rules import Move, Position
 
 
+class GameStopped(EOFError):
+    """Raised by a player to stop the game on purpose (a person typing ``q``); ``reason`` becomes the
+    game's stop reason. An EOFError, so that a loop that knows only the end of input still stops."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 @runtime_checkable
 class Player(Protocol):
     """Chooses moves. ``name`` is shown to people; ``spec`` recreates the player."""

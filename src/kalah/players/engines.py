@@ -25,13 +25,11 @@ import threading
 from kalah.core.search import Engine
 from kalah.endgame import oracle_for
 from kalah.rules import Move, Position
-from kalah.search import ALGORITHMS, EVALUATIONS, PRACTICAL_ALGORITHMS, SearchError, check_evaluation, search
+from kalah.search import ALGORITHMS, MAX_DEPTH, MAX_PLAYOUTS, EVALUATIONS, PRACTICAL_ALGORITHMS, SearchError, check_evaluation, search
 
 from .base import ComputerPlayer
 from .spec import PlayerSpecError, float_option, int_option, register_player
 
-#: The deepest search a spec may ask for (the search itself stops at kalah.core.search.MAX_DEPTH).
-MAX_SPEC_DEPTH = 1000
 
 DEFAULT_DEPTHS = {"minimax": 6, "alphabeta": 10, "scout": 10, "pvs": 10, "mtdf": 10}
 DEFAULT_PLAYOUTS = 10000
@@ -235,10 +233,10 @@ def _factory(algorithm: str):
                 raise PlayerSpecError(f"option {option} must be on or off, got {value!r}")
         return SearchPlayer(
             algorithm,
-            depth=int_option("depth", depth, minimum=1, maximum=MAX_SPEC_DEPTH),
+            depth=int_option("depth", depth, minimum=1, maximum=MAX_DEPTH),
             time=float_option("time", time),
             evaluation=evaluation,
-            playouts=int_option("playouts", playouts, minimum=1),
+            playouts=int_option("playouts", playouts, minimum=1, maximum=MAX_PLAYOUTS),
             seed=int_option("seed", seed, default=0, minimum=0),
             memo=memo is None or memo.lower() in ("1", "true", "yes", "on"),
             manage=manage is None or manage.lower() in ("1", "true", "yes", "on"),

@@ -1,12 +1,14 @@
 """Game records (JSON files) and the game library (SQLite)."""
 
 from kalah.atomic import write_atomic
+from .filters import GameFilter, GameFilterError
 from .library import (
     DamagedGameError,
     GameLibrary,
     GameNotFoundError,
     GameSummary,
     LibraryBusyError,
+    LibraryNotFoundError,
     LibraryError,
     LibraryWriter,
     StaleGameError,
@@ -16,12 +18,15 @@ from .record import GameRecord, PlayerInfo, RecordedMove, RecordError, load_reco
 from .writer import RecordBuilder, RecordFileWriter, player_info
 
 __all__ = [
+    "GameFilter",
+    "GameFilterError",
     "GameLibrary",
     "GameNotFoundError",
     "GameRecord",
     "GameSummary",
     "LibraryError",
     "LibraryBusyError",
+    "LibraryNotFoundError",
     "StaleGameError",
     "DamagedGameError",
     "LibraryWriter",

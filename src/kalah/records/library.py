@@ -81,6 +81,14 @@ class LibraryError(KalahError):
 class GameNotFoundError(LibraryError):
     """The library has no game with the id asked for (the web API answers 404)."""
 
+    def __init__(self, game_id: int, path: Path) -> None:
+        super().__init__(f"no game {game_id} in {path}")
+        self.game_id = game_id
+
+
+class LibraryNotFoundError(LibraryError):
+    """A library opened only to be read is not there (it is never created empty for a reader)."""
+
 
 class LibraryBusyError(LibraryError):
     """The library is locked by another program (or is read-only) longer than the library waits."""
@@ -148,9 +156,13 @@ class GameLibrary:
     """A SQLite file of games. Safe to share between threads and processes:
     every call opens its own connection."""
 
-    def __init__(self, path: str | Path | None = None, busy_timeout: float = 30.0) -> None:
-        """Open (or create) the library at ``path``; a call waits up to ``busy_timeout`` seconds for a lock."""
+    def __init__(self, path: str | Path | None = None, busy_timeout: float = 30.0, create: bool = True) -> None:
+        """Open (or create) the library at ``path``; a call waits up to ``busy_timeout`` seconds for a lock.
+        With ``create=False`` (a command that only reads) a library that is not there is a LibraryNotFoundError,
+        not a new empty file."""
         self.path = Path(path) if path is not None else default_library_path()
+        if not create and not self.path.exists():
+            raise LibraryNotFoundError(f"no game library at {self.path}")
         self.busy_timeout = busy_timeout
         self._local = threading.local()
         self._writer = threading.Lock()
@@ -376,7 +388,7 @@ class GameLibrary:
     def _row(self, db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
         row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise GameNotFoundError(f"no game {game_id} in {self.path}")
+            raise GameNotFoundError(game_id, self.path)
         return row  # type: ignore[no-any-return]  # sqlite3 types rows as Any
 
     def _current(self, db: sqlite3.Connection, game_id: int) -> tuple[Position, int]:
@@ -425,7 +437,7 @@ class GameLibrary:
         return next(iter(self.list_games(ids=[game_id])), None) or self._missing(game_id)
 
     def _missing(self, game_id: int) -> GameSummary:
-        raise GameNotFoundError(f"no game {game_id} in {self.path}")
+        raise GameNotFoundError(game_id, self.path)
 
     def list_games(self, tags: dict[str, Any] | None = None, ids: Sequence[int] | None = None,
                    limit: int | None = None, before: int | None = None) -> list[GameSummary]:

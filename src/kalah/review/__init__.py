@@ -92,7 +92,7 @@ class ReviewedMove:
     klass: str
     """``best``, ``good``, ``inaccuracy``, ``mistake`` or ``blunder`` (``class`` in JSON)."""
     exact: bool
-    """True when both values are proven, so ``loss`` is exact."""
+    """True when both values are proven and so are every other move's, so ``loss`` and ``best_moves`` are exact."""
     forced: bool
     """True when it was the only legal move (no decision: not counted in accuracy)."""
 
@@ -207,7 +207,9 @@ def review(record: GameRecord, time: float = DEFAULT_TIME, *, threads: int | Non
         last_player = recorded.player
         value_after, move_exact = _move_value(analysis, recorded.move)
         forced = len(before.legal_moves()) == 1
-        exact = analysis.exact and move_exact
+        # Exact: both values proven and the best moves complete (every move's value proven), so that the
+        # loss and the list of best moves can both be trusted.
+        exact = analysis.exact and move_exact and all(entry.exact for entry in analysis.moves)
         loss: float | int = 0
         if recorded.move in analysis.best_moves:  # keeps the value (exact), or the search's own choice
             value_after = analysis.value if value_after is None else value_after
@@ -215,7 +217,7 @@ def review(record: GameRecord, time: float = DEFAULT_TIME, *, threads: int | Non
             loss = max(analysis.value - value_after, 0)
             if not exact and loss < ESTIMATE_SLACK:
                 loss = 0
-            if analysis.exact:  # not a best move of a proof: every value has the parity of the seeds in play
+            if exact:  # not a best move of a proof: every value has the parity of the seeds in play
                 loss = max(loss, 2)
             loss = int(loss) if float(loss).is_integer() else round(float(loss), 2)
         reviewed.append(ReviewedMove(

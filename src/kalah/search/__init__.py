@@ -45,6 +45,9 @@ __all__ = [
     "EVALUATIONS",
     "EXACT_ALGORITHMS",
     "DEFAULT_DEPTH",
+    "MAX_DEPTH",
+    "MAX_PLAYOUTS",
+    "MAX_TIME",
     "MoveValue",
     "SearchError",
     "SearchResult",
@@ -68,6 +71,11 @@ ALGORITHMS = EXACT_ALGORITHMS + ("mcts",)
 PRACTICAL_ALGORITHMS = ("pvs", "mtdf")
 EVALUATIONS = ("strong", "store", "seed")
 DEFAULT_DEPTH = 8
+#: The longest a search may be given, in seconds (a day): a larger budget is a typing slip, and a
+#: deadline beyond it would overflow the engine's clock arithmetic to no purpose.
+MAX_TIME = 86400.0
+#: The most playouts an MCTS search may be asked for (minutes of work; the engine counts them in a C long).
+MAX_PLAYOUTS = 100_000_000
 DEFAULT_PLAYOUTS = 10000
 
 
@@ -90,24 +98,28 @@ def check_evaluation(name: Any) -> str:
 
 
 def check_depth(depth: Any) -> int | None:
-    """``depth`` as a depth limit (1 or more, capped at the engine's maximum), else a SearchError."""
+    """``depth`` as a depth limit (1 to :data:`MAX_DEPTH`), else a SearchError."""
     if depth is None:
         return None
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise SearchError(f"depth must be a whole number of moves (1 or more), got {depth!r}")
     if depth < 1:
         raise SearchError(f"depth must be at least 1, got {depth}")
-    return min(depth, MAX_DEPTH)
+    if depth > MAX_DEPTH:
+        raise SearchError(f"depth must be at most {MAX_DEPTH} (the engine's deepest line), got {depth}")
+    return depth
 
 
 def check_time(time: Any) -> float | None:
-    """``time`` as positive seconds (None stays None), else a SearchError."""
+    """``time`` as positive seconds up to :data:`MAX_TIME` (None stays None), else a SearchError."""
     if time is None:
         return None
     if isinstance(time, bool) or not isinstance(time, (int, float)) or math.isnan(time):
         raise SearchError(f"time must be a number of seconds, got {time!r}")
     if time <= 0:
         raise SearchError(f"time must be a positive number of seconds, got {time}")
+    if time > MAX_TIME:
+        raise SearchError(f"time must be at most {MAX_TIME:g} seconds (a day), got {time:g}")
     return float(time)
 
 
@@ -367,6 +379,8 @@ def search(
     time = check_time(time)
     if playouts is not None and (isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1):
         raise SearchError(f"playouts must be a whole number of at least 1, got {playouts!r}")
+    if playouts is not None and playouts > MAX_PLAYOUTS:
+        raise SearchError(f"playouts must be at most {MAX_PLAYOUTS:,}, got {playouts:,}")
     threads = check_threads(threads) if threads is not None else (default_threads() if time is not None else 1)
     if soft_time is not None:
         soft_time = check_time(soft_time)

@@ -38,6 +38,8 @@ __all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "plann
 
 #: Above this many seeds in the pits an unlimited solve is refused (give ``time``).
 MAX_EXACT_SEEDS = 60
+#: The longest time budget a solve takes, in seconds (30 days): a larger one is a typing slip.
+MAX_SOLVE_TIME = 30 * 86400.0
 #: 2^26 entries of 8 bytes (core.TABLE_ENTRY_BYTES), 512 MiB, from 45 seeds up, however large the proof:
 #: Kalah(6,5)'s value took 9% more nodes than with 4 GiB (2^29) but a quarter less time, as the table and
 #: a K=28 database (3.3 GiB) then fit in the reach of the processor's TLB on huge pages; in five minutes
@@ -813,6 +815,8 @@ def solve(
     if time is not None:
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
             raise SolveError(f"time must be a positive number of seconds, got {time!r}")
+        if time > MAX_SOLVE_TIME:
+            raise SolveError(f"time must be at most {MAX_SOLVE_TIME:,.0f} seconds (30 days), got {time:g}")
     elif position.seeds_in_pits > MAX_EXACT_SEEDS:
         raise SolveError(
             f"{position.variant.name} with {position.seeds_in_pits} seeds in the pits is too large to solve exactly "

@@ -28,6 +28,7 @@ from kalah.records import GameLibrary
 from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
+from .apidocs import add_redoc
 from .guard import FRAME_POLICY, SameOriginOnly
 from .lab import router as lab_router
 from .limits import (
@@ -57,6 +58,7 @@ from .models import (
     ReplayOut,
     TraceIn,
 )
+from .redact import redact, server_paths
 from .scheduler import Scheduler, address_key, make_slots
 from .service import DEFAULT_MOVE_SECONDS, GRACE_SECONDS, ApiError, GameService, invalid
 
@@ -132,8 +134,11 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         summary="Play, watch, analyse and replay Kalah; every game is kept in the local game library.",
         version=_version(),
         lifespan=lifespan,
+        redoc_url=None,  # added by add_redoc: its script asks no CDN for a logo
     )
+    add_redoc(app)
     app.state.library = library
+    private = server_paths(library.path)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOOPBACK_HOSTS))
     app.add_middleware(BodyLimit, max_bytes=max_body)
     app.add_middleware(SameOriginOnly)  # outermost but for the one below: its 403 and frame headers come first
@@ -151,7 +156,8 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse({"detail": error.message}, status_code=error.status, headers=error.headers)
+        message = redact(error.message, private)  # the server's paths stay on the server
+        return JSONResponse({"detail": message}, status_code=error.status, headers=error.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:

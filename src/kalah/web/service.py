@@ -40,6 +40,7 @@ from kalah.records import (
     StaleGameError,
 )
 from kalah.search import ALGORITHMS as SEARCH_ALGORITHMS
+from kalah.search import TraceTooLargeError
 from kalah.solve import clear_cache as clear_solver_cache
 from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Variant, move_name, parse_move
 
@@ -250,7 +251,7 @@ class GameService:
         try:
             return await asyncio.to_thread(function, *args, **kwargs)
         except GameNotFoundError as error:
-            raise ApiError(404, str(error)) from None
+            raise ApiError(404, f"no game {error.game_id}") from None
         except StaleGameError as error:
             raise ApiError(409, str(error)) from None
         except DamagedGameError as error:
@@ -458,9 +459,18 @@ class GameService:
             return await self.state(game_id)
 
     async def leave(self, game_id: int) -> dict[str, Any]:
-        """A computer-against-computer game nobody watches any more is stopped ("left unfinished");
-        a game with a person in it stays as it is (they come back to it)."""
+        """The page left the game. One left before its first move is deleted (an abandoned page leaves no
+        empty game in the library; the state returned is its last); a computer-against-computer game nobody
+        watches any more is stopped ("left unfinished"); a game a person has begun stays (they come back)."""
         state = await self.state(game_id)
+        if state["moves"] == 0 and not self.lock(game_id).locked():
+            try:
+                await self.delete(game_id)
+            except ApiError as error:
+                if error.status != 409:  # a computer's first move under way: the game is begun, keep it
+                    raise
+            else:
+                return state
         if not state["over"] and not any(player["human"] for player in state["players"]):
             return await self.stop(game_id, "left unfinished")
         return state
@@ -564,6 +574,12 @@ class GameService:
             position = Position.from_dict(request.position)
             return await self._pooled(client, trace_json, position.to_json(), request.algorithm, request.depth,
                                       request.evaluation, dict(request.options), MAX_TRACE_NODES)
+        except TraceTooLargeError:
+            # Said in the lab's words: how much it shows, and what to change (not the library's max_nodes).
+            raise invalid(f"a {request.algorithm} search of depth {request.depth} visits more than"
+                          f" {MAX_TRACE_NODES:,} nodes, more than the lab shows: trace a smaller depth"
+                          + ("" if request.algorithm in ("alphabeta", "pvs", "mtdf") else
+                             ", or alphabeta, pvs or mtdf, which visit fewer")) from None
         except KalahError as error:
             raise invalid(str(error)) from None
 

@@ -9,6 +9,9 @@ import { TreeView } from "../../web/static/lab/tree.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 
+/** The smallest scale at which the tree's text is readable (the lab's tree.js does not go below it). */
+const LEGIBLE_SCALE = 0.7;
+
 function button(text, title, onClick) {
   const b = Object.assign(document.createElement("button"), { textContent: text, title });
   b.addEventListener("click", onClick);
@@ -30,7 +33,12 @@ function render({ model, el }) {
   const slider = Object.assign(document.createElement("input"), { type: "range", min: "0", max: String(n - 1), step: "1", value: "0" });
   const info = document.createElement("div");
   info.className = "kalah-trace-info";
-  el.append(head, svg, bar, info);
+  // A notebook's output is narrower than the lab: the tree gets the width it needs at a legible size and
+  // the frame around it scrolls sideways, rather than nodes vanishing past the edge.
+  const frame = document.createElement("div");
+  frame.className = "kalah-trace-frame";
+  frame.append(svg);
+  el.append(head, frame, bar, info);
 
   const tree = new TreeView(svg, (id) => show(id));
   const ix = indexTrace(trace);
@@ -38,6 +46,7 @@ function render({ model, el }) {
   function show(id) {
     current = Math.max(0, Math.min(n - 1, id));
     tree.goTo(current);
+    follow(current);
     slider.value = String(current);
     const node = trace.nodes[current];
     const window = windowText(node);
@@ -53,16 +62,31 @@ function render({ model, el }) {
     slider,
     button("+", "zoom in", () => tree.zoom(1 / 1.3)),
     button("−", "zoom out", () => tree.zoom(1.3)),
-    button("Fit", "the whole tree", () => tree.fit()),
-    button("Open all", "open every node", () => tree.expandAll()),
-    button("Close all", "close every node", () => tree.collapseAll()),
+    button("Fit", "the whole tree", () => widen()),
+    button("Open all", "open every node", () => { tree.expandAll(); widen(); }),
+    button("Close all", "close every node", () => { tree.collapseAll(); widen(); }),
   );
+  /** Scroll the frame so that the node `id` is in sight (the wide tree is wider than the notebook). */
+  function follow(id) {
+    const node = svg.querySelector(`[data-node-id="${id}"]`);
+    if (!node) return;
+    const box = node.getBoundingClientRect(), seen = frame.getBoundingClientRect();
+    if (box.left < seen.left || box.right > seen.right) frame.scrollLeft += box.left - seen.left - (seen.width - box.width) / 2;
+  }
+  /** The tree's own width at the smallest legible scale, or the frame's if that is wider; then fitted. */
+  function widen() {
+    const legible = Math.ceil((tree.size.w + 40) * LEGIBLE_SCALE);
+    svg.style.width = `${Math.max(frame.clientWidth, legible)}px`;
+    tree.fit();
+    follow(current);
+  }
   slider.addEventListener("input", () => show(Number(slider.value)));
   // Laid out once the widget is in the page: the tree's size comes from the element's.
   requestAnimationFrame(() => {
     tree.load(ix);
     tree.learn(facts);  // fits the tree again, widened by the skipped moves (load left it fitted)
     show(0);
+    widen();
   });
 }
 

@@ -10,7 +10,7 @@ import { effectMarks } from "./anim.js";
 import { analysisMessage, finalText, moveName, renderAnalysis } from "./analysis.js";
 import * as api from "./api.js";
 import { $, $input, boardElement, sleep } from "./dom.js";
-import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showView } from "./page.js";
+import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showMissing, showView } from "./page.js";
 import { gameBoard as board } from "./pageboard.js";
 import {
   enterGame, setAnalysis, setDriving, setGame, setHint, setPaused, state,
@@ -65,6 +65,7 @@ export function updateControls() {
   $("#btn-swap").hidden = !(game.human_to_move && game.legal_moves.includes("swap"));
   $("#btn-pause").hidden = !cvc || game.over;
   $("#btn-review").hidden = !game.over;
+  $("#btn-rematch").hidden = !game.over;
   $("#btn-pause").textContent = state.paused ? "▶ Resume" : "❚❚ Pause";
   $("#cvc-speed").hidden = !cvc;
   const history = $("#history");
@@ -101,6 +102,7 @@ async function showState(game, animate) {
   if (!(sameGame && previous.over && game.over)) hideBanner();
   if (animate && sameGame && game.last && game.moves === previous.moves + 1) {
     setBusy(true);
+    setStatus(playingText(game, game.last.player, game.last.name));  // not "Your move" while the seeds still travel
     drawPanels(game.last.before, game.last.player, false);
     await board.animate(game.last, game.board, game.to_move, game.over);
     setBusy(false);
@@ -113,17 +115,18 @@ async function showState(game, animate) {
 /** Open game `id` of the library to play. @param {number} id */
 export async function openGame(id) {
   enterGame();
+  setGame(null);  // until this game is read: no key or click reaches the game shown before
   showView("game");
   setBusy(true);
   try {
     const game = await api.getGame(id);
-    setGame(null);
     hideBanner();
     setBusy(false);
     await showState(game, false);
   } catch (error) {
     setBusy(false);
-    setStatus(api.errorText(error), true);
+    if (api.hasStatus(error, 404)) showMissing(`${api.errorText(error)} in the library`);
+    else setStatus(api.errorText(error), true);
   }
 }
 
@@ -154,13 +157,47 @@ function analyseOpen(game) {
   return api.analysePosition({ board: game.board, to_move: game.to_move, variant: game.variant });
 }
 
+/** "You play C…" or "Ann plays c…": the status while a move is sent and its seeds travel.
+ * @param {GameState} game @param {number} player @param {string} name the move in pit letters @returns {string} */
+function playingText(game, player, name) {
+  const lone = game.players.filter((p) => p.human).length === 1;
+  return lone && game.players[player].human ? `You play ${name}…` : `${game.players[player].name} plays ${name}…`;
+}
+
+/**
+ * Say why a pit the person chose does nothing: it is empty, or not theirs (a click used to be silent).
+ * @param {GameState} game @param {number} player whose pit it is @param {Move} move
+ */
+export function refuseMove(game, player, move) {
+  if (!game.human_to_move || state.busy || game.over) return;
+  const legal = game.legal_moves.map((m) => moveName(game.to_move, m)).join(", ");
+  let why;
+  if (move === "swap") why = "No swap here: the pie rule allows it only as the answer to the first move.";
+  else if (player !== game.to_move) why = `Pit ${moveName(player, move)} is not yours: play one of ${legal}.`;
+  else why = `Pit ${moveName(player, move)} is empty: play one of ${legal}.`;
+  setStatus(why, true);
+  showBanner(why, "info", 2500);
+}
+
+/** A new game with the same players, seats and variant as the open one (offered when it is over). */
+export async function rematch() {
+  const game = state.game;
+  if (!game) return;
+  const players = game.players.map((p) => (p.human ? "human" : p.level || p.spec));
+  try {
+    const next = await api.newGame({ variant: game.variant, players });
+    location.hash = `#/game/${next.id}`;
+  } catch (error) { setStatus(api.errorText(error), true); }
+}
+
 /** Play a human move, if it is a human's turn and the move is legal. @param {Move} move */
 export async function playHuman(move) {
   const game = state.game;
   if (!game || state.busy || !game.human_to_move || state.mode !== "play") return;
-  if (!game.legal_moves.includes(move)) return;
+  if (!game.legal_moves.includes(move)) { refuseMove(game, game.to_move, move); return; }
   setHint(null);
   setBusy(true);
+  setStatus(playingText(game, game.to_move, moveName(game.to_move, move)));
   try {
     const saved = await stored(game);
     const after = await api.playMove(saved.id, move, saved.moves);

@@ -7,7 +7,7 @@
  * button button.delete; button#library-more shows the next page of older games. */
 
 import * as api from "./api.js";
-import { $ } from "./dom.js";
+import { $, $input, $select } from "./dom.js";
 import { showView } from "./page.js";
 import { setMode } from "./state.js";
 
@@ -84,39 +84,100 @@ async function deleteGame(game) {
   }
 }
 
+/** The games the library page lists (the filters choose among them). @type {GameSummary[]} */
+let listed = [];
+
+/** The local day (YYYY-MM-DD) a game started. @param {GameSummary} game @returns {string} */
+function startDay(game) {
+  const date = new Date(game.started_at);
+  if (isNaN(date.getTime())) return "";
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, "0")}-${String(date.getDate()).padStart(2, "0")}`;
+}
+
+/** Whether the filters keep `game`: the rules of `kalah games list` (kalah.records.GameFilter), with days
+ * in the viewer's time zone. @param {GameSummary} game @returns {boolean} */
+function kept(game) {
+  const player = $input("#lib-player").value.trim().toLowerCase();
+  if (player && !game.players.some((p) => `${p.name}\n${p.spec}`.toLowerCase().includes(player))) return false;
+  const variant = $select("#lib-variant").value;
+  if (variant && game.variant_name !== variant) return false;
+  const result = $select("#lib-result").value;
+  const finished = game.status === "finished";
+  if (result === "finished" && !finished) return false;
+  if (result === "unfinished" && finished) return false;
+  if ((result === "draw" || result === "decisive") && (!finished || (game.winner === null) !== (result === "draw"))) return false;
+  const since = $input("#lib-since").value, until = $input("#lib-until").value, day = startDay(game);
+  if ((since && day < since) || (until && day > until)) return false;
+  return true;
+}
+
+/** List the games the filters keep. */
+function showListed() {
+  const body = $("#library tbody");
+  body.replaceChildren();
+  const shown = listed.filter(kept);
+  if (!shown.length) {
+    const tr = document.createElement("tr");
+    const td = document.createElement("td");
+    td.colSpan = 7;
+    td.className = "muted";
+    td.textContent = listed.length ? "No game matches the filters." : "No games yet.";
+    tr.appendChild(td);
+    body.appendChild(tr);
+  }
+  for (const game of shown) body.appendChild(row(game));
+  $("#library").dataset.shown = String(shown.length);
+}
+
 /** Show the library, newest game first, with `message` above it. @param {string} [message] */
 export async function openLibrary(message) {
   setMode("library");
   showView("library");
   $("#library-message").textContent = message || "";
-  const body = $("#library tbody");
-  body.replaceChildren();
-  let games;
-  try { games = await api.listGames(); } catch (error) {
+  try { listed = await api.listGames(); } catch (error) {
+    listed = [];
+    offerMore(listed);
     $("#library-message").textContent = api.errorText(error); return;
   }
-  if (!games.length) {
-    const tr = document.createElement("tr");
-    tr.innerHTML = '<td colspan="7" class="muted">No games yet.</td>';
-    body.appendChild(tr);
+  fillVariants();
+  showListed();
+  offerMore(listed);
+}
+
+/** Filter the list as the filters change. */
+export function setUpLibraryFilters() {
+  for (const id of ["#lib-player", "#lib-variant", "#lib-result", "#lib-since", "#lib-until"]) {
+    $(id).addEventListener("input", showListed);
+    $(id).addEventListener("change", showListed);
   }
-  showPage(games);
 }
 
-/** Add a page of games to the table; offer the next one when this one was full. @param {GameSummary[]} games */
-function showPage(games) {
-  const body = $("#library tbody");
-  for (const game of games) body.appendChild(row(game));
+/** Offer the next page of older games when the last page was full. @param {GameSummary[]} page */
+function offerMore(page) {
   const more = /** @type {HTMLButtonElement} */ ($("#library-more"));
-  more.hidden = games.length < api.LIBRARY_PAGE;
-  more.dataset.before = games.length ? String(games[games.length - 1].id) : "";
+  more.hidden = page.length < api.LIBRARY_PAGE;
+  more.dataset.before = page.length ? String(page[page.length - 1].id) : "";
 }
 
-/** The next page of older games, below those shown. */
+/** The variant filter's choices: every variant among the games loaded. */
+function fillVariants() {
+  const variants = $select("#lib-variant"), chosen = variants.value;
+  variants.replaceChildren(new Option("Every variant", ""));
+  for (const name of [...new Set(listed.map((g) => g.variant_name))].sort()) variants.add(new Option(name, name));
+  variants.value = [...variants.options].some((o) => o.value === chosen) ? chosen : "";
+}
+
+/** The next page of older games, added to those listed (the filters apply to it too). */
 export async function showOlderGames() {
   const more = /** @type {HTMLButtonElement} */ ($("#library-more"));
   more.disabled = true;
-  try { showPage(await api.listGames(Number(more.dataset.before))); } catch (error) {
+  try {
+    const page = await api.listGames(Number(more.dataset.before));
+    listed = listed.concat(page);
+    fillVariants();
+    showListed();
+    offerMore(page);
+  } catch (error) {
     $("#library-message").textContent = api.errorText(error);
   } finally { more.disabled = false; }
 }

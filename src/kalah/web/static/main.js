@@ -14,10 +14,12 @@
 
 import { renderAnalysis } from "./analysis.js";
 import * as api from "./api.js";
-import { $, $input } from "./dom.js";
-import { freshGame, gameAction, hint, openGame, playHuman, redraw, refreshGameAnalysis, togglePause } from "./game.js";
+import { $, $input, boardElement } from "./dom.js";
+import {
+  freshGame, gameAction, hint, openGame, playHuman, redraw, refreshGameAnalysis, refuseMove, rematch, togglePause,
+} from "./game.js";
 import { playAFriend } from "./invite.js";
-import { importRecord, openLibrary, showOlderGames } from "./library.js";
+import { importRecord, openLibrary, setUpLibraryFilters, showOlderGames } from "./library.js";
 import { setUpNewGameDialog } from "./newgame.js";
 import { openPuzzles } from "./puzzles.js";
 import { closeReview, openReview } from "./review.js";
@@ -28,19 +30,33 @@ import {
 import { setUpSettings } from "./settings.js";
 import { bottomPlayer, setAnalysisOn, setFlipped, setInfo, setMode, state } from "./state.js";
 
-/** A computer-against-computer game the page stops watching is marked unfinished on the server
- * (nobody drives it any more); a beacon, because the page may be closing. */
-function leaveComputerGame() {
+/** Tell the server the page leaves the open game (a beacon, because the page may be closing): a
+ * computer-against-computer game is marked unfinished (nobody drives it any more), and a game left before
+ * its first move is removed, so that abandoned pages do not pile empty games up in the library. */
+function leaveGame() {
   const game = state.game;
-  if (!game || game.over || state.mode !== "play" || game.players.some((p) => p.human)) return;
+  if (!game || game.id === 0 || game.over || state.mode !== "play") return;
+  if (game.moves > 0 && game.players.some((p) => p.human)) return;  // a person comes back to a game begun
   navigator.sendBeacon(`/api/games/${game.id}/leave`);
+}
+
+/** A click on a pit that cannot be played (empty, or the other side's) is explained; the pits that can be
+ * played have their own handler (board.js). @param {MouseEvent} event */
+function onBoardClick(event) {
+  const game = state.game;
+  if (state.mode !== "play" || !game || !(event.target instanceof Element)) return;
+  const pit = event.target.closest("[data-pit]");
+  if (!pit) return;
+  const [player, index] = String(pit.getAttribute("data-pit")).split("-").map(Number);
+  if (player === game.to_move && game.legal_moves.includes(index)) return;
+  refuseMove(game, player, index);
 }
 
 /** Show what the address names. */
 async function route() {
   stopAutoplay();
   closeReview();
-  leaveComputerGame();
+  leaveGame();
   const hash = location.hash || "#/";
   let match;
   if ((match = hash.match(/^#\/game\/(\d+)/))) return openGame(Number(match[1]));
@@ -90,6 +106,7 @@ function toggleAnalysis(on) {
 async function init() {
   setUpSettings(new URLSearchParams(location.search));
   setUpNewGameDialog();
+  setUpLibraryFilters();
   $("#btn-takeback").addEventListener("click", () => gameAction("takeback"));
   $("#btn-redo").addEventListener("click", () => gameAction("redo"));
   $("#btn-swap").addEventListener("click", () => playHuman("swap"));
@@ -97,6 +114,8 @@ async function init() {
   $("#btn-invite").addEventListener("click", () => playAFriend().catch((error) => setStatus(api.errorText(error), true)));
   $("#btn-flip").addEventListener("click", flip);
   $("#btn-pause").addEventListener("click", togglePause);
+  $("#btn-rematch").addEventListener("click", rematch);
+  boardElement().addEventListener("click", onBoardClick);
   $("#analysis-toggle").addEventListener("change", () => toggleAnalysis($input("#analysis-toggle").checked));
   $("#rp-first").addEventListener("click", () => replayJump("start"));
   $("#rp-prev").addEventListener("click", () => replayStep(-1));
@@ -113,7 +132,7 @@ async function init() {
   });
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", route);
-  window.addEventListener("pagehide", leaveComputerGame);
+  window.addEventListener("pagehide", leaveGame);
   try { setInfo(await api.getInfo()); } catch (error) { setStatus(api.errorText(error), true); return; }
   await route();
 }

@@ -19,11 +19,24 @@ function fillPlayerSelect(select, value) {
     select.appendChild(option);
   };
   add("human", "Human");
-  for (const level of info ? info.levels : []) {
-    add(level.name, `Computer: ${level.name}` + (level.available ? "" : " (not installed)"), !level.available);
+  for (const level of info ? info.levels : []) {  // the name and what it means: "medium: a six-move search"
+    add(level.name, `Computer, ${level.name}: ${level.summary}` + (level.available ? "" : " (not installed)"), !level.available);
   }
-  add("custom", "Computer: custom spec…");
+  add("custom", "Computer: a player spec…");
   select.value = value;
+}
+
+/** The line under a player's choice: what that player is, and the spec field for a custom one.
+ * @param {number} p */
+function describeChoice(p) {
+  const info = state.info;
+  const value = $select(`#ng-p${p}`).value;
+  const level = info ? info.levels.find((l) => l.name === value) : undefined;
+  $(`#ng-p${p}-spec`).hidden = value !== "custom";
+  $(`#ng-p${p}-about`).textContent = value === "human" ? "A person at this board clicks the pits."
+    : level ? `Plays as ${level.spec}: ${level.summary}.` : "Type a spec such as pvs:depth=8 (the player types are listed below).";
+  const custom = [0, 1].some((q) => $select(`#ng-p${q}`).value === "custom");
+  $("#ng-types-box").hidden = !custom;  // the list of player types only where a spec is typed
 }
 
 /** Open the dialog: a human against the default level. */
@@ -32,9 +45,17 @@ export function openNewGame() {
   if (!info) return;
   fillPlayerSelect($select("#ng-p0"), "human");
   fillPlayerSelect($select("#ng-p1"), info.default_level);
-  $("#ng-types").textContent = "Player types: " + info.player_types.map((t) => t.name + (t.options ? ` (${t.options})` : "")).join(", ");
+  const types = $("#ng-types");
+  types.replaceChildren();
+  for (const type of info.player_types) {
+    const item = document.createElement("li");
+    const name = document.createElement("code");
+    name.textContent = type.name;
+    item.append(name, ` ${type.summary}` + (type.options ? `; options: ${type.options}` : ""));
+    types.appendChild(item);
+  }
   $("#ng-error").textContent = "";
-  for (const p of [0, 1]) $(`#ng-p${p}-spec`).hidden = true;
+  for (const p of [0, 1]) describeChoice(p);
   $dialog("#dlg-new").showModal();
 }
 
@@ -65,6 +86,6 @@ export function setUpNewGameDialog() {
   $("#ng-cancel").addEventListener("click", () => $dialog("#dlg-new").close());
   $("#form-new").addEventListener("submit", startNewGame);
   for (const p of [0, 1]) {
-    $(`#ng-p${p}`).addEventListener("change", () => { $(`#ng-p${p}-spec`).hidden = $select(`#ng-p${p}`).value !== "custom"; });
+    $(`#ng-p${p}`).addEventListener("change", () => describeChoice(p));
   }
 }

@@ -108,12 +108,23 @@ export function resultText(result, board) {
   const humans = players ? players.filter((p) => p.human).length : 0;
   const name = players ? players[winner].name : `Player ${winner}`;
   let text = `${name} wins`;
-  if (humans === 1 && players) text = players[winner].human ? "You win!" : `${name} wins`;
+  // "You" is the person at this page's game: a replay shows a game someone played, perhaps not the viewer.
+  if (humans === 1 && players && state.mode !== "replay") text = players[winner].human ? "You win!" : `${name} wins`;
   return `${text} ${Math.max(...scores)} – ${Math.min(...scores)}`;
+}
+
+/** A game or replay the address names but the library does not hold: no board (not the previous game's,
+ * left standing under the message), the message and the way back. @param {string} message */
+export function showMissing(message) {
+  $("#view-game").classList.add("missing");
+  setStatus(message, true);
+  $("#missing").hidden = false;
 }
 
 /** Show the board (with the controls of the mode), the library or a review. @param {"game" | "library" | "review" | "puzzles"} name */
 export function showView(name) {
+  $("#view-game").classList.remove("missing");
+  $("#missing").hidden = true;
   $("#view-game").hidden = name !== "game";
   $("#view-library").hidden = name !== "library";
   $("#view-review").hidden = name !== "review";

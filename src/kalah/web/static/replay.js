@@ -8,13 +8,14 @@ import { effectMarks } from "./anim.js";
 import { analyseFrame } from "./analysis.js";
 import * as api from "./api.js";
 import { $, $input, boardElement, sleep } from "./dom.js";
-import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showView } from "./page.js";
+import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showMissing, showView } from "./page.js";
 import { replayBoard as board } from "./pageboard.js";
 import { enterReplay, setReplay, setReplayIndex, setReplayPlaying, state } from "./state.js";
 
 /** Open game `id` of the library for replaying, at its start. @param {number} id */
 export async function openReplay(id) {
   enterReplay();
+  setReplay(null);  // until this game is read: nothing of the previous replay speaks for it
   showView("game");
   hideBanner();
   setBusy(true);
@@ -27,7 +28,8 @@ export async function openReplay(id) {
     replayShow(0, false);
   } catch (error) {
     setBusy(false);
-    setStatus(api.errorText(error), true);
+    if (api.hasStatus(error, 404)) showMissing(`${api.errorText(error)} in the library`);
+    else setStatus(api.errorText(error), true);
   }
 }
 

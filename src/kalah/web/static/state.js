@@ -124,7 +124,7 @@ export function setAnimMs(ms) { S.animMs = ms; }
 
 // --- the replay ---------------------------------------------------------------------
 
-/** @param {Replay} replay */
+/** @param {Replay | null} replay */
 export function setReplay(replay) { S.replay = replay; }
 
 /** @param {Replay} replay @param {number} index */

@@ -56,10 +56,13 @@ function clearTrace() {
 function setCount(n) { const c = $("#node-count"); c.textContent = n.toLocaleString("en"); c.dataset.nodeCount = String(n); }
 
 async function run() {
-  const depth = Math.max(1, Math.min(MAX_DEPTH, Math.round(Number($input("#depth").value) || 1)));
+  const asked = Math.round(Number($input("#depth").value) || 1);
+  const depth = Math.max(1, Math.min(MAX_DEPTH, asked));
   $input("#depth").value = String(depth);
   updateUrl();
-  status("Tracing…");
+  // A depth beyond what the lab traces is said, not silently cut (the answer below keeps the note).
+  const capped = asked > MAX_DEPTH ? `The lab traces at most depth ${MAX_DEPTH}: depth ${asked} was lowered to ${MAX_DEPTH}. ` : "";
+  status(`${capped}Tracing…`);
   clearTrace();
   try {
     const trace = await fetchTrace(S.position, $select("#algorithm").value, depth);
@@ -67,11 +70,14 @@ async function run() {
     S.lines = new Map();
     setCount(trace.nodes.length);
     tree.load(S.ix);
-    status(`${trace.algorithm}, depth ${trace.depth}: value ${boundText(trace.result.value)}, best move ` +
+    status(`${capped}${trace.algorithm}, depth ${trace.depth}: value ${boundText(trace.result.value)}, best move ` +
       `${moveLetter(trace.result.best_move, trace.position.to_move)}.`);
     learnTree(S.ix);
     await show(0);
-  } catch (error) { status(errorText(error), true); }
+  } catch (error) {
+    const text = errorText(error);
+    status(capped ? `${capped}${text.charAt(0).toUpperCase()}${text.slice(1)}.` : text, true);
+  }
 }
 
 /** Ask the server who moves at each node and which moves each cutoff skipped. @param {Indexed} ix */
@@ -208,7 +214,7 @@ function setUp() {
   const name = params.get("algorithm");
   if (name && ALGORITHMS.includes(name)) algorithm.value = name;
   const depth = Number(params.get("depth"));
-  if (depth) $input("#depth").value = String(Math.max(1, Math.min(MAX_DEPTH, Math.round(depth))));
+  if (depth) $input("#depth").value = String(Math.max(1, Math.round(depth)));  // run() says so if above MAX_DEPTH
   S.position = editor.position;
   const given = params.get("position");
   if (given) {

@@ -149,7 +149,8 @@ async function post(url, body) {
   try { data = await response.json(); } catch (e) { data = null; }
   if (!response.ok) {
     const detail = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : response.statusText;
-    throw new Error(`${response.status}: ${detail}`);
+    // A refused request (4xx) is explained by the server's message alone; a failure of the server keeps its status.
+    throw new Error(response.status < 500 ? detail : `${response.status}: ${detail}`);
   }
   return data;
 }

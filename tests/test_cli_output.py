@@ -1,0 +1,67 @@
+"""What the terminal commands print: figures with the digits that mean something, integer depths on
+plots, and the bounds of a solve stopped with Ctrl-C (issue 32, item 5)."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import time
+
+from kalah.cli.analyse import duration_text, rate_text
+from kalah.cli.compare import plot_figure, seconds_table_unit
+
+
+def kalah(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "kalah.cli", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_a_search_too_short_to_time_shows_no_rate():
+    run = kalah("analyse", "-d", "1")
+    assert run.returncode == 0, run.stderr
+    assert "nodes/s" not in run.stdout and "0.000 s" not in run.stdout
+    assert re.search(r"\d+ µs|\d ms", " ".join(run.stdout.split())), run.stdout
+
+
+def test_durations_and_rates_keep_their_significant_digits():
+    assert duration_text(0.000018) == "18 µs" and duration_text(0.0502) == "50.2 ms" and duration_text(3.14159) == "3.14 s"
+    assert rate_text(7, 0.000018) == ""  # too short to time: no "0.0 M nodes/s"
+    assert rate_text(216_972, 0.05) == " (4.3 M nodes/s)" and rate_text(5_000, 0.02) == " (250 k nodes/s)"
+
+
+def test_the_time_table_of_compare_is_never_a_column_of_zeros():
+    run = kalah("compare", "--depths", "1-2", "--positions", "0", "--repeats", "1")
+    assert run.returncode == 0, run.stderr
+    assert "0.0000" not in run.stdout
+    assert re.search(r"(Microseconds|Milliseconds) \(", run.stdout), run.stdout
+    assert seconds_table_unit([0.0000012, 0.00027]) == ("µs", 1e6, 2)  # 1.20 µs: three significant digits
+    assert seconds_table_unit([0.004, 0.5]) == ("ms", 1e3, 2) and seconds_table_unit([0.2, 3.0])[0] == "s"
+
+
+def test_the_plot_of_integer_depths_has_integer_ticks():
+    import matplotlib.pyplot as plt
+
+    totals = {(name, depth): {"nodes": 10 ** depth, "seconds": 1e-6 * 10 ** depth}
+              for name in ("pvs", "mtdf") for depth in (1, 2, 3)}
+    figure = plot_figure(["pvs", "mtdf"], [1, 2, 3], totals, "test")
+    try:
+        for axis in figure.axes:
+            low, high = axis.get_xlim()
+            shown = [tick for tick in axis.get_xticks() if low <= tick <= high]
+            assert shown and all(float(tick).is_integer() for tick in shown), shown
+    finally:
+        plt.close(figure)
+
+
+def test_ctrl_c_during_a_timed_solve_prints_the_bounds_proven_so_far():
+    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "solve", "--time", "60"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(8)  # the first bounds of Kalah(6,4) come within a second or two of the start
+    stopped = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert time.monotonic() - stopped < 10, "Ctrl-C must stop the solve promptly"
+    assert process.returncode == 130, err
+    assert re.fullmatch(r"interrupted: value (between [+-]\d+ and [+-]\d+|[+-]\d+) for player 0 \(proven before the"
+                        r" interruption\)\n|interrupted before any bound was proven\n", out), (out, err)
