@@ -18,9 +18,10 @@ RANK = {
     "core": 2.0,
     "search": 3.0, "endgame": 3.1, "solve": 3.2, "book": 3.3, "analysis": 3.4,
     "players": 4.0, "match": 4.1, "records": 4.2, "arena": 4.3, "mankalah": 4.3, "review": 4.3, "puzzles": 4.4,
-    "web": 5.0, "notebook": 5.0, "rl": 5.0, "cli": 5.1,
+    "kgp": 4.4,
+    "web": 5.0, "notebook": 5.0, "rl": 5.0, "classroom": 5.0, "cli": 5.1,
 }
-FACES = {"cli", "web", "notebook", "rl"}
+FACES = {"cli", "web", "notebook", "rl", "classroom"}
 
 
 def _module_name(path: Path) -> str:

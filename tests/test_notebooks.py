@@ -51,12 +51,17 @@ def test_the_notebook_extra_brings_what_the_tutorials_need():
     import tomllib
 
     project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
-    provided = {re.split(r"[<>=\[ ]", requirement)[0].lower().replace("-", "_")
-                for requirement in project["dependencies"] + project["optional-dependencies"]["notebook"]}
-    assert {"anywidget", "ipykernel", "nbclient"} <= provided
+    def provided_by(*extras: str) -> set[str]:
+        requirements = project["dependencies"] + [r for extra in extras for r in project["optional-dependencies"][extra]]
+        return {re.split(r"[<>=\[ ]", requirement)[0].lower().replace("-", "_") for requirement in requirements}
+
+    assert {"anywidget", "ipykernel", "nbclient"} <= provided_by("notebook")
     for path in NOTEBOOKS:
+        # The learning tutorial says it needs the rl extra too (its first cell), the others only notebook.
+        extras = ("notebook", "rl") if path.name == "learn.ipynb" else ("notebook",)
+        provided = provided_by(*extras)
         cells = json.loads(path.read_text())["cells"]
         code = "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "code")
         for module in re.findall(r"^\s*(?:from|import)\s+(\w+)", code, re.M):
             if module != "kalah" and module not in sys.stdlib_module_names:
-                assert module in provided, f"{path.name} imports {module}, which kalah[notebook] does not install"
+                assert module in provided, f"{path.name} imports {module}, which kalah[{','.join(extras)}] does not install"

@@ -256,8 +256,10 @@ def test_the_library_keeps_a_stack_of_take_backs(db):
 
 
 def _game_in_play(client):
+    """A computer-against-computer game begun (one left before its first move is deleted, not stopped)."""
     game = new_game(client, ("random:seed=1", "random:seed=2"))
-    assert game["status"] == "playing" and not game["over"]
+    game = client.post(f"/api/games/{game['id']}/computer-move", json={"moves": 0}).json()
+    assert game["status"] == "playing" and not game["over"] and game["moves"] == 1
     return game
 
 

@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "book",
     "arena",
     "mankalah",
+    "kgp",
 ]
 
 app = typer.Typer(

@@ -11,12 +11,18 @@ from kalah.cli import fail
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``kalah arena`` to the command line."""
-    app.command("arena")(arena)
+    """Add ``kalah arena`` (and ``kalah arena serve``, the KGP class server) to the command line."""
+    from .arena_serve import serve
+
+    group = typer.Typer(help="Tournaments between players (kalah arena -p A -p B), and the KGP class server (kalah arena serve).")
+    group.callback(invoke_without_command=True)(arena)
+    group.command("serve")(serve)
+    app.add_typer(group, name="arena")
 
 
 def arena(
-    player: List[str] = typer.Option(..., "--player", "-p", help="A player spec, e.g. random or pvs:time=0.1 (give two or more)."),
+    context: typer.Context,
+    player: List[str] = typer.Option([], "--player", "-p", help="A player spec, e.g. random or pvs:time=0.1 (give two or more)."),
     games: int = typer.Option(100, "--games", "-n", help="Games per pairing (even: each opening is played from both sides)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Local worker processes (default: all cores)."),
     cluster: Optional[str] = typer.Option(None, "--cluster", help="Address of a Dask scheduler, e.g. tcp://host:8786, to play the games there."),
@@ -34,6 +40,8 @@ def arena(
 
     Run the same command again with the same --db to resume an interrupted match.
     """
+    if context.invoked_subcommand is not None:
+        return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 

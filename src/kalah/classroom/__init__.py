@@ -1,0 +1,17 @@
+"""The class server (``kalah arena serve``): KGP agents over TCP and WebSocket, practice and tournaments.
+
+A face (layer 5) over :mod:`kalah.kgp`: :mod:`.session` serves one agent's
+connection with its limits, :mod:`.games` plays a game between agents and
+built-in bots into the game library, :mod:`.server` pairs agents,
+:mod:`.tournament` plays a fixed field in stages, :mod:`.agents` keeps agents
+(tokens hashed) and results, :mod:`.web` the pages and JSON API, :mod:`.run`
+starts it all on one event loop.
+"""
+
+from .agents import Agent, AgentBook, Standing
+from .games import BOT_LEVELS
+from .run import Listening, serve
+from .server import ClassServer, ServerConfig
+from .session import Limits
+
+__all__ = ["Agent", "AgentBook", "BOT_LEVELS", "ClassServer", "Limits", "Listening", "ServerConfig", "Standing", "serve"]

@@ -1,0 +1,202 @@
+"""The class server's agents and results: a SQLite table beside the game library's.
+
+An agent is known by its token, kept only as a hash (SHA-256 of a salt
+stored in the file and the token), and shown by its name. An agent that sends
+no token is anonymous: a new agent each connection. Built-in bots are agents
+too, so that ratings cover everyone. Each finished (or forfeited) game leaves
+one row in ``kgp_results``; ratings are fitted from those rows with the
+arena's Bradley-Terry code (:func:`kalah.arena.elo.fit_ratings`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from kalah.arena.elo import fit_ratings
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS kgp_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS kgp_agents (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    token_hash TEXT UNIQUE,
+    name TEXT NOT NULL,
+    authors TEXT NOT NULL DEFAULT '',
+    description TEXT NOT NULL DEFAULT '',
+    kind TEXT NOT NULL DEFAULT 'agent',
+    first_seen TEXT NOT NULL DEFAULT (datetime('now')),
+    last_seen TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS kgp_results (
+    game_id INTEGER PRIMARY KEY,
+    south INTEGER NOT NULL REFERENCES kgp_agents(id),
+    north INTEGER NOT NULL REFERENCES kgp_agents(id),
+    score REAL NOT NULL,
+    reason TEXT NOT NULL,
+    event TEXT NOT NULL DEFAULT 'practice',
+    variant TEXT NOT NULL,
+    finished_at TEXT NOT NULL DEFAULT (datetime('now'))
+);
+"""
+#: The longest name, authors or description kept (longer ones are cut).
+MAX_TEXT = 200
+
+
+@dataclass(frozen=True)
+class Agent:
+    """An agent (or a built-in bot) as the server knows it."""
+
+    id: int
+    name: str
+    authors: str = ""
+    description: str = ""
+    kind: str = "agent"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, without anything secret (the token's hash stays in the file)."""
+        return {"id": self.id, "name": self.name, "authors": self.authors, "description": self.description,
+                "kind": self.kind}
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the leaderboard."""
+
+    agent: Agent
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    elo: float
+    low: float
+    high: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready; an open interval (no games) is given as null."""
+        finite = self.low > -1e9 and self.high < 1e9
+        return {**self.agent.to_dict(), "games": self.games, "wins": self.wins, "draws": self.draws,
+                "losses": self.losses, "score": round((self.wins + self.draws / 2) / self.games, 4) if self.games else None,
+                "elo": round(self.elo, 1), "elo_low": round(self.low, 1) if finite else None,
+                "elo_high": round(self.high, 1) if finite else None}
+
+
+class AgentBook:
+    """Agents and results in the SQLite file ``path`` (the game library's file). Thread-safe."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        with self._db() as db:
+            db.executescript(SCHEMA)
+            row = db.execute("SELECT value FROM kgp_meta WHERE key = 'salt'").fetchone()
+            if row is None:
+                db.execute("INSERT INTO kgp_meta VALUES ('salt', ?)", (secrets.token_hex(16),))
+                row = db.execute("SELECT value FROM kgp_meta WHERE key = 'salt'").fetchone()
+        self._salt = str(row[0])
+
+    @contextmanager
+    def _db(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            connection = sqlite3.connect(self.path, timeout=30)
+            try:
+                with connection:  # one transaction: committed on success, rolled back on error
+                    yield connection
+            finally:
+                connection.close()
+
+    def token_hash(self, token: str) -> str:
+        """The stored form of a token."""
+        return hashlib.sha256((self._salt + "\0" + token).encode("utf-8")).hexdigest()
+
+    def known_token(self, token: str) -> bool:
+        """Whether an agent already uses this token."""
+        with self._db() as db:
+            return db.execute("SELECT 1 FROM kgp_agents WHERE token_hash = ?", (self.token_hash(token),)).fetchone() is not None
+
+    def sign_in(self, token: str | None, name: str, authors: str = "", description: str = "") -> Agent:
+        """The agent of ``token`` (made on first use; its name and details updated), or a new anonymous agent."""
+        name, authors, description = (_clean(text) for text in (name, authors, description))
+        with self._db() as db:
+            if token is None:
+                cursor = db.execute("INSERT INTO kgp_agents (name, authors, description) VALUES (?, ?, ?)",
+                                    (name, authors, description))
+                return Agent(int(cursor.lastrowid or 0), name, authors, description)
+            digest = self.token_hash(token)
+            db.execute("INSERT INTO kgp_agents (token_hash, name, authors, description) VALUES (?, ?, ?, ?)"
+                       " ON CONFLICT(token_hash) DO UPDATE SET name = excluded.name, authors = excluded.authors,"
+                       " description = excluded.description, last_seen = datetime('now')",
+                       (digest, name, authors, description))
+            row = db.execute("SELECT id FROM kgp_agents WHERE token_hash = ?", (digest,)).fetchone()
+            return Agent(int(row[0]), name, authors, description)
+
+    def bot(self, name: str, spec: str) -> Agent:
+        """The agent that stands for a built-in bot (one per name)."""
+        with self._db() as db:
+            key = "bot:" + name
+            db.execute("INSERT OR IGNORE INTO kgp_agents (token_hash, name, description, kind) VALUES (?, ?, ?, 'bot')",
+                       (key, name, spec))
+            row = db.execute("SELECT id FROM kgp_agents WHERE token_hash = ?", (key,)).fetchone()
+            return Agent(int(row[0]), name, "", spec, "bot")
+
+    def agent(self, agent_id: int) -> Agent | None:
+        """The agent with that id, or None."""
+        with self._db() as db:
+            row = db.execute("SELECT id, name, authors, description, kind FROM kgp_agents WHERE id = ?",
+                             (agent_id,)).fetchone()
+        return Agent(*row) if row else None
+
+    def record_result(self, game_id: int, south: int, north: int, score: float, reason: str, event: str,
+                      variant: str) -> None:
+        """Store a game's result: ``score`` is south's (1 win, 0.5 draw, 0 loss)."""
+        with self._db() as db:
+            db.execute("INSERT OR REPLACE INTO kgp_results (game_id, south, north, score, reason, event, variant)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?)", (game_id, south, north, score, reason, event, variant))
+
+    def results(self, event: str | None = None, agent_id: int | None = None) -> list[dict[str, Any]]:
+        """Results, newest first (of one event, or of one agent)."""
+        query = "SELECT game_id, south, north, score, reason, event, variant, finished_at FROM kgp_results"
+        clauses: list[str] = []
+        parameters: list[object] = []
+        if event is not None:
+            clauses.append("event = ?")
+            parameters.append(event)
+        if agent_id is not None:
+            clauses.append("(south = ? OR north = ?)")
+            parameters += [agent_id, agent_id]
+        if clauses:
+            query += " WHERE " + " AND ".join(clauses)
+        with self._db() as db:
+            rows = db.execute(query + " ORDER BY game_id DESC", parameters).fetchall()
+        keys = ("game_id", "south", "north", "score", "reason", "event", "variant", "finished_at")
+        return [dict(zip(keys, row)) for row in rows]
+
+    def standings(self, event: str | None = None) -> list[Standing]:
+        """Every agent that played (in ``event``), best rating first, with 95% intervals."""
+        results = self.results(event)
+        ids = sorted({r["south"] for r in results} | {r["north"] for r in results})
+        index = {agent_id: i for i, agent_id in enumerate(ids)}
+        ratings = fit_ratings(len(ids), [(index[r["south"]], index[r["north"]], r["score"]) for r in results])
+        tally = {agent_id: [0, 0, 0] for agent_id in ids}
+        for r in results:
+            for side, score in ((r["south"], r["score"]), (r["north"], 1 - r["score"])):
+                tally[side][0 if score > 0.5 else 1 if score == 0.5 else 2] += 1
+        lines = []
+        for agent_id in ids:
+            agent = self.agent(agent_id)
+            if agent is None:
+                continue
+            wins, draws, losses = tally[agent_id]
+            rating = ratings[index[agent_id]]
+            lines.append(Standing(agent, wins + draws + losses, wins, draws, losses, rating.elo, rating.low, rating.high))
+        return sorted(lines, key=lambda line: (-line.elo, line.agent.id))
+
+
+def _clean(text: str) -> str:
+    """Printable text of at most MAX_TEXT characters (names come from the network)."""
+    return "".join(c for c in str(text) if c.isprintable())[:MAX_TEXT].strip()

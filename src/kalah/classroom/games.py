@@ -1,0 +1,179 @@
+"""Games on the class server: two seats (agents or built-in bots), the move time, the record.
+
+Every move goes into the game library as it is played (a finished game is
+never only in memory), and the result into the agents' results table. Bots
+think in a thread pool, never on the event loop, so a deep search does not
+delay any agent's messages.
+
+What happens when an agent does not play properly:
+
+- no legal move before the move time (late, silent, only illegal moves): a
+  random legal move is played for it (the protocol's rule), and the record's
+  move says so (``info.kgp``: ``late``);
+- an illegal move: answered with ``error`` and ignored; the agent may still
+  send a legal one in time;
+- the connection is lost during the game: the game is lost by forfeit (the
+  record is marked stopped, with the reason, and the result counts as a loss).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from kalah.players import make_player
+from kalah.records import GameLibrary, PlayerInfo
+from kalah.rules import Move, Position, Variant
+from kalah.search import search
+
+from .agents import Agent, AgentBook
+from kalah.kgp import Word
+
+from .session import AgentSession, Disconnected
+
+#: Built-in opponents, weakest first: (name, player spec).
+BOT_LEVELS: tuple[tuple[str, str], ...] = (
+    ("random", "random"),
+    ("easy", "alphabeta:depth=2"),
+    ("medium", "pvs:depth=5"),
+    ("hard", "pvs:depth=8"),
+    ("strong", "pvs:depth=12"),
+)
+#: Bots' search tables are small (2^16 entries): hundreds of games may run at once.
+BOT_TABLE_BITS = 16
+
+
+class Seat(Protocol):
+    """Who plays one side."""
+
+    agent: Agent
+
+    async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+        """A move for ``position`` (None: none in time), and notes for the record."""
+
+
+class BotSeat:
+    """A built-in bot: a player spec searched in a worker thread."""
+
+    def __init__(self, agent: Agent, spec: str, executor: Executor | None, seed: int = 0) -> None:
+        self.agent, self.spec, self.executor = agent, spec, executor
+        self._player = make_player(spec)
+        self._seed = seed
+
+    def _decide(self, position: Position, seconds: float) -> Move:
+        algorithm = getattr(self._player, "algorithm", None)
+        depth = getattr(self._player, "depth", None)
+        if algorithm is None or depth is None:
+            return self._player.choose_move(position)
+        # Bots keep the agents' move time too (a deep bot on a big board stops at its last finished depth).
+        result = search(position, algorithm, depth=depth, time=seconds, move_values=False, table_bits=BOT_TABLE_BITS,
+                        threads=1)
+        assert result.best_move is not None
+        return result.best_move
+
+    async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+        """A move for ``position`` (None: none in time), and notes for the record."""
+        move = await asyncio.get_running_loop().run_in_executor(self.executor, self._decide, position, game.move_time)
+        return move, {}
+
+
+class AgentSeat:
+    """A connected agent."""
+
+    def __init__(self, session: AgentSession) -> None:
+        assert session.agent is not None
+        self.session, self.agent = session, session.agent
+
+    async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+        """A move for ``position`` (None: none in time), and notes for the record."""
+        opponent = game.seats[1 - position.to_move].agent.name
+        pending = await self.session.decide(position, game.move_time, str(game.id), opponent, new_game)
+        notes: dict[str, Any] = {}
+        if pending.move is None:
+            notes["kgp"] = "late"
+        if pending.illegal:
+            notes["illegal_moves"] = pending.illegal
+        return pending.move, notes
+
+    async def tell_result(self, game_id: int, side: int, final: Position) -> None:
+        """``set game:result "ID win 40-32"``, the agent's score first (an extension of this server: clients
+        ignore options they do not know; ``kalah kgp`` counts its games by it)."""
+        scores = final.scores or (0, 0)
+        mine, theirs = scores[side], scores[1 - side]
+        outcome = "win" if mine > theirs else "draw" if mine == theirs else "loss"
+        try:
+            await self.session.send("set", Word("game:result"), f"{game_id} {outcome} {mine}-{theirs}")
+        except Disconnected:
+            pass
+
+
+@dataclass
+class LiveGame:
+    """A game being played (what the web pages show of it)."""
+
+    id: int
+    seats: tuple[Seat, Seat]
+    variant: Variant
+    move_time: float
+    event: str
+    position: Position
+    moves: int = 0
+    started: float = field(default_factory=time.time)
+    result: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: who plays, the position, the moves so far."""
+        return {"id": self.id, "event": self.event, "variant": self.variant.to_dict(),
+                "players": [seat.agent.to_dict() for seat in self.seats], "position": self.position.to_dict(),
+                "moves": self.moves, "result": self.result}
+
+
+async def play_game(seats: tuple[Seat, Seat], variant: Variant, move_time: float, library: GameLibrary,
+                    book: AgentBook, event: str, live: dict[int, LiveGame], rng: random.Random) -> float:
+    """Play one game, south (``seats[0]``) first; returns south's score (1, 0.5, 0)."""
+    start = Position.start(variant)
+    players = [PlayerInfo(seat.agent.name, f"kgp-{seat.agent.kind}:{seat.agent.id}") for seat in seats]
+    tags = {"kgp": event, "south": seats[0].agent.id, "north": seats[1].agent.id}
+    game_id = await asyncio.to_thread(library.create_game, start, players, tags=tags, program="kalah arena serve")
+    game = LiveGame(game_id, seats, variant, move_time, event, start)
+    live[game_id] = game
+    told = [False, False]
+    position = start
+    try:
+        while not position.is_over:
+            mover = position.to_move
+            legal = position.legal_moves()
+            began = time.monotonic()
+            try:
+                move, notes = await seats[mover].choose(position, game, not told[mover])
+            except Disconnected as gone:
+                score = 0.0 if mover == 0 else 1.0
+                reason = f"forfeit: {seats[mover].agent.name} disconnected ({gone})"
+                await asyncio.to_thread(library.mark_stopped, game_id, reason)
+                await asyncio.to_thread(book.record_result, game_id, seats[0].agent.id, seats[1].agent.id, score,
+                                        reason, event, variant.name)
+                game.result = reason
+                return score
+            told[mover] = True
+            if move is None or move not in legal:
+                notes["random_move"] = True
+            played: Move = move if move is not None and move in legal else rng.choice(legal)
+            position = await asyncio.to_thread(library.add_move, game_id, played, round(time.monotonic() - began, 4),
+                                               notes or None)
+            game.position, game.moves = position, game.moves + 1
+        margin = position.margin or 0
+        score = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+        reason = f"{position.scores[0]}-{position.scores[1]}" if position.scores else "finished"
+        await asyncio.to_thread(book.record_result, game_id, seats[0].agent.id, seats[1].agent.id, score, reason,
+                                event, variant.name)
+        game.result = reason
+        for side, seat in enumerate(seats):
+            if isinstance(seat, AgentSeat):
+                await seat.tell_result(game_id, side, position)
+        return score
+    finally:
+        live.pop(game_id, None)

@@ -1,0 +1,183 @@
+"""The class server: agents connect (TCP or WebSocket), get paired, play, get rated.
+
+Practice mode pairs the agents waiting for a game every
+:attr:`ServerConfig.pair_every` seconds, in random pairs; an agent left
+without a partner plays a built-in bot of graded strength: it starts at the
+weakest (``random``), goes one level up after a win and one down after a loss.
+Tournament mode (:mod:`.tournament`) plays a fixed field instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import Counter, deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from kalah.kgp import Connection, StreamConnection
+from kalah.kgp.wire import MAX_LINE
+from kalah.records import GameLibrary
+from kalah.rules import Variant
+
+from .agents import AgentBook
+from .games import BOT_LEVELS, AgentSeat, BotSeat, LiveGame, Seat, play_game
+from .session import AgentSession, Limits
+
+
+@dataclass
+class ServerConfig:
+    """How the server plays."""
+
+    variant: Variant = field(default_factory=lambda: Variant(6, 6))
+    move_time: float = 5.0
+    pair_every: float = 1.0
+    limits: Limits = field(default_factory=Limits)
+    practice: bool = True  # pair waiting agents (off while a tournament runs its own games)
+    bot_threads: int = 2
+    seed: int = 0
+
+
+class ClassServer:
+    """The agents, the games under way, and the pairing."""
+
+    def __init__(self, config: ServerConfig, library: GameLibrary, book: AgentBook) -> None:
+        self.config = config
+        self.library = library
+        self.book = book
+        self.sessions: set[AgentSession] = set()
+        self.waiting: list[AgentSession] = []
+        self.live: dict[int, LiveGame] = {}
+        self.by_address: Counter[str] = Counter()
+        self.new_tokens: dict[str, deque[float]] = {}  # when each address last showed new tokens
+        self.bot_level: dict[int, int] = {}
+        self.rng = random.Random(config.seed)
+        self.executor = ThreadPoolExecutor(max_workers=config.bot_threads, thread_name_prefix="kalah-bot")
+        self.tasks: set[asyncio.Task[object]] = set()
+        self.games_played = 0
+
+    # --- connections -------------------------------------------------------------------
+
+    async def serve_connection(self, connection: Connection) -> None:
+        """Serve one agent's connection until it closes (TCP and WebSocket alike)."""
+        session = AgentSession(self, connection)
+        address = connection.peer
+        if self.by_address[address] >= self.config.limits.max_per_address:
+            await session.refuse(f"too many connections from your address (at most {self.config.limits.max_per_address})")
+            return
+        self.by_address[address] += 1
+        self.sessions.add(session)
+        try:
+            await session.run()
+        finally:
+            self.sessions.discard(session)
+            if session in self.waiting:
+                self.waiting.remove(session)
+            self.by_address[address] -= 1
+            if self.by_address[address] <= 0:
+                del self.by_address[address]
+
+    async def handle_tcp(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """asyncio's callback for a TCP connection."""
+        await self.serve_connection(StreamConnection(reader, writer))
+
+    async def start_tcp(self, host: str, port: int) -> asyncio.Server:
+        """Listen for agents over TCP."""
+        return await asyncio.start_server(self.handle_tcp, host, port, limit=4 * MAX_LINE + 2)
+
+    async def sign_in(self, session: AgentSession) -> str | None:
+        """Give the session its agent; returns why it is refused, or None."""
+        limits = self.config.limits
+        address = session.connection.peer
+        if session.token is not None and not await asyncio.to_thread(self.book.known_token, session.token):
+            recent = self.new_tokens.setdefault(address, deque())
+            now = time.monotonic()
+            while recent and now - recent[0] > 60:
+                recent.popleft()
+            if len(recent) >= limits.new_tokens_per_minute:
+                return f"too many new tokens from your address (at most {limits.new_tokens_per_minute} a minute)"
+            recent.append(now)
+        session.agent = await asyncio.to_thread(self.book.sign_in, session.token, session.name, session.authors,
+                                                session.description)
+        return None
+
+    def agent_ready(self, session: AgentSession) -> None:
+        """The session chose freeplay: it waits for a game."""
+        if session not in self.waiting and not session.closed.is_set():
+            self.waiting.append(session)
+
+    # --- practice ----------------------------------------------------------------------
+
+    async def practice_loop(self) -> None:
+        """Pair waiting agents for ever (cancel the task to stop)."""
+        while True:
+            await asyncio.sleep(self.config.pair_every)
+            if self.config.practice:
+                self.pair_waiting()
+
+    def pair_waiting(self) -> None:
+        """Start games for the agents waiting now: in random pairs, the one left over against a bot."""
+        ready = [session for session in self.waiting if not session.closed.is_set()]
+        self.waiting.clear()
+        self.rng.shuffle(ready)
+        while len(ready) >= 2:
+            first, second = ready.pop(), ready.pop()
+            self.start_game((AgentSeat(first), AgentSeat(second)), [first, second])
+        if ready:
+            session = ready.pop()
+            assert session.agent is not None
+            bot = self.bot_seat(self.bot_level.get(session.agent.id, 0))
+            seats: tuple[Seat, Seat] = (AgentSeat(session), bot)
+            if self.rng.random() < 0.5:
+                seats = (bot, AgentSeat(session))
+            self.start_game(seats, [session])
+
+    def bot_seat(self, level: int) -> BotSeat:
+        """A built-in bot of ``level`` (0 = random .. the strongest)."""
+        name, spec = BOT_LEVELS[max(0, min(level, len(BOT_LEVELS) - 1))]
+        agent = self.book.bot(f"bot-{name}", spec)
+        if spec == "random":  # seeded from the server's generator: a server run with a seed replays
+            spec = f"random:seed={self.rng.randrange(2 ** 31)}"
+        return BotSeat(agent, spec, self.executor)
+
+    def start_game(self, seats: tuple[Seat, Seat], sessions: list[AgentSession], event: str = "practice",
+                   variant: Variant | None = None) -> asyncio.Task[float]:
+        """Play a game in a task; its agents wait for the next game when it ends."""
+        for session in sessions:
+            session.in_game = True
+
+        async def run() -> float:
+            try:
+                score = await play_game(seats, variant or self.config.variant, self.config.move_time, self.library,
+                                        self.book, event, self.live, self.rng)
+            finally:
+                for session in sessions:
+                    session.in_game = False
+            self.games_played += 1
+            self._adjust_levels(seats, score)
+            if event == "practice":
+                for session in sessions:
+                    self.agent_ready(session)
+            return score
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    def _adjust_levels(self, seats: tuple[Seat, Seat], south_score: float) -> None:
+        for side, seat in enumerate(seats):
+            other = seats[1 - side]
+            if isinstance(other, BotSeat) and isinstance(seat, AgentSeat):
+                score = south_score if side == 0 else 1 - south_score
+                level = self.bot_level.get(seat.agent.id, 0)
+                self.bot_level[seat.agent.id] = max(0, min(len(BOT_LEVELS) - 1, level + (1 if score > 0.5 else -1 if score < 0.5 else 0)))
+
+    async def close(self) -> None:
+        """Stop the games and connections."""
+        for task in list(self.tasks):
+            task.cancel()
+        for session in list(self.sessions):
+            await session.connection.close()
+        self.executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,212 @@
+"""The class server's web face: the WebSocket at ``/socket``, pages, and the same as a JSON API.
+
+Pages (server-drawn HTML, no script but a reload and a replay slider):
+``/`` the leaderboard, ``/agents/{id}`` an agent's games, ``/live`` the games
+under way on the board, ``/games/{id}`` a replay. The JSON API:
+``/api/leaderboard``, ``/api/agents/{id}``, ``/api/live``, ``/api/games/{id}``,
+``/api/tournament``. Every name shown comes from an agent: it is escaped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Path, WebSocket
+from fastapi.responses import HTMLResponse
+
+from kalah.kgp.wire import MAX_LINE
+from kalah.records import LibraryError
+from kalah.rules.svg import board_svg, record_html
+
+from .server import ClassServer
+
+#: Ids in paths: SQLite integers are 64-bit; anything larger is a 422, not a crash.
+def _id() -> Any:
+    return Path(ge=1, le=2 ** 62)  # a fresh one per parameter: FastAPI binds it to its name
+
+STYLE = """
+body{font-family:system-ui,sans-serif;margin:0 auto;max-width:980px;padding:12px;color:#222;background:#faf7f0}
+a{color:#7a4b12}table{border-collapse:collapse;width:100%}td,th{padding:4px 8px;border-bottom:1px solid #ddd;
+text-align:right}td:first-child,th:first-child,td.name,th.name{text-align:left}nav a{margin-right:14px}
+svg{max-width:100%;height:auto}.game{margin:14px 0}h1{font-size:1.4em}
+@media (max-width:500px){td,th{padding:3px 4px;font-size:.9em}.wide{display:none}}
+"""
+
+
+class StarletteConnection:
+    """KGP over the server's WebSocket (Starlette): one command a message."""
+
+    def __init__(self, socket: WebSocket) -> None:
+        self.socket = socket
+        self.peer = socket.client.host if socket.client else "local"
+        self._pending: list[str] = []
+
+    async def read_line(self) -> str | None:
+        """The next line without its line end, or None when the other side has closed."""
+        from kalah.kgp import LineError
+
+        while not self._pending:
+            message = await self.socket.receive()
+            if message["type"] == "websocket.disconnect":
+                return None
+            text = message.get("text")
+            if text is None:
+                try:
+                    text = (message.get("bytes") or b"").decode("utf-8")
+                except UnicodeDecodeError:
+                    raise LineError("a line is not valid UTF-8") from None
+            lines = [line for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
+            if any(len(line) > MAX_LINE for line in lines):
+                raise LineError(f"a line has at most {MAX_LINE} characters")
+            self._pending = lines
+        return self._pending.pop(0)
+
+    async def send_line(self, line: str) -> None:
+        """Send one line (the line end is added)."""
+        await self.socket.send_text(line + "\r\n")
+
+    async def close(self) -> None:
+        """Close the connection (safe to call twice)."""
+        try:
+            await asyncio.wait_for(self.socket.close(), 2)
+        except Exception:  # already closed by the other side
+            pass
+
+
+def _page(title: str, body: str, refresh: int | None = None) -> HTMLResponse:
+    meta = f'<meta http-equiv="refresh" content="{refresh}">' if refresh else ""
+    return HTMLResponse(
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+        f'content="width=device-width,initial-scale=1">{meta}<title>{html.escape(title)}</title>'
+        f"<style>{STYLE}</style></head><body><nav><a href=\"/\">Leaderboard</a><a href=\"/live\">Live games</a>"
+        f'<a href="/tournament">Tournament</a></nav><h1>{html.escape(title)}</h1>{body}</body></html>')
+
+
+def _standings_table(rows: list[dict[str, Any]]) -> str:
+    lines = ["<table data-leaderboard><tr><th>#</th><th class=name>agent</th><th>games</th><th>wins</th>"
+             "<th>draws</th><th>losses</th><th>Elo</th><th class=wide>95% interval</th></tr>"]
+    for rank, row in enumerate(rows, 1):
+        interval = (f"{row['elo_low']:+.0f} .. {row['elo_high']:+.0f}" if row["elo_low"] is not None else "-")
+        lines.append(f"<tr data-agent-id=\"{row['id']}\"><td>{rank}</td><td class=name><a href=\"/agents/{row['id']}\">"
+                     f"{html.escape(row['name'])}</a>{' (bot)' if row['kind'] == 'bot' else ''}</td>"
+                     f"<td>{row['games']}</td><td>{row['wins']}</td><td>{row['draws']}</td><td>{row['losses']}</td>"
+                     f"<td>{round(row['elo']) or 0:+d}</td><td class=wide>{interval}</td></tr>")
+    return "".join(lines) + "</table>"
+
+
+def create_app(server: ClassServer) -> FastAPI:
+    """The web app of ``server`` (routes above)."""
+    app = FastAPI(title="kalah arena serve", docs_url=None, redoc_url=None)
+    book, library = server.book, server.library
+
+    def leaderboard(event: str | None = None) -> list[dict[str, Any]]:
+        return [line.to_dict() for line in book.standings(event)]
+
+    def agent_json(agent_id: int) -> dict[str, Any]:
+        agent = book.agent(agent_id)
+        if agent is None:
+            raise HTTPException(404, f"no agent {agent_id}")
+        return {"agent": agent.to_dict(), "results": book.results(agent_id=agent_id)[:500]}
+
+    def game_json(game_id: int) -> dict[str, Any]:
+        try:
+            record = library.record(game_id)
+        except LibraryError:
+            raise HTTPException(404, f"no game {game_id}") from None
+        if not library.summary(game_id).tags.get("kgp"):
+            raise HTTPException(404, f"no game {game_id}")
+        return record.to_dict()
+
+    @app.websocket("/socket")
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        await server.serve_connection(StarletteConnection(websocket))
+
+    @app.get("/api/leaderboard")
+    async def api_leaderboard(event: str | None = None) -> list[dict[str, Any]]:
+        return await asyncio.to_thread(leaderboard, event)
+
+    @app.get("/api/agents/{agent_id}")
+    async def api_agent(agent_id: int = _id()) -> dict[str, Any]:
+        return await asyncio.to_thread(agent_json, agent_id)
+
+    @app.get("/api/live")
+    async def api_live() -> list[dict[str, Any]]:
+        return [game.to_dict() for game in list(server.live.values())]
+
+    @app.get("/api/games/{game_id}")
+    async def api_game(game_id: int = _id()) -> dict[str, Any]:
+        return await asyncio.to_thread(game_json, game_id)
+
+    @app.get("/api/tournament")
+    async def api_tournament() -> dict[str, Any]:
+        tournament = getattr(server, "tournament", None)
+        if tournament is None:
+            raise HTTPException(404, "no tournament on this server")
+        return await asyncio.to_thread(tournament.to_dict)
+
+    @app.get("/", response_class=HTMLResponse)
+    async def page_leaderboard() -> HTMLResponse:
+        rows = await asyncio.to_thread(leaderboard, None)
+        connected = len([s for s in server.sessions if s.mode])
+        return _page("Leaderboard", f"<p>{connected} agents connected, {len(server.live)} games under way. "
+                     f"{html.escape(server.config.variant.name)}, {server.config.move_time:g} s a move.</p>"
+                     + _standings_table(rows))
+
+    @app.get("/agents/{agent_id}", response_class=HTMLResponse)
+    async def page_agent(agent_id: int = _id()) -> HTMLResponse:
+        data = await asyncio.to_thread(agent_json, agent_id)
+        agent = data["agent"]
+        names = {}
+        rows = []
+        for result in data["results"][:200]:
+            for other in (result["south"], result["north"]):
+                if other not in names:
+                    found = await asyncio.to_thread(book.agent, other)
+                    names[other] = found.name if found else "?"
+            side = 0 if result["south"] == agent_id else 1
+            score = result["score"] if side == 0 else 1 - result["score"]
+            outcome = "won" if score > 0.5 else "drew" if score == 0.5 else "lost"
+            opponent = names[result["north"] if side == 0 else result["south"]]
+            rows.append(f"<tr><td><a href=\"/games/{result['game_id']}\">game {result['game_id']}</a></td>"
+                        f"<td class=name>{'south' if side == 0 else 'north'} vs {html.escape(opponent)}</td>"
+                        f"<td>{outcome}</td><td class=wide>{html.escape(result['reason'])}</td></tr>")
+        about = " ".join(html.escape(agent[key]) for key in ("authors", "description") if agent[key])
+        return _page(agent["name"], f"<p>{about}</p><table data-agent-games>{''.join(rows)}</table>")
+
+    @app.get("/live", response_class=HTMLResponse)
+    async def page_live() -> HTMLResponse:
+        parts = []
+        for game in list(server.live.values())[:24]:
+            names = (game.seats[0].agent.name, game.seats[1].agent.name)
+            parts.append(f'<div class="game" data-live-game="{game.id}"><p><a href="/games/{game.id}">game {game.id}</a>: '
+                         f"<b>{html.escape(names[0])}</b> (south) vs <b>{html.escape(names[1])}</b>, "
+                         f"{game.moves} moves</p>{board_svg(game.position, names=names)}</div>")
+        return _page("Live games", "".join(parts) or "<p>No game is being played.</p>", refresh=2)
+
+    @app.get("/games/{game_id}", response_class=HTMLResponse)
+    async def page_game(game_id: int = _id()) -> HTMLResponse:
+        data = await asyncio.to_thread(game_json, game_id)
+        record = await asyncio.to_thread(library.record, game_id)
+        positions = list(record.positions())
+        names = (record.players[0].name, record.players[1].name)
+        frames = "".join(f'<div class="frame" data-ply="{i}"{"" if i == len(positions) - 1 else " hidden"}>'
+                         f"{board_svg(position, names=names)}</div>" for i, position in enumerate(positions))
+        slider = (f'<input type="range" min="0" max="{len(positions) - 1}" value="{len(positions) - 1}" '
+                  'aria-label="move" style="width:100%" oninput="for(const f of document.querySelectorAll(\'.frame\'))'
+                  'f.hidden=f.dataset.ply!==this.value">')
+        stop = data.get("result", {}).get("stop_reason")
+        return _page(f"Game {game_id}", record_html(record) + (f"<p>{html.escape(stop)}</p>" if stop else "")
+                     + "<h2>Replay</h2>" + slider + frames)
+
+    @app.get("/tournament", response_class=HTMLResponse)
+    async def page_tournament() -> HTMLResponse:
+        tournament = getattr(server, "tournament", None)
+        if tournament is None:
+            return _page("Tournament", "<p>No tournament on this server (practice mode).</p>")
+        data = await asyncio.to_thread(tournament.to_dict)
+        return _page("Tournament", f"<p>{html.escape(data['status'])}</p>" + _standings_table(data["standings"]))
+
+    return app

@@ -1,0 +1,67 @@
+"""``kalah kgp``: play any player on a Kalah Game Protocol server (TCP or WebSocket)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from kalah.cli import fail
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``kalah kgp`` to the command line."""
+    app.command("kgp")(kgp)
+
+
+def kgp(
+    server: str = typer.Argument(..., help="host:port for TCP (go-kgp listens on 2671), or a ws:// or wss:// URL."),
+    player: str = typer.Option("pvs:time=1", "--player", "-p", help="The player spec that plays, e.g. pvs:depth=12."),
+    name: Optional[str] = typer.Option(None, "--name", envvar="KGP_NAME", help="The agent's name (env KGP_NAME)."),
+    authors: Optional[str] = typer.Option(None, "--authors", envvar="KGP_AUTHORS", help="Its authors (env KGP_AUTHORS)."),
+    description: Optional[str] = typer.Option(None, "--description", envvar="KGP_DESCRIPTION",
+                                              help="What it does (env KGP_DESCRIPTION)."),
+    token: Optional[str] = typer.Option(None, "--token", envvar="KGP_TOKEN", show_default=False,
+                                        help="Secret that keeps the agent's identity and rating (env KGP_TOKEN; never printed)."),
+    games: Optional[int] = typer.Option(None, "--games", "-n", help="Stop after this many games (default: play on)."),
+    mode: str = typer.Option("freeplay", "--mode", help="freeplay (play moves) or eval (answer each state with a value)."),
+    retries: int = typer.Option(8, "--retries", help="Failed attempts to connect in a row before giving up."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Say only why it stopped."),
+) -> None:
+    """Connect to a KGP server and play freeplay with PLAYER: each finished search depth sends a better move.
+
+    Reconnects with growing pauses when the connection drops, and ends saying why.
+    """
+    from kalah.kgp import ClientOptions, KgpError, parse_server, run_client
+    from kalah.players import make_player
+
+    try:
+        parse_server(server)
+    except KgpError as error:
+        fail(str(error))
+    if games is not None and games < 1:
+        fail(f"--games must be at least 1, got {games}")
+    if mode not in ("freeplay", "eval"):
+        fail(f"--mode must be freeplay or eval, got {mode!r}")
+    if retries < 0:
+        fail(f"--retries must be 0 or more, got {retries}")
+    if token is not None and not token.strip():
+        fail("--token must not be empty")
+    chosen = make_player(player)
+    if not getattr(chosen, "is_computer", False):
+        fail(f"player {player!r} needs a person at a board; a KGP agent plays computer players only")
+    options = ClientOptions(server, name=name, authors=authors, description=description, token=token,
+                            games=games, mode=mode, retries=retries)
+
+    def events(kind: str, text: str) -> None:
+        if not quiet or kind == "retry":
+            typer.echo(f"kalah kgp: {text}", err=True)
+
+    try:
+        report = run_client(chosen, options, events)
+    except KeyboardInterrupt:
+        typer.echo("kalah kgp: stopped: interrupted", err=True)
+        raise typer.Exit(130)
+    typer.echo(f"kalah kgp: stopped: {report.reason} ({report.games} games, {report.decisions} decisions)", err=True)
+    if not report.ok:
+        raise typer.Exit(1)

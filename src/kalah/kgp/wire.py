@@ -1,0 +1,181 @@
+"""The KGP wire format: one command a line, ``[id][@ref] name args...``, parsed strictly.
+
+The grammar is the specification's (KWARC/kalah-game, spec/012-grammar.md):
+arguments are integers, reals, words, "quoted strings" (``\\`` escapes the next
+character) and board literals ``<n,south_store,north_store,s1..sn,n1..nn>``.
+Everything that comes from the network is bounded here: a line has at most
+:data:`MAX_LINE` characters, a command at most :data:`MAX_ARGUMENTS`
+arguments, a number at most :data:`MAX_DIGITS` digits, so no input makes the
+parser slow or big.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Union
+
+from kalah.rules import KalahError
+
+#: The longest command the specification allows, trailing white space included.
+MAX_LINE = 16384
+MAX_ARGUMENTS = 32
+#: Ids, references and numbers are at most this many digits (far beyond any real id).
+MAX_DIGITS = 18
+
+
+class KgpError(KalahError):
+    """Something went wrong speaking KGP (the base of this package's errors)."""
+
+
+class KgpSyntaxError(KgpError, ValueError):
+    """A line that is not a KGP command (too long, bad characters, a malformed argument)."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board literal as sent on the wire: south is the side to move."""
+
+    south_store: int
+    north_store: int
+    south: tuple[int, ...]
+    north: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        """Pits a side."""
+        return len(self.south)
+
+    def __str__(self) -> str:
+        numbers = [self.size, self.south_store, self.north_store, *self.south, *self.north]
+        return "<" + ",".join(map(str, numbers)) + ">"
+
+
+@dataclass(frozen=True)
+class Word:
+    """An unquoted word argument (``freeplay``, ``info:name``); strings come back as ``str``."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+Argument = Union[int, float, str, Word, Board]
+
+
+@dataclass(frozen=True)
+class Command:
+    """One parsed command."""
+
+    name: str
+    args: tuple[Argument, ...] = ()
+    id: int | None = None
+    ref: int | None = None
+
+    def text(self, index: int) -> str | None:
+        """Argument ``index`` as text when it is a word or a string (``set``'s key and value), else None."""
+        if index < len(self.args) and isinstance(self.args[index], (str, Word)):
+            return str(self.args[index])
+        return None
+
+
+_HEAD = re.compile(r"(?:(\d{1,%d})?(?:@(\d{1,%d}))?[ \t]+)?([A-Za-z0-9]{1,32})(?=[ \t]|$)" % (MAX_DIGITS, MAX_DIGITS))
+_INTEGER = re.compile(r"[+-]?\d{1,%d}(?=[ \t]|$)" % MAX_DIGITS)
+_REAL = re.compile(r"[+-]?\d{0,%d}\.\d{1,%d}(?=[ \t]|$)" % (MAX_DIGITS, MAX_DIGITS))
+_WORD = re.compile(r"[A-Za-z0-9:_-]{1,256}(?=[ \t]|$)")
+_STRING = re.compile(r'"((?:\\[^\r\n]|[^"\\\r\n])*)"(?=[ \t]|$)')
+_BOARD = re.compile(r"<(\d{1,6}(?:,\d{1,6}){2,})>(?=[ \t]|$)")
+_ESCAPE = re.compile(r"\\(.)")
+_SPACE = re.compile(r"[ \t]+")
+
+
+def parse_line(line: str) -> Command:
+    """Parse one line (its CRLF or LF may still be on it) into a :class:`Command`.
+
+    Raises :class:`KgpSyntaxError` naming what is wrong.
+    """
+    if len(line) > MAX_LINE:
+        raise KgpSyntaxError(f"a line has at most {MAX_LINE} characters, got {len(line)}")
+    text = line.rstrip("\r\n").strip(" \t")
+    if not text.replace("\t", " ").isprintable():
+        raise KgpSyntaxError("a command holds printable characters only")
+    head = _HEAD.match(text)
+    if head is None:
+        raise KgpSyntaxError(f"not a KGP command: {_shorten(text)!r}")
+    ident, ref, name = head.groups()
+    args: list[Argument] = []
+    rest = text[head.end():]
+    while rest:
+        space = _SPACE.match(rest)
+        if space is None:
+            raise KgpSyntaxError(f"arguments are separated by spaces: {_shorten(rest)!r}")
+        rest = rest[space.end():]
+        if not rest:
+            break
+        if len(args) == MAX_ARGUMENTS:
+            raise KgpSyntaxError(f"a command has at most {MAX_ARGUMENTS} arguments")
+        argument, rest = _argument(rest)
+        args.append(argument)
+    return Command(name, tuple(args), int(ident) if ident else None, int(ref) if ref else None)
+
+
+def _argument(text: str) -> tuple[Argument, str]:
+    for pattern in (_REAL, _INTEGER, _BOARD, _STRING, _WORD):
+        match = pattern.match(text)
+        if match is None:
+            continue
+        rest = text[match.end():]
+        if pattern is _INTEGER:
+            return int(match.group(0)), rest
+        if pattern is _REAL:
+            return float(match.group(0)), rest
+        if pattern is _STRING:
+            return _ESCAPE.sub(r"\1", match.group(1)), rest
+        if pattern is _BOARD:
+            return parse_board(match.group(0)), rest
+        return Word(match.group(0)), rest
+    raise KgpSyntaxError(f"not an argument: {_shorten(text)!r}")
+
+
+def parse_board(text: str) -> Board:
+    """A board literal ``<n,south_store,north_store,pits...>`` (KgpSyntaxError when its counts do not add up)."""
+    if not (text.startswith("<") and text.endswith(">")):
+        raise KgpSyntaxError(f"a board literal is wrapped in < >: {_shorten(text)!r}")
+    try:
+        numbers = [int(part) for part in text[1:-1].split(",")]
+    except ValueError:
+        raise KgpSyntaxError(f"a board literal holds comma-separated counts: {_shorten(text)!r}") from None
+    size = numbers[0]
+    if size < 1 or len(numbers) != 3 + 2 * size:
+        raise KgpSyntaxError(f"a board of {size} pits a side has {3 + 2 * size} numbers, got {len(numbers)}")
+    return Board(numbers[1], numbers[2], tuple(numbers[3:3 + size]), tuple(numbers[3 + size:]))
+
+
+def quote(text: str) -> str:
+    """``text`` as a KGP string argument (quotes and backslashes escaped; line breaks become spaces)."""
+    cleaned = " ".join(text.splitlines())
+    return '"' + cleaned.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_command(name: str, *args: Argument, id: int | None = None, ref: int | None = None) -> str:
+    """One command as a line without its CRLF; ``str`` arguments are quoted, the rest written as they are."""
+    head = ""
+    if id is not None:
+        head += str(id)
+    if ref is not None:
+        head += f"@{ref}"
+    parts = [head] if head else []
+    parts.append(name)
+    for argument in args:
+        if isinstance(argument, str):
+            parts.append(quote(argument))
+        elif isinstance(argument, float):
+            parts.append(f"{argument:.4f}" if argument == argument and abs(argument) != float("inf") else "0.0")
+        else:
+            parts.append(str(argument))
+    return " ".join(parts)
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."

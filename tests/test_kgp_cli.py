@@ -1,0 +1,64 @@
+"""Bad input to `kalah kgp` and `kalah arena serve`: one line `kalah: error: ...`, exit code 2."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+
+import pytest
+
+from kgp_interop import kalah_command
+
+MISUSES = [
+    (["kgp"], "Missing argument"),
+    (["kgp", "nohost"], "a server is host:port"),
+    (["kgp", "example.org:99999"], "a server is host:port"),
+    (["kgp", "127.0.0.1:1", "--games", "0"], "--games must be at least 1"),
+    (["kgp", "127.0.0.1:1", "--player", "nobody"], "unknown player 'nobody'"),
+    (["kgp", "127.0.0.1:1", "--player", "human"], "needs a person"),
+    (["kgp", "127.0.0.1:1", "--mode", "verify"], "--mode must be freeplay or eval"),
+    (["kgp", "127.0.0.1:1", "--token", " "], "--token must not be empty"),
+    (["kgp", "127.0.0.1:1", "--retries", "-1"], "--retries"),
+    (["arena", "serve", "--port", "70000"], "--port must be a port number"),
+    (["arena", "serve", "--move-time", "0"], "--move-time"),
+    (["arena", "serve", "--pits", "12"], "pits must be between 1 and 8"),
+    (["arena", "serve", "--stage", "12x12", "--tournament"], "pits must be between 1 and 8"),
+    (["arena", "serve", "--stage", "big"], "a stage is PITSxSEEDS"),
+    (["arena", "serve", "--games-per-pairing", "3"], "--games-per-pairing"),
+    (["arena", "serve", "--field", "1"], "--field"),
+    (["arena", "serve", "--db", "{missing}/lib.sqlite", "--port", "0", "--kgp-port", "0"], "no directory"),
+    (["arena", "serve", "--standings", "{missing}/final", "--port", "0", "--kgp-port", "0"], "no directory"),
+    (["arena", "serve", "--nope"], "No such option"),
+]
+
+
+@pytest.mark.parametrize("args,message", MISUSES, ids=[" ".join(a) for a, _ in MISUSES])
+def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
+    missing = tmp_path / "no-such-folder"  # a folder that surely does not exist (not a fixed path: others may make it)
+    run = subprocess.run([*kalah_command(), *(arg.format(missing=missing) for arg in args)], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 2, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kalah: error:"), run.stderr
+    assert message in lines[0]
+
+
+def test_a_port_in_use_is_one_line(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = subprocess.run([*kalah_command(), "arena", "serve", "--kgp-port", str(port), "--port", "0",
+                              "--db", str(tmp_path / "lib.sqlite")], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and run.stderr.startswith("kalah: error: cannot listen"), run.stderr
+
+
+def test_an_unreachable_server_says_why_it_stopped():
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    run = subprocess.run([*kalah_command(), "kgp", f"127.0.0.1:{port}", "--retries", "1", "--player", "random"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert "trying again in 1 s" in run.stderr
+    assert f"stopped: cannot reach 127.0.0.1:{port}" in run.stderr and "gave up after 2 attempts" in run.stderr
