@@ -143,7 +143,7 @@ def test_a_whole_games_answers_are_the_rules_field_by_field(client):
     final = game.positions()[-1]
     assert same(listed, [{"id": game.id, "started_at": game.started_at, "players": game.players, "variant": variant,
                           "moves": len(game.moves), "status": "finished", "scores": list(final.scores or ()),
-                          "winner": final.winner, "variant_name": final.variant.name}])
+                          "winner": final.winner, "variant_name": final.variant.name, "live": False}])
 
 
 def test_analyses_answer_what_the_engine_worker_computed(client, monkeypatch):

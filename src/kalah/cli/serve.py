@@ -92,6 +92,10 @@ def register(app: typer.Typer) -> None:
         games_per_minute: int = typer.Option(
             60, "--games-per-minute",
             help="New games one client address may store a minute (imports: half as many)."),
+        forwarded_allow_ips: str = typer.Option(
+            "127.0.0.1", "--forwarded-allow-ips",
+            help="Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (comma"
+                 " separated): the per-address limits then count the people behind the proxy (docs/deploy.md)."),
     ) -> None:
         """Play, watch, analyse and replay games in the browser; every game is kept in the library."""
         import uvicorn
@@ -138,6 +142,7 @@ def register(app: typer.Typer) -> None:
         raise_file_limit()  # slow clients are closed by the timeouts; until then each holds a file
         server = uvicorn.Server(server_config(application, host, port,
                                               ConnectionLimits(per_address=connections_per_address)))
+        server.config.forwarded_allow_ips = forwarded_allow_ips  # read when the server starts (Config.load)
         try:
             server.run()
         except KeyboardInterrupt:

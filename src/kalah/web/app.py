@@ -41,6 +41,7 @@ from .limits import (
     client_key,
     library_bytes,
 )
+from .live import LiveLimits, install as install_live
 from .puzzles import router as puzzles_router
 from .review import router as review_router
 from .models import (
@@ -94,7 +95,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
                busy_timeout: float = 1.0, client_jobs: int = 4, queued_jobs: int = 256,
                games_per_minute: int = DEFAULT_GAMES_PER_MINUTE,
                imports_per_minute: int = DEFAULT_IMPORTS_PER_MINUTE,
-               max_library_bytes: int = DEFAULT_MAX_LIBRARY_BYTES) -> FastAPI:
+               max_library_bytes: int = DEFAULT_MAX_LIBRARY_BYTES, live_limits: LiveLimits | None = None) -> FastAPI:
     """The web application over the game library at ``db_path`` (default: the user's library).
 
     ``workers`` engine workers of kind ``pool`` ("process" or "thread") play
@@ -112,7 +113,8 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     ``imports_per_minute`` imported records per client address (then 429 with
     Retry-After), and no new game or import once the library holds
     ``max_library_bytes`` (507). Requests from pages of other websites are
-    refused (403, :mod:`kalah.web.guard`).
+    refused (403, :mod:`kalah.web.guard`). ``live_limits``: what one
+    address may hold of games between people (:mod:`kalah.web.live`).
     """
     library = GameLibrary(db_path, busy_timeout=busy_timeout)
     workers = max(1, workers)
@@ -207,6 +209,7 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     app.include_router(lab_router)  # the /lab page and its API (kalah.web.lab)
     app.include_router(review_router)  # reviews of games (kalah.web.review)
     app.include_router(puzzles_router)  # the puzzle trainer's list (kalah.web.puzzles)
+    install_live(app, live_limits, busy_timeout)  # games between people, the lobby (kalah.web.live)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 

@@ -222,6 +222,7 @@ class GameSummaryOut(BaseModel):
     status: str
     scores: list[int] | None
     winner: int | None
+    live: bool = Field(False, description="a game between people at two screens (played and watched at /live)")
 
 
 class FrameOut(BaseModel):

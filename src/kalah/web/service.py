@@ -530,6 +530,7 @@ class GameService:
                 players=[SideOut(name=p.name, spec=p.spec) for p in summary.players],
                 variant=summary.variant, variant_name=variant_name, moves=summary.moves, status=summary.status,
                 scores=list(summary.scores) if summary.scores else None, winner=summary.winner,
+                live=summary.tags.get("source") == "live",
             ))
         return out
 

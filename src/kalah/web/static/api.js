@@ -93,6 +93,7 @@
  * @property {string} status       playing, finished or stopped
  * @property {number[] | null} scores
  * @property {number | null} winner
+ * @property {boolean} [live]      a game between people at two screens (played and watched at /live)
  */
 
 /**
@@ -129,6 +130,49 @@
  * @property {string[]} pv_names          the best line in pit letters
  */
 
+/**
+ * A seat of a game between people: the token that moves it (kept in this browser's localStorage,
+ * never put in a link) and, for the one who invites, the invitation to the other seat.
+ * @schema SeatOut
+ * @typedef {object} Seat
+ * @property {number} game_id
+ * @property {number} seat
+ * @property {string} token
+ * @property {string | null} [invite]
+ */
+
+/**
+ * A game's clock as the server keeps it.
+ * @schema ClockOut
+ * @typedef {object} Clock
+ * @property {"none" | "clock" | "days"} kind
+ * @property {string} text             "3 min + 2 s", "2 days a move" or "no clock"
+ * @property {number[]} ms             milliseconds left for each player when the server answered
+ * @property {number | null} running   whose time runs
+ */
+
+/**
+ * What a game between people has beyond its moves.
+ * @schema LiveInfoOut
+ * @typedef {object} LiveInfo
+ * @property {boolean[]} seats_taken
+ * @property {boolean[]} connected      which seats have a page connected now
+ * @property {number} watchers
+ * @property {Clock} clock
+ * @property {{winner: number | null, reason: string} | null} result  the game ended by resignation or time
+ * @property {number | null} takeback_from  the player asking for a take-back
+ * @property {number[]} rematch_from
+ * @property {number | null} rematch_game   the rematch's game id, once both asked
+ */
+
+/** A game between people: its state and its live part.
+ * @schema LiveOut
+ * @typedef {{state: GameState, live: LiveInfo}} Live */
+
+/** An open challenge of the lobby.
+ * @schema ChallengeOut
+ * @typedef {{id: string, variant: Variant, variant_name: string, clock: string}} Challenge */
+
 /** A request the server refused. */
 export class ApiError extends Error {
   /** @param {number} status the HTTP status @param {string} message the server's explanation
@@ -150,11 +194,12 @@ export function hasStatus(error, status) {
 /**
  * A JSON request; the answer's JSON, or an ApiError.
  * @param {string} method @param {string} url @param {unknown} [body] an object, or text sent as it is
+ * @param {Record<string, string>} [headers] more headers (a seat's token)
  * @returns {Promise<any>}
  */
-async function request(method, url, body) {
+export async function request(method, url, body, headers) {
   /** @type {RequestInit & {headers: Record<string, string>}} */
-  const options = { method, headers: {} };
+  const options = { method, headers: { ...(headers || {}) } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = typeof body === "string" ? body : JSON.stringify(body);

@@ -3,8 +3,8 @@
  * export, and the import of a JSON game record.
  *
  * For tests: each row is tr[data-game=ID][data-status=playing|finished|stopped]
- * with links a.continue, a.replay, a.review, a.export and the button button.delete; button#library-more
- * shows the next page of older games. */
+ * with links a.continue, a.replay, a.review, a.export, a.watch (games between people in progress) and the
+ * button button.delete; button#library-more shows the next page of older games. */
 
 import * as api from "./api.js";
 import { $, $input, $select } from "./dom.js";
@@ -52,7 +52,13 @@ function row(game) {
   }
   const actions = document.createElement("td");
   actions.className = "actions";
-  if (game.status !== "finished") actions.appendChild(link("Continue", `#/game/${game.id}`, "button small continue"));
+  if (game.live && game.status === "playing") {
+    // a game between people: its players go on at /live (their browsers hold the seats), anyone may watch
+    actions.appendChild(link("Continue", `/live#/game/${game.id}`, "button small continue"));
+    const watch = link("Watch", `/live#/watch/${game.id}`, "button small watch");
+    watch.dataset.watch = "";
+    actions.appendChild(watch);
+  } else if (game.status !== "finished") actions.appendChild(link("Continue", `#/game/${game.id}`, "button small continue"));
   const exportLink = link("Export", `/api/games/${game.id}/record?download=true`, "button small export");
   exportLink.setAttribute("download", `kalah-game-${game.id}.json`);
   const remove = document.createElement("button");

@@ -18,6 +18,7 @@ import { $, $input, boardElement } from "./dom.js";
 import {
   freshGame, gameAction, hint, openGame, playHuman, redraw, refreshGameAnalysis, refuseMove, rematch, togglePause,
 } from "./game.js";
+import { playAFriend } from "./invite.js";
 import { importRecord, openLibrary, setUpLibraryFilters, showOlderGames } from "./library.js";
 import { setUpNewGameDialog } from "./newgame.js";
 import { openPuzzles } from "./puzzles.js";
@@ -110,6 +111,7 @@ async function init() {
   $("#btn-redo").addEventListener("click", () => gameAction("redo"));
   $("#btn-swap").addEventListener("click", () => playHuman("swap"));
   $("#btn-hint").addEventListener("click", hint);
+  $("#btn-invite").addEventListener("click", () => playAFriend().catch((error) => setStatus(api.errorText(error), true)));
   $("#btn-flip").addEventListener("click", flip);
   $("#btn-pause").addEventListener("click", togglePause);
   $("#btn-rematch").addEventListener("click", rematch);

@@ -1,0 +1,271 @@
+// @ts-check
+/* The live page (/live): a game between two people at two screens, watching
+ * one, and the lobby.
+ *
+ * Routes: #/new (make an invitation), #/join/ID/INVITE (take the empty seat:
+ * the invitation is in the fragment, which no browser sends to a server),
+ * #/game/ID (play with this browser's seat token, kept in localStorage, or
+ * watch without one), #/watch/ID (watch), #/lobby.
+ *
+ * The server pushes the game's state after every change over a WebSocket
+ * (/api/games/ID/live); the page animates a move one on, as for a computer's
+ * move, and sends its own moves by POST with the token in a header.
+ *
+ * For tests: #board carries data-game, data-moves, data-seat, data-busy,
+ * data-human-to-move ("true" when a click would play); the invitation link is
+ * [data-invite], the watch link [data-watch]; clocks are in liveview.js. */
+
+import { effectMarks } from "./anim.js";
+import * as api from "./api.js";
+import { createBoard } from "./board.js";
+import { $, $input, $select, boardElement } from "./dom.js";
+import { openLobby, offerChallenge } from "./lobby.js";
+import { drawControls, drawPanels, resultText, tickClocks } from "./liveview.js";
+import { keepToken, tokenOf } from "./seatstore.js";
+import { STYLE } from "./style.js";
+
+/** @typedef {import("./api.js").Live} Live */
+/** @typedef {import("./api.js").Move} Move */
+
+
+const params = new URLSearchParams(location.search);
+const animMs = params.has("anim") ? (params.get("anim") === "off" ? 0 : Number(params.get("anim"))) : 170;
+
+/** @type {{id: number, seat: number | null, token: string | null, snap: Live | null, busy: boolean,
+ *   socket: WebSocket | null, shown: Promise<void>, retry: number}} */
+const S = { id: 0, seat: null, token: null, snap: null, busy: false, socket: null, shown: Promise.resolve(), retry: 0 };
+
+const board = createBoard(boardElement(), {
+  style: STYLE, animMs: () => animMs, onPit: (pit) => play(pit), onBanner: showBanner,
+});
+
+/** @param {string} text @param {boolean} [error] */
+function setStatus(text, error) {
+  const status = $("#status");
+  status.textContent = text;
+  status.classList.toggle("error", !!error);
+}
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let bannerTimer;
+/** @param {string} text @param {string} [kind] @param {number} [ms] */
+function showBanner(text, kind, ms) {
+  const banner = $("#banner");
+  banner.textContent = text;
+  banner.className = "banner " + (kind || "");
+  banner.hidden = false;
+  clearTimeout(bannerTimer);
+  if (ms) bannerTimer = setTimeout(() => { banner.hidden = true; }, ms);
+}
+
+/** A message that stays under the status line until another game opens. @param {string} text */
+function notice(text) {
+  $("#notice").textContent = text;
+  $("#notice").hidden = !text;
+}
+
+/** @param {"new" | "lobby" | "game"} name */
+function showView(name) {
+  for (const view of ["new", "lobby", "game"]) $(`#view-${view}`).hidden = view !== name;
+  $("#nav-new").classList.toggle("current", name === "new");
+  $("#nav-lobby").classList.toggle("current", name === "lobby");
+}
+
+// --- drawing -------------------------------------------------------------------------
+
+/** Draw the game as `snap` says (the board, panels, controls, status). @param {Live} snap */
+function draw(snap) {
+  const { state, live } = snap;
+  const ended = state.over || live.result !== null || state.status !== "playing";
+  const myTurn = drawControls(snap, S.seat, S.busy);
+  const canPlay = myTurn && !S.busy;
+  board.setBottom(S.seat === 1 ? 1 : 0);
+  board.draw(state.board, state.to_move, ended, {
+    marks: effectMarks(state.last), ...(canPlay ? { legal: state.legal_moves } : {}),
+  });
+  drawPanels(snap, S.seat, board.bottom(), state.board, state.to_move, ended);
+  const svg = boardElement();
+  svg.dataset.game = String(state.id);
+  svg.dataset.moves = String(state.moves);
+  svg.dataset.seat = S.seat === null ? "" : String(S.seat);
+  svg.dataset.humanToMove = canPlay ? "true" : "false";
+  svg.dataset.over = ended ? "true" : "false";
+  $("#invite-box").hidden = live.seats_taken[0] && live.seats_taken[1] || $("#invite-link").getAttribute("href") === "#";
+  if (ended) { setStatus(resultText(snap)); showBanner(resultText(snap), "result"); }
+  else if (!(live.seats_taken[0] && live.seats_taken[1])) setStatus("Waiting for your friend to open the invitation…");
+  else if (S.seat === null) setStatus(`Watching: ${state.players[state.to_move].name} to move`);
+  else if (myTurn) setStatus("Your move: click a pit");
+  else setStatus(`${state.players[state.to_move].name} to move`);
+}
+
+/** Take news of the game: animate a move one on, then draw. @param {Live} snap */
+async function show(snap) {
+  const previous = S.snap;
+  if (snap.state.id !== S.id) return;
+  if (previous && snap.state.moves === previous.state.moves && snap.state.status === previous.state.status &&
+      previous.live.result === null && snap.live.result === null && previous.state.id === snap.state.id) {
+    // presence, a request or a clock: no move to animate
+    S.snap = snap;
+    if (!S.busy) draw(snap);
+    return;
+  }
+  S.snap = snap;
+  const last = snap.state.last;
+  if (previous && last && snap.state.moves === previous.state.moves + 1 && animMs > 0) {
+    S.busy = true;
+    boardElement().dataset.busy = "true";
+    $("#banner").hidden = true;
+    board.setBottom(S.seat === 1 ? 1 : 0);
+    await board.animate(last, snap.state.board, snap.state.to_move, snap.state.over);
+  }
+  S.busy = false;
+  boardElement().dataset.busy = "false";
+  if (!(snap.live.result || snap.state.over)) $("#banner").hidden = true;
+  draw(S.snap);
+}
+
+/** Queue news so that animations play one after another. @param {Live} snap */
+function news(snap) { S.shown = S.shown.then(() => show(snap)).catch((e) => setStatus(api.errorText(e), true)); }
+
+// --- the push connection -------------------------------------------------------------------
+
+/** Connect to game `id`'s news (again after a drop, with a growing wait). @param {number} id */
+function connect(id) {
+  if (S.socket) S.socket.close();
+  const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${id}/live`);
+  S.socket = socket;
+  socket.addEventListener("open", () => { socket.send(JSON.stringify(S.token ? { token: S.token } : {})); });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "hello") {
+      S.retry = 0;
+      if (S.token && message.seat === null) notice("This browser's seat token is not valid for this game: watching.");
+      S.seat = message.seat;
+      news(message);
+    } else if (message.type === "state") news(message);
+    else if (message.type === "presence" && S.snap) {
+      news({ state: S.snap.state, live: { ...S.snap.live, connected: message.connected, watchers: message.watchers } });
+    }
+  });
+  socket.addEventListener("close", () => {
+    if (S.socket !== socket || S.id !== id) return;
+    S.retry = Math.min(S.retry + 1, 6);
+    setTimeout(() => { if (S.socket === socket && S.id === id) connect(id); }, 300 * 2 ** S.retry);
+  });
+}
+
+/** Open game `id` as its player (with this browser's token) or as a watcher. @param {number} id @param {boolean} watch */
+async function openGame(id, watch) {
+  showView("game");
+  S.id = id;
+  S.snap = null;
+  S.token = watch ? null : tokenOf(id);
+  S.seat = null;
+  notice("");
+  const origin = `${location.origin}/live`;
+  $("#watch-link").setAttribute("href", `${origin}#/watch/${id}`);
+  let invite = null;
+  try { invite = sessionStorage.getItem(`kalah.invite.${id}`); } catch (e) { invite = null; }
+  $("#invite-link").setAttribute("href", invite ? `${origin}#/join/${id}/${invite}` : "#");
+  $("#invite-link").textContent = invite ? `${origin}#/join/${id}/…` : "";
+  try {
+    news(await api.request("GET", `/api/live/games/${id}`));
+  } catch (error) { setStatus(api.errorText(error), true); return; }
+  connect(id);
+}
+
+// --- acting ----------------------------------------------------------------------------
+
+/** POST a live action with this page's token; news of its effect comes back (also by push).
+ * @param {string} action @param {unknown} [body] */
+async function act(action, body) {
+  try {
+    news(await api.request("POST", `/api/live/games/${S.id}/${action}`, body, S.token ? { "X-Seat-Token": S.token } : {}));
+  } catch (error) { setStatus(api.errorText(error), true); }
+}
+
+/** Play a pit (or the swap) when it is this page's turn. @param {Move} move */
+async function play(move) {
+  const snap = S.snap;
+  if (!snap || S.busy || boardElement().dataset.humanToMove !== "true" || !snap.state.legal_moves.includes(move)) return;
+  boardElement().dataset.humanToMove = "false";
+  await act("moves", { move, moves: snap.state.moves });
+}
+
+/** The variant and clock chosen in the form. */
+function chosen() {
+  const clock = $select("#lv-clock").value;
+  const variant = { pits: Number($select("#lv-pits").value), seeds: Number($select("#lv-seeds").value),
+    empty_capture: $input("#lv-empty").checked, pie_rule: $input("#lv-pie").checked };
+  /** @type {{minutes?: number, increment?: number, days?: number}} */
+  let limit = {};
+  if (clock.startsWith("d")) limit = { days: Number(clock.slice(1)) };
+  else if (clock) limit = { minutes: Number(clock.split("+")[0]), increment: Number(clock.split("+")[1]) };
+  return { variant, clock: limit };
+}
+
+/** Make a game and its invitation; show it. @param {object} body NewLiveGame */
+async function invite(body) {
+  /** @type {import("./api.js").Seat} */
+  const seat = await api.request("POST", "/api/live/games", body);
+  keepToken(seat.game_id, seat.token);
+  try { sessionStorage.setItem(`kalah.invite.${seat.game_id}`, seat.invite || ""); } catch (e) { /* private mode */ }
+  location.hash = `#/game/${seat.game_id}`;
+}
+
+/** Take the empty seat of `id` with the invitation. @param {number} id @param {string} code */
+async function join(id, code) {
+  try {
+    /** @type {import("./api.js").Seat} */
+    const seat = await api.request("POST", `/api/live/games/${id}/claim`, { invite: code });
+    keepToken(id, seat.token);
+    history.replaceState(null, "", `#/game/${id}`);  // the spent invitation leaves the address
+    await openGame(id, false);
+  } catch (error) {
+    history.replaceState(null, "", `#/game/${id}`);
+    await openGame(id, false);
+    notice(api.errorText(error));
+  }
+}
+
+async function route() {
+  const hash = location.hash || "#/new";
+  let match;
+  if (S.socket && !hash.match(/^#\/(game|watch)\//)) { const socket = S.socket; S.socket = null; socket.close(); }
+  if ((match = hash.match(/^#\/join\/(\d+)\/([\w-]+)$/))) return join(Number(match[1]), match[2]);
+  if ((match = hash.match(/^#\/game\/(\d+)/))) return openGame(Number(match[1]), false);
+  if ((match = hash.match(/^#\/watch\/(\d+)/))) return openGame(Number(match[1]), true);
+  if (hash.startsWith("#/lobby")) { showView("lobby"); return openLobby(); }
+  showView("new");
+}
+
+function init() {
+  $("#lv-invite").addEventListener("click", () => invite({ ...chosen(), seat: Number($select("#lv-seat").value) })
+    .catch((e) => { $("#new-message").textContent = api.errorText(e); }));
+  $("#lv-challenge").addEventListener("click", () => { location.hash = "#/lobby"; offerChallenge(chosen()); });
+  $("#btn-swap").addEventListener("click", () => play("swap"));
+  $("#btn-resign").addEventListener("click", () => { if (confirm("Resign this game?")) act("resign"); });
+  $("#btn-takeback").addEventListener("click", () => S.snap && act("takeback", { action: "request", moves: S.snap.state.moves }));
+  $("#btn-accept").addEventListener("click", () => S.snap && act("takeback", { action: "accept", moves: S.snap.state.moves }));
+  $("#btn-decline").addEventListener("click", () => S.snap && act("takeback", { action: "decline", moves: S.snap.state.moves }));
+  $("#btn-rematch").addEventListener("click", () => act("rematch"));
+  $("#rematch-link").addEventListener("click", () => {
+    // the rematch keeps each player's token: this browser's seat there is held by the same one
+    const next = S.snap && S.snap.live.rematch_game;
+    if (next && S.token) keepToken(next, S.token);
+  });
+  $("#btn-copy").addEventListener("click", () => navigator.clipboard?.writeText($("#invite-link").getAttribute("href") || ""));
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof Element && event.target.closest("input, select, textarea")) return;
+    const snap = S.snap;
+    if (!snap || event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) return;
+    const index = event.key.toLowerCase().charCodeAt(0) - 97;
+    if (index >= 0 && index < snap.state.board[0].length - 1) play(index);
+    else if (event.key.toLowerCase() === "s") play("swap");
+  });
+  setInterval(tickClocks, 200);
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+init();

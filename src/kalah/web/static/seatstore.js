@@ -1,0 +1,16 @@
+// @ts-check
+/* This browser's seat tokens, one per live game, in localStorage: closing the
+ * tab and coming back keeps the seat. A token never goes into a link. */
+
+/** @param {number} id */
+const seatKey = (id) => `kalah.seat.${id}`;
+
+/** This browser's token for its seat of game `id`, if any. @param {number} id @returns {string | null} */
+export function tokenOf(id) {
+  try { return localStorage.getItem(seatKey(id)); } catch (e) { return null; }
+}
+
+/** Remember the token of this browser's seat of game `id`. @param {number} id @param {string} token */
+export function keepToken(id, token) {
+  try { localStorage.setItem(seatKey(id), token); } catch (e) { /* private mode: the seat lasts as long as the tab */ }
+}

@@ -1,0 +1,224 @@
+"""Games between two people (kalah.web.live) through the API and its push connections (no browser)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketDenialResponse
+from starlette.websockets import WebSocketDisconnect
+
+from kalah.records import GameLibrary
+from kalah.web import create_app
+from kalah.web.live import LiveLimits
+from kalah.web.live import clock as clocks
+
+
+@pytest.fixture()
+def db(tmp_path):
+    return tmp_path / "games.sqlite"
+
+
+def make_client(db, **limits):
+    return TestClient(create_app(db, workers=1, pool="thread", live_limits=LiveLimits(**limits)),
+                      base_url="http://localhost")
+
+
+@pytest.fixture()
+def client(db):
+    with make_client(db) as client:
+        yield client
+
+
+def start(client, seat=0, clock=None, **variant):
+    """A game with its creator in ``seat`` and the invited seat taken: (game id, tokens by seat)."""
+    made = client.post("/api/live/games", json={"variant": variant, "clock": clock or {}, "seat": seat})
+    assert made.status_code == 201, made.text
+    game = made.json()
+    claimed = client.post(f"/api/live/games/{game['game_id']}/claim", json={"invite": game["invite"]})
+    assert claimed.status_code == 200, claimed.text
+    assert claimed.json()["seat"] == 1 - seat
+    tokens = {seat: game["token"], 1 - seat: claimed.json()["token"]}
+    return game["game_id"], tokens
+
+
+def next_of(socket, kind):
+    """The next message of ``kind`` on a push connection (presence news may come between)."""
+    message = socket.receive_json()
+    while message["type"] != kind:
+        message = socket.receive_json()
+    return message
+
+
+def move(client, game_id, token, pit, moves):
+    return client.post(f"/api/live/games/{game_id}/moves", json={"move": pit, "moves": moves},
+                       headers={"X-Seat-Token": token} if token else {})
+
+
+def test_only_the_holder_of_a_seat_moves_it(client, db):
+    game_id, tokens = start(client)
+    assert move(client, game_id, None, 2, 0).status_code == 403
+    assert move(client, game_id, "not-a-token-at-all", 2, 0).status_code == 403
+    assert move(client, game_id, tokens[1], 2, 0).status_code == 409  # a player, but not their turn
+    # the routes of games against the computer know no seats: they refuse a live game
+    assert client.post(f"/api/games/{game_id}/moves", json={"move": 2, "moves": 0}).status_code == 403
+    assert client.post(f"/api/games/{game_id}/takeback", json={"moves": 0}).status_code == 403
+    assert client.delete(f"/api/games/{game_id}").status_code == 403
+    assert client.get(f"/api/games/{game_id}").json()["moves"] == 0  # nothing changed
+    played = move(client, game_id, tokens[0], 2, 0)
+    assert played.status_code == 200, played.text
+    assert GameLibrary(db).record(game_id).moves[0].move == 2  # in the library before the answer
+
+
+def test_an_invitation_is_spent_once_and_tokens_are_stored_hashed(client, db):
+    made = client.post("/api/live/games", json={}).json()
+    first = client.post(f"/api/live/games/{made['game_id']}/claim", json={"invite": made["invite"]})
+    second = client.post(f"/api/live/games/{made['game_id']}/claim", json={"invite": made["invite"]})
+    assert first.status_code == 200 and second.status_code == 409
+    stored = sqlite3.connect(db).execute("SELECT * FROM live_games").fetchall()
+    text = repr(stored)
+    for token in (made["token"], made["invite"], first.json()["token"]):
+        assert token not in text
+
+
+def test_moves_reach_the_other_screen_and_watchers_by_push(client):
+    game_id, tokens = start(client)
+    with client.websocket_connect(f"ws://localhost/api/games/{game_id}/live") as other, \
+            client.websocket_connect(f"ws://localhost/api/games/{game_id}/live") as watcher:
+        other.send_json({"token": tokens[1]})
+        assert next_of(other, "hello")["seat"] == 1
+        watcher.send_json({})
+        assert next_of(watcher, "hello")["seat"] is None
+        move(client, game_id, tokens[0], 2, 0)
+        for socket in (other, watcher):
+            message = next_of(socket, "state")
+            assert message["state"]["moves"] == 1 and message["state"]["last"]["move"] == 2
+        seen = client.get(f"/api/live/games/{game_id}").json()["live"]
+        assert seen["connected"] == [False, True] and seen["watchers"] == 1
+
+
+def test_a_push_connection_from_another_site_is_refused(client):
+    game_id, _ = start(client)
+    with pytest.raises((WebSocketDisconnect, WebSocketDenialResponse)):
+        with client.websocket_connect(f"ws://localhost/api/games/{game_id}/live", headers={"Origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    with client.websocket_connect(f"ws://localhost/api/games/{game_id}/live", headers={"Origin": "http://localhost"}) as ws:
+        ws.send_json({})
+        assert next_of(ws, "hello")["seat"] is None
+
+
+def test_one_address_cannot_open_unbounded_connections_or_games(db):
+    with make_client(db, connections=3, games=2) as client:
+        game_id, _ = start(client)
+        start(client)
+        assert client.post("/api/live/games", json={}).status_code == 429
+        sockets = [client.websocket_connect(f"ws://localhost/api/games/{game_id}/live") for _ in range(3)]
+        for socket in sockets:
+            socket.__enter__()
+        with pytest.raises((WebSocketDisconnect, WebSocketDenialResponse)):
+            with client.websocket_connect(f"ws://localhost/api/games/{game_id}/live") as extra:
+                extra.receive_json()
+        for socket in sockets:
+            socket.__exit__(None, None, None)
+
+
+def test_resign_ends_the_game_for_the_other(client):
+    game_id, tokens = start(client)
+    assert client.post(f"/api/live/games/{game_id}/resign").status_code == 403
+    ended = client.post(f"/api/live/games/{game_id}/resign", headers={"X-Seat-Token": tokens[1]}).json()
+    assert ended["live"]["result"] == {"winner": 0, "reason": "resign"}
+    assert ended["state"]["status"] == "stopped"
+    assert move(client, game_id, tokens[0], 2, 0).status_code == 409
+
+
+def test_a_take_back_request_is_accepted_or_declined_by_the_other(client):
+    game_id, tokens = start(client)
+    move(client, game_id, tokens[0], 0, 0)  # 4 seeds from pit 0: no extra turn
+    move(client, game_id, tokens[1], 0, 1)
+    url = f"/api/live/games/{game_id}/takeback"
+    asked = client.post(url, json={"action": "request", "moves": 2}, headers={"X-Seat-Token": tokens[0]})
+    assert asked.json()["live"]["takeback_from"] == 0
+    assert client.post(url, json={"action": "accept", "moves": 2},
+                       headers={"X-Seat-Token": tokens[0]}).status_code == 409  # not one's own request
+    declined = client.post(url, json={"action": "decline", "moves": 2}, headers={"X-Seat-Token": tokens[1]}).json()
+    assert declined["live"]["takeback_from"] is None and declined["state"]["moves"] == 2
+    client.post(url, json={"action": "request", "moves": 2}, headers={"X-Seat-Token": tokens[0]})
+    accepted = client.post(url, json={"action": "accept", "moves": 2}, headers={"X-Seat-Token": tokens[1]}).json()
+    assert accepted["state"]["moves"] == 0 and accepted["state"]["to_move"] == 0  # back to before player 0's move
+
+
+def test_rematch_swaps_the_seats_with_the_same_tokens(client):
+    game_id, tokens = start(client)
+    client.post(f"/api/live/games/{game_id}/resign", headers={"X-Seat-Token": tokens[0]})
+    client.post(f"/api/live/games/{game_id}/rematch", headers={"X-Seat-Token": tokens[0]})
+    both = client.post(f"/api/live/games/{game_id}/rematch", headers={"X-Seat-Token": tokens[1]}).json()
+    new_id = both["live"]["rematch_game"]
+    assert new_id and new_id != game_id
+    assert move(client, new_id, tokens[0], 2, 0).status_code == 409  # now the second player
+    assert move(client, new_id, tokens[1], 2, 0).status_code == 200
+
+
+def test_the_pie_rule_swap_is_a_move_of_the_second_seat(client):
+    game_id, tokens = start(client, pie_rule=True)
+    move(client, game_id, tokens[0], 0, 0)
+    swapped = move(client, game_id, tokens[1], "swap", 1)
+    assert swapped.status_code == 200, swapped.text
+    assert swapped.json()["state"]["history"][-1].lower().startswith("swap")
+
+
+def test_the_server_lets_a_flag_fall_by_its_own_timer(client):
+    game_id, tokens = start(client, clock={"minutes": 0.01, "increment": 0})  # 600 ms each
+    first = move(client, game_id, tokens[0], 0, 0).json()
+    assert first["live"]["clock"]["running"] == 1
+    with client.websocket_connect(f"ws://localhost/api/games/{game_id}/live") as watcher:
+        watcher.send_json({})
+        next_of(watcher, "hello")
+        message = next_of(watcher, "state")  # the flag falls with nobody moving or asking
+        assert message["live"]["result"] == {"winner": 0, "reason": "time"}
+    assert move(client, game_id, tokens[1], 0, 1).status_code == 409
+
+
+def test_clock_increment_and_correspondence():
+    clock = clocks.new_clock(3, 2)
+    clocks.moved(clock, 0, 1, False, now=100.0)  # the first move starts the clock, no increment yet
+    assert clock["ms"] == [180_000, 180_000] and clock["running"] == 1
+    clocks.moved(clock, 1, 0, False, now=110.0)
+    assert clock["ms"] == [180_000, 172_000]
+    assert clocks.expired(clock, now=100 + 10 + 180.0) == 0
+    days = clocks.new_clock(days=2)
+    clocks.moved(days, 0, 1, False, now=0.0)
+    clocks.moved(days, 1, 0, False, now=86_400.0)  # a day spent, and the time is full again
+    assert days["ms"][1] == 2 * clocks.DAY_MS
+
+
+def test_lobby_challenge_accept_and_expiry(db):
+    with make_client(db, lobby_grace=0.2) as client:
+        with client.websocket_connect("ws://localhost/api/lobby/live") as author:
+            assert author.receive_json() == {"type": "challenges", "challenges": []}
+            author.send_json({"type": "challenge", "variant": {"pits": 4, "seeds": 3}, "clock": {"minutes": 3,
+                                                                                                 "increment": 2}})
+            messages = [author.receive_json(), author.receive_json()]
+            offered = next(m for m in messages if m["type"] == "offered")
+            listed = client.get("/api/live/challenges").json()
+            assert [c["clock"] for c in listed] == ["3 min + 2 s"]
+            taken = client.post(f"/api/live/challenges/{offered['id']}/accept")
+            assert taken.status_code == 200
+            matched = next_of(author, "matched")
+            assert matched["game_id"] == taken.json()["game_id"] and matched["seat"] == 1 - taken.json()["seat"]
+            author.send_json({"type": "challenge", "variant": {}, "clock": {}})
+        time.sleep(0.6)  # the author left: after the grace, the challenge is gone
+        assert client.get("/api/live/challenges").json() == []
+
+
+def test_a_push_connection_that_floods_the_server_is_closed(client):
+    game_id, _ = start(client)
+    with client.websocket_connect(f"ws://localhost/api/games/{game_id}/live") as ws:
+        ws.send_json({})
+        next_of(ws, "hello")
+        for _ in range(40):
+            ws.send_text("{}")
+        with pytest.raises(WebSocketDisconnect):
+            while True:
+                ws.receive_json()
