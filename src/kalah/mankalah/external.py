@@ -20,7 +20,7 @@ late, exits, answers something malformed or plays an illegal move raises
 from __future__ import annotations
 
 import os
-import select
+import selectors
 import shlex
 import shutil
 import subprocess
@@ -206,20 +206,23 @@ class ExecPlayer(ComputerPlayer):
         assert stdout is not None  # started with stdout=PIPE
         began = time.perf_counter()
         deadline = began + min(self.timeout, max(0.0, self.total - self._used))
+        # A selector, not select(): in a busy server the pipe's descriptor can be above select()'s 1024.
+        waiting = selectors.DefaultSelector()
+        waiting.register(stdout, selectors.EVENT_READ)
         try:
             while b"\n" not in self._buffer:
                 left = deadline - time.perf_counter()
                 if left <= 0:
                     limit = "its time for the match" if self._used + self.timeout > self.total else f"{self.timeout:g} s"
                     raise ExternalEngineError(f"{self.name} did not answer within {limit}")
-                ready, _, _ = select.select([stdout], [], [], left)
-                if not ready:
+                if not waiting.select(left):
                     continue
                 chunk = os.read(stdout.fileno(), 4096)
                 if not chunk:
                     raise ExternalEngineError(f"{self.name} stopped answering{self._exit_note()}")
                 self._buffer += chunk
         finally:
+            waiting.close()
             self._used += time.perf_counter() - began
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode("utf-8", "replace").rstrip("\r")
