@@ -33,15 +33,28 @@ print(json.dumps({"nodes": result.stats.nodes, "seconds": result.stats.seconds, 
 """
 
 
-def ours(position: Position, *, depth: int | None = None, seconds: float | None = None,
-         evaluation: str = "strong", move_values: bool = False, python: str = sys.executable,
-         env: dict[str, str] | None = None, threads: int | None = None) -> dict:
+def ours(
+    position: Position,
+    *,
+    depth: int | None = None,
+    seconds: float | None = None,
+    evaluation: str = "strong",
+    move_values: bool = False,
+    python: str = sys.executable,
+    env: dict[str, str] | None = None,
+    threads: int | None = None,
+) -> dict:
     """pvs on ``position`` in a fresh process: nodes, seconds (the search's own clock), depth, value.
     ``threads`` None: the default (one for a fixed depth, every core for a timed search)."""
-    args = {"position": position.to_json(), "depth": depth, "time": seconds, "evaluation": evaluation,
-            "move_values": move_values, "threads": threads}
-    out = subprocess.run([python, "-c", _CHILD, json.dumps(args)], capture_output=True, text=True, check=True,
-                         env=env)
+    args = {
+        "position": position.to_json(),
+        "depth": depth,
+        "time": seconds,
+        "evaluation": evaluation,
+        "move_values": move_values,
+        "threads": threads,
+    }
+    out = subprocess.run([python, "-c", _CHILD, json.dumps(args)], capture_output=True, text=True, check=True, env=env)
     return json.loads(out.stdout)
 
 
@@ -51,8 +64,10 @@ def cmancala(binary: str, depth: int, position: Position | None = None, cache_bi
     from cmancala import encode
 
     load = f"load {encode(position)}\n" if position is not None else ""
-    script = (f"stones 4\ndepth {depth}\ntime 0\nbook false\ncache {cache_bits}\nplayer 1 ai\n"
-              f"player 2 ai\nprogress false\nautoplay false\nstart\n{load}step\nlast\nquit\n")
+    script = (
+        f"stones 4\ndepth {depth}\ntime 0\nbook false\ncache {cache_bits}\nplayer 1 ai\n"
+        f"player 2 ai\nprogress false\nautoplay false\nstart\n{load}step\nlast\nquit\n"
+    )
     started = time.perf_counter()
     out = subprocess.run([binary], input=script, capture_output=True, text=True, timeout=3600).stdout
     wall = time.perf_counter() - started
@@ -61,8 +76,12 @@ def cmancala(binary: str, depth: int, position: Position | None = None, cache_bi
     value = re.search(r"Evaluation:\s*(-?\d+)", out)
     if not (nodes and seconds):
         raise RuntimeError(f"CMancala printed no node count; its output ends with:\n{out[-800:]}")
-    return {"nodes": round(float(nodes.group(1)) * 1e6), "seconds": float(seconds.group(1)), "wall": wall,
-            "value": int(value.group(1)) if value else None}
+    return {
+        "nodes": round(float(nodes.group(1)) * 1e6),
+        "seconds": float(seconds.group(1)),
+        "wall": wall,
+        "value": int(value.group(1)) if value else None,
+    }
 
 
 def middle_game_positions(count: int, seed: int = 2026) -> list[Position]:

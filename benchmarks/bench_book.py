@@ -75,8 +75,15 @@ def main() -> None:
         for seat in (0, 1):
             with_book = run(pits, seeds, ec, pie, seat, "perfect", book.moves)
             times = with_book["times"]
-            row = [name, seat, book.moves, sum(with_book["book"]), f"{with_book['made']:.3f}",
-                   f"{times[0] * 1000:.1f}", f"{max(times[1:], default=0) * 1000:.2f}"]
+            row = [
+                name,
+                seat,
+                book.moves,
+                sum(with_book["book"]),
+                f"{with_book['made']:.3f}",
+                f"{times[0] * 1000:.1f}",
+                f"{max(times[1:], default=0) * 1000:.2f}",
+            ]
             if args.no_baseline:
                 row.append("-")
             else:
@@ -84,14 +91,23 @@ def main() -> None:
                 row.append(f"{without['times'][0]:.2f}")
             rows.append(row)
             print(row, file=sys.stderr, flush=True)
-    headers = ["variant", "seat", "book moves", "answered from the book", "import kalah, make the player (s)",
-               "first decision, book loaded (ms)", "slowest later decision (ms)",
-               "first decision without the book, one thread (s)"]
-    body = (markdown_table(headers, rows) + "\n\n"
-            "Each row is one fresh process: the perfect player plays its seat's first decisions along its book "
-            "against a random opponent (seed 2026 + seat); the times are of `choose_move` alone (the first "
-            "includes reading the book). The last column is the same first decision solved from scratch "
-            "(`perfect:book=off,threads=1`) in another fresh process, endgame database built in memory included.")
+    headers = [
+        "variant",
+        "seat",
+        "book moves",
+        "answered from the book",
+        "import kalah, make the player (s)",
+        "first decision, book loaded (ms)",
+        "slowest later decision (ms)",
+        "first decision without the book, one thread (s)",
+    ]
+    body = (
+        markdown_table(headers, rows) + "\n\n"
+        "Each row is one fresh process: the perfect player plays its seat's first decisions along its book "
+        "against a random opponent (seed 2026 + seat); the times are of `choose_move` alone (the first "
+        "includes reading the book). The last column is the same first decision solved from scratch "
+        "(`perfect:book=off,threads=1`) in another fresh process, endgame database built in memory included."
+    )
     report("Opening book: the perfect player's answer time along its lines", body, "book.md")
 
 

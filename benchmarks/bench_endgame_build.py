@@ -49,7 +49,7 @@ def layer_times(marks: list[tuple[int, float]], offsets: list[int]) -> list[floa
     for layer in range(len(offsets) - 1):
         end = offsets[layer + 1]
         ends.append(next(t for done, t in marks if done >= end))
-    return [b - a for a, b in zip([0.0] + ends, ends)]
+    return [b - a for a, b in zip([0.0] + ends, ends, strict=False)]
 
 
 def main() -> None:
@@ -63,7 +63,9 @@ def main() -> None:
     scratch = Path(tempfile.mkdtemp(prefix="kalah-egdb-build-"))
     try:
         code = BUILD.format(pits=args.pits, k=args.max_seeds, directory=str(scratch), threads=args.threads)
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ))
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ)
+        )
         result = json.loads(out.stdout.strip().splitlines()[-1])
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -85,8 +87,15 @@ def main() -> None:
         else:
             missing = positions - table_positions(args.pits, k)
             time_text = f"about {result['seconds'] + missing / last_rate:.0f} (estimate)"
-        estimates.append([target, f"{positions:,}", f"{positions / 2**30:.2f} GiB",
-                          f"{table_bytes(args.pits, target) / 2**30:.2f} GiB", time_text])
+        estimates.append(
+            [
+                target,
+                f"{positions:,}",
+                f"{positions / 2**30:.2f} GiB",
+                f"{table_bytes(args.pits, target) / 2**30:.2f} GiB",
+                time_text,
+            ]
+        )
     body = (
         f"Build of {args.pits} pits, standard capture, K={k}, {args.threads} threads, cold in a fresh process:"
         f" {result['seconds']:.1f} s wall, {result['cpu']:.1f} s CPU, peak resident {result['peak_gib']:.2f} GiB,"
@@ -94,8 +103,16 @@ def main() -> None:
         "## The last layers\n\n"
         + markdown_table(["layer (seeds)", "positions", "seconds", "million positions / s"], rows)
         + "\n\n## Sizes (packed, format 2) and build times\n\n"
-        + markdown_table(["K", "positions", "one byte a value (format 1)", "packed (format 2), on disk and to build",
-                          "build seconds on this machine"], estimates)
+        + markdown_table(
+            [
+                "K",
+                "positions",
+                "one byte a value (format 1)",
+                "packed (format 2), on disk and to build",
+                "build seconds on this machine",
+            ],
+            estimates,
+        )
         + "\n\nEstimates take every missing layer at the rate of the last three measured; wall times move with the load."
     )
     report(f"Endgame database build, K={k}", body, "endgame_build.md")

@@ -18,7 +18,6 @@ import random
 import time
 
 from common import figure, markdown_table, report
-
 from kalah import Position, Variant, search
 
 
@@ -80,9 +79,9 @@ def main() -> None:
     # 95% interval of the score (normal approximation over games)
     spread = 1.96 * math.sqrt(max(score * (1 - score), 1e-9) / games)
     elo = -400 * math.log10(1 / min(max(score, 1e-6), 1 - 1e-6) - 1)
-    rows = [
-        [f"{args.challenger} as player {c}", by_colour[c][0], by_colour[c][1], by_colour[c][2]] for c in (0, 1)
-    ] + [["total", wins, draws, losses]]
+    rows = [[f"{args.challenger} as player {c}", by_colour[c][0], by_colour[c][1], by_colour[c][2]] for c in (0, 1)] + [
+        ["total", wins, draws, losses]
+    ]
     body = (
         f"{args.challenger} against {args.baseline}: {args.algorithm} at depth {args.depth} for both, "
         f"{len(openings)} balanced openings of {variant.name}, each played with both colours ({games} games).\n\n"
@@ -94,8 +93,12 @@ def main() -> None:
     name = f"eval_strength_{args.challenger}_{args.baseline}_d{args.depth}.md"
     report(f"Evaluation strength: {args.challenger} against {args.baseline}", body, None if args.no_write else name)
     if not args.no_write:
-        figure("eval-strength", f"`{args.challenger}` against `{args.baseline}`, {args.algorithm} depth {args.depth}, {games} games",
-               f"{score:.0%} for `{args.challenger}`", name)
+        figure(
+            "eval-strength",
+            f"`{args.challenger}` against `{args.baseline}`, {args.algorithm} depth {args.depth}, {games} games",
+            f"{score:.0%} for `{args.challenger}`",
+            name,
+        )
 
 
 if __name__ == "__main__":

@@ -26,10 +26,16 @@ from common import markdown_table, report
 
 # name -> (C function to count inside, what it does)
 WORKLOADS = {
-    "pvs": ("ks_iterate", "pvs, progressive deepening to depth 18 from the start of Kalah(6,4), evaluation strong, table 2^20"),
+    "pvs": (
+        "ks_iterate",
+        "pvs, progressive deepening to depth 18 from the start of Kalah(6,4), evaluation strong, table 2^20",
+    ),
     "mtdf": ("ks_iterate", "mtdf to depth 16 from the start, evaluation strong, table 2^20"),
     "scout": ("ks_iterate", "scout to depth 15 from the start, evaluation strong, table 2^20"),
-    "alphabeta-plain": ("ks_iterate", "alphabeta at depth 13 from the start, evaluation store, no table, pits in order"),
+    "alphabeta-plain": (
+        "ks_iterate",
+        "alphabeta at depth 13 from the start, evaluation store, no table, pits in order",
+    ),
     "minimax": ("ks_iterate", "minimax at depth 9 from the start, evaluation strong, no table"),
     "reference": ("ks_reference_alphabeta", "the reference alpha-beta at depth 13 from the start"),
     "mcts": ("ks_mcts", "UCT, 100,000 playouts from the start, seed 1"),
@@ -50,7 +56,9 @@ def run(name: str) -> str:
     start = Position.start()
 
     def search(algorithm, evaluation, first, last, table_bits=20, **options):
-        answer = Engine(table_bits).search(start, ALGORITHMS[algorithm], EVALUATIONS[evaluation], first, last, **options)
+        answer = Engine(table_bits).search(
+            start, ALGORITHMS[algorithm], EVALUATIONS[evaluation], first, last, **options
+        )
         return f"value {answer['value']}, best move {answer['best_move']}, nodes {answer['nodes']}"
 
     def endgame(pits, max_seeds):
@@ -90,9 +98,9 @@ def run(name: str) -> str:
         answer = mcts(start, playouts=100_000, seed=1)
         return f"best move {answer['best_move']}, nodes {answer['nodes']}"
     if name == "playouts":
-        return "wins, draws, losses %s" % (random_playouts(start, 500_000, 1),)
+        return f"wins, draws, losses {random_playouts(start, 500_000, 1)}"
     if name == "endgame":
-        return "positions %d" % endgame(6, 14).size
+        return f"positions {endgame(6, 14).size}"
     if name == "solve":
         return solve()
     if name == "solve-db":
@@ -106,9 +114,20 @@ def count(name: str) -> tuple[int, str]:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         done = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--toggle-collect={function}", f"--callgrind-out-file={out}",
-             sys.executable, __file__, "--workload", name],
-            capture_output=True, text=True, check=True)
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--toggle-collect={function}",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                __file__,
+                "--workload",
+                name,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         with open(out) as data:
             totals = re.search(r"^(?:summary|totals): (\d+)", data.read(), re.MULTILINE)
     return int(totals.group(1)), done.stdout.strip()
@@ -129,9 +148,11 @@ def main() -> None:
         instructions, answer = count(name)
         rows.append([name, WORKLOADS[name][1], f"{instructions:,}", answer])
         print(f"{name}: {instructions:,} ({answer})", file=sys.stderr)
-    report("Instructions of the compiled core on fixed work (callgrind)",
-           markdown_table(["workload", "what", "instructions", "answer"], rows),
-           None if args.no_write else "instructions.md")
+    report(
+        "Instructions of the compiled core on fixed work (callgrind)",
+        markdown_table(["workload", "what", "instructions", "answer"], rows),
+        None if args.no_write else "instructions.md",
+    )
 
 
 if __name__ == "__main__":

@@ -48,18 +48,27 @@ def run_command(arguments: list[str], env: dict[str, str], directory: Path) -> d
         raise SystemExit(f"{' '.join(command)} failed ({child.returncode}):\n{stderr}")
     files = sorted(directory.glob("kalah-m6-std-k*.egdb"), key=lambda path: path.stat().st_mtime)
     built = [path for path in files if path.stat().st_mtime >= started]
-    return {"answer": json.loads(stdout.strip().splitlines()[-1]), "seconds": seconds, "peak_gib": usage.ru_maxrss / 2**20,
-            "built_after": built[-1].stat().st_mtime - started if built else None,
-            "database": files[-1] if files else None, "stderr": stderr}
+    return {
+        "answer": json.loads(stdout.strip().splitlines()[-1]),
+        "seconds": seconds,
+        "peak_gib": usage.ru_maxrss / 2**20,
+        "built_after": built[-1].stat().st_mtime - started if built else None,
+        "database": files[-1] if files else None,
+        "stderr": stderr,
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--directory", help="the data directory (reused when it holds a database); default: a scratch dir")
+    parser.add_argument(
+        "--directory", help="the data directory (reused when it holds a database); default: a scratch dir"
+    )
     parser.add_argument("--time", type=float, help="seconds allowed for each solve (a partial run: no README figure)")
     parser.add_argument("--endgame-seeds", type=int, help="K to build instead of the command's choice (a partial run)")
     parser.add_argument("--threads", type=int, help="threads (default: every core)")
-    parser.add_argument("--table", type=int, help="solver table, log2 of entries (default: the command's; a partial run)")
+    parser.add_argument(
+        "--table", type=int, help="solver table, log2 of entries (default: the command's; a partial run)"
+    )
     args = parser.parse_args()
 
     scratch = None
@@ -88,23 +97,50 @@ def main() -> None:
             database = run["database"]
             size = f"{database.stat().st_size / 2**30:.2f} GiB" if database else ""
             built = f"{run['built_after']:.0f}" if run["built_after"] is not None else "reused"
-            rows.append([name, answer["value"] if answer["exact"] else f"{answer['lower']:+d}..{answer['upper']:+d}",
-                         answer["best_moves"], f"{answer['nodes']:,}", built, f"{run['seconds']:.0f}",
-                         f"{run['peak_gib']:.2f}", answer["endgame_seeds"], size])
+            rows.append(
+                [
+                    name,
+                    answer["value"] if answer["exact"] else f"{answer['lower']:+d}..{answer['upper']:+d}",
+                    answer["best_moves"],
+                    f"{answer['nodes']:,}",
+                    built,
+                    f"{run['seconds']:.0f}",
+                    f"{run['peak_gib']:.2f}",
+                    answer["endgame_seeds"],
+                    size,
+                ]
+            )
         body = (
             f"Command: `kalah solve {' '.join(arguments)} --json` in a fresh process, data directory "
-            + ("given" if args.directory else "a fresh scratch directory") + ".\n\n"
-            + markdown_table(["run", "value", "best moves", "nodes", "database written after (s)", "seconds in all",
-                              "peak resident GiB", "database K", "database size"], rows)
+            + ("given" if args.directory else "a fresh scratch directory")
+            + ".\n\n"
+            + markdown_table(
+                [
+                    "run",
+                    "value",
+                    "best moves",
+                    "nodes",
+                    "database written after (s)",
+                    "seconds in all",
+                    "peak resident GiB",
+                    "database K",
+                    "database size",
+                ],
+                rows,
+            )
             + "\n\nTimings are wall-clock and move with the load of the machine (given above)."
         )
         full = args.time is None and args.endgame_seeds is None and args.table is None and not before
         report("Kalah(6,5): the one command, cold and warm", body, "kalah65.md" if full else "kalah65-partial.md")
         if full and first["answer"]["exact"]:
-            figure("solve-65", "`kalah solve --seeds 5` (Kalah(6,5)), cold (database built) / warm, peak memory",
-                   f"{first['answer']['value']:+d}: cold {first['seconds']:.0f} s (database K={first['answer']['endgame_seeds']}"
-                   f" written after {first['built_after'] or 0:.0f} s) / warm {second['seconds']:.0f} s,"
-                   f" peak {max(first['peak_gib'], second['peak_gib']):.1f} GiB", "kalah65.md")
+            figure(
+                "solve-65",
+                "`kalah solve --seeds 5` (Kalah(6,5)), cold (database built) / warm, peak memory",
+                f"{first['answer']['value']:+d}: cold {first['seconds']:.0f} s (database K={first['answer']['endgame_seeds']}"
+                f" written after {first['built_after'] or 0:.0f} s) / warm {second['seconds']:.0f} s,"
+                f" peak {max(first['peak_gib'], second['peak_gib']):.1f} GiB",
+                "kalah65.md",
+            )
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -20,9 +20,8 @@ import resource
 import sys
 import time
 
-from common import markdown_table, report
-
 import kalah
+from common import markdown_table, report
 from kalah.rules import move_name
 from kalah.solve import prepare_endgame
 
@@ -53,17 +52,29 @@ def main() -> None:
             curve.append((time.perf_counter() - solve_began, lower, upper))
 
     try:
-        result = kalah.solve(start, time=args.time, threads=args.threads, tt_log2=args.table, progress=proven,
-                             endgame=database if database is not None else "auto")
+        result = kalah.solve(
+            start,
+            time=args.time,
+            threads=args.threads,
+            tt_log2=args.table,
+            progress=proven,
+            endgame=database if database is not None else "auto",
+        )
     except kalah.KalahError as error:
         parser.error(str(error))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
 
-    closing = markdown_table(["after (s)", "the start: proven bounds", "width"],
-                             [[f"{at:.0f}", f"{low:+d} .. {high:+d}", high - low] for at, low, high in curve])
-    moves = markdown_table(["first move", "proven bounds"],
-                           [[move_name(0, move), f"{low:+d}" if low == high else f"{low:+d} .. {high:+d}"]
-                            for move, (low, high) in result.move_bounds.items()])
+    closing = markdown_table(
+        ["after (s)", "the start: proven bounds", "width"],
+        [[f"{at:.0f}", f"{low:+d} .. {high:+d}", high - low] for at, low, high in curve],
+    )
+    moves = markdown_table(
+        ["first move", "proven bounds"],
+        [
+            [move_name(0, move), f"{low:+d}" if low == high else f"{low:+d} .. {high:+d}"]
+            for move, (low, high) in result.move_bounds.items()
+        ],
+    )
     value = f"{result.value:+d}" if result.exact else f"{result.lower:+d} .. {result.upper:+d}"
     body = (
         f"Database: K={result.endgame_seeds}, ready after {prepared:.0f} s (found, or built), "
@@ -72,7 +83,9 @@ def main() -> None:
         f"({result.nodes / max(result.seconds, 1e-9) / 1e6:.2f} million a second); "
         f"peak resident memory {peak:.1f} GiB.\n\n"
         "How the bounds on the start closed (the first 70% of the budget; the rest bounds each first move):\n\n"
-        + closing + "\n\n" + moves
+        + closing
+        + "\n\n"
+        + moves
         + "\n\nA first move's bounds are its value for the first player; the start is worth its best move."
     )
     report("Kalah(6,6), standard rule: a timed solve", body, "kalah66.md")

@@ -27,10 +27,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import markdown_table, report  # noqa: E402
+from common import markdown_table, report
 
 
-async def agent(number: int, url: str, port: int, latencies: list[float], stop: asyncio.Event, drops: list[int]) -> None:
+async def agent(
+    number: int, url: str, port: int, latencies: list[float], stop: asyncio.Event, drops: list[int]
+) -> None:
     from kalah.kgp import Board, open_connection, parse_line
 
     connection = await open_connection(url if url.startswith("ws") else f"127.0.0.1:{port}")
@@ -42,7 +44,7 @@ async def agent(number: int, url: str, port: int, latencies: list[float], stop: 
         while not stop.is_set():
             try:
                 line = await asyncio.wait_for(connection.read_line(), 1.0)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             if line is None:
                 drops.append(number)
@@ -74,9 +76,27 @@ def games_in(db: Path) -> int:
 
 async def run(agents: int, seconds: float, transport: str, folder: Path) -> dict[str, float]:
     db = folder / "lib.sqlite"
-    server = subprocess.Popen([sys.executable, "-m", "kalah.cli", "arena", "serve", "--port", "0", "--kgp-port", "0",
-                               "--db", str(db), "--max-per-address", str(agents + 10), "--new-tokens-per-minute", str(agents + 10)],
-                              stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kalah.cli",
+            "arena",
+            "serve",
+            "--port",
+            "0",
+            "--kgp-port",
+            "0",
+            "--db",
+            str(db),
+            "--max-per-address",
+            str(agents + 10),
+            "--new-tokens-per-minute",
+            str(agents + 10),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert server.stderr is not None
         banner = server.stderr.readline()
@@ -98,10 +118,14 @@ async def run(agents: int, seconds: float, transport: str, folder: Path) -> dict
         server.terminate()
         server.wait(30)
     ordered = sorted(latencies)
-    return {"agents": agents, "games_per_second": (after - before) / elapsed, "moves": len(ordered),
-            "p50_ms": 1000 * statistics.median(ordered) if ordered else float("nan"),
-            "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))] if ordered else float("nan"),
-            "dropped": len(drops)}
+    return {
+        "agents": agents,
+        "games_per_second": (after - before) / elapsed,
+        "moves": len(ordered),
+        "p50_ms": 1000 * statistics.median(ordered) if ordered else float("nan"),
+        "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))] if ordered else float("nan"),
+        "dropped": len(drops),
+    }
 
 
 def main() -> None:
@@ -114,13 +138,34 @@ def main() -> None:
     for count in (int(text) for text in options.agents.split(",")):
         with tempfile.TemporaryDirectory() as folder:
             result = asyncio.run(run(count, options.seconds, options.transport, Path(folder)))
-        rows.append([result["agents"], options.transport, f"{result['games_per_second']:.1f}", result["moves"],
-                     f"{result['p50_ms']:.1f}", f"{result['p99_ms']:.1f}", result["dropped"]])
+        rows.append(
+            [
+                result["agents"],
+                options.transport,
+                f"{result['games_per_second']:.1f}",
+                result["moves"],
+                f"{result['p50_ms']:.1f}",
+                f"{result['p99_ms']:.1f}",
+                result["dropped"],
+            ]
+        )
         print(rows[-1], file=sys.stderr)
-    body = markdown_table(["agents", "transport", "games/s", "moves timed", "latency p50 (ms)", "latency p99 (ms)",
-                           "connections dropped"], rows)
-    body += ("\n\nLatency: from an agent's `yield` to its next `state` (the server stores the move, asks the "
-             "other agent, stores its move, sends the board). Timings are noisy on a shared machine.")
+    body = markdown_table(
+        [
+            "agents",
+            "transport",
+            "games/s",
+            "moves timed",
+            "latency p50 (ms)",
+            "latency p99 (ms)",
+            "connections dropped",
+        ],
+        rows,
+    )
+    body += (
+        "\n\nLatency: from an agent's `yield` to its next `state` (the server stores the move, asks the "
+        "other agent, stores its move, sends the board). Timings are noisy on a shared machine."
+    )
     report("KGP class server under load", body, f"kgp-{options.transport}.md")
 
 

@@ -56,8 +56,12 @@ def _free_port() -> int:
 
 def start_server(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
-    process = subprocess.Popen([sys.executable, "-c", SERVER, str(directory / "games.sqlite"), str(port)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", SERVER, str(directory / "games.sqlite"), str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -80,8 +84,18 @@ class Game:
         self.over = asyncio.Event()
 
 
-async def player(url: str, http: httpx.AsyncClient, game_id: int, seat: int, token: str, game: Game,
-                 rng: random.Random, latencies: list[float], errors: list[str], think: tuple[float, float]) -> None:
+async def player(
+    url: str,
+    http: httpx.AsyncClient,
+    game_id: int,
+    seat: int,
+    token: str,
+    game: Game,
+    rng: random.Random,
+    latencies: list[float],
+    errors: list[str],
+    think: tuple[float, float],
+) -> None:
     """Play one seat: wait for pushes, move when it is this seat's turn, time the opponent's moves' arrival."""
     ws_url = url.replace("http://", "ws://") + f"/api/games/{game_id}/live"
     try:
@@ -105,8 +119,11 @@ async def player(url: str, http: httpx.AsyncClient, game_id: int, seat: int, tok
                     if think[1] > 0:
                         await asyncio.sleep(rng.uniform(*think))
                     game.sent[number + 1] = time.perf_counter()
-                    answer = await http.post(f"{url}/api/live/games/{game_id}/moves", json={"move": move, "moves": number},
-                                             headers={"X-Seat-Token": token})
+                    answer = await http.post(
+                        f"{url}/api/live/games/{game_id}/moves",
+                        json={"move": move, "moves": number},
+                        headers={"X-Seat-Token": token},
+                    )
                     if answer.status_code != 200:
                         errors.append(f"move: {answer.status_code} {answer.text[:100]}")
                         game.over.set()
@@ -116,8 +133,15 @@ async def player(url: str, http: httpx.AsyncClient, game_id: int, seat: int, tok
         game.over.set()
 
 
-async def one_game(url: str, http: httpx.AsyncClient, variant: dict[str, int], rng: random.Random,
-                   latencies: list[float], errors: list[str], think: tuple[float, float]) -> None:
+async def one_game(
+    url: str,
+    http: httpx.AsyncClient,
+    variant: dict[str, int],
+    rng: random.Random,
+    latencies: list[float],
+    errors: list[str],
+    think: tuple[float, float],
+) -> None:
     made = await http.post(f"{url}/api/live/games", json={"variant": variant})
     if made.status_code != 201:
         errors.append(f"create: {made.status_code}")
@@ -129,14 +153,27 @@ async def one_game(url: str, http: httpx.AsyncClient, variant: dict[str, int], r
         return
     game = Game()
     await asyncio.gather(
-        player(url, http, seat["game_id"], 0, seat["token"], game, random.Random(rng.random()), latencies, errors,
-               think),
-        player(url, http, seat["game_id"], 1, claimed.json()["token"], game, random.Random(rng.random()), latencies,
-               errors, think))
+        player(
+            url, http, seat["game_id"], 0, seat["token"], game, random.Random(rng.random()), latencies, errors, think
+        ),
+        player(
+            url,
+            http,
+            seat["game_id"],
+            1,
+            claimed.json()["token"],
+            game,
+            random.Random(rng.random()),
+            latencies,
+            errors,
+            think,
+        ),
+    )
 
 
-async def run(url: str, games: int, variant: dict[str, int], seed: int,
-              think: tuple[float, float]) -> tuple[list[float], list[str], float]:
+async def run(
+    url: str, games: int, variant: dict[str, int], seed: int, think: tuple[float, float]
+) -> tuple[list[float], list[str], float]:
     latencies: list[float] = []
     errors: list[str] = []
     rng = random.Random(seed)
@@ -160,8 +197,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         process, url = start_server(Path(directory))
         try:
-            latencies, errors, seconds = asyncio.run(run(url, args.games, {"pits": args.pits, "seeds": args.seeds},
-                                                         args.seed, think))
+            latencies, errors, seconds = asyncio.run(
+                run(url, args.games, {"pits": args.pits, "seeds": args.seeds}, args.seed, think)
+            )
         finally:
             process.kill()
             process.wait()
@@ -170,14 +208,30 @@ def main() -> None:
     def quantile(q: float) -> float:
         return ms[min(len(ms) - 1, int(q * len(ms)))] if ms else float("nan")
 
-    rows = [[args.games, args.think, len(ms), f"{len(ms) / seconds:.0f}", f"{statistics.median(ms) if ms else float('nan'):.1f}",
-             f"{quantile(0.9):.1f}", f"{quantile(0.99):.1f}", f"{ms[-1] if ms else float('nan'):.1f}", len(errors)]]
-    table = markdown_table(["games at once", "think s", "moves", "moves/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors"], rows)
+    rows = [
+        [
+            args.games,
+            args.think,
+            len(ms),
+            f"{len(ms) / seconds:.0f}",
+            f"{statistics.median(ms) if ms else float('nan'):.1f}",
+            f"{quantile(0.9):.1f}",
+            f"{quantile(0.99):.1f}",
+            f"{ms[-1] if ms else float('nan'):.1f}",
+            len(errors),
+        ]
+    ]
+    table = markdown_table(
+        ["games at once", "think s", "moves", "moves/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors"], rows
+    )
     notes = "\n".join(f"- {error}" for error in errors[:10])
-    report(f"Live games: move to the other screen, {args.games} games of Kalah({args.pits},{args.seeds}) at once",
-           table + ("\n\nFirst errors:\n" + notes if notes else "") +
-           "\n\nThe server and the players share this machine's cores; timings on a busy machine read slower.",
-           "live.md" if think[1] > 0 else "live-no-think.md")
+    report(
+        f"Live games: move to the other screen, {args.games} games of Kalah({args.pits},{args.seeds}) at once",
+        table
+        + ("\n\nFirst errors:\n" + notes if notes else "")
+        + "\n\nThe server and the players share this machine's cores; timings on a busy machine read slower.",
+        "live.md" if think[1] > 0 else "live-no-think.md",
+    )
 
 
 if __name__ == "__main__":

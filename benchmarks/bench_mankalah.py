@@ -27,15 +27,19 @@ from common import figure, markdown_table, report
 
 def referee(jar: Path, south: str, north: str, timeout: float) -> dict:
     """One game: who won, the winner's margin, and each side's milliseconds a move, as the referee says."""
-    out = subprocess.run(["java", "-jar", str(jar), south, north], capture_output=True, text=True,
-                         timeout=timeout, cwd=jar.parent)
+    out = subprocess.run(
+        ["java", "-jar", str(jar), south, north], capture_output=True, text=True, timeout=timeout, cwd=jar.parent
+    )
     flags = [line.split() for line in out.stdout.strip().splitlines()[-2:]]
     winner = re.search(r"WINNER: Player (\d)", out.stderr)
     score = re.search(r"SCORE: (-?\d+)", out.stderr)
     if len(flags) != 2 or not all(len(f) == 2 for f in flags):
         raise RuntimeError(f"the referee gave no result; its output ends with:\n{out.stdout[-400:]}{out.stderr[-800:]}")
-    return {"winner": int(winner.group(1)) if winner else None, "score": int(score.group(1)) if score else 0,
-            "ms": [int(flags[0][1]), int(flags[1][1])]}
+    return {
+        "winner": int(winner.group(1)) if winner else None,
+        "score": int(score.group(1)) if score else 0,
+        "ms": [int(flags[0][1]), int(flags[1][1])],
+    }
 
 
 def main() -> None:
@@ -68,13 +72,19 @@ def main() -> None:
             print(f"\r{len(rows)} games", end="", file=sys.stderr)
     print(file=sys.stderr)
     games = len(rows)
-    body = (f"Our agent: `{ours}`; {len(bots)} bots, {games} games (each bot from both sides), refereed by "
-            f"ManKalah (Kalah(7,7), pie rule).\n\nOur score: {points:g} / {games}.\n\n"
-            + markdown_table(["bot", "we played", "result", "our margin", "our ms a move", "bot's ms a move"], rows)
-            + "\n\nMilliseconds a move as the referee measured them (the agent's process included).")
+    body = (
+        f"Our agent: `{ours}`; {len(bots)} bots, {games} games (each bot from both sides), refereed by "
+        f"ManKalah (Kalah(7,7), pie rule).\n\nOur score: {points:g} / {games}.\n\n"
+        + markdown_table(["bot", "we played", "result", "our margin", "our ms a move", "bot's ms a move"], rows)
+        + "\n\nMilliseconds a move as the referee measured them (the agent's process included)."
+    )
     report("ManKalah agent against public bots", body, "mankalah.md")
-    figure("mankalah", f"ManKalah agent (at most {args.move_time:g} s a move) against {len(bots)} public bots, "
-           "both sides", f"{points:g} / {games} ({', '.join(bot.stem for bot in bots)})", "mankalah.md")
+    figure(
+        "mankalah",
+        f"ManKalah agent (at most {args.move_time:g} s a move) against {len(bots)} public bots, both sides",
+        f"{points:g} / {games} ({', '.join(bot.stem for bot in bots)})",
+        "mankalah.md",
+    )
 
 
 if __name__ == "__main__":

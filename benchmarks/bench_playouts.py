@@ -12,7 +12,6 @@ import random
 import time
 
 from common import figure, markdown_table, report
-
 from kalah import Position, Variant
 from kalah.core import random_playouts
 
@@ -37,16 +36,25 @@ def main() -> None:
     rows = []
     for variant in [Variant(6, 4), Variant(6, 6), Variant(7, 7, pie_rule=True)]:
         start = Position.start(variant)
-        best = min(_timed(lambda: random_playouts(start, args.games, seed)) for seed in range(args.repeats))
+        best = min(
+            _timed(lambda start=start, seed=seed: random_playouts(start, args.games, seed))
+            for seed in range(args.repeats)
+        )
         began = time.perf_counter()
         reference_playouts(start, args.reference_games, 1)
         reference = time.perf_counter() - began
         compiled_rate = args.games / best
         reference_rate = args.reference_games / reference
         if variant == Variant(6, 4):
-            figure("playouts", "random playouts, Kalah(6,4), one core",
-                   f"{compiled_rate:,.0f} games/s (reference: {reference_rate:,.0f})", "playouts.md")
-        rows.append([variant.name, f"{compiled_rate:,.0f}", f"{reference_rate:,.0f}", f"{compiled_rate / reference_rate:,.0f}x"])
+            figure(
+                "playouts",
+                "random playouts, Kalah(6,4), one core",
+                f"{compiled_rate:,.0f} games/s (reference: {reference_rate:,.0f})",
+                "playouts.md",
+            )
+        rows.append(
+            [variant.name, f"{compiled_rate:,.0f}", f"{reference_rate:,.0f}", f"{compiled_rate / reference_rate:,.0f}x"]
+        )
     body = markdown_table(["variant", "compiled core (games/s, 1 core)", "reference (games/s)", "speed-up"], rows)
     body += "\n\nTarget: at least 500,000 games per second for Kalah(6,4) on one core."
     report("Random playouts", body, "playouts.md")

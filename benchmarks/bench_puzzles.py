@@ -32,13 +32,22 @@ def main() -> int:
         seconds[name] += time.perf_counter() - began
         counts[name] += 1
     total = time.perf_counter() - started
-    rows = [[name, counts[name], f"{seconds[name]:.1f}", f"{1000 * seconds[name] / counts[name]:.1f}"] for name in sorted(counts)]
-    body = (markdown_table(["variant", "puzzles", "seconds", "ms a puzzle"], rows)
-            + f"\n\n{sum(counts.values())} puzzles re-proven in {total:.1f} s, one thread; {len(failures)} failed.\n"
-            + "".join(f"\n- {line}" for line in failures))
+    rows = [
+        [name, counts[name], f"{seconds[name]:.1f}", f"{1000 * seconds[name] / counts[name]:.1f}"]
+        for name in sorted(counts)
+    ]
+    body = (
+        markdown_table(["variant", "puzzles", "seconds", "ms a puzzle"], rows)
+        + f"\n\n{sum(counts.values())} puzzles re-proven in {total:.1f} s, one thread; {len(failures)} failed.\n"
+        + "".join(f"\n- {line}" for line in failures)
+    )
     report("Every shipped puzzle proven again", body, "puzzles.md")
-    figure("puzzles", "`kalah.puzzles.prove` of every shipped puzzle, one thread",
-           f"{sum(counts.values())} puzzles in {total:.0f} s, {len(failures)} failed", "puzzles.md")
+    figure(
+        "puzzles",
+        "`kalah.puzzles.prove` of every shipped puzzle, one thread",
+        f"{sum(counts.values())} puzzles in {total:.0f} s, {len(failures)} failed",
+        "puzzles.md",
+    )
     return 1 if failures else 0
 
 

@@ -45,7 +45,9 @@ def games(count: int, length: int = 40) -> list[str]:
     while len(found) < count:
         seed += 1
         builder = RecordBuilder()
-        play_game([make_player(f"random:seed={seed}"), make_player("pvs:depth=4")], Position.start(Variant(6, 4)), [builder])
+        play_game(
+            [make_player(f"random:seed={seed}"), make_player("pvs:depth=4")], Position.start(Variant(6, 4)), [builder]
+        )
         record = builder.record
         assert record is not None
         if len(record.moves) >= length:
@@ -65,16 +67,24 @@ def main() -> None:
     seconds = args.time or DEFAULT_TIME
     rows, times = [], []
     for number, text in enumerate(games(args.games), 1):
-        out = subprocess.run([sys.executable, "-c", CHILD, text, str(seconds)], check=True, capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, "-c", CHILD, text, str(seconds)], check=True, capture_output=True, text=True
+        )
         data = json.loads(out.stdout.strip().splitlines()[-1])
         times.append(data["review"])
         rows.append([number, data["moves"], data["exact"], f"{data['import']:.2f}", f"{data['review']:.1f}"])
-    body = (f"Each game: 40 moves of Kalah(6,4), {seconds:g} s a position at most, every core.\n\n"
-            + markdown_table(["game", "moves", "judged exactly", "import s", "review s"], rows)
-            + f"\n\nSlowest review: {max(times):.1f} s; mean {sum(times) / len(times):.1f} s.")
+    body = (
+        f"Each game: 40 moves of Kalah(6,4), {seconds:g} s a position at most, every core.\n\n"
+        + markdown_table(["game", "moves", "judged exactly", "import s", "review s"], rows)
+        + f"\n\nSlowest review: {max(times):.1f} s; mean {sum(times) / len(times):.1f} s."
+    )
     report("Review of a 40-move Kalah(6,4) game", body, "review.md")
-    figure("review-40", "`kalah review` of a 40-move Kalah(6,4) game, cold (5 games)",
-           f"mean {sum(times) / len(times):.1f} s, slowest {max(times):.1f} s", "review.md")
+    figure(
+        "review-40",
+        "`kalah review` of a 40-move Kalah(6,4) game, cold (5 games)",
+        f"mean {sum(times) / len(times):.1f} s, slowest {max(times):.1f} s",
+        "review.md",
+    )
 
 
 if __name__ == "__main__":

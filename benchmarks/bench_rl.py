@@ -23,11 +23,11 @@ import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core: NumPy must not spread out
 
-import gymnasium  # noqa: E402
-import numpy as np  # noqa: E402
-from common import figure, markdown_table, report  # noqa: E402
+import gymnasium
+import numpy as np
 
-import kalah.rl  # noqa: E402, F401
+import kalah.rl  # noqa: F401
+from common import figure, markdown_table, report
 
 
 def batched(env, rng, info, seconds: float) -> tuple[float, float, float, dict]:
@@ -76,9 +76,13 @@ def openspiel(game, rng, seconds: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=12.0, help="time per row, spread over the rounds")
-    parser.add_argument("--rounds", type=int, default=4,
-                        help="every row is measured in each round, in turn, and keeps its best round: "
-                             "a change of the machine's load then hits all rows alike")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=4,
+        help="every row is measured in each round, in turn, and keeps its best round: "
+        "a change of the machine's load then hits all rows alike",
+    )
     parser.add_argument("--num-envs", type=int, nargs="+", default=[64, 1024, 4096])
     args = parser.parse_args()
     import pyspiel
@@ -118,25 +122,55 @@ def main() -> None:
     for n in [*args.num_envs, -numpy_choice]:
         steps, moves, inside = best[f"batched {n}"]
         how = "actions drawn with NumPy from the masks" if n < 0 else "sample_legal_actions()"
-        rows.append([f"kalah.rl batched, num_envs={abs(n)}, {how}", f"{steps:,.0f}", f"{moves:,.0f}",
-                     f"{moves / reference:,.1f}x", f"{inside:,.0f} ({inside / reference:,.1f}x)"])
+        rows.append(
+            [
+                f"kalah.rl batched, num_envs={abs(n)}, {how}",
+                f"{steps:,.0f}",
+                f"{moves:,.0f}",
+                f"{moves / reference:,.1f}x",
+                f"{inside:,.0f} ({inside / reference:,.1f}x)",
+            ]
+        )
     steps, moves = best["single"]
-    rows.append(["kalah.rl single environment (gymnasium.make)", f"{steps:,.0f}", f"{moves:,.0f}",
-                 f"{moves / reference:,.2f}x", ""])
+    rows.append(
+        [
+            "kalah.rl single environment (gymnasium.make)",
+            f"{steps:,.0f}",
+            f"{moves:,.0f}",
+            f"{moves / reference:,.2f}x",
+            "",
+        ]
+    )
     rows.append(["OpenSpiel mancala (built-in C++, Python API)", f"{reference:,.0f}", f"{reference:,.0f}", "1x", ""])
     rate = best["ours"][1]
-    rows.append(["kalah.rl.openspiel game (a Python game)", f"{rate:,.0f}", f"{rate:,.0f}", f"{rate / reference:,.2f}x", ""])
+    rows.append(
+        ["kalah.rl.openspiel game (a Python game)", f"{rate:,.0f}", f"{rate:,.0f}", f"{rate / reference:,.2f}x", ""]
+    )
     top = max(args.num_envs, key=lambda n: best[f"batched {n}"][1])
     top_moves = best[f"batched {top}"][1]
-    figure("rl-steps", "learning environments, Kalah(6,4), random moves, one core",
-           f"batched (num_envs={top}): {top_moves:,.0f} moves/s, {top_moves / reference:,.0f}x OpenSpiel's mancala "
-           f"({reference:,.0f}); one Gymnasium env: {best['single'][1]:,.0f}", "rl.md")
-    body = markdown_table(["environment", "agent steps/s", "moves/s (both sides)", "moves/s against OpenSpiel's mancala",
-                           "moves/s inside step() only"], rows)
-    body += (f"\n\nRandom legal moves for both sides, chosen in the timed loop; one "
-             f"core; each row the best of {args.rounds} rounds of {share:g} s, the rows taking turns. Goal: the "
-             "batched environment at least 20 times OpenSpiel's mancala. The machine is shared with other work: "
-             "figures vary with its load.")
+    figure(
+        "rl-steps",
+        "learning environments, Kalah(6,4), random moves, one core",
+        f"batched (num_envs={top}): {top_moves:,.0f} moves/s, {top_moves / reference:,.0f}x OpenSpiel's mancala "
+        f"({reference:,.0f}); one Gymnasium env: {best['single'][1]:,.0f}",
+        "rl.md",
+    )
+    body = markdown_table(
+        [
+            "environment",
+            "agent steps/s",
+            "moves/s (both sides)",
+            "moves/s against OpenSpiel's mancala",
+            "moves/s inside step() only",
+        ],
+        rows,
+    )
+    body += (
+        f"\n\nRandom legal moves for both sides, chosen in the timed loop; one "
+        f"core; each row the best of {args.rounds} rounds of {share:g} s, the rows taking turns. Goal: the "
+        "batched environment at least 20 times OpenSpiel's mancala. The machine is shared with other work: "
+        "figures vary with its load."
+    )
     report("Learning environments: steps a second", body, "rl.md")
 
 

@@ -41,9 +41,23 @@ def _free_port() -> int:
 
 def start_server(workers: int, directory: Path) -> tuple[subprocess.Popen, str]:
     port = _free_port()
-    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), "--workers",
-                                str(workers), "--db", str(directory / "games.sqlite")],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kalah.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--db",
+            str(directory / "games.sqlite"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -63,7 +77,9 @@ class Tally:
         self.busy = 0
         self.errors: list[str] = []
 
-    async def request(self, client: httpx.AsyncClient, route: str, method: str, url: str, **kwargs) -> httpx.Response | None:
+    async def request(
+        self, client: httpx.AsyncClient, route: str, method: str, url: str, **kwargs
+    ) -> httpx.Response | None:
         began = time.perf_counter()
         try:
             response = await client.request(method, url, **kwargs)
@@ -84,13 +100,15 @@ def client_address(number: int) -> str:
 
 
 async def play(url: str, tally: Tally, until: float, address: str) -> None:
-    async with httpx.AsyncClient(base_url=url, timeout=60,
-                                 transport=httpx.AsyncHTTPTransport(local_address=address)) as client:
+    async with httpx.AsyncClient(
+        base_url=url, timeout=60, transport=httpx.AsyncHTTPTransport(local_address=address)
+    ) as client:
         game = None
         while time.monotonic() < until:
             if game is None or game["over"]:
-                response = await tally.request(client, "POST /api/games", "POST", "/api/games",
-                                               json={"players": ["human", "easy"]})
+                response = await tally.request(
+                    client, "POST /api/games", "POST", "/api/games", json={"players": ["human", "easy"]}
+                )
                 if response is None or response.status_code != 201:
                     await asyncio.sleep(0.5)
                     continue
@@ -103,11 +121,21 @@ async def play(url: str, tally: Tally, until: float, address: str) -> None:
             if game["over"]:
                 continue
             if game["human_to_move"]:
-                response = await tally.request(client, "POST moves", "POST", f"/api/games/{gid}/moves",
-                                               json={"move": game["legal_moves"][0], "moves": game["moves"]})
+                response = await tally.request(
+                    client,
+                    "POST moves",
+                    "POST",
+                    f"/api/games/{gid}/moves",
+                    json={"move": game["legal_moves"][0], "moves": game["moves"]},
+                )
             else:
-                response = await tally.request(client, "POST computer-move", "POST",
-                                               f"/api/games/{gid}/computer-move", json={"moves": game["moves"]})
+                response = await tally.request(
+                    client,
+                    "POST computer-move",
+                    "POST",
+                    f"/api/games/{gid}/computer-move",
+                    json={"moves": game["moves"]},
+                )
                 if response is not None and response.status_code in (429, 503):
                     await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
                     continue
@@ -132,8 +160,17 @@ def run(url: str, clients: int, seconds: float) -> tuple[list[list[object]], Tal
     elapsed = time.monotonic() - began
     rows = []
     for route, values in sorted(tally.latencies.items()):
-        rows.append([clients, route, len(values), f"{len(values) / elapsed:.0f}", f"{statistics.median(values) * 1000:.0f}",
-                     f"{percentile(values, 0.95) * 1000:.0f}", f"{percentile(values, 0.99) * 1000:.0f}"])
+        rows.append(
+            [
+                clients,
+                route,
+                len(values),
+                f"{len(values) / elapsed:.0f}",
+                f"{statistics.median(values) * 1000:.0f}",
+                f"{percentile(values, 0.95) * 1000:.0f}",
+                f"{percentile(values, 0.99) * 1000:.0f}",
+            ]
+        )
     return rows, tally, elapsed
 
 
@@ -153,15 +190,25 @@ def main() -> None:
                 route_rows, tally, elapsed = run(url, clients, args.seconds)
                 rows += route_rows
                 total = sum(len(values) for values in tally.latencies.values())
-                summary.append([clients, f"{total / elapsed:.0f}", tally.busy, len(tally.errors),
-                                ", ".join(sorted(set(tally.errors))[:3]) or "-"])
+                summary.append(
+                    [
+                        clients,
+                        f"{total / elapsed:.0f}",
+                        tally.busy,
+                        len(tally.errors),
+                        ", ".join(sorted(set(tally.errors))[:3]) or "-",
+                    ]
+                )
         finally:
             process.terminate()
             process.wait(timeout=30)
-    body = (f"`kalah serve --workers {args.workers}` on loopback, a fresh library; each client plays the 'easy' level"
-            f" for {args.seconds:g} s per row, one keep-alive connection each, from an address of its own.\n\n"
-            + markdown_table(["clients", "req/s", "busy (429/503)", "errors", "which"], summary) + "\n\n"
-            + markdown_table(["clients", "route", "requests", "req/s", "p50 ms", "p95 ms", "p99 ms"], rows))
+    body = (
+        f"`kalah serve --workers {args.workers}` on loopback, a fresh library; each client plays the 'easy' level"
+        f" for {args.seconds:g} s per row, one keep-alive connection each, from an address of its own.\n\n"
+        + markdown_table(["clients", "req/s", "busy (429/503)", "errors", "which"], summary)
+        + "\n\n"
+        + markdown_table(["clients", "route", "requests", "req/s", "p50 ms", "p95 ms", "p99 ms"], rows)
+    )
     report("Server under load", body, "server.md")
 
 

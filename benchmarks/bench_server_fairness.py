@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import socket
 import statistics
 import tempfile
 import time
@@ -50,7 +49,6 @@ import httpx
 
 from bench_server import percentile, start_server
 from common import figure, markdown_table, report
-
 
 #: Seconds over which the honest clients arrive, before they are measured.
 RAMP = 5.0
@@ -64,8 +62,9 @@ class Tally:
         self.statuses: dict[str, Counter[int]] = defaultdict(Counter)
         self.errors: Counter[str] = Counter()
 
-    async def request(self, client: httpx.AsyncClient, route: str, method: str, url: str,
-                      **kwargs: Any) -> httpx.Response | None:
+    async def request(
+        self, client: httpx.AsyncClient, route: str, method: str, url: str, **kwargs: Any
+    ) -> httpx.Response | None:
         began = time.perf_counter()
         try:
             response = await client.request(method, url, **kwargs)
@@ -78,8 +77,7 @@ class Tally:
 
 
 def _client(url: str, address: str, timeout: float = 60) -> httpx.AsyncClient:
-    return httpx.AsyncClient(base_url=url, timeout=timeout,
-                             transport=httpx.AsyncHTTPTransport(local_address=address))
+    return httpx.AsyncClient(base_url=url, timeout=timeout, transport=httpx.AsyncHTTPTransport(local_address=address))
 
 
 def honest_address(number: int) -> str:
@@ -121,19 +119,30 @@ async def honest(url: str, address: str, tally: Tally, start: Start, delay: floa
         await start.ready.wait()
         while time.monotonic() < start.until:
             if game is None or game["over"]:
-                response = await tally.request(client, "new game", "POST", "/api/games",
-                                               json={"players": ["human", "easy"]})
+                response = await tally.request(
+                    client, "new game", "POST", "/api/games", json={"players": ["human", "easy"]}
+                )
                 if response is None or response.status_code != 201:
                     await asyncio.sleep(0.5)
                     continue
                 game = response.json()
             if game["human_to_move"]:
                 await asyncio.sleep(think)  # the person looks at the board
-                response = await tally.request(client, "human move", "POST", f"/api/games/{game['id']}/moves",
-                                               json={"move": game["legal_moves"][0], "moves": game["moves"]})
+                response = await tally.request(
+                    client,
+                    "human move",
+                    "POST",
+                    f"/api/games/{game['id']}/moves",
+                    json={"move": game["legal_moves"][0], "moves": game["moves"]},
+                )
             else:
-                response = await tally.request(client, "computer move", "POST",
-                                               f"/api/games/{game['id']}/computer-move", json={"moves": game["moves"]})
+                response = await tally.request(
+                    client,
+                    "computer move",
+                    "POST",
+                    f"/api/games/{game['id']}/computer-move",
+                    json={"moves": game["moves"]},
+                )
                 if response is not None and response.status_code in (429, 503):
                     await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
                     continue
@@ -155,8 +164,9 @@ async def computer_games(url: str, address: str, spec: str, tally: Tally, until:
                 if game is None:
                     await asyncio.sleep(0.1)
                 continue
-            response = await tally.request(client, "computer move", "POST", f"/api/games/{game['id']}/computer-move",
-                                           json={"moves": game["moves"]})
+            response = await tally.request(
+                client, "computer move", "POST", f"/api/games/{game['id']}/computer-move", json={"moves": game["moves"]}
+            )
             if response is not None and response.status_code == 200:
                 game = response.json()
             else:
@@ -170,11 +180,13 @@ async def analyses(url: str, address: str, game_id: int, tally: Tally, until: fl
     async with _client(url, address, timeout=120) as client:
         while time.monotonic() < until:
             if method == "POST":
-                response = await tally.request(client, "analysis (POST)", "POST", f"/api/games/{game_id}/analysis",
-                                               json={"seconds": 10})
+                response = await tally.request(
+                    client, "analysis (POST)", "POST", f"/api/games/{game_id}/analysis", json={"seconds": 10}
+                )
             else:
-                response = await tally.request(client, "analysis (GET)", "GET",
-                                               f"/api/games/{game_id}/analysis?seconds=10")
+                response = await tally.request(
+                    client, "analysis (GET)", "GET", f"/api/games/{game_id}/analysis?seconds=10"
+                )
             if response is None or response.status_code != 200:
                 await asyncio.sleep(0.02)
 
@@ -211,8 +223,9 @@ async def attackers(url: str, port: int, tally: dict[str, Tally], until: float) 
     return [asyncio.create_task(job) for job in jobs]
 
 
-def run(url: str, honest_clients: int, seconds: float, with_attackers: bool,
-        head_start: float, think: float) -> tuple[Tally, dict[str, Tally], list[float]]:
+def run(
+    url: str, honest_clients: int, seconds: float, with_attackers: bool, head_start: float, think: float
+) -> tuple[Tally, dict[str, Tally], list[float]]:
     port = int(url.rsplit(":", 1)[1])
     attack_tally: dict[str, Tally] = defaultdict(Tally)
     honest_tally = Tally()
@@ -224,8 +237,12 @@ def run(url: str, honest_clients: int, seconds: float, with_attackers: bool,
         await asyncio.sleep(ahead)  # the attack is under way when the honest arrive
         # the honest clients arrive one after the other over RAMP seconds and open their first games; then
         # they play, measured, for ``seconds``: a row measures play, not a crowd opening games at once
-        await asyncio.gather(*(honest(url, honest_address(n), honest_tally, start, RAMP * n / honest_clients, think)
-                               for n in range(honest_clients)))
+        await asyncio.gather(
+            *(
+                honest(url, honest_address(n), honest_tally, start, RAMP * n / honest_clients, think)
+                for n in range(honest_clients)
+            )
+        )
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -251,8 +268,12 @@ def main() -> None:
     parser.add_argument("--alone", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--head-start", type=float, default=8.0)
-    parser.add_argument("--think", type=float, default=0.0,
-                        help="seconds an honest player looks at the board before each move (0: none)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds an honest player looks at the board before each move (0: none)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     rows: list[list[object]] = []
@@ -265,7 +286,9 @@ def main() -> None:
             for clients, attacked in ((args.honest, True), (args.alone, False)):
                 tally, attacks, opening = run(url, clients, args.seconds, attacked, args.head_start, args.think)
                 human, computer = tally.latencies["human move"], tally.latencies["computer move"]
-                refused = sum(count for status, count in tally.statuses["computer move"].items() if status in (429, 503))
+                refused = sum(
+                    count for status, count in tally.statuses["computer move"].items() if status in (429, 503)
+                )
                 failures = Counter(tally.errors)
                 for route, counter in tally.statuses.items():
                     for status, count in counter.items():
@@ -274,37 +297,76 @@ def main() -> None:
                 errors = sum(failures.values())
                 which += [f"{clients} honest: {name} ({count})" for name, count in sorted(failures.items())]
                 label = f"{clients} honest" + (" + attackers" if attacked else ", no attackers")
-                rows.append([label, _ms(opening), _ms(opening, 0.99), len(human), _ms(human), _ms(human, 0.95), _ms(human, 0.99), len(computer),
-                             _ms(computer), _ms(computer, 0.99), refused, errors])
-                headline[label] = (f"human p99 {_ms(human, 0.99)} ms, {refused} computer moves refused"
-                                   if attacked else f"human p99 {_ms(human, 0.99)} ms")
+                rows.append(
+                    [
+                        label,
+                        _ms(opening),
+                        _ms(opening, 0.99),
+                        len(human),
+                        _ms(human),
+                        _ms(human, 0.95),
+                        _ms(human, 0.99),
+                        len(computer),
+                        _ms(computer),
+                        _ms(computer, 0.99),
+                        refused,
+                        errors,
+                    ]
+                )
+                headline[label] = (
+                    f"human p99 {_ms(human, 0.99)} ms, {refused} computer moves refused"
+                    if attacked
+                    else f"human p99 {_ms(human, 0.99)} ms"
+                )
                 for name, attack in sorted(attacks.items()):
                     for route, counter in sorted(attack.statuses.items()):
-                        attack_rows.append([name, route, sum(counter.values()), _statuses(counter),
-                                            _ms(attack.latencies[route])])
+                        attack_rows.append(
+                            [name, route, sum(counter.values()), _statuses(counter), _ms(attack.latencies[route])]
+                        )
                     for error, count in sorted(attack.errors.items()):
                         attack_rows.append([name, error, count, "connection error", "-"])
         finally:
             process.terminate()
             process.wait(timeout=30)
-    body = (f"`kalah serve --workers {args.workers}` on loopback, a fresh library, {args.seconds:g} s per row (the"
-            f" attackers start {args.head_start:g} s before the honest clients; those arrive over {RAMP:g} s, open their"
-            " first games, then play, measured, for the row's seconds); every client on an address of its own. Honest clients play the 'easy' level as the page does; the attackers"
-            " are listed in the second table (bench_server_fairness.py describes them). The machine's two cores"
-            " are shared with whatever else runs on it: the load average above says how busy it was.\n\n"
-            + markdown_table(["clients", "first game p50 ms", "p99 ms", "human moves", "p50 ms", "p95 ms", "p99 ms", "computer moves", "p50 ms",
-                              "p99 ms", "computer moves refused", "errors"], rows)
-            + ("\n\nHonest errors: " + "; ".join(which) if which else "")
-            + "\n\nWhat the attackers got (first row, head start included):\n\n"
-            + markdown_table(["attacker", "route", "requests", "answers", "p50 ms"], attack_rows))
+    body = (
+        f"`kalah serve --workers {args.workers}` on loopback, a fresh library, {args.seconds:g} s per row (the"
+        f" attackers start {args.head_start:g} s before the honest clients; those arrive over {RAMP:g} s, open their"
+        " first games, then play, measured, for the row's seconds); every client on an address of its own. Honest clients play the 'easy' level as the page does; the attackers"
+        " are listed in the second table (bench_server_fairness.py describes them). The machine's two cores"
+        " are shared with whatever else runs on it: the load average above says how busy it was.\n\n"
+        + markdown_table(
+            [
+                "clients",
+                "first game p50 ms",
+                "p99 ms",
+                "human moves",
+                "p50 ms",
+                "p95 ms",
+                "p99 ms",
+                "computer moves",
+                "p50 ms",
+                "p99 ms",
+                "computer moves refused",
+                "errors",
+            ],
+            rows,
+        )
+        + ("\n\nHonest errors: " + "; ".join(which) if which else "")
+        + "\n\nWhat the attackers got (first row, head start included):\n\n"
+        + markdown_table(["attacker", "route", "requests", "answers", "p50 ms"], attack_rows)
+    )
     if args.think:  # another question (players as people play): its own file, and no figure of the README
-        body = (f"Each honest player looks at the board for {args.think:g} s before each of its moves.\n\n" + body)
+        body = f"Each honest player looks at the board for {args.think:g} s before each of its moves.\n\n" + body
         report("Server fairness: honest clients beside attackers", body, f"server_fairness_think{args.think:g}.md")
         return
     report("Server fairness: honest clients beside attackers", body, "server_fairness.md")
     attacked, alone = headline[f"{args.honest} honest + attackers"], headline[f"{args.alone} honest, no attackers"]
-    figure("server-fairness", f"`kalah serve`, {args.honest} honest players beside attackers / {args.alone} alone",
-           f"{attacked} / {alone}", "server_fairness.md")
+    figure(
+        "server-fairness",
+        f"`kalah serve`, {args.honest} honest players beside attackers / {args.alone} alone",
+        f"{attacked} / {alone}",
+        "server_fairness.md",
+    )
 
 
 if __name__ == "__main__":

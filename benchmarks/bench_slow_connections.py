@@ -42,9 +42,12 @@ def start_server(directory: Path) -> tuple[subprocess.Popen, str, Path]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     log = directory / "server.log"
-    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), "--db",
-                                str(directory / "games.sqlite")], stdout=subprocess.DEVNULL,
-                               stderr=log.open("wb"), start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), "--db", str(directory / "games.sqlite")],
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("wb"),
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -58,8 +61,9 @@ def start_server(directory: Path) -> tuple[subprocess.Popen, str, Path]:
         time.sleep(0.2)
 
 
-async def attacker(port: int, source: str, kind: str, stop: asyncio.Event, lives: dict[str, list[float]],
-                   refused: list[int]) -> None:
+async def attacker(
+    port: int, source: str, kind: str, stop: asyncio.Event, lives: dict[str, list[float]], refused: list[int]
+) -> None:
     """One slow connection, opened again whenever the server closes it."""
     while not stop.is_set():
         began = time.monotonic()
@@ -72,12 +76,14 @@ async def attacker(port: int, source: str, kind: str, stop: asyncio.Event, lives
             if kind == "drip":
                 writer.write(b"GET /api/info HTTP/1.1\r\n")
             elif kind == "no body":
-                writer.write(b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                             b"Content-Length: 100000\r\n\r\n{")
+                writer.write(
+                    b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: 100000\r\n\r\n{"
+                )
             while not stop.is_set():
                 try:
                     data = await asyncio.wait_for(reader.read(4096), timeout=2.0)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     if kind == "drip":
                         writer.write(b"X")
                     continue
@@ -103,8 +109,9 @@ async def honest(url: str, stop: asyncio.Event, latencies: list[float], failures
                 if game is None or game["over"]:
                     game = (await client.post("/api/games", json={"players": ["human", "human"]})).json()
                     continue
-                response = await client.post(f"/api/games/{game['id']}/moves",
-                                             json={"move": game["legal_moves"][0], "moves": game["moves"]})
+                response = await client.post(
+                    f"/api/games/{game['id']}/moves", json={"move": game["legal_moves"][0], "moves": game["moves"]}
+                )
                 if response.status_code != 200:
                     failures.append(str(response.status_code))
                     game = None
@@ -187,18 +194,30 @@ def main() -> None:
             Path(options.log).write_bytes(log_text)
     log_lines, tracebacks = log_text.count(b"\n"), log_text.count(b"Traceback")
     latencies = sorted(result["latencies"])
-    p = lambda q: f"{1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))]:.0f} ms" if latencies else "-"
+
+    def p(q):
+        return f"{1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))]:.0f} ms" if latencies else "-"
+
     lives = {kind: result["lives"].get(kind, []) for kind in KINDS}
-    rows = [[kind, len(lives[kind]), f"{statistics.median(lives[kind]):.1f} s" if lives[kind] else "-",
-             f"{max(lives[kind]):.1f} s" if lives[kind] else "-"] for kind in KINDS]
-    body = (f"{options.connections} slow connections from {-(-options.connections // PER_ADDRESS)} addresses"
-            f" (+{options.connections // 10} beyond the per-address cap) for {options.seconds:g} s.\n\n"
-            + markdown_table(["slow connection", "closed by the server", "median life", "longest life"], rows)
-            + f"\n\nRefused at the cap (503): {result['refused']}.  \n"
-            f"Honest human moves: {len(latencies)}, p50 {p(0.5)}, p99 {p(0.99)}, failures {len(result['failures'])}"
-            f" {sorted(set(result['failures']))[:5]}.  \n"
-            f"Server log: {len(log_text)} bytes, {log_lines} lines, {tracebacks} tracebacks.\n\n"
-            "Timings are noisy on a machine shared with other work.")
+    rows = [
+        [
+            kind,
+            len(lives[kind]),
+            f"{statistics.median(lives[kind]):.1f} s" if lives[kind] else "-",
+            f"{max(lives[kind]):.1f} s" if lives[kind] else "-",
+        ]
+        for kind in KINDS
+    ]
+    body = (
+        f"{options.connections} slow connections from {-(-options.connections // PER_ADDRESS)} addresses"
+        f" (+{options.connections // 10} beyond the per-address cap) for {options.seconds:g} s.\n\n"
+        + markdown_table(["slow connection", "closed by the server", "median life", "longest life"], rows)
+        + f"\n\nRefused at the cap (503): {result['refused']}.  \n"
+        f"Honest human moves: {len(latencies)}, p50 {p(0.5)}, p99 {p(0.99)}, failures {len(result['failures'])}"
+        f" {sorted(set(result['failures']))[:5]}.  \n"
+        f"Server log: {len(log_text)} bytes, {log_lines} lines, {tracebacks} tracebacks.\n\n"
+        "Timings are noisy on a machine shared with other work."
+    )
     report("Slow connections against kalah serve", body, "slow_connections.md")
 
 

@@ -78,7 +78,9 @@ def main() -> None:
         emit("")
         emit("| variant | databases | value | best moves | nodes | seconds | table K |")
         emit("|---|---|---|---|---|---|---|")
-        value, nodes, seconds, k, best = eval(run_child(SOLVE.format(pits=6, seeds=4, budget=None), env).replace("null", "None"))
+        value, nodes, seconds, k, best = eval(
+            run_child(SOLVE.format(pits=6, seeds=4, budget=None), env).replace("null", "None")
+        )
         emit(f"| Kalah(6,4) | cold (none on disk; included) | {value:+d} | {best} | {nodes:,} | {seconds:.1f} | {k} |")
         cold = f"{value:+d} in {seconds:.1f} s"
 
@@ -91,7 +93,9 @@ def main() -> None:
         for path in directory.glob("*.egdb"):
             if f"-k{args.warm_k}." not in path.name:
                 path.unlink()
-        value, nodes, seconds, k, best = eval(run_child(SOLVE.format(pits=6, seeds=4, budget=None), warm_env).replace("null", "None"))
+        value, nodes, seconds, k, best = eval(
+            run_child(SOLVE.format(pits=6, seeds=4, budget=None), warm_env).replace("null", "None")
+        )
         emit(f"| Kalah(6,4) | warm (K={args.warm_k} on disk) | {value:+d} | {best} | {nodes:,} | {seconds:.1f} | {k} |")
         warm = f"{value:+d} in {seconds:.1f} s"
         emit("")
@@ -101,7 +105,9 @@ def main() -> None:
         emit("|---|---|---|---|---|")
         for k in builds:
             positions, nbytes, seconds = results[k]
-            emit(f"| {k} | {positions:,} | {nbytes / 2**20:.1f} MiB | {seconds:.1f} | {seconds / positions * 1e9:.0f} |")
+            emit(
+                f"| {k} | {positions:,} | {nbytes / 2**20:.1f} MiB | {seconds:.1f} | {seconds / positions * 1e9:.0f} |"
+            )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     out = Path(args.out)
@@ -110,8 +116,12 @@ def main() -> None:
     if out.resolve().parent == RESULTS:
         figure("solve-64-cold", "solve Kalah(6,4) from the start, cold (database build included)", cold, out.name)
         figure("solve-64-warm", f"solve Kalah(6,4), warm (K={args.warm_k} database on disk)", warm, out.name)
-        figure("endgame-builds", f"endgame database builds, 6 pits, K = {' / '.join(map(str, builds))}",
-               " / ".join(f"{results[k][2]:.1f}" for k in builds) + " s", out.name)
+        figure(
+            "endgame-builds",
+            f"endgame database builds, 6 pits, K = {' / '.join(map(str, builds))}",
+            " / ".join(f"{results[k][2]:.1f}" for k in builds) + " s",
+            out.name,
+        )
 
 
 if __name__ == "__main__":

@@ -80,40 +80,81 @@ def main() -> None:
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="kalah-bench-cluster-"))
     try:
-        path = subprocess.run([sys.executable, "-c", BUILD.format(pits=args.pits, k=args.k, directory=str(scratch))],
-                              capture_output=True, text=True, check=True).stdout.strip()
+        path = subprocess.run(
+            [sys.executable, "-c", BUILD.format(pits=args.pits, k=args.k, directory=str(scratch))],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         rows = []
         local = {}
         for threads in (1, 2):
             found = run_child(LOCAL.format(pits=args.pits, seeds=args.seeds, threads=threads, database=path))
             local[threads] = found["seconds"]
-            rows.append([f"one machine, kalah.solve(threads={threads})", f"{found['value']:+d}", found["best"],
-                         f"{found['nodes']:,}", "", f"{found['seconds']:.1f}", f"{found['with_start']:.1f}", "",
-                         found["load"]])
+            rows.append(
+                [
+                    f"one machine, kalah.solve(threads={threads})",
+                    f"{found['value']:+d}",
+                    found["best"],
+                    f"{found['nodes']:,}",
+                    "",
+                    f"{found['seconds']:.1f}",
+                    f"{found['with_start']:.1f}",
+                    "",
+                    found["load"],
+                ]
+            )
         cluster = {}
         for workers in [int(n) for n in args.workers.split(",")]:
-            found = run_child(CLUSTER.format(workers=workers, pits=args.pits, seeds=args.seeds, database=path,
-                                             plies=args.split_plies))
+            found = run_child(
+                CLUSTER.format(workers=workers, pits=args.pits, seeds=args.seeds, database=path, plies=args.split_plies)
+            )
             cluster[workers] = found["seconds"]
             first = cluster[min(cluster)]
-            rows.append([f"LocalCluster, {workers} worker process{'es' if workers > 1 else ''}", f"{found['value']:+d}",
-                         found["best"], f"{found['nodes']:,}", f"{found['tests']} on {found['leaves']} leaves",
-                         f"{found['seconds']:.1f}", f"{found['with_start']:.1f}", f"{first / found['seconds']:.2f}",
-                         found["load"]])
+            rows.append(
+                [
+                    f"LocalCluster, {workers} worker process{'es' if workers > 1 else ''}",
+                    f"{found['value']:+d}",
+                    found["best"],
+                    f"{found['nodes']:,}",
+                    f"{found['tests']} on {found['leaves']} leaves",
+                    f"{found['seconds']:.1f}",
+                    f"{found['with_start']:.1f}",
+                    f"{first / found['seconds']:.2f}",
+                    found["load"],
+                ]
+            )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    headers = ["solver", "value", "best moves", "nodes", "leaf tests", "seconds", "with start", "speed-up",
-               "load before"]
-    body = (f"Kalah({args.pits},{args.seeds}) from the start, split {args.split_plies} plies, endgame database K={args.k} "
-            f"on disk (its build not timed). Seconds: the solve alone; with start: the fresh interpreter, the "
-            f"cluster's processes and the solve. Speed-up against the cluster of "
-            f"{min(cluster)} worker. Load before: the 1-minute load average just before the run. This machine has {os.cpu_count()} cores and other work ran on it: 4 workers "
-            f"share 2 cores, so they cannot beat 2.\n\n" + markdown_table(headers, rows))
+    headers = [
+        "solver",
+        "value",
+        "best moves",
+        "nodes",
+        "leaf tests",
+        "seconds",
+        "with start",
+        "speed-up",
+        "load before",
+    ]
+    body = (
+        f"Kalah({args.pits},{args.seeds}) from the start, split {args.split_plies} plies, endgame database K={args.k} "
+        f"on disk (its build not timed). Seconds: the solve alone; with start: the fresh interpreter, the "
+        f"cluster's processes and the solve. Speed-up against the cluster of "
+        f"{min(cluster)} worker. Load before: the 1-minute load average just before the run. This machine has {os.cpu_count()} cores and other work ran on it: 4 workers "
+        f"share 2 cores, so they cannot beat 2.\n\n" + markdown_table(headers, rows)
+    )
     report(f"Distributed solve of Kalah({args.pits},{args.seeds}) on a local Dask cluster", body, "solve_cluster.md")
     if args.pits == 6 and args.seeds == 4:
-        figure("solve-cluster", "solve Kalah(6,4) on a local Dask cluster, " + " / ".join(map(str, cluster))
-               + " worker processes (one machine, 1 thread: " + f"{local[1]:.1f} s)",
-               " / ".join(f"{seconds:.1f}" for seconds in cluster.values()) + " s", "solve_cluster.md")
+        figure(
+            "solve-cluster",
+            "solve Kalah(6,4) on a local Dask cluster, "
+            + " / ".join(map(str, cluster))
+            + " worker processes (one machine, 1 thread: "
+            + f"{local[1]:.1f} s)",
+            " / ".join(f"{seconds:.1f}" for seconds in cluster.values()) + " s",
+            "solve_cluster.md",
+        )
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ import argparse
 import time
 
 from common import markdown_table, report
-
 from kalah import InvalidVariantError, Position, Variant, solve
 from kalah.solve.engine import default_tt_log2
 
@@ -64,8 +63,7 @@ def main() -> None:
         + "\n\nThe bounds on the value as the tests proved them, a row for each change (seconds from the start of"
         " the call; the first includes the heuristic first guess, the database's load and the table's first touch;"
         " after MTD(f)'s first lower bound, the bounds change when a round of tests on the moves, two side by"
-        " side, has answered):\n\n"
-        + markdown_table(["change", "proven at s", "took s", "bounds"], tests)
+        " side, has answered):\n\n" + markdown_table(["change", "proven at s", "took s", "bounds"], tests)
     )
     report(f"Where the time of solving Kalah(6,{args.seeds}) goes", body, "solve_phases.md")
 

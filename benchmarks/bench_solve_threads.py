@@ -28,7 +28,6 @@ import threading
 import time
 
 from common import markdown_table, report
-
 from kalah import InvalidVariantError, Position, Variant, solve
 from kalah.core.solver import Solver
 from kalah.endgame import build_in_memory
@@ -45,28 +44,41 @@ def measure(row: str, seeds: int, k: int, bar: int) -> dict[str, object]:
     if row.startswith("solve"):
         started = time.perf_counter()
         result = solve(position, threads=int(row[-1]), endgame=database, tt_log2=TABLE_LOG2, pv=False)
-        return {"seconds": time.perf_counter() - started, "nodes": result.nodes, "value": result.value,
-                "answer": f"{result.value:+d}, best {result.best_moves}"}
+        return {
+            "seconds": time.perf_counter() - started,
+            "nodes": result.nodes,
+            "value": result.value,
+            "answer": f"{result.value:+d}, best {result.best_moves}",
+        }
     solvers = [Solver(6, False, TABLE_LOG2) for _ in range(2 if row == "two-tests" else 1)]
     for solver in solvers:
         solver.set_endgame(database.table)
     outcomes: list[tuple[int, bool, int]] = []
     threads = 2 if row == "test-2" else 1
-    runs = [threading.Thread(target=lambda s=solver: outcomes.append(s.search(pits, bar - 1, bar, threads)))
-            for solver in solvers]
+    runs = [
+        threading.Thread(target=lambda s=solver: outcomes.append(s.search(pits, bar - 1, bar, threads)))
+        for solver in solvers
+    ]
     started = time.perf_counter()
     for run in runs:
         run.start()
     for run in runs:
         run.join()
     seconds = time.perf_counter() - started
-    return {"seconds": seconds, "nodes": sum(nodes for _, _, nodes in outcomes),
-            "answer": " and ".join("at least" if value >= bar else "below" for value, _, _ in outcomes) + f" {bar:+d}"}
+    return {
+        "seconds": seconds,
+        "nodes": sum(nodes for _, _, nodes in outcomes),
+        "answer": " and ".join("at least" if value >= bar else "below" for value, _, _ in outcomes) + f" {bar:+d}",
+    }
 
 
 def in_fresh_process(row: str, seeds: int, k: int, bar: int) -> dict[str, object]:
-    out = subprocess.run([sys.executable, __file__, "--row", row, "--seeds", str(seeds), "-k", str(k), "--bar", str(bar)],
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, __file__, "--row", row, "--seeds", str(seeds), "-k", str(k), "--bar", str(bar)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return json.loads(out.splitlines()[-1])
 
 
@@ -98,11 +110,15 @@ def main() -> None:
         "solve-1": "kalah.solve, one thread",
         "solve-2": "kalah.solve, two threads (tests side by side)",
     }
-    rows = [[names[row], found[row]["answer"], f"{found[row]['nodes']:,}", f"{found[row]['seconds']:.1f}"]
-            for row in ("test-1", "test-2", "two-tests", "solve-1", "solve-2")]
-    body = (f"Kalah(6,{args.seeds}) from the start, database K={args.k} in memory (not timed), a fresh table of "
-            f"2^{TABLE_LOG2} entries in each row, each row in a fresh process. The test: is the value at least {bar:+d}?\n\n"
-            + markdown_table(["row", "answer", "nodes", "seconds"], rows))
+    rows = [
+        [names[row], found[row]["answer"], f"{found[row]['nodes']:,}", f"{found[row]['seconds']:.1f}"]
+        for row in ("test-1", "test-2", "two-tests", "solve-1", "solve-2")
+    ]
+    body = (
+        f"Kalah(6,{args.seeds}) from the start, database K={args.k} in memory (not timed), a fresh table of "
+        f"2^{TABLE_LOG2} entries in each row, each row in a fresh process. The test: is the value at least {bar:+d}?\n\n"
+        + markdown_table(["row", "answer", "nodes", "seconds"], rows)
+    )
     report(f"Two cores on Kalah(6,{args.seeds}): one test together, or tests side by side", body, "solve_threads.md")
 
 

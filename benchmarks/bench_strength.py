@@ -26,7 +26,6 @@ import sys
 import time
 
 from common import report
-
 from kalah import Variant
 from kalah.arena import Arena, builtin_openings, run_arena
 from kalah.match import MoveEvent, Observer, play_game
@@ -73,21 +72,31 @@ def main() -> None:
     arena = Arena(players, variant, args.games, builtin_openings(variant, args.games // 2))
     library = GameLibrary(args.db)
     began = time.perf_counter()
-    played = run_arena(arena, library, jobs=args.jobs,
-                       progress=lambda done, total, task, result: print(f"\r{done}/{total} games", end="", file=sys.stderr))
+    played = run_arena(
+        arena,
+        library,
+        jobs=args.jobs,
+        progress=lambda done, total, task, result: print(f"\r{done}/{total} games", end="", file=sys.stderr),
+    )
     print(file=sys.stderr)
     seconds = time.perf_counter() - began
     results = arena.results(library)
-    body = (f"{variant.name}, {args.games} games per pairing (the built-in balanced openings, each played from "
-            f"both sides), {results.games_played} games; arena key `{arena.key}`; {played} games played in this run "
-            f"in {seconds:.0f} s.\n\n" + results.markdown())
-    body += ("\nElo: Bradley-Terry maximum likelihood (one virtual draw per pairing), mean 0; "
-             "95% intervals from the normal approximation (see `kalah.arena.elo`).")
+    body = (
+        f"{variant.name}, {args.games} games per pairing (the built-in balanced openings, each played from "
+        f"both sides), {results.games_played} games; arena key `{arena.key}`; {played} games played in this run "
+        f"in {seconds:.0f} s.\n\n" + results.markdown()
+    )
+    body += (
+        "\nElo: Bradley-Terry maximum likelihood (one virtual draw per pairing), mean 0; "
+        "95% intervals from the normal approximation (see `kalah.arena.elo`)."
+    )
     if missing:
         body += f"\n\nNot available in this build, left out: {', '.join(f'`{spec}`' for spec in missing)}."
     if args.baseline:
-        body += (f"\n\nThe `exec:` player is the version checked out in `{args.baseline}` (commit "
-                 f"`{_commit(args.baseline)}`), playing through `kalah mankalah` in its own process.")
+        body += (
+            f"\n\nThe `exec:` player is the version checked out in `{args.baseline}` (commit "
+            f"`{_commit(args.baseline)}`), playing through `kalah mankalah` in its own process."
+        )
     report("Playing strength", body, "strength-baseline.md" if args.baseline else "strength.md")
 
 
@@ -100,8 +109,10 @@ def _commit(directory: str) -> str:
 
 def baseline_spec(directory: str, spec: str) -> str:
     """An exec: player running ``spec`` with the kalah of ``directory`` (the report shows its exec: command)."""
-    command = (f"env PYTHONPATH={shlex.quote(directory)}/src {shlex.quote(sys.executable)} -m kalah.cli mankalah "
-               f"--player {spec}")
+    command = (
+        f"env PYTHONPATH={shlex.quote(directory)}/src {shlex.quote(sys.executable)} -m kalah.cli mankalah "
+        f"--player {spec}"
+    )
     return f"exec:{command}"
 
 
@@ -111,7 +122,6 @@ def match_cmancala(args: argparse.Namespace) -> None:
 
     from cmancala import CMancalaPlayer
     from common import markdown_table
-
     from kalah.players import make_player
 
     variant = Variant(args.pits, args.seeds)
@@ -130,12 +140,14 @@ def match_cmancala(args: argparse.Namespace) -> None:
             print(f"\rgame {len(rows)}: ours {margin:+d}", end="", file=sys.stderr)
     print(file=sys.stderr)
     games = len(rows)
-    body = (f"{variant.name}, `{spec}` against CMancala (`time {args.time:g}`, table 2^24, no book), {games} games "
-            f"(the built-in openings, each from both sides).\n\n"
-            f"Score of ours: {score:g} / {games} ({100 * score / games:.0f}%).  \n"
-            f"Mean seconds a move by each side's own clock: ours {mean(ours_seconds):.3f}, "
-            f"CMancala {mean(theirs_seconds):.3f} (it checks its clock only between iterations).\n\n"
-            + markdown_table(["opening", "we moved", "our margin"], rows))
+    body = (
+        f"{variant.name}, `{spec}` against CMancala (`time {args.time:g}`, table 2^24, no book), {games} games "
+        f"(the built-in openings, each from both sides).\n\n"
+        f"Score of ours: {score:g} / {games} ({100 * score / games:.0f}%).  \n"
+        f"Mean seconds a move by each side's own clock: ours {mean(ours_seconds):.3f}, "
+        f"CMancala {mean(theirs_seconds):.3f} (it checks its clock only between iterations).\n\n"
+        + markdown_table(["opening", "we moved", "our margin"], rows)
+    )
     report("Match against CMancala", body, "match-cmancala.md")
 
 

@@ -41,16 +41,20 @@ class CMancalaPlayer:
         self.last_info: dict[str, object] = {}
 
     def choose_move(self, position: Position) -> int:
-        script = (f"time {self.seconds}\ndepth 0\nbook false\ncache {self.cache_bits}\nplayer 1 ai\nplayer 2 ai\n"
-                  f"progress false\nautoplay false\nstart\nload {encode(position)}\nstep\nlast\nquit\n")
+        script = (
+            f"time {self.seconds}\ndepth 0\nbook false\ncache {self.cache_bits}\nplayer 1 ai\nplayer 2 ai\n"
+            f"progress false\nautoplay false\nstart\nload {encode(position)}\nstep\nlast\nquit\n"
+        )
         out = subprocess.run([self.binary], input=script, capture_output=True, text=True, timeout=600).stdout
         move = re.search(r"Move:\s*(\d+)", out)
         if not move:
             raise RuntimeError(f"CMancala gave no move; its output ends with:\n{out[-800:]}")
         depth = re.search(r"Depth:\s*(\d+)", out)
         seconds = re.search(r"Total time:\s*([\d.]+) seconds", out)
-        self.last_info = {"depth": int(depth.group(1)) if depth else None,
-                          "seconds": float(seconds.group(1)) if seconds else None}
+        self.last_info = {
+            "depth": int(depth.group(1)) if depth else None,
+            "seconds": float(seconds.group(1)) if seconds else None,
+        }
         pit = pit_of(int(move.group(1)), position.to_move)
         if pit not in position.legal_moves():
             raise RuntimeError(f"CMancala played pit {pit}, not legal in {position!r}")

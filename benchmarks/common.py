@@ -7,7 +7,7 @@ import os
 import platform
 import shlex
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -28,8 +28,10 @@ def machine() -> str:
     except (OSError, ValueError, IndexError):
         memory = "RAM unknown"
     load = f", load average {os.getloadavg()[0]:.2f} at start" if hasattr(os, "getloadavg") else ""
-    return (f"{cpu}, {os.cpu_count()} cores, {memory}, Python {platform.python_version()}, "
-            f"{platform.system()} {platform.release()}{load}")
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {memory}, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}{load}"
+    )
 
 
 def command() -> str:
@@ -44,8 +46,10 @@ def markdown_table(headers: list[str], rows: list[list[object]]) -> str:
 
 def report(title: str, body: str, filename: str | None = None) -> str:
     """Print a result with the machine and command, and keep it under results/."""
-    text = (f"# {title}\n\nMachine: {machine()}  \nDate: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC  \n"
-            f"Command: `{command()}`\n\n{body}\n")
+    text = (
+        f"# {title}\n\nMachine: {machine()}  \nDate: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC  \n"
+        f"Command: `{command()}`\n\n{body}\n"
+    )
     print(text)
     if filename:
         RESULTS.mkdir(exist_ok=True)
@@ -65,8 +69,14 @@ def figure(key: str, what: str, value: str, source: str) -> None:
     can be traced to the run that measured it.
     """
     figures = json.loads(FIGURES.read_text()) if FIGURES.exists() else {}
-    figures[key] = {"what": what, "figure": value, "source": source, "command": command(),
-                    "date": f"{datetime.now(timezone.utc):%Y-%m-%d}", "machine": machine()}
+    figures[key] = {
+        "what": what,
+        "figure": value,
+        "source": source,
+        "command": command(),
+        "date": f"{datetime.now(UTC):%Y-%m-%d}",
+        "machine": machine(),
+    }
     RESULTS.mkdir(exist_ok=True)
     temporary = FIGURES.with_suffix(".json.tmp")
     temporary.write_text(json.dumps(figures, indent=1, ensure_ascii=False) + "\n")

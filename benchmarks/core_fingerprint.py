@@ -103,7 +103,7 @@ def solver_answers(emit) -> None:
             me, other = position.to_move, 1 - position.to_move
             rows = position.cells
             m = pits
-            pits_view = list(rows[me * (m + 1): me * (m + 1) + m]) + list(rows[other * (m + 1): other * (m + 1) + m])
+            pits_view = list(rows[me * (m + 1) : me * (m + 1) + m]) + list(rows[other * (m + 1) : other * (m + 1) + m])
             if sum(pits_view) == 0:
                 continue
             for with_table in (False, True):
@@ -149,8 +149,11 @@ def signature(lines: list[str]) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", help="write the lines to this file as well")
-    parser.add_argument("--update-signature", action="store_true",
-                        help="write the signature to tests/data/core_signature.json (a reviewed change of an answer)")
+    parser.add_argument(
+        "--update-signature",
+        action="store_true",
+        help="write the signature to tests/data/core_signature.json (a reviewed change of an answer)",
+    )
     args = parser.parse_args()
     lines = answers()
     found = signature(lines)

@@ -25,22 +25,22 @@ START, END = "<!-- figures: drawn by benchmarks/figures.py -->", "<!-- figures e
 
 #: The rows of the table, in order; each is written by the script named.
 ORDER = [
-    "playouts",          # bench_playouts.py
-    "alphabeta-rate",    # bench_search.py
-    "pvs-1s",            # bench_search.py --anchor
-    "pvs-cmancala",      # bench_search.py --anchor --cmancala
-    "overrun",           # bench_search.py --overrun
-    "eval-strength",     # bench_eval_strength.py
-    "solve-64-cold",     # bench_solve.py
-    "solve-64-warm",     # bench_solve.py
-    "endgame-builds",    # bench_solve.py
-    "solve-65",          # bench_kalah65.py
-    "solve-cluster",     # bench_solve_cluster.py
-    "mankalah",          # bench_mankalah.py
-    "rl-steps",          # bench_rl.py
-    "server-fairness",   # bench_server_fairness.py
-    "review-40",         # bench_review.py
-    "puzzles",           # bench_puzzles.py
+    "playouts",  # bench_playouts.py
+    "alphabeta-rate",  # bench_search.py
+    "pvs-1s",  # bench_search.py --anchor
+    "pvs-cmancala",  # bench_search.py --anchor --cmancala
+    "overrun",  # bench_search.py --overrun
+    "eval-strength",  # bench_eval_strength.py
+    "solve-64-cold",  # bench_solve.py
+    "solve-64-warm",  # bench_solve.py
+    "endgame-builds",  # bench_solve.py
+    "solve-65",  # bench_kalah65.py
+    "solve-cluster",  # bench_solve_cluster.py
+    "mankalah",  # bench_mankalah.py
+    "rl-steps",  # bench_rl.py
+    "server-fairness",  # bench_server_fairness.py
+    "review-40",  # bench_review.py
+    "puzzles",  # bench_puzzles.py
 ]
 
 
@@ -73,8 +73,11 @@ def main() -> int:
     text = drawn(readme, load())
     if args.check:
         if text != readme:
-            print("README.md: the table of figures is not what benchmarks/results/figures.json holds; "
-                  "run python benchmarks/figures.py", file=sys.stderr)
+            print(
+                "README.md: the table of figures is not what benchmarks/results/figures.json holds; "
+                "run python benchmarks/figures.py",
+                file=sys.stderr,
+            )
             return 1
         return 0
     temporary = README.with_suffix(".md.tmp")

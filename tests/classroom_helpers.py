@@ -15,11 +15,19 @@ from kalah.rules import Variant
 class ServerThread:
     """Runs :func:`kalah.classroom.serve` until :meth:`stop`; ``port`` (web) and ``kgp_port`` (TCP) once up."""
 
-    def __init__(self, db: Path, move_time: float = 1.0, limits: Limits | None = None, variant: Variant | None = None,
-                 tournament: object | None = None, pair_every: float = 0.2) -> None:
+    def __init__(
+        self,
+        db: Path,
+        move_time: float = 1.0,
+        limits: Limits | None = None,
+        variant: Variant | None = None,
+        tournament: object | None = None,
+        pair_every: float = 0.2,
+    ) -> None:
         self.db = db
-        self.config = ServerConfig(variant=variant or Variant(6, 6), move_time=move_time, pair_every=pair_every,
-                                   limits=limits or Limits())
+        self.config = ServerConfig(
+            variant=variant or Variant(6, 6), move_time=move_time, pair_every=pair_every, limits=limits or Limits()
+        )
         self.tournament = tournament
         self.server = None
         self._ready = threading.Event()
@@ -43,11 +51,11 @@ class ServerThread:
             asyncio.run(main())
         except asyncio.CancelledError:
             pass
-        except BaseException as error:  # noqa: BLE001 - shown by the test that waits for the server
+        except BaseException as error:
             self.error = error
             self._ready.set()
 
-    def __enter__(self) -> "ServerThread":
+    def __enter__(self) -> ServerThread:
         self.thread.start()
         assert self._ready.wait(30), "the class server did not start"
         if self.error is not None:

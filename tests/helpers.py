@@ -87,8 +87,13 @@ def start_kalah_serve(db, *options: str, env: dict[str, str] | None = None):
 
     port = free_port()
     library = ["--db", str(db)] if db is not None else []
-    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), *library, *options],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, env=env)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kalah.cli", "serve", "--port", str(port), *library, *options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env=env,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:

@@ -44,8 +44,14 @@ def build_go_kgp_practice(work: Path) -> Path:
     shutil.copytree(source, target)
     # GOPATH mode: the sources of go-kgp's imports come from Debian's packages, no module proxy is asked.
     env = dict(os.environ, GO111MODULE="off", GOPATH=f"{work}:{GOPATH_SYSTEM}", GOCACHE=str(work / "cache"))
-    result = subprocess.run([go, "build", "-o", str(work / "practice"), "./cmd/practice"], cwd=target, env=env,
-                            capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [go, "build", "-o", str(work / "practice"), "./cmd/practice"],
+        cwd=target,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if result.returncode != 0:
         pytest.skip(f"go-kgp does not build here: {result.stderr.strip()[-500:]}")
     return work / "practice"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import select
 import subprocess
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 from kalah.mankalah import MANKALAH, SOUTH, Agent, parse_agent_message, state_of
 from kalah.rules import SWAP, Position
@@ -95,5 +95,11 @@ def referee(endpoint, side: str, opponent: Callable[[Position], object], stop_af
             tell(f"CHANGE;{move + 1};{','.join(map(str, state_of(position, swapped)))};{turn}")
     tell("END")
     assert endpoint.idle(), "the agent spoke after the end"
-    return {"wire": wire, "position": position, "swapped": swapped, "agent_moves": agent_moves, "me": me,
-            "stopped": False}
+    return {
+        "wire": wire,
+        "position": position,
+        "swapped": swapped,
+        "agent_moves": agent_moves,
+        "me": me,
+        "stopped": False,
+    }

@@ -10,10 +10,9 @@ import sys
 import pytest
 
 import kalah
+from helpers import random_game_positions, scattered_position
 from kalah import Position, Variant
 from kalah.analysis import AnalysisError, analyse
-
-from helpers import random_game_positions, scattered_position
 from test_solve_truth import brute, brute_move_value
 
 ISSUE_POSITION = "[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]"
@@ -34,7 +33,9 @@ def test_exact_values_agree_with_brute_force(pits, empty_capture):
         position = scattered_position(rng, variant, rng.randint(2, 9))
         analysis = analyse(position, time=2.0, threads=1)
         assert analysis.exact and analysis.value == brute(position), position
-        assert set(analysis.best_moves) == {m for m in position.legal_moves() if brute_move_value(position, m) == analysis.value}
+        assert set(analysis.best_moves) == {
+            m for m in position.legal_moves() if brute_move_value(position, m) == analysis.value
+        }
         for entry in analysis.moves:
             assert entry.exact and entry.value == brute_move_value(position, entry.move), (position, entry)
 
@@ -97,13 +98,21 @@ def test_not_a_position_is_refused():
 
 
 def test_cli_marks_exact_values():
-    run = subprocess.run([sys.executable, "-m", "kalah.cli", "analyse", "-p", ISSUE_POSITION, "--json"],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "kalah.cli", "analyse", "-p", ISSUE_POSITION, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     assert data["best_moves"] == [2] and data["value"] == -2 and data["exact"] is True
-    table = subprocess.run([sys.executable, "-m", "kalah.cli", "analyse", "-p", ISSUE_POSITION],
-                           capture_output=True, text=True, timeout=120)
+    table = subprocess.run(
+        [sys.executable, "-m", "kalah.cli", "analyse", "-p", ISSUE_POSITION],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "Best move: C, value -2, exact" in table.stdout
 
 
@@ -112,6 +121,10 @@ def test_the_web_panel_gets_an_exact_flag_per_value():
 
     small = panel(Position(json.loads(ISSUE_POSITION), 0).to_json(), 1.0)
     assert small["exact"] and small["value"] == -2 and small["best_move"] == 2 and small["pv_names"][0] == "C"
-    assert [(m["move"], m["value"], m["exact"]) for m in small["moves"]] == [(2, -2, True), (3, -4, True), (5, -6, True)]
+    assert [(m["move"], m["value"], m["exact"]) for m in small["moves"]] == [
+        (2, -2, True),
+        (3, -4, True),
+        (5, -6, True),
+    ]
     big = panel(random_game_positions(Variant(6, 6), random.Random(7), 3).to_json(), 0.3)
     assert not big["exact"] and big["depth"] and not any(m["exact"] for m in big["moves"])

@@ -13,13 +13,28 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "kalah"
 # lower rank only. Inside a layer, the order of DEVELOPING.md (e.g. players
 # before match before records) decides.
 RANK = {
-    "version": 0.0, "atomic": 0.0,
+    "version": 0.0,
+    "atomic": 0.0,
     "rules": 1.0,
     "core": 2.0,
-    "search": 3.0, "endgame": 3.1, "solve": 3.2, "book": 3.3, "analysis": 3.4,
-    "players": 4.0, "match": 4.1, "records": 4.2, "arena": 4.3, "mankalah": 4.3, "review": 4.3, "puzzles": 4.4,
+    "search": 3.0,
+    "endgame": 3.1,
+    "solve": 3.2,
+    "book": 3.3,
+    "analysis": 3.4,
+    "players": 4.0,
+    "match": 4.1,
+    "records": 4.2,
+    "arena": 4.3,
+    "mankalah": 4.3,
+    "review": 4.3,
+    "puzzles": 4.4,
     "kgp": 4.4,
-    "web": 5.0, "notebook": 5.0, "rl": 5.0, "classroom": 5.0, "cli": 5.1,
+    "web": 5.0,
+    "notebook": 5.0,
+    "rl": 5.0,
+    "classroom": 5.0,
+    "cli": 5.1,
 }
 FACES = {"cli", "web", "notebook", "rl", "classroom"}
 
@@ -44,10 +59,16 @@ def _imports(path: Path) -> set[str]:
             if node.level:
                 base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
             # `from kalah import search` imports the subpackage kalah.search
-            found.update(f"{base}.{alias.name}" if base == "kalah" and _is_package_part(alias.name) else base
-                         for alias in node.names)
-        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None))
-              in ("import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant)):
+            found.update(
+                f"{base}.{alias.name}" if base == "kalah" and _is_package_part(alias.name) else base
+                for alias in node.names
+            )
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", None)) in ("import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
             found.add(str(node.args[0].value))
     return {module for module in found if module == "kalah" or module.startswith("kalah.")}
 
@@ -87,8 +108,10 @@ def test_importing_the_rules_loads_no_higher_layer():
     import subprocess
     import sys
 
-    code = ("import sys, kalah.rules; print(' '.join(sorted({m.split('.')[1] for m in sys.modules "
-            "if m.startswith('kalah.') and m.count('.') >= 1})))")
+    code = (
+        "import sys, kalah.rules; print(' '.join(sorted({m.split('.')[1] for m in sys.modules "
+        "if m.startswith('kalah.') and m.count('.') >= 1})))"
+    )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     # the root imports the public API of layers 1 to 3 (kalah.search, kalah.solve), nothing above
     assert all(RANK[package] < 4 for package in loaded), loaded

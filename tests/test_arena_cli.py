@@ -17,35 +17,76 @@ def kalah(*args, timeout=120):
 
 def arena_games(db) -> list[tuple]:
     with sqlite3.connect(db) as connection:
-        return connection.execute("SELECT status, json_extract(tags, '$.pairing'), json_extract(tags, '$.opening'),"
-                                  " json_extract(tags, '$.colour') FROM games").fetchall()
+        return connection.execute(
+            "SELECT status, json_extract(tags, '$.pairing'), json_extract(tags, '$.opening'),"
+            " json_extract(tags, '$.colour') FROM games"
+        ).fetchall()
 
 
 def test_arena_prints_the_tables_and_stores_the_games(tmp_path):
     db = tmp_path / "games.sqlite"
-    run = kalah("arena", "-p", "random:seed=1", "-p", "random:seed=2", "--games", "4", "--jobs", "1",
-                "--pits", "4", "--seeds", "3", "--db", str(db))
+    run = kalah(
+        "arena",
+        "-p",
+        "random:seed=1",
+        "-p",
+        "random:seed=2",
+        "--games",
+        "4",
+        "--jobs",
+        "1",
+        "--pits",
+        "4",
+        "--seeds",
+        "3",
+        "--db",
+        str(db),
+    )
     assert run.returncode == 0, run.stderr
     for word in ("games", "wins", "draws", "losses", "score", "Elo", "95% interval", "random:seed=1", "Pairings"):
         assert word in run.stdout
     assert len(arena_games(db)) == 4
-    again = kalah("arena", "-p", "random:seed=2", "-p", "random:seed=1", "--games", "4", "--jobs", "1",
-                  "--pits", "4", "--seeds", "3", "--db", str(db))
+    again = kalah(
+        "arena",
+        "-p",
+        "random:seed=2",
+        "-p",
+        "random:seed=1",
+        "--games",
+        "4",
+        "--jobs",
+        "1",
+        "--pits",
+        "4",
+        "--seeds",
+        "3",
+        "--db",
+        str(db),
+    )
     assert again.returncode == 0 and "4 already played" in again.stderr
     assert len(arena_games(db)) == 4
 
 
-@pytest.mark.parametrize("args, message", [
-    (["-p", "random", "-p", "nosuch"], "unknown player 'nosuch'"),
-    (["-p", "random"], "at least two"),
-    (["-p", "random", "-p", "random:seed=1", "--games", "3"], "even"),
-    (["-p", "random", "-p", "random:seed=1", "--openings", "/nonexistent.json"], "cannot read openings file"),
-    (["-p", "random", "-p", "random:seed=1", "--cluster", "tcp://127.0.0.1:9"], "cannot reach the Dask cluster"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-p", "random", "-p", "nosuch"], "unknown player 'nosuch'"),
+        (["-p", "random"], "at least two"),
+        (["-p", "random", "-p", "random:seed=1", "--games", "3"], "even"),
+        (["-p", "random", "-p", "random:seed=1", "--openings", "/nonexistent.json"], "cannot read openings file"),
+        (["-p", "random", "-p", "random:seed=1", "--cluster", "tcp://127.0.0.1:9"], "cannot reach the Dask cluster"),
+    ],
+)
 def test_bad_input_gives_one_line_and_exit_2(tmp_path, args, message):
     db = tmp_path / "games.sqlite"
-    run = kalah("arena", *args, "--games" if "--games" not in args else "--jobs", "2" if "--games" not in args else "1",
-                "--db", str(db))
+    run = kalah(
+        "arena",
+        *args,
+        "--games" if "--games" not in args else "--jobs",
+        "2" if "--games" not in args else "1",
+        "--db",
+        str(db),
+    )
     assert run.returncode == 2, run.stderr
     errors = [line for line in run.stderr.splitlines() if line.startswith("kalah: error:")]
     assert len(errors) == 1 and message in errors[0], run.stderr
@@ -54,8 +95,22 @@ def test_bad_input_gives_one_line_and_exit_2(tmp_path, args, message):
 
 def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
     db = tmp_path / "games.sqlite"
-    args = [sys.executable, "-m", "kalah.cli", "arena", "-p", "random:seed=1", "-p", "random:seed=2",
-            "--games", "300", "--jobs", "2", "--db", str(db)]
+    args = [
+        sys.executable,
+        "-m",
+        "kalah.cli",
+        "arena",
+        "-p",
+        "random:seed=1",
+        "-p",
+        "random:seed=2",
+        "--games",
+        "300",
+        "--jobs",
+        "2",
+        "--db",
+        str(db),
+    ]
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -84,10 +139,36 @@ def test_arena_writes_json_and_csv_and_names_players_with_a_legend_on_a_narrow_t
     import os
 
     long_spec = "pvs:time=0.01,eval=store,memo=true"
-    run = subprocess.run([sys.executable, "-m", "kalah.cli", "arena", "-p", "random:seed=1", "-p", long_spec,
-                          "--games", "2", "--jobs", "1", "--pits", "4", "--seeds", "3", "--db", str(tmp_path / "g.sqlite"),
-                          "--json", str(tmp_path / "r.json"), "--csv", str(tmp_path / "r.csv")],
-                         capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "70"})
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kalah.cli",
+            "arena",
+            "-p",
+            "random:seed=1",
+            "-p",
+            long_spec,
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+            "--pits",
+            "4",
+            "--seeds",
+            "3",
+            "--db",
+            str(tmp_path / "g.sqlite"),
+            "--json",
+            str(tmp_path / "r.json"),
+            "--csv",
+            str(tmp_path / "r.csv"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "70"},
+    )
     assert run.returncode == 0, run.stderr
     assert f"pvs (0.01s, store): {long_spec}" in run.stdout  # by name in the tables, the spec in the legend
     assert "#1" not in run.stdout and "…" not in run.stdout
@@ -104,27 +185,54 @@ def test_forfeits_are_counted_with_their_reasons_and_players_are_named(tmp_path)
     import json
 
     game = tmp_path / "short.json"
-    assert kalah("play", "-q", "--player0", "random:seed=1", "--player1", "random:seed=2", "--record", str(game)).returncode == 0
+    assert (
+        kalah(
+            "play", "-q", "--player0", "random:seed=1", "--player1", "random:seed=2", "--record", str(game)
+        ).returncode
+        == 0
+    )
     record = json.loads(game.read_text())
     record["moves"] = record["moves"][:3]
     record["result"] = {"finished": False, "stop_reason": "cut short"}
     game.write_text(json.dumps(record))
-    run = kalah("arena", "-p", f"replay:file={game}", "-p", "random:seed=2", "--games", "2", "--jobs", "1",
-                "--db", str(tmp_path / "g.sqlite"), "--json", str(tmp_path / "r.json"))
+    run = kalah(
+        "arena",
+        "-p",
+        f"replay:file={game}",
+        "-p",
+        "random:seed=2",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--db",
+        str(tmp_path / "g.sqlite"),
+        "--json",
+        str(tmp_path / "r.json"),
+    )
     assert run.returncode == 0, run.stderr
     assert "Arena: 2 of 2 games, 2 lost by forfeit" in run.stdout
-    forfeits = run.stdout[run.stdout.index("Forfeits"):]
+    forfeits = run.stdout[run.stdout.index("Forfeits") :]
     assert "replay" in forfeits and "the record has no move for this position" in forfeits, run.stdout
-    assert "random (seed 2): random:seed=2" in run.stdout and f"replay: replay:file={game}" in " ".join(run.stdout.split())
+    assert "random (seed 2): random:seed=2" in run.stdout and f"replay: replay:file={game}" in " ".join(
+        run.stdout.split()
+    )
     standings = json.loads((tmp_path / "r.json").read_text())
-    assert {row["spec"]: row["forfeits"] for row in standings["players"]} == {f"replay:file={game}": 2, "random:seed=2": 0}
-    assert standings["forfeits"] == [{"spec": f"replay:file={game}", "reason": "the record has no move for this position",
-                                      "games": 2}]
+    assert {row["spec"]: row["forfeits"] for row in standings["players"]} == {
+        f"replay:file={game}": 2,
+        "random:seed=2": 0,
+    }
+    assert standings["forfeits"] == [
+        {"spec": f"replay:file={game}", "reason": "the record has no move for this position", "games": 2}
+    ]
 
 
 def test_two_players_of_the_same_name_are_told_apart():
     from kalah.cli.arena import player_labels
 
     labels = player_labels(["exec:python3 bot.py", "exec[move=5]:python3 bot.py", "random"])
-    assert labels == {"exec:python3 bot.py": "python3 bot.py #1", "exec[move=5]:python3 bot.py": "python3 bot.py #2",
-                      "random": "random"}
+    assert labels == {
+        "exec:python3 bot.py": "python3 bot.py #1",
+        "exec[move=5]:python3 bot.py": "python3 bot.py #2",
+        "random": "random",
+    }

@@ -23,8 +23,9 @@ def test_games_run_on_the_cluster_and_land_in_the_library(cluster, tmp_path):
     library = GameLibrary(tmp_path / "games.sqlite")
     arena = Arena(["random:seed=1", "random:seed=2", "random:seed=3"], SMALL, 4, builtin_openings(SMALL, 2))
     seen = []
-    played = run_arena(arena, library, cluster=cluster.scheduler_address,
-                       progress=lambda done, total, task, result: seen.append(done))
+    played = run_arena(
+        arena, library, cluster=cluster.scheduler_address, progress=lambda done, total, task, result: seen.append(done)
+    )
     assert played == arena.total_games == 12 and seen == list(range(1, 13))
     games = library.list_games(tags={"arena": arena.key})
     assert len(games) == 12 and all(g.status == "finished" for g in games)

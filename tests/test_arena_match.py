@@ -103,11 +103,14 @@ def test_match_key_ignores_player_order_but_not_the_settings():
     assert a.key == b.key != c.key
 
 
-@pytest.mark.parametrize("players, message", [
-    (["random"], "at least two"),
-    (["random", "random"], "listed twice"),
-    (["random", "human"], "computer players only"),
-])
+@pytest.mark.parametrize(
+    "players, message",
+    [
+        (["random"], "at least two"),
+        (["random", "random"], "listed twice"),
+        (["random", "human"], "computer players only"),
+    ],
+)
 def test_bad_player_lists_are_refused(players, message):
     with pytest.raises(ArenaError, match=message):
         small_arena(players=players)
@@ -171,8 +174,9 @@ def test_an_unfinished_game_left_in_the_library_is_played_again(tmp_path):
     # as if a crash had left half a game
     from kalah.records import PlayerInfo
 
-    game = library.create_game(Position.from_json(task.start), [PlayerInfo("a", task.specs[0]), PlayerInfo("b", task.specs[1])],
-                               tags=task.tags)
+    game = library.create_game(
+        Position.from_json(task.start), [PlayerInfo("a", task.specs[0]), PlayerInfo("b", task.specs[1])], tags=task.tags
+    )
     library.mark_stopped(game, "killed")
     assert len(arena.missing_tasks(library)) == 2
     run_arena(arena, library, jobs=1)

@@ -136,8 +136,10 @@ def test_a_pie_rule_book_holds_the_swap():
     book = build_book(variant, 2)
     assert lines(book)[1] == []
     after = [book.get(Position.start(variant).play(move)) for move in Position.start(variant).legal_moves()]
-    assert all(entry is not None and kalah.SWAP in Position.start(variant).play(move).legal_moves()
-               for entry, move in zip(after, Position.start(variant).legal_moves()))
+    assert all(
+        entry is not None and kalah.SWAP in Position.start(variant).play(move).legal_moves()
+        for entry, move in zip(after, Position.start(variant).legal_moves(), strict=False)
+    )
     for key, entry in book.entries.items():
         _check_entry(_position(key, variant), entry)
 
@@ -149,12 +151,15 @@ def _document(book: Book) -> dict:
     return json.loads(gzip.decompress(book.to_bytes()))
 
 
-@pytest.mark.parametrize("damage, message", [
-    (lambda data: b"not gzip at all", "not gzip data"),
-    (lambda data: gzip.compress(b"{broken json"), "not JSON"),
-    (lambda data: gzip.compress(b'{"format": "something else"}'), "not an opening book"),
-    (lambda data: data[: len(data) // 2], "not gzip data"),
-])
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda data: b"not gzip at all", "not gzip data"),
+        (lambda data: gzip.compress(b"{broken json"), "not JSON"),
+        (lambda data: gzip.compress(b'{"format": "something else"}'), "not an opening book"),
+        (lambda data: data[: len(data) // 2], "not gzip data"),
+    ],
+)
 def test_a_damaged_file_is_refused(small_book, tmp_path, damage, message):
     path = tmp_path / "bad.book.json.gz"
     path.write_bytes(damage(small_book.to_bytes()))
@@ -228,11 +233,14 @@ def test_cheap_entries_of_the_kalah_6_4_books_agree_with_fresh_solves(variant):
         _check_entry(position, book.get(position))
 
 
-@pytest.mark.parametrize("variant, value, best", [
-    (Variant(6, 4), 8, (2,)),  # the solver's figures for the starts (README, docs/solve.md)
-    (Variant(6, 4, empty_capture=True), 10, (2,)),
-    (Variant(6, 3), 2, (4,)),
-])
+@pytest.mark.parametrize(
+    "variant, value, best",
+    [
+        (Variant(6, 4), 8, (2,)),  # the solver's figures for the starts (README, docs/solve.md)
+        (Variant(6, 4, empty_capture=True), 10, (2,)),
+        (Variant(6, 3), 2, (4,)),
+    ],
+)
 def test_the_book_starts_with_the_known_values(variant, value, best):
     entry = lookup(Position.start(variant))
     assert (entry.value, entry.best_moves, entry.move) == (value, best, best[0])
@@ -326,14 +334,17 @@ def test_the_build_command_writes_a_book(tmp_path, capsys):
     assert f"plays {'ABCD'[start.move]}\n" in out  # the pit's letter, not its index
 
 
-@pytest.mark.parametrize("arguments, message", [
-    (["book", "build", "--moves", "-1"], "--moves must be"),
-    (["book", "build", "--moves", "2", "--seeds", "6"], "at most 60"),
-    (["book", "build", "--moves", "2", "--pits", "0"], "pits must be"),
-    (["book", "build", "--moves", "two"], "--moves"),
-    (["book", "build", "--moves", "2", "--threads", "0"], "--threads must be"),
-    (["book", "show", "--seeds", "9"], "no opening book"),
-])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["book", "build", "--moves", "-1"], "--moves must be"),
+        (["book", "build", "--moves", "2", "--seeds", "6"], "at most 60"),
+        (["book", "build", "--moves", "2", "--pits", "0"], "pits must be"),
+        (["book", "build", "--moves", "two"], "--moves"),
+        (["book", "build", "--moves", "2", "--threads", "0"], "--threads must be"),
+        (["book", "show", "--seeds", "9"], "no opening book"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(arguments, message, capsys):
     assert main(arguments) == 2
     err = capsys.readouterr().err
@@ -342,8 +353,24 @@ def test_bad_input_is_one_line_and_exit_2(arguments, message, capsys):
 
 def test_an_unwritable_book_file_is_one_line_and_exit_2(tmp_path, capsys):
     (tmp_path / "file").write_text("")
-    assert main(["book", "build", "--pits", "3", "--seeds", "2", "--moves", "1", "-q",
-                 "--out", str(tmp_path / "file" / "book.json.gz")]) == 2
+    assert (
+        main(
+            [
+                "book",
+                "build",
+                "--pits",
+                "3",
+                "--seeds",
+                "2",
+                "--moves",
+                "1",
+                "-q",
+                "--out",
+                str(tmp_path / "file" / "book.json.gz"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert err.startswith("kalah: error: --out ") and "file is not a folder" in err and err.count("\n") == 1
 

@@ -30,16 +30,27 @@ def files(tmp_path_factory):
     fifo = folder / "fifo"
     os.mkfifo(fifo)
     game = folder / "game.json"
-    subprocess.run([KALAH, "play", "-q", "--player0", "random:seed=1", "--player1", "random:seed=2", "--record",
-                    str(game)], check=True, capture_output=True)
-    subprocess.run([KALAH, "games", "--db", str(folder / "games.sqlite"), "import", str(game)], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [KALAH, "play", "-q", "--player0", "random:seed=1", "--player1", "random:seed=2", "--record", str(game)],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [KALAH, "games", "--db", str(folder / "games.sqlite"), "import", str(game)], check=True, capture_output=True
+    )
     odd = folder / "odd.json"
     odd.write_text(game.read_text().replace('"result": {', '"result": {"stop_reason": {"an": "object"}, ', 1))
     nan = folder / "nan.json"
     nan.write_text(re.sub(r'"seconds": [0-9.e-]+', '"seconds": NaN', game.read_text(), count=1))
-    return {"deep": str(deep), "fifo": str(fifo), "game": str(game), "odd": str(odd), "nan": str(nan),
-            "db": str(folder / "games.sqlite"), "folder": str(folder)}
+    return {
+        "deep": str(deep),
+        "fifo": str(fifo),
+        "game": str(game),
+        "odd": str(odd),
+        "nan": str(nan),
+        "db": str(folder / "games.sqlite"),
+        "folder": str(folder),
+    }
 
 
 MISUSES = [
@@ -47,7 +58,10 @@ MISUSES = [
     (["play", "--plyer0", "random"], "--player0"),  # did you mean
     (["games", "expot", "1"], "Did you mean 'export'"),
     (["solve", "--time", "abc"], "--time"),
-    (["play", "-q", "--player0", "pvs:dpth=3", "--player1", "random"], "unknown option 'dpth' for player 'pvs' (did you mean 'depth'?)"),
+    (
+        ["play", "-q", "--player0", "pvs:dpth=3", "--player1", "random"],
+        "unknown option 'dpth' for player 'pvs' (did you mean 'depth'?)",
+    ),
     (["play", "-q", "--player0", "nobody", "--player1", "random"], "unknown player 'nobody'"),
     (["analyse", "-p", "[[1,2],[3"], "not valid JSON"),
     (["analyse", "-p", "[[1,2,0],[3,0]]"], "the position"),
@@ -80,14 +94,32 @@ MISUSES = [
     (["endgame", "build", "--max-seeds", "5", "--path", "/proc/x"], "cannot create the folder"),
     (["solve", "--table", "100"], "--table must be from 10 to 34"),
     (["serve", "--host", "nonsense.invalid", "--db", "{db}"], "--host nonsense.invalid"),
-    (["arena", "-p", "random", "-p", "random:seed=2", "--cluster", "tcp://127.0.0.1:1", "--db", "{folder}/arena.sqlite"],
-     "cannot reach the Dask cluster"),
+    (
+        [
+            "arena",
+            "-p",
+            "random",
+            "-p",
+            "random:seed=2",
+            "--cluster",
+            "tcp://127.0.0.1:1",
+            "--db",
+            "{folder}/arena.sqlite",
+        ],
+        "cannot reach the Dask cluster",
+    ),
     # Refused rather than ignored or accepted (issue 32, item 2).
     (["replay", "{game}", "--delay", "-2"], "--delay must be from 0 to 60"),
     (["play", "-q", "--player0", "random", "--player1", "random", "--delay", "nan"], "--delay must be from 0 to 60"),
-    (["play", "-q", "--player0", "pvs:depth=99999999999999999999", "--player1", "random"], "option depth must be at most 120"),
+    (
+        ["play", "-q", "--player0", "pvs:depth=99999999999999999999", "--player1", "random"],
+        "option depth must be at most 120",
+    ),
     (["play", "-q", "--player0", "pvs:time=1e12", "--player1", "random"], "option time must be at most 86400"),
-    (["play", "-q", "--player0", "mcts:playouts=100000000000", "--player1", "random"], "option playouts must be at most"),
+    (
+        ["play", "-q", "--player0", "mcts:playouts=100000000000", "--player1", "random"],
+        "option playouts must be at most",
+    ),
     (["analyse", "-d", "500"], "depth must be at most 120"),
     (["analyse", "-t", "1e12"], "time must be at most 86400"),
     (["solve", "--time", "1e300"], "time must be at most 2,592,000 seconds (30 days)"),
@@ -95,18 +127,26 @@ MISUSES = [
     (["analyse", "--record", "{game}", "--to-move", "1"], "--to-move says who moves"),
     (["analyse", "-a", "mcts", "--depth", "5"], "--depth does not apply to mcts"),
     (["analyse", "-a", "mcts", "-e", "store"], "--evaluation does not apply to mcts"),
-    (["book", "build", "-n", "1", "--out", "/nonexistent/folder/b.book.json.gz"], "the folder /nonexistent/folder does not exist"),
+    (
+        ["book", "build", "-n", "1", "--out", "/nonexistent/folder/b.book.json.gz"],
+        "the folder /nonexistent/folder does not exist",
+    ),
     (["games", "--db", "{folder}/typo.sqlite", "list"], "no game library at"),
     (["games", "--db", "{folder}/typo.sqlite", "export", "1"], "no game library at"),
     (["games", "--db", "{folder}/typo.sqlite", "delete", "1", "--yes"], "no game library at"),
     (["games", "--db", "{db}", "list", "--result", "won"], "unknown result 'won'"),
     (["games", "--db", "{db}", "list", "--since", "25/11/2026"], "--since must be a day written YYYY-MM-DD"),
-    (["play", "-q", "--player0", "random", "--player1", "random", "--record", "/proc/x"], "cannot write in the folder /proc"),
+    (
+        ["play", "-q", "--player0", "random", "--player1", "random", "--record", "/proc/x"],
+        "cannot write in the folder /proc",
+    ),
     (["endgame", "build", "-k", "5", "--threads", "0", "--path", "{folder}/endgame"], "--threads must be at least 1"),
 ]
 
 
-@pytest.mark.parametrize("args, expected", MISUSES, ids=lambda value: " ".join(value) if isinstance(value, list) else None)
+@pytest.mark.parametrize(
+    "args, expected", MISUSES, ids=lambda value: " ".join(value) if isinstance(value, list) else None
+)
 def test_a_misuse_is_one_line_and_exit_code_2(files, args, expected):
     result = run(*(arg.format(**files) for arg in args))
     lines = result.stderr.strip().splitlines()
@@ -115,8 +155,10 @@ def test_a_misuse_is_one_line_and_exit_code_2(files, args, expected):
     assert expected in lines[0]
 
 
-@pytest.mark.parametrize("line", ["CHANGE;²;1,2,3;YOU", "CHANGE;1;" + "9" * 5000 + ",7,7,7,7,7,7,0,7,7,7,7,7,7,0;YOU",
-                                  "HELLO", "START;Middle"])
+@pytest.mark.parametrize(
+    "line",
+    ["CHANGE;²;1,2,3;YOU", "CHANGE;1;" + "9" * 5000 + ",7,7,7,7,7,7,0,7,7,7,7,7,7,0;YOU", "HELLO", "START;Middle"],
+)
 def test_the_mankalah_agent_refuses_a_bad_protocol_line_in_one_line(line):
     result = run("mankalah", "--move-time", "0.05", stdin=f"START;South\n{line}\n", timeout=60)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and result.stderr.startswith("kalah: error: ")
@@ -132,8 +174,25 @@ def test_games_list_filters_by_player_variant_result_and_day(tmp_path):
     db = str(tmp_path / "games.sqlite")
     for pits, first in ((4, "random:seed=1"), (6, "pvs:depth=1"), (6, "random:seed=3")):
         record = tmp_path / f"{pits}-{first}.json"
-        subprocess.run([KALAH, "play", "-q", "--pits", str(pits), "--seeds", "3", "--player0", first,
-                        "--player1", "random:seed=2", "--record", str(record)], check=True, capture_output=True)
+        subprocess.run(
+            [
+                KALAH,
+                "play",
+                "-q",
+                "--pits",
+                str(pits),
+                "--seeds",
+                "3",
+                "--player0",
+                first,
+                "--player1",
+                "random:seed=2",
+                "--record",
+                str(record),
+            ],
+            check=True,
+            capture_output=True,
+        )
         subprocess.run([KALAH, "games", "--db", db, "import", str(record)], check=True, capture_output=True)
 
     def ids(*options: str) -> list[int]:
@@ -145,8 +204,10 @@ def test_games_list_filters_by_player_variant_result_and_day(tmp_path):
     assert ids("--player", "PVS") == [2]
     assert ids("--variant", "Kalah(4,3)") == [1] and ids("--variant", "kalah(6, 3)") == [3, 2]
     assert ids("--result", "finished") == [3, 2, 1] and ids("--result", "unfinished") == []
-    today = datetime.datetime.now(datetime.timezone.utc).date()
-    assert ids("--since", str(today - datetime.timedelta(days=1)), "--until", str(today + datetime.timedelta(days=1))) == [3, 2, 1]
+    today = datetime.datetime.now(datetime.UTC).date()
+    assert ids(
+        "--since", str(today - datetime.timedelta(days=1)), "--until", str(today + datetime.timedelta(days=1))
+    ) == [3, 2, 1]
     assert ids("--until", str(today - datetime.timedelta(days=1))) == []
     assert ids("--player", "random", "--limit", "1") == [3]
     assert "no games match the filters" in run("games", "--db", db, "list", "--player", "nobody").stdout
@@ -163,8 +224,17 @@ def test_serve_on_a_port_in_use_says_so_before_announcing_anything(files):
 
 
 def test_an_unreachable_cluster_creates_no_library(tmp_path):
-    result = run("arena", "-p", "random", "-p", "random:seed=2", "--cluster", "tcp://127.0.0.1:1",
-                 "--db", str(tmp_path / "arena.sqlite"))
+    result = run(
+        "arena",
+        "-p",
+        "random",
+        "-p",
+        "random:seed=2",
+        "--cluster",
+        "tcp://127.0.0.1:1",
+        "--db",
+        str(tmp_path / "arena.sqlite"),
+    )
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and result.stdout == ""
     assert list(tmp_path.iterdir()) == []
 

@@ -25,7 +25,9 @@ def test_a_search_too_short_to_time_shows_no_rate():
 
 
 def test_durations_and_rates_keep_their_significant_digits():
-    assert duration_text(0.000018) == "18 µs" and duration_text(0.0502) == "50.2 ms" and duration_text(3.14159) == "3.14 s"
+    assert (
+        duration_text(0.000018) == "18 µs" and duration_text(0.0502) == "50.2 ms" and duration_text(3.14159) == "3.14 s"
+    )
     assert rate_text(7, 0.000018) == ""  # too short to time: no "0.0 M nodes/s"
     assert rate_text(216_972, 0.05) == " (4.3 M nodes/s)" and rate_text(5_000, 0.02) == " (250 k nodes/s)"
 
@@ -42,8 +44,11 @@ def test_the_time_table_of_compare_is_never_a_column_of_zeros():
 def test_the_plot_of_integer_depths_has_integer_ticks():
     import matplotlib.pyplot as plt
 
-    totals = {(name, depth): {"nodes": 10 ** depth, "seconds": 1e-6 * 10 ** depth}
-              for name in ("pvs", "mtdf") for depth in (1, 2, 3)}
+    totals = {
+        (name, depth): {"nodes": 10**depth, "seconds": 1e-6 * 10**depth}
+        for name in ("pvs", "mtdf")
+        for depth in (1, 2, 3)
+    }
     figure = plot_figure(["pvs", "mtdf"], [1, 2, 3], totals, "test")
     try:
         for axis in figure.axes:
@@ -55,13 +60,20 @@ def test_the_plot_of_integer_depths_has_integer_ticks():
 
 
 def test_ctrl_c_during_a_timed_solve_prints_the_bounds_proven_so_far():
-    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "solve", "--time", "60"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kalah.cli", "solve", "--time", "60"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(8)  # the first bounds of Kalah(6,4) come within a second or two of the start
     stopped = time.monotonic()
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert time.monotonic() - stopped < 10, "Ctrl-C must stop the solve promptly"
     assert process.returncode == 130, err
-    assert re.fullmatch(r"interrupted: value (between [+-]\d+ and [+-]\d+|[+-]\d+) for player 0 \(proven before the"
-                        r" interruption\)\n|interrupted before any bound was proven\n", out), (out, err)
+    assert re.fullmatch(
+        r"interrupted: value (between [+-]\d+ and [+-]\d+|[+-]\d+) for player 0 \(proven before the"
+        r" interruption\)\n|interrupted before any bound was proven\n",
+        out,
+    ), (out, err)

@@ -10,7 +10,9 @@ from kalah import Position
 
 
 def kalah(*args, input=None):
-    return subprocess.run([sys.executable, "-m", "kalah.cli", *args], input=input, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "kalah.cli", *args], input=input, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_quiet_game_prints_only_the_result():
@@ -22,8 +24,20 @@ def test_quiet_game_prints_only_the_result():
 
 def test_watching_two_computers_shows_every_move(tmp_path):
     record = tmp_path / "game.json"
-    run = kalah("play", "-0", "random:seed=1", "-1", "random:seed=2", "--pits", "4", "--seeds", "3",
-                "--empty-capture", "--record", str(record))
+    run = kalah(
+        "play",
+        "-0",
+        "random:seed=1",
+        "-1",
+        "random:seed=2",
+        "--pits",
+        "4",
+        "--seeds",
+        "3",
+        "--empty-capture",
+        "--record",
+        str(record),
+    )
     assert run.returncode == 0, run.stderr
     data = json.loads(record.read_text())
     assert data["variant"] == {"pits": 4, "seeds": 3, "empty_capture": True, "pie_rule": False}
@@ -56,7 +70,9 @@ def test_two_humans_on_one_terminal():
 
 
 def test_pie_rule_swap_typed_by_a_person():
-    run = kalah("play", "-0", "random:seed=1", "-1", "human", "--pits", "7", "--seeds", "7", "--pie-rule", input="swap\n")
+    run = kalah(
+        "play", "-0", "random:seed=1", "-1", "human", "--pits", "7", "--seeds", "7", "--pie-rule", input="swap\n"
+    )
     assert "plays swap" in run.stdout
 
 
@@ -161,9 +177,24 @@ def test_ctrl_c_stops_a_game_while_an_engine_thinks(tmp_path):
     import time
 
     record = tmp_path / "game.json"
-    process = subprocess.Popen([sys.executable, "-m", "kalah.cli", "play", "-q", "--player0", "pvs:time=60",
-                                "--player1", "random", "--record", str(record)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kalah.cli",
+            "play",
+            "-q",
+            "--player0",
+            "pvs:time=60",
+            "--player1",
+            "random",
+            "--record",
+            str(record),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 30
     while not record.exists():  # the game has started: the engine thinks for a minute
         assert time.monotonic() < deadline and process.poll() is None, process.stderr.read()

@@ -5,10 +5,9 @@ import zlib
 
 import pytest
 
+from helpers import AGREEMENT_VARIANTS
 from kalah import Position, Variant
 from kalah.core import CoreGame, random_playouts
-
-from helpers import AGREEMENT_VARIANTS
 
 MOVES_PER_VARIANT = 100_000
 
@@ -35,7 +34,9 @@ def test_core_agrees_with_reference_on_random_games(variant):
 
 
 @pytest.mark.parametrize(
-    "variant", [Variant(1, 1), Variant(2, 15, empty_capture=True), Variant(8, 15, pie_rule=True), Variant(3, 12)], ids=str
+    "variant",
+    [Variant(1, 1), Variant(2, 15, empty_capture=True), Variant(8, 15, pie_rule=True), Variant(3, 12)],
+    ids=str,
 )
 def test_core_agrees_at_the_edges_of_the_variant_range(variant):
     rng = random.Random(7)

@@ -33,7 +33,8 @@ def test_the_core_answers_what_its_signature_says(fingerprint, answers):
     assert fingerprint.signature(answers) == kept, (
         "an answer of the compiled core changed (a value, a move or a node count): if that is meant, run "
         "python benchmarks/core_fingerprint.py --update-signature and say why in the commit; else compare "
-        "python benchmarks/core_fingerprint.py --out FILE before and after the change")
+        "python benchmarks/core_fingerprint.py --out FILE before and after the change"
+    )
 
 
 def test_the_signature_covers_the_search_the_solver_and_the_playouts(answers):

@@ -26,7 +26,9 @@ def _undocumented(path: Path) -> list[str]:
 
     def visit(node: ast.AST, prefix: str) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not child.name.startswith("_"):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not child.name.startswith(
+                "_"
+            ):
                 overload = any(getattr(d, "id", getattr(d, "attr", None)) == "overload" for d in child.decorator_list)
                 if not overload and not ast.get_docstring(child):
                     missing.append(f"{path.relative_to(SOURCE)}:{child.lineno} {prefix}{child.name}")
@@ -38,8 +40,11 @@ def _undocumented(path: Path) -> list[str]:
 
 
 def test_every_public_function_and_class_has_a_docstring():
-    modules = [path for path in SOURCE.rglob("*.py") if not any(part.startswith("_") and part != "__init__.py"
-                                                                 for part in path.relative_to(SOURCE).parts)]
+    modules = [
+        path
+        for path in SOURCE.rglob("*.py")
+        if not any(part.startswith("_") and part != "__init__.py" for part in path.relative_to(SOURCE).parts)
+    ]
     missing = [name for path in sorted(modules) for name in _undocumented(path)]
     assert missing == []
 
@@ -48,24 +53,40 @@ def _field_docstrings(cls: type) -> dict[str, str]:
     """Attribute docstrings: a string literal right below a field of the class body."""
     body = ast.parse(inspect.getsource(cls)).body[0].body  # type: ignore[attr-defined]
     docs = {}
-    for field, after in zip(body, body[1:]):
+    for field, after in zip(body, body[1:], strict=False):
         if isinstance(field, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
             docs[field.target.id] = after.value.value  # type: ignore[union-attr]
     return docs
 
 
-@pytest.mark.parametrize("cls", [SearchResult, SearchStats, MoveValue, SearchTrace, TraceNode, SolveResult, GameRecord,
-                                 RecordedMove, PlayerInfo, BookEntry],
-                         ids=lambda cls: cls.__name__)
+@pytest.mark.parametrize(
+    "cls",
+    [
+        SearchResult,
+        SearchStats,
+        MoveValue,
+        SearchTrace,
+        TraceNode,
+        SolveResult,
+        GameRecord,
+        RecordedMove,
+        PlayerInfo,
+        BookEntry,
+    ],
+    ids=lambda cls: cls.__name__,
+)
 def test_every_field_of_a_result_says_what_it_holds(cls):
     documented = _field_docstrings(cls)
     assert [f.name for f in dataclasses.fields(cls) if not documented.get(f.name, "").strip()] == []
 
 
-@pytest.mark.parametrize("module", ["kalah.rules.position", "kalah.search", "kalah.search.mcts_trace", "kalah.solve", "kalah.book"])
+@pytest.mark.parametrize(
+    "module", ["kalah.rules.position", "kalah.search", "kalah.search.mcts_trace", "kalah.solve", "kalah.book"]
+)
 def test_the_docstring_examples_run(module):
-    failures, tried = doctest.testmod(importlib.import_module(module), extraglobs={"kalah": kalah},
-                                      optionflags=doctest.ELLIPSIS)
+    failures, tried = doctest.testmod(
+        importlib.import_module(module), extraglobs={"kalah": kalah}, optionflags=doctest.ELLIPSIS
+    )
     assert tried > 0 and failures == 0
 
 
@@ -92,15 +113,21 @@ def _silent_raisers(path: Path) -> list[str]:
                 visit(child, f"{prefix}{child.name}.")
             elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and not child.name.startswith("_"):
                 if _raised(child) and "Raises:" not in (ast.get_docstring(child) or ""):
-                    found.append(f"{path.relative_to(SOURCE)}:{child.lineno} {prefix}{child.name} {sorted(_raised(child))}")
+                    found.append(
+                        f"{path.relative_to(SOURCE)}:{child.lineno} {prefix}{child.name} {sorted(_raised(child))}"
+                    )
 
     visit(ast.parse(path.read_text(encoding="utf-8")), "")
     return found
 
 
 def test_every_public_function_that_raises_says_what_in_a_raises_section():
-    modules = [path for package in RAISING_API for path in sorted((SOURCE / package).rglob("*.py"))
-               if not any(part.startswith("_") and part != "__init__.py" for part in path.relative_to(SOURCE).parts)]
+    modules = [
+        path
+        for package in RAISING_API
+        for path in sorted((SOURCE / package).rglob("*.py"))
+        if not any(part.startswith("_") and part != "__init__.py" for part in path.relative_to(SOURCE).parts)
+    ]
     silent = [name for path in modules for name in _silent_raisers(path)]
     assert silent == []
 

@@ -7,11 +7,10 @@ import random
 
 import pytest
 
+from helpers import scattered_position
 from kalah import Position, Variant
 from kalah.endgame import EndgameDatabaseError, build, build_in_memory, database_path, load, locate
-
-from helpers import scattered_position
-from test_solve_truth import brute  # noqa: E402
+from test_solve_truth import brute
 
 
 def pits_value_brute(position: Position) -> int:
@@ -19,7 +18,10 @@ def pits_value_brute(position: Position) -> int:
     return brute(position) - (position.store(me) - position.store(1 - me))
 
 
-@pytest.mark.parametrize("pits, empty_capture, k", [(1, False, 9), (2, False, 10), (3, False, 9), (3, True, 9), (4, False, 8), (6, True, 6), (6, False, 6)])
+@pytest.mark.parametrize(
+    "pits, empty_capture, k",
+    [(1, False, 9), (2, False, 10), (3, False, 9), (3, True, 9), (4, False, 8), (6, True, 6), (6, False, 6)],
+)
 def test_database_matches_brute_force(pits, empty_capture, k):
     variant = Variant(pits=pits, seeds=2, empty_capture=empty_capture)
     database = build_in_memory(variant, k, threads=2)

@@ -17,6 +17,7 @@ from itertools import combinations
 
 import pytest
 
+from helpers import scattered_position
 from kalah import Position, Variant, solve
 from kalah.core import solver as core
 from kalah.endgame import (
@@ -29,8 +30,6 @@ from kalah.endgame import (
     table_bytes,
     table_positions,
 )
-
-from helpers import scattered_position
 
 
 def compositions_in_stored_order(seeds: int, places: int) -> list[list[int]]:
@@ -52,7 +51,7 @@ def reference_layer(pits: int, empty_capture: bool, seeds: int) -> bytes:
     """Layer ``seeds`` as one signed byte a value, by negamax over kalah.rules positions (stores empty)."""
     variant = Variant(pits=pits, seeds=1, empty_capture=empty_capture)
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def pits_value(cells: tuple[int, ...], to_move: int) -> int:
         position = Position.from_cells(list(cells), to_move, variant)
         if position.is_over:
@@ -85,7 +84,9 @@ def _cleared(position: Position) -> tuple[int, ...]:
     return tuple(cells)
 
 
-@pytest.mark.parametrize("pits, empty_capture, k", [(2, False, 12), (3, False, 9), (3, True, 9), (4, False, 7), (6, False, 5)])
+@pytest.mark.parametrize(
+    "pits, empty_capture, k", [(2, False, 12), (3, False, 9), (3, True, 9), (4, False, 7), (6, False, 5)]
+)
 def test_every_packed_value_equals_a_byte_table_from_the_python_rules(pits, empty_capture, k):
     database = build_in_memory((pits, empty_capture), k, threads=2)
     for seeds in range(k + 1):
@@ -148,9 +149,20 @@ def test_sizes_are_the_packed_widths():
 
 
 def _rewrite_header(path, **fields):
-    names = ["magic", "version", "header_size", "pits", "empty_capture", "max_seeds", "layers", "size", "checksum", "complete"]
+    names = [
+        "magic",
+        "version",
+        "header_size",
+        "pits",
+        "empty_capture",
+        "max_seeds",
+        "layers",
+        "size",
+        "checksum",
+        "complete",
+    ]
     data = bytearray(path.read_bytes())
-    values = dict(zip(names, HEADER.unpack(bytes(data[: HEADER.size]))))
+    values = dict(zip(names, HEADER.unpack(bytes(data[: HEADER.size])), strict=False))
     values.update(fields)
     data[: HEADER.size] = HEADER.pack(*(values[name] for name in names))
     return bytes(data)

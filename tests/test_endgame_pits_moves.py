@@ -6,13 +6,15 @@ import random
 
 import pytest
 
+from helpers import scattered_position
 from kalah import Variant
 from kalah.core.solver import pits_play
 
-from helpers import scattered_position
 
-
-@pytest.mark.parametrize("pits, empty_capture", [(1, False), (2, False), (3, True), (4, False), (6, False), (6, True), (7, False), (8, False)])
+@pytest.mark.parametrize(
+    "pits, empty_capture",
+    [(1, False), (2, False), (3, True), (4, False), (6, False), (6, True), (7, False), (8, False)],
+)
 def test_pits_play_matches_position_play(pits, empty_capture):
     rng = random.Random(pits * 2 + empty_capture)
     variant = Variant(pits=pits, seeds=1, empty_capture=empty_capture)

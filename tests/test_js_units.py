@@ -17,12 +17,22 @@ UNIT_TESTS = ROOT / "tests" / "js"
 
 def test_every_pure_module_has_unit_tests():
     assert {path.name for path in UNIT_TESTS.glob("*.test.js")} >= {
-        "geometry.test.js", "anim.test.js", "trace.test.js", "layout.test.js", "notation.test.js"}
+        "geometry.test.js",
+        "anim.test.js",
+        "trace.test.js",
+        "layout.test.js",
+        "notation.test.js",
+    }
 
 
 @pytest.mark.skipif(NODE is None, reason="Node.js is not installed: the page's unit tests (tests/js/) did not run")
 def test_the_javascript_unit_tests_pass_in_node():
-    result = subprocess.run([str(NODE), "--test", str(UNIT_TESTS.relative_to(ROOT)) + "/"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [str(NODE), "--test", str(UNIT_TESTS.relative_to(ROOT)) + "/"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     assert "# fail 0" in result.stdout and "# pass 0" not in result.stdout

@@ -35,8 +35,9 @@ MISUSES = [
 @pytest.mark.parametrize("args,message", MISUSES, ids=[" ".join(a) for a, _ in MISUSES])
 def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
     missing = tmp_path / "no-such-folder"  # a folder that surely does not exist (not a fixed path: others may make it)
-    run = subprocess.run([*kalah_command(), *(arg.format(missing=missing) for arg in args)], capture_output=True,
-                         text=True, timeout=60)
+    run = subprocess.run(
+        [*kalah_command(), *(arg.format(missing=missing) for arg in args)], capture_output=True, text=True, timeout=60
+    )
     assert run.returncode == 2, run.stderr
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("kalah: error:"), run.stderr
@@ -48,8 +49,22 @@ def test_a_port_in_use_is_one_line(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        run = subprocess.run([*kalah_command(), "arena", "serve", "--kgp-port", str(port), "--port", "0",
-                              "--db", str(tmp_path / "lib.sqlite")], capture_output=True, text=True, timeout=60)
+        run = subprocess.run(
+            [
+                *kalah_command(),
+                "arena",
+                "serve",
+                "--kgp-port",
+                str(port),
+                "--port",
+                "0",
+                "--db",
+                str(tmp_path / "lib.sqlite"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert run.returncode == 2 and run.stderr.startswith("kalah: error: cannot listen"), run.stderr
 
 
@@ -57,8 +72,12 @@ def test_an_unreachable_server_says_why_it_stopped():
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]
-    run = subprocess.run([*kalah_command(), "kgp", f"127.0.0.1:{port}", "--retries", "1", "--player", "random"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [*kalah_command(), "kgp", f"127.0.0.1:{port}", "--retries", "1", "--player", "random"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 1
     assert "trying again in 1 s" in run.stderr
     assert f"stopped: cannot reach 127.0.0.1:{port}" in run.stderr and "gave up after 2 attempts" in run.stderr

@@ -66,7 +66,7 @@ def test_ping_is_answered_while_thinking_and_stop_stops():
     async def handler(reader, writer, _):
         writer.write(b"kgp 1 0 1\r\n")
         await _until(reader, "mode")
-        writer.write(b"set kalah:unknown-option 42\r\nset game:something \"x\"\r\nerror \"not fatal\"\r\n")
+        writer.write(b'set kalah:unknown-option 42\r\nset game:something "x"\r\nerror "not fatal"\r\n')
         writer.write(f"4 state {START_6_6}\r\n".encode())
         first, _ = await _until(reader, "move")  # the first iteration's move comes at once
         assert first.ref == 4 and 1 <= first.args[0] <= 6
@@ -80,7 +80,7 @@ def test_ping_is_answered_while_thinking_and_stop_stops():
         # after stop: no yield and no more moves for state 4 (a short wait for stragglers)
         try:
             late = await _line(reader, timeout=1.0)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             late = None
         timings["quiet"] = late is None or late.ref != 4 or late.name not in ("move", "yield")
         timings["stopped"] = time.monotonic() - stopped
@@ -126,12 +126,16 @@ def test_the_client_sends_its_name_token_and_reconnects_with_backoff():
         writer.write(b"goodbye\r\n")
         await writer.drain()
 
-    options = ClientOptions("x:1", name="Ann", authors="A. B.", description="d", token="s3cret-token", retries=2,
-                            backoff_first=0.05)
+    options = ClientOptions(
+        "x:1", name="Ann", authors="A. B.", description="d", token="s3cret-token", retries=2, backoff_first=0.05
+    )
     report, script = _run("random", options, handler)
     assert script.connections == 2 and report.reason == "the server said goodbye"
-    assert sent[1] == sent[2] == {"info:name": "Ann", "info:authors": "A. B.", "info:description": "d",
-                                  "auth:token": "s3cret-token"}
+    assert (
+        sent[1]
+        == sent[2]
+        == {"info:name": "Ann", "info:authors": "A. B.", "info:description": "d", "auth:token": "s3cret-token"}
+    )
     assert "s3cret-token" not in repr(options)
 
 

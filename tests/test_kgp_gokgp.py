@@ -25,9 +25,26 @@ def practice(tmp_path_factory):
     binary = build_go_kgp_practice(work)
     tcp, www = free_port(), free_port()
     db = work / "kgp.db"
-    server = subprocess.Popen([str(binary), "-tcpport", str(tcp), "-wwwport", str(www), "-board-size", "6",
-                               "-board-init", "6", "-timeout", "1s", "-db", str(db)],
-                              cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [
+            str(binary),
+            "-tcpport",
+            str(tcp),
+            "-wwwport",
+            str(www),
+            "-board-size",
+            "6",
+            "-board-init",
+            "6",
+            "-timeout",
+            "1s",
+            "-db",
+            str(db),
+        ],
+        cwd=work,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     time.sleep(1.0)
     if server.poll() is not None:
         pytest.skip("go-kgp's practice server did not start")
@@ -41,7 +58,9 @@ def _finished_games(db, name):
     with sqlite3.connect(db) as con:
         rows = con.execute(
             "SELECT g.state, n.name, s.name FROM game g JOIN agent n ON n.id = g.north JOIN agent s ON s.id = g.south"
-            " WHERE (n.name = ? OR s.name = ?) AND g.state IN ('nw', 'sw', 'u')", (name, name)).fetchall()
+            " WHERE (n.name = ? OR s.name = ?) AND g.state IN ('nw', 'sw', 'u')",
+            (name, name),
+        ).fetchall()
     games = []
     for state, north, south in rows:
         ours = "n" if north == name else "s"
@@ -51,8 +70,24 @@ def _finished_games(db, name):
 
 
 def _play(server, name, games):
-    return subprocess.run([*kalah_command(), "kgp", server, "--player", "alphabeta:depth=6", "--name", name,
-                           "--games", str(games), "--retries", "0"], capture_output=True, text=True, timeout=240)
+    return subprocess.run(
+        [
+            *kalah_command(),
+            "kgp",
+            server,
+            "--player",
+            "alphabeta:depth=6",
+            "--name",
+            name,
+            "--games",
+            str(games),
+            "--retries",
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
 
 
 def test_our_client_plays_go_kgps_bots_over_tcp(practice):

@@ -46,9 +46,24 @@ class WellBehaved:
 
     def __init__(self, server: ServerThread, name: str = "good-agent", games: int = 1) -> None:
         self.server, self.name, self.games = server, name, games
-        self.process = subprocess.Popen([*kalah_command(), "kgp", f"127.0.0.1:{server.kgp_port}", "--player",
-                                         "alphabeta:depth=3", "--name", name, "--games", str(games), "--retries", "0"],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(
+            [
+                *kalah_command(),
+                "kgp",
+                f"127.0.0.1:{server.kgp_port}",
+                "--player",
+                "alphabeta:depth=3",
+                "--name",
+                name,
+                "--games",
+                str(games),
+                "--retries",
+                "0",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
 
     def check(self) -> None:
         out, err = self.process.communicate(timeout=120)
@@ -59,8 +74,14 @@ class WellBehaved:
 
 @pytest.fixture
 def server(tmp_path):
-    limits = Limits(handshake_seconds=2.0, max_per_address=20, new_tokens_per_minute=5, ping_every=1.0,
-                    pong_seconds=1.0, write_seconds=3.0)
+    limits = Limits(
+        handshake_seconds=2.0,
+        max_per_address=20,
+        new_tokens_per_minute=5,
+        ping_every=1.0,
+        pong_seconds=1.0,
+        write_seconds=3.0,
+    )
     with ServerThread(tmp_path / "lib.sqlite", move_time=0.3, limits=limits) as running:
         yield running
 
@@ -68,7 +89,7 @@ def server(tmp_path):
 def test_a_line_over_16384_characters_gets_an_error_and_is_closed(server):
     good = WellBehaved(server)
     sock = _connect(server)
-    sock.sendall(b"set info:name \"" + b"x" * 20000 + b"\"\r\n")
+    sock.sendall(b'set info:name "' + b"x" * 20000 + b'"\r\n')
     answer = _read_until_closed(sock)
     assert b"error" in answer and b"16384" in answer
     good.check()
@@ -89,7 +110,7 @@ def test_a_flood_of_commands_is_cut_off(server):
 
 def test_invalid_utf8_gets_an_error_and_is_closed(server):
     sock = _connect(server)
-    sock.sendall(b"set info:name \"\xff\xfe\"\r\n")
+    sock.sendall(b'set info:name "\xff\xfe"\r\n')
     answer = _read_until_closed(sock)
     assert b"error" in answer and b"UTF-8" in answer
 
@@ -111,10 +132,11 @@ def test_a_silent_or_slow_connection_is_closed_after_the_handshake_time(server):
 def test_a_half_open_agent_in_a_game_forfeits_and_the_others_play_on(server):
     # an agent that chooses freeplay and then neither reads nor answers: no moves, no pong
     sock = _connect(server)
-    sock.sendall(b"set info:name \"ghost\"\r\nmode freeplay\r\n")
+    sock.sendall(b'set info:name "ghost"\r\nmode freeplay\r\n')
     good = WellBehaved(server)
-    assert server.wait_for(lambda: any(r["reason"].startswith("forfeit: ghost")
-                                       for r in server.server.book.results()), timeout=30)
+    assert server.wait_for(
+        lambda: any(r["reason"].startswith("forfeit: ghost") for r in server.server.book.results()), timeout=30
+    )
     good.check()
     sock.close()
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import time
 
 from classroom_helpers import ServerThread
 from kalah.kgp import Board, parse_line

@@ -16,8 +16,13 @@ from kgp_interop import kalah_command, pykgp_dir
 def _pykgp(example: str, host: str, port: int, name: str, token: str) -> subprocess.Popen:
     folder = pykgp_dir()
     env = dict(os.environ, PYTHONPATH=str(folder), KGP_HOST=host, KGP_PORT=str(port), NAME=name, TOKEN=token)
-    return subprocess.Popen([sys.executable, str(folder / "examples" / example)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, str(folder / "examples" / example)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 def _stop(process: subprocess.Popen) -> None:
@@ -33,13 +38,16 @@ def _stop(process: subprocess.Popen) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("transport", ["tcp", "websocket"])
 def test_pykgp_plays_on_our_server(tmp_path, transport):
-    pytest.importorskip("websocket", reason="pykgp's WebSocket needs websocket-client") if transport == "websocket" else None
+    pytest.importorskip(
+        "websocket", reason="pykgp's WebSocket needs websocket-client"
+    ) if transport == "websocket" else None
     with ServerThread(tmp_path / "lib.sqlite", move_time=0.5) as server:
         host = "127.0.0.1" if transport == "tcp" else f"ws://127.0.0.1:{server.port}/socket"
         agent = _pykgp("chance.py", host, server.kgp_port, "pykgp-random", "pykgp-secret-token")
         try:
-            assert server.wait_for(lambda: len(server.finished_games("pykgp-random")) >= 2, timeout=120), \
+            assert server.wait_for(lambda: len(server.finished_games("pykgp-random")) >= 2, timeout=120), (
                 "pykgp did not finish two games"
+            )
         finally:
             _stop(agent)
         games = server.finished_games("pykgp-random")
@@ -69,9 +77,26 @@ def test_pykgp_minimax_is_stopped_at_the_move_time(tmp_path):
 def test_our_client_plays_on_our_server(tmp_path, transport):
     with ServerThread(tmp_path / "lib.sqlite", move_time=1.0) as server:
         address = f"127.0.0.1:{server.kgp_port}" if transport == "tcp" else f"ws://127.0.0.1:{server.port}/socket"
-        run = subprocess.run([*kalah_command(), "kgp", address, "--player", "alphabeta:depth=3", "--name", "ours",
-                              "--token", "our-secret-token", "--games", "2", "--retries", "0"],
-                             capture_output=True, text=True, timeout=120)
+        run = subprocess.run(
+            [
+                *kalah_command(),
+                "kgp",
+                address,
+                "--player",
+                "alphabeta:depth=3",
+                "--name",
+                "ours",
+                "--token",
+                "our-secret-token",
+                "--games",
+                "2",
+                "--retries",
+                "0",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert run.returncode == 0, run.stderr
         assert "stopped: played 2 games" in run.stderr
         assert "our-secret-token" not in run.stderr + run.stdout
@@ -83,11 +108,30 @@ def test_our_client_plays_on_our_server(tmp_path, transport):
 
 def test_our_client_answers_eval_mode_and_two_clients_pair(tmp_path):
     with ServerThread(tmp_path / "lib.sqlite", move_time=1.0) as server:
-        runs = [subprocess.Popen([*kalah_command(), "kgp", f"127.0.0.1:{server.kgp_port}", "--player", f"alphabeta:depth={d}",
-                                  "--name", f"agent-{d}", "--games", "1", "--retries", "0"],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for d in (2, 4)]
+        runs = [
+            subprocess.Popen(
+                [
+                    *kalah_command(),
+                    "kgp",
+                    f"127.0.0.1:{server.kgp_port}",
+                    "--player",
+                    f"alphabeta:depth={d}",
+                    "--name",
+                    f"agent-{d}",
+                    "--games",
+                    "1",
+                    "--retries",
+                    "0",
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for d in (2, 4)
+        ]
         outputs = [run.communicate(timeout=120) for run in runs]
         assert all(run.returncode == 0 for run in runs), outputs
         games = server.finished_games()
-        assert any({g.players[0].name, g.players[1].name} == {"agent-2", "agent-4"} for g in games) or \
-            all(any(n.startswith("bot-") for n in (g.players[0].name, g.players[1].name)) for g in games)
+        assert any({g.players[0].name, g.players[1].name} == {"agent-2", "agent-4"} for g in games) or all(
+            any(n.startswith("bot-") for n in (g.players[0].name, g.players[1].name)) for g in games
+        )

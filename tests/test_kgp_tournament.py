@@ -28,10 +28,27 @@ def test_a_round_robin_tournament_over_two_stages(tmp_path):
     standings = tmp_path / "final"
     tournament = Tournament(3, [Variant(4, 3), Variant(5, 3)], games_per_pairing=2, wait=30, standings=standings)
     with ServerThread(tmp_path / "lib.sqlite", move_time=0.5, tournament=tournament) as server:
-        agents = [subprocess.Popen([*kalah_command(), "kgp", f"127.0.0.1:{server.kgp_port}", "--player",
-                                    f"alphabeta:depth={depth}", "--name", f"student-{depth}", "--token",
-                                    f"token-of-student-{depth}", "--retries", "0", "--quiet"],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for depth in (3, 5, 7)]
+        agents = [
+            subprocess.Popen(
+                [
+                    *kalah_command(),
+                    "kgp",
+                    f"127.0.0.1:{server.kgp_port}",
+                    "--player",
+                    f"alphabeta:depth={depth}",
+                    "--name",
+                    f"student-{depth}",
+                    "--token",
+                    f"token-of-student-{depth}",
+                    "--retries",
+                    "0",
+                    "--quiet",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for depth in (3, 5, 7)
+        ]
         try:
             assert server.wait_for(tournament.finished.is_set, timeout=240), tournament.status
             live = httpx.get(f"http://127.0.0.1:{server.port}/api/tournament").json()
@@ -57,13 +74,31 @@ def test_a_round_robin_tournament_over_two_stages(tmp_path):
 
 @pytest.mark.slow
 def test_a_swiss_tournament_pairs_agents_who_have_not_met(tmp_path):
-    tournament = Tournament(4, [Variant(4, 3)], games_per_pairing=2, wait=30, swiss_rounds=3,
-                            standings=tmp_path / "swiss")
+    tournament = Tournament(
+        4, [Variant(4, 3)], games_per_pairing=2, wait=30, swiss_rounds=3, standings=tmp_path / "swiss"
+    )
     with ServerThread(tmp_path / "lib.sqlite", move_time=0.5, tournament=tournament) as server:
-        agents = [subprocess.Popen([*kalah_command(), "kgp", f"127.0.0.1:{server.kgp_port}", "--player",
-                                    f"alphabeta:depth={depth}", "--name", f"swiss-{depth}", "--token",
-                                    f"token-of-swiss-{depth}", "--retries", "0", "--quiet"],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for depth in (2, 4, 6, 8)]
+        agents = [
+            subprocess.Popen(
+                [
+                    *kalah_command(),
+                    "kgp",
+                    f"127.0.0.1:{server.kgp_port}",
+                    "--player",
+                    f"alphabeta:depth={depth}",
+                    "--name",
+                    f"swiss-{depth}",
+                    "--token",
+                    f"token-of-swiss-{depth}",
+                    "--retries",
+                    "0",
+                    "--quiet",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for depth in (2, 4, 6, 8)
+        ]
         try:
             assert server.wait_for(tournament.finished.is_set, timeout=240), tournament.status
             results = server.server.book.results(event=tournament.event)

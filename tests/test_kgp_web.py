@@ -22,9 +22,26 @@ HOSTILE_NAME = '<script>alert(1)</script>"&'
 def played(tmp_path_factory):
     db = tmp_path_factory.mktemp("kgp-web") / "lib.sqlite"
     with ServerThread(db, move_time=1.0) as server:
-        run = subprocess.run([*kalah_command(), "kgp", f"127.0.0.1:{server.kgp_port}", "--player", "alphabeta:depth=3",
-                              "--name", HOSTILE_NAME, "--token", "web-test-token", "--games", "2", "--retries", "0"],
-                             capture_output=True, text=True, timeout=120)
+        run = subprocess.run(
+            [
+                *kalah_command(),
+                "kgp",
+                f"127.0.0.1:{server.kgp_port}",
+                "--player",
+                "alphabeta:depth=3",
+                "--name",
+                HOSTILE_NAME,
+                "--token",
+                "web-test-token",
+                "--games",
+                "2",
+                "--retries",
+                "0",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert run.returncode == 0, run.stderr
         # an agent left waiting in a game, so that /live has something to show
         sock = socket.create_connection(("127.0.0.1", server.kgp_port))
@@ -80,9 +97,9 @@ def test_pages_in_chromium_at_desktop_and_phone_width(played):
         for width in (1280, 390):
             page = browser.new_page(viewport={"width": width, "height": 900})
             errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
             dialogs: list[str] = []
-            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+            page.on("dialog", lambda dialog, dialogs=dialogs: (dialogs.append(dialog.message), dialog.dismiss()))
             page.goto(base + "/")
             assert page.locator(f'[data-agent-id="{ours["id"]}"]').count() == 1
             page.screenshot(path=str(ARTIFACTS / f"kgp-leaderboard-{width}.png"), full_page=True)

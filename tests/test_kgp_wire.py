@@ -37,8 +37,21 @@ def test_commands_of_the_specification_parse():
     assert parse_line("mode freeplay").text(0) == "freeplay"
 
 
-@pytest.mark.parametrize("line", ["", "   ", "@ move 1", "move 1,2", 'set a "unclosed', "state <3,0,0,1>",
-                                  "move\x00 1", "é", "x" * (MAX_LINE + 1), "1@2@3 move 1"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "",
+        "   ",
+        "@ move 1",
+        "move 1,2",
+        'set a "unclosed',
+        "state <3,0,0,1>",
+        "move\x00 1",
+        "é",
+        "x" * (MAX_LINE + 1),
+        "1@2@3 move 1",
+    ],
+)
 def test_bad_lines_are_refused_with_a_reason(line):
     with pytest.raises(KgpSyntaxError):
         parse_line(line)

@@ -31,7 +31,6 @@ from kalah.mankalah import (
 )
 from kalah.players.base import ComputerPlayer
 from kalah.rules import SWAP, Position
-
 from mankalah_fake import InProcess, OverPipes, referee
 
 
@@ -65,8 +64,13 @@ def random_opponent(seed=1, swap=False):
 
 
 def test_messages_parse_and_format_back():
-    for line in ("START;South", "START;North", "END", "CHANGE;3;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;OPP",
-                 "CHANGE;SWAP;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;YOU"):
+    for line in (
+        "START;South",
+        "START;North",
+        "END",
+        "CHANGE;3;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;OPP",
+        "CHANGE;SWAP;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;YOU",
+    ):
         assert format_engine_message(parse_engine_message(line + "\n")) == line
     assert parse_engine_message("START;North") == Start(NORTH)
     assert parse_engine_message("END") == End()
@@ -74,15 +78,18 @@ def test_messages_parse_and_format_back():
     assert format_agent_move(0) == "MOVE;1" and format_agent_move(SWAP) == "SWAP"
 
 
-@pytest.mark.parametrize("line, words", [
-    ("HELLO", "unknown message"),
-    ("START;East", "START;South or START;North"),
-    ("CHANGE;8;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;OPP", "hole 1..7"),
-    ("CHANGE;1;7,7,7;OPP", "16 comma-separated"),
-    ("CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,2;OPP", "99 seeds"),
-    ("CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;ME", "YOU, OPP or END"),
-    ("END;now", "just END"),
-])
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ("HELLO", "unknown message"),
+        ("START;East", "START;South or START;North"),
+        ("CHANGE;8;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;OPP", "hole 1..7"),
+        ("CHANGE;1;7,7,7;OPP", "16 comma-separated"),
+        ("CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,2;OPP", "99 seeds"),
+        ("CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;ME", "YOU, OPP or END"),
+        ("END;now", "just END"),
+    ],
+)
 def test_bad_messages_name_the_problem(line, words):
     with pytest.raises(ProtocolError, match=words):
         parse_engine_message(line)
@@ -201,8 +208,14 @@ def test_protocol_errors_in_the_middle_of_a_match():
 
 
 def agent_process(*args):
-    return subprocess.Popen([sys.executable, "-m", "kalah.cli", "mankalah", *args], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+    return subprocess.Popen(
+        [sys.executable, "-m", "kalah.cli", "mankalah", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
 
 
 @pytest.mark.parametrize("side, swap", [(SOUTH, True), (NORTH, False)])
@@ -219,10 +232,17 @@ def test_kalah_mankalah_over_pipes(side, swap):
 
 
 def test_kalah_mankalah_refuses_a_malformed_message_with_exit_2():
-    run = subprocess.run([sys.executable, "-m", "kalah.cli", "mankalah", "--player", "random"],
-                         input="START;North\nCHANGE;1;1,2,3;OPP\n", capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "kalah.cli", "mankalah", "--player", "random"],
+        input="START;North\nCHANGE;1;1,2,3;OPP\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 2 and run.stdout == ""
-    assert run.stderr.strip().splitlines() == ["kalah: error: bad state in 'CHANGE;1;1,2,3;OPP': expected 16 comma-separated counts"]
+    assert run.stderr.strip().splitlines() == [
+        "kalah: error: bad state in 'CHANGE;1;1,2,3;OPP': expected 16 comma-separated counts"
+    ]
 
 
 def test_kalah_mankalah_reports_a_broken_connection():
@@ -238,6 +258,11 @@ def test_kalah_mankalah_reports_a_broken_connection():
 
 
 def test_unknown_player_for_the_agent():
-    run = subprocess.run([sys.executable, "-m", "kalah.cli", "mankalah", "--player", "nosuch"], input="",
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "kalah.cli", "mankalah", "--player", "nosuch"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 2 and "unknown player 'nosuch'" in run.stderr

@@ -112,12 +112,18 @@ def test_arena_rates_an_external_program(tmp_path):
     assert arena.results(library).games_played == 2
 
 
-@pytest.mark.parametrize("body, words", [
-    ("import sys\nsys.exit(3)\n", "exited with code 3"),
-    ("import sys\nsys.stdin.readline()\nprint('HELLO', flush=True)\nsys.stdin.read()\n", "bad answer 'HELLO'"),
-    ("import sys\nfor line in sys.stdin:\n    if line.strip() == 'START;South' or line.strip().endswith(';YOU'):\n"
-     "        print('SWAP', flush=True)\n", "illegal move SWAP"),
-])
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ("import sys\nsys.exit(3)\n", "exited with code 3"),
+        ("import sys\nsys.stdin.readline()\nprint('HELLO', flush=True)\nsys.stdin.read()\n", "bad answer 'HELLO'"),
+        (
+            "import sys\nfor line in sys.stdin:\n    if line.strip() == 'START;South' or line.strip().endswith(';YOU'):\n"
+            "        print('SWAP', flush=True)\n",
+            "illegal move SWAP",
+        ),
+    ],
+)
 def test_a_broken_program_forfeits_in_the_arena(tmp_path, body, words):
     library = GameLibrary(tmp_path / "games.sqlite")
     broken = script(tmp_path, "broken.py", body)
@@ -150,16 +156,19 @@ def test_external_programs_start_from_the_start():
     player.close()
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("exec:", "exec needs a command"),
-    ("exec:no-such-program-here --flag", "not found"),
-    ("exec:'unclosed", "cannot read the command"),
-    ("exec[move=30]:", "exec needs a command"),
-    ("exec[move=0]:python3", "option move must be a positive number"),
-    ("exec[total=soon]:python3", "option total must be a number"),
-    ("exec[depth=3]:python3", "unknown option 'depth' for player 'exec'"),
-    ("exec[move=30:python3", r"expected exec\[key=value,...\]:COMMAND"),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("exec:", "exec needs a command"),
+        ("exec:no-such-program-here --flag", "not found"),
+        ("exec:'unclosed", "cannot read the command"),
+        ("exec[move=30]:", "exec needs a command"),
+        ("exec[move=0]:python3", "option move must be a positive number"),
+        ("exec[total=soon]:python3", "option total must be a number"),
+        ("exec[depth=3]:python3", "unknown option 'depth' for player 'exec'"),
+        ("exec[move=30:python3", r"expected exec\[key=value,...\]:COMMAND"),
+    ],
+)
 def test_bad_exec_specs(spec, words):
     with pytest.raises(PlayerSpecError, match=words):
         make_player(spec)

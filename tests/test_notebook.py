@@ -79,9 +79,11 @@ def test_the_drawing_lives_with_the_rules_and_the_package_root_loads_no_face():
     import subprocess
     import sys
 
-    code = ("import sys, kalah; kalah.Position.start()._repr_svg_();"
-            " print(sorted(m for m in sys.modules if m.split('.')[:2] in (['kalah', 'notebook'], ['kalah', 'web'],"
-            " ['kalah', 'records'], ['kalah', 'cli'])))")
+    code = (
+        "import sys, kalah; kalah.Position.start()._repr_svg_();"
+        " print(sorted(m for m in sys.modules if m.split('.')[:2] in (['kalah', 'notebook'], ['kalah', 'web'],"
+        " ['kalah', 'records'], ['kalah', 'cli'])))"
+    )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
     assert board_svg is kalah.rules.svg.board_svg  # the notebook face re-exports the one drawing

@@ -47,8 +47,9 @@ def test_the_trace_widget_is_the_labs_own_modules_with_only_their_specifiers_cha
     assert without_specifiers(esm) == without_specifiers(TRACE_VIEW.read_text(encoding="utf-8"))
     loaded = {without_specifiers(text) for text in modules_in(esm)}
     # trace_view.js imports trace.js and tree.js; tree.js imports layout.js and trace.js (one module, reached twice)
-    assert loaded == {without_specifiers((LAB / name).read_text(encoding="utf-8"))
-                      for name in ("trace.js", "tree.js", "layout.js")}
+    assert loaded == {
+        without_specifiers((LAB / name).read_text(encoding="utf-8")) for name in ("trace.js", "tree.js", "layout.js")
+    }
     assert len(modules_in(esm)) == 3
 
 
@@ -65,15 +66,18 @@ def add_import(root: Path, line: str) -> None:
     tree = root / "web" / "static" / "lab" / "tree.js"
     text = tree.read_text(encoding="utf-8")
     first = text.index("\nimport ")
-    tree.write_text(text[: first + 1] + line + "\n" + text[first + 1:], encoding="utf-8")
+    tree.write_text(text[: first + 1] + line + "\n" + text[first + 1 :], encoding="utf-8")
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ('import { helper } from "./missing.js";', r"tree\.js imports \./missing\.js, and there is no .*missing\.js"),
-    ('import { render } from "lit-html";', r"tree\.js imports 'lit-html'"),
-    ('import "./side-effect.js";', r"there is no .*side-effect\.js"),
-    ('import { TreeView } from "./tree.js";', r"cycle \(trace_view\.js -> tree\.js -> tree\.js\)"),
-])
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('import { helper } from "./missing.js";', r"tree\.js imports \./missing\.js, and there is no .*missing\.js"),
+        ('import { render } from "lit-html";', r"tree\.js imports 'lit-html'"),
+        ('import "./side-effect.js";', r"there is no .*side-effect\.js"),
+        ('import { TreeView } from "./tree.js";', r"cycle \(trace_view\.js -> tree\.js -> tree\.js\)"),
+    ],
+)
 def test_an_import_that_cannot_be_loaded_fails_when_the_widget_module_is_made(lab_copy, line, message):
     add_import(lab_copy, line)
     with pytest.raises(ModuleLoadError, match=message):
@@ -81,8 +85,10 @@ def test_an_import_that_cannot_be_loaded_fails_when_the_widget_module_is_made(la
 
 
 def test_the_graph_also_follows_imports_spread_over_lines_and_re_exports(tmp_path):
-    (tmp_path / "a.js").write_text('import {\n  b,\n  c as see,\n} from "./sub/b.js";\nexport { d } from \'./sub/b.js\';\n'
-                                   '/** @typedef {import("./not-a-static-import.js").T} T */\nexport default { b, see };\n')
+    (tmp_path / "a.js").write_text(
+        "import {\n  b,\n  c as see,\n} from \"./sub/b.js\";\nexport { d } from './sub/b.js';\n"
+        '/** @typedef {import("./not-a-static-import.js").T} T */\nexport default { b, see };\n'
+    )
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "b.js").write_text("export const b = 1, c = 2, d = 3;\n")
     esm = module_graph(tmp_path / "a.js")
@@ -109,7 +115,9 @@ def run_in_chromium(browser, esm: str) -> tuple[object, object]:  # noqa: F811
     page = browser.new_page(viewport={"width": 900, "height": 700})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_content(HARNESS % {"state": json.dumps({"trace": widget.trace, "facts": widget.facts}), "esm": json.dumps(esm)})
+    page.set_content(
+        HARNESS % {"state": json.dumps({"trace": widget.trace, "facts": widget.facts}), "esm": json.dumps(esm)}
+    )
     page.wait_for_function("window.loaded !== undefined")
     page.wait_for_timeout(200)
     outcome = page.evaluate("[window.loaded, document.querySelectorAll('[data-node-id]').length, window.extraSeen]")
@@ -124,7 +132,9 @@ def test_a_new_import_in_the_labs_tree_comes_along_and_runs_in_chromium(browser,
     add_import(lab_copy, 'import { EXTRA } from "./extra.js";')
     tree = lab_copy / "web" / "static" / "lab" / "tree.js"
     tree.write_text(tree.read_text(encoding="utf-8") + "\nglobalThis.extraSeen = EXTRA;\n", encoding="utf-8")
-    (loaded, nodes, seen), errors = run_in_chromium(browser, module_graph(lab_copy / "notebook" / "static" / "trace_view.js"))
+    (loaded, nodes, seen), errors = run_in_chromium(
+        browser, module_graph(lab_copy / "notebook" / "static" / "trace_view.js")
+    )
     assert (loaded, seen, errors) == ("yes", "from extra.js", []) and nodes > 1
 
 

@@ -113,8 +113,9 @@ def test_a_player_object_plays_too_and_bad_arguments_are_refused():
 
 def recorded_game():
     builder = RecordBuilder()
-    play_game([make_player("random:seed=1"), make_player("random:seed=2")], Position.start(Variant(4, 3)),
-              observers=[builder])
+    play_game(
+        [make_player("random:seed=1"), make_player("random:seed=2")], Position.start(Variant(4, 3)), observers=[builder]
+    )
     return builder.record
 
 
@@ -171,15 +172,18 @@ window.ready = true;
 </script></body></html>"""
 
 
-def show_in_browser(browser, widget, name, width=1000):
+def show_in_browser(browser, widget, name, width=1000):  # noqa: F811 - the fixture's value, passed on
     from pathlib import Path
 
     esm = widget._esm if isinstance(widget._esm, str) else Path(widget._esm).read_text()
     css = widget._css if isinstance(widget._css, str) else Path(widget._css).read_text()
     import anywidget
 
-    ours = [c for c in type(widget).__mro__ if c.__module__ == "kalah.notebook.widgets"
-            and issubclass(c, anywidget.AnyWidget)][-1]  # anywidget subclasses it
+    ours = [
+        c
+        for c in type(widget).__mro__
+        if c.__module__ == "kalah.notebook.widgets" and issubclass(c, anywidget.AnyWidget)
+    ][-1]  # anywidget subclasses it
     state = {key: getattr(widget, key) for key in ours.class_own_traits(sync=True)}
     page = browser.new_page(viewport={"width": width, "height": 800})
     errors: list[str] = []
@@ -207,8 +211,11 @@ def test_the_board_widget_draws_and_sends_clicks(browser):  # noqa: F811
     page.click('[data-pit="0-4"]')
     page.click('[data-pit="1-2"]')  # not the person's: the kernel says so
     page.click("text=Take back")
-    assert page.evaluate("window.sent") == [{"type": "move", "player": 0, "move": 4}, {"type": "move", "player": 1, "move": 2},
-                                            {"type": "take_back"}]
+    assert page.evaluate("window.sent") == [
+        {"type": "move", "player": 0, "move": 4},
+        {"type": "move", "player": 1, "move": 2},
+        {"type": "take_back"},
+    ]
     # a position one move on is animated seed by seed to its end
     from kalah.notebook.widgets import _view
 
@@ -218,8 +225,10 @@ def test_the_board_widget_draws_and_sends_clicks(browser):  # noqa: F811
     page.evaluate(f"window.update('view', {json.dumps(step)})")
     page.wait_for_selector(".kalah-live-stage .fresh")  # a seed popping in: the move is being played back
     expected = json.dumps([str(n) for n in after.pits(0)], separators=(",", ":"))
-    page.wait_for_function(f"JSON.stringify([0, 1, 2, 3, 4, 5].map((i) => document.querySelector(`[data-pit='0-${{i}}']`)"
-                           f".dataset.seeds)) === {json.dumps(expected)}")
+    page.wait_for_function(
+        f"JSON.stringify([0, 1, 2, 3, 4, 5].map((i) => document.querySelector(`[data-pit='0-${{i}}']`)"
+        f".dataset.seeds)) === {json.dumps(expected)}"
+    )
     assert page.locator(".origin").count() == 1
     page.evaluate("window.update('message', 'Wait: the computer is thinking.')")
     assert page.inner_text(".kalah-live-message") == "Wait: the computer is thinking."

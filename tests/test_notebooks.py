@@ -30,14 +30,20 @@ def test_the_notebook_runs_from_top_to_bottom(path, tmp_path, monkeypatch):
     copy = tmp_path / path.name
     shutil.copy(path, copy)
     notebook = nbformat.read(copy, as_version=4)
-    assert not any(cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code"), \
+    assert not any(cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code"), (
         f"{path.name} is stored with outputs; clear them"
-    nbclient.NotebookClient(notebook, timeout=180, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    )
+    nbclient.NotebookClient(
+        notebook, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     errors = [output for cell in notebook.cells for output in cell.get("outputs", []) if output.output_type == "error"]
     assert not errors
-    shown = [output for cell in notebook.cells for output in cell.get("outputs", [])
-             if output.output_type in ("display_data", "execute_result")]
+    shown = [
+        output
+        for cell in notebook.cells
+        for output in cell.get("outputs", [])
+        if output.output_type in ("display_data", "execute_result")
+    ]
     widgets = [o for o in shown if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert widgets, "the notebook shows its widgets"
 
@@ -51,8 +57,11 @@ def test_the_notebook_extra_brings_what_the_tutorials_need():
     import tomllib
 
     project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
+
     def provided_by(*extras: str) -> set[str]:
-        requirements = project["dependencies"] + [r for extra in extras for r in project["optional-dependencies"][extra]]
+        requirements = project["dependencies"] + [
+            r for extra in extras for r in project["optional-dependencies"][extra]
+        ]
         return {re.split(r"[<>=\[ ]", requirement)[0].lower().replace("-", "_") for requirement in requirements}
 
     assert {"anywidget", "ipykernel", "nbclient"} <= provided_by("notebook")
@@ -64,4 +73,6 @@ def test_the_notebook_extra_brings_what_the_tutorials_need():
         code = "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "code")
         for module in re.findall(r"^\s*(?:from|import)\s+(\w+)", code, re.M):
             if module != "kalah" and module not in sys.stdlib_module_names:
-                assert module in provided, f"{path.name} imports {module}, which kalah[{','.join(extras)}] does not install"
+                assert module in provided, (
+                    f"{path.name} imports {module}, which kalah[{','.join(extras)}] does not install"
+                )

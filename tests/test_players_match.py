@@ -6,7 +6,15 @@ import pytest
 
 from kalah import IllegalMoveError, Position, Variant
 from kalah.match import Observer, PlayerMoveError, play_game
-from kalah.players import HumanPlayer, NoInputError, PlayerSpecError, RandomPlayer, ReplayPlayer, make_player, parse_spec
+from kalah.players import (
+    HumanPlayer,
+    NoInputError,
+    PlayerSpecError,
+    RandomPlayer,
+    ReplayPlayer,
+    make_player,
+    parse_spec,
+)
 
 
 def test_parse_spec():
@@ -18,8 +26,13 @@ def test_parse_spec():
 
 @pytest.mark.parametrize(
     "spec, message",
-    [("", "non-empty"), ("nobody", "unknown player 'nobody'"), ("random:seed", "key=value"),
-     ("random:seed=x", "seed must be an integer"), ("random:depth=3", "unknown option 'depth' for player 'random'")],
+    [
+        ("", "non-empty"),
+        ("nobody", "unknown player 'nobody'"),
+        ("random:seed", "key=value"),
+        ("random:seed=x", "seed must be an integer"),
+        ("random:depth=3", "unknown option 'depth' for player 'random'"),
+    ],
 )
 def test_bad_specs(spec, message):
     with pytest.raises(PlayerSpecError, match=message):

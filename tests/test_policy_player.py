@@ -17,8 +17,10 @@ from kalah.players.policy import PolicyFileError, load_policy, save_policy
 def _network(variant: Variant, seed: int = 0, hidden: int = 16):
     rng = np.random.default_rng(seed)
     inputs, outputs = 2 * variant.pits + 2, variant.pits + variant.pie_rule
-    return [(rng.normal(size=(inputs, hidden)), rng.normal(size=hidden)),
-            (rng.normal(size=(hidden, outputs)), rng.normal(size=outputs))]
+    return [
+        (rng.normal(size=(inputs, hidden)), rng.normal(size=hidden)),
+        (rng.normal(size=(hidden, outputs)), rng.normal(size=outputs)),
+    ]
 
 
 def test_the_player_plays_the_legal_action_its_network_scores_highest(tmp_path):
@@ -105,7 +107,9 @@ def test_the_web_server_refuses_a_policy_file_named_by_a_client(tmp_path):
 
     path = tmp_path / "agent.npz"
     save_policy(path, Variant(), _network(Variant()))
-    with TestClient(create_app(tmp_path / "games.sqlite", workers=1, pool="thread"), base_url="http://localhost") as client:
+    with TestClient(
+        create_app(tmp_path / "games.sqlite", workers=1, pool="thread"), base_url="http://localhost"
+    ) as client:
         response = client.post("/api/games", json={"players": [f"policy:file={path}", "human"]})
         assert response.status_code == 403 and "reads a file" in response.json()["detail"]
         assert client.get("/api/games").json() == []

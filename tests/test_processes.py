@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from helpers import kill_group, start_kalah_serve
 
 pytestmark = pytest.mark.skipif(not Path("/proc").exists(), reason="counts processes through /proc (Linux)")
@@ -75,10 +76,31 @@ def test_the_servers_workers_go_with_it(tmp_path, how):
 
 
 def _arena(tmp_path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "kalah.cli", "arena", "-p", "random:seed=1", "-p", "pvs:time=0.05",
-                             "-p", "pvs:time=0.1", "--games", "2", "--jobs", "2", "--db", str(tmp_path / "arena.sqlite"),
-                             *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kalah.cli",
+            "arena",
+            "-p",
+            "random:seed=1",
+            "-p",
+            "pvs:time=0.05",
+            "-p",
+            "pvs:time=0.1",
+            "--games",
+            "2",
+            "--jobs",
+            "2",
+            "--db",
+            str(tmp_path / "arena.sqlite"),
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def _is_worker(pid: int) -> bool:

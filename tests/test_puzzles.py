@@ -13,10 +13,19 @@ from collections import Counter
 import pytest
 
 from kalah import Position, Variant
-from kalah.puzzles import (THEMES, Puzzle, PuzzleError, data_path, examine, find_puzzles, load, prove, save,
-                           self_play_records, shipped)
+from kalah.puzzles import (
+    THEMES,
+    PuzzleError,
+    data_path,
+    examine,
+    find_puzzles,
+    load,
+    prove,
+    save,
+    self_play_records,
+    shipped,
+)
 from kalah.records import GameLibrary
-
 from test_solve_truth import brute, brute_move_value
 
 #: A new sample every run (the seed is in the failure message, so that a failure replays).
@@ -24,8 +33,9 @@ SAMPLE_SEED = int(time.time())
 
 
 def cli(*args: str, input: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kalah.cli", *args], input=input, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "kalah.cli", *args], input=input, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_the_package_ships_a_thousand_puzzles_of_three_variants():
@@ -52,8 +62,11 @@ def test_a_random_sample_of_the_shipped_puzzles_is_proven_again():
 def test_a_wrong_puzzle_fails_its_proof():
     puzzle = shipped()[0]
     other = next(move for move in puzzle.position.legal_moves() if move != puzzle.solution)
-    for wrong in (dataclasses.replace(puzzle, solution=other), dataclasses.replace(puzzle, value=puzzle.value + 2),
-                  dataclasses.replace(puzzle, margin=puzzle.margin + 2)):
+    for wrong in (
+        dataclasses.replace(puzzle, solution=other),
+        dataclasses.replace(puzzle, value=puzzle.value + 2),
+        dataclasses.replace(puzzle, margin=puzzle.margin + 2),
+    ):
         with pytest.raises(PuzzleError, match=puzzle.id):
             prove(wrong)
 
@@ -66,7 +79,11 @@ def test_found_puzzles_agree_with_brute_force(variant):
         position = puzzle.position
         values = {move: brute_move_value(position, move) for move in position.legal_moves()}
         assert brute(position) == puzzle.value == values[puzzle.solution]
-        assert max(v for m, v in values.items() if m != puzzle.solution) == puzzle.value - puzzle.margin >= puzzle.value - puzzle.margin
+        assert (
+            max(v for m, v in values.items() if m != puzzle.solution)
+            == puzzle.value - puzzle.margin
+            >= puzzle.value - puzzle.margin
+        )
         assert puzzle.margin >= 2
         after, effect = position.play_explained(puzzle.solution)
         assert ("capture" in puzzle.theme) == bool(effect.captured)
@@ -102,13 +119,17 @@ def test_list_json_has_what_a_trainer_needs():
     assert len(items) == 3
     for item in items:
         assert {"variant", "position", "solution", "theme", "difficulty", "id", "legal_moves"} <= set(item)
-        assert item["variant"]["seeds"] == 5 and item["solution"] in Position.from_dict(
-            {**item["position"], "variant": item["variant"]}).legal_moves()
+        assert (
+            item["variant"]["seeds"] == 5
+            and item["solution"] in Position.from_dict({**item["position"], "variant": item["variant"]}).legal_moves()
+        )
 
 
 def test_build_from_self_play_and_from_the_library(tmp_path):
     out = tmp_path / "mine.json.gz"
-    run = cli("puzzles", "build", "--pits", "4", "--seeds", "2", "--games", "3", "--margin", "2", "--out", str(out), "-q")
+    run = cli(
+        "puzzles", "build", "--pits", "4", "--seeds", "2", "--games", "3", "--margin", "2", "--out", str(out), "-q"
+    )
     assert run.returncode == 0, run.stderr
     first = load(out)
     assert first and f"in {out}" in run.stdout
@@ -116,8 +137,23 @@ def test_build_from_self_play_and_from_the_library(tmp_path):
     library = GameLibrary(db)
     for record in self_play_records(Variant(4, 2), 3, seed=9):
         library.import_record(record)
-    again = cli("puzzles", "build", "--from", "library", "--db", str(db), "--pits", "4", "--seeds", "2", "--margin", "2",
-                "--out", str(out), "-q")
+    again = cli(
+        "puzzles",
+        "build",
+        "--from",
+        "library",
+        "--db",
+        str(db),
+        "--pits",
+        "4",
+        "--seeds",
+        "2",
+        "--margin",
+        "2",
+        "--out",
+        str(out),
+        "-q",
+    )
     assert again.returncode == 0, again.stderr
     both = load(out)
     assert both[: len(first)] == first and len({p.id for p in both}) == len(both)
@@ -136,16 +172,19 @@ def test_the_terminal_puzzle():
     assert gave_up.returncode == 1 and "is not it" in gave_up.stdout and "The solution:" in gave_up.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (["puzzles", "build", "--from", "web", "--out", "{tmp}/p.gz"], "--from must be one of"),
-    (["puzzles", "build", "--out", "{tmp}"], "is a directory"),
-    (["puzzles", "build", "--out", "{tmp}/no/p.gz"], "no directory"),
-    (["puzzles", "build", "--db", "{tmp}/g.db", "--out", "{tmp}/p.gz"], "--db needs"),
-    (["puzzles", "build", "--margin", "0", "--out", "{tmp}/p.gz"], "--margin"),
-    (["puzzles", "list", "--theme", "fork"], "unknown theme"),
-    (["puzzles", "list", "--file", "{tmp}/none.gz"], "cannot read"),
-    (["puzzle", "--id", "nothere"], "no puzzle nothere"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["puzzles", "build", "--from", "web", "--out", "{tmp}/p.gz"], "--from must be one of"),
+        (["puzzles", "build", "--out", "{tmp}"], "is a directory"),
+        (["puzzles", "build", "--out", "{tmp}/no/p.gz"], "no directory"),
+        (["puzzles", "build", "--db", "{tmp}/g.db", "--out", "{tmp}/p.gz"], "--db needs"),
+        (["puzzles", "build", "--margin", "0", "--out", "{tmp}/p.gz"], "--margin"),
+        (["puzzles", "list", "--theme", "fork"], "unknown theme"),
+        (["puzzles", "list", "--file", "{tmp}/none.gz"], "cannot read"),
+        (["puzzle", "--id", "nothere"], "no puzzle nothere"),
+    ],
+)
 def test_bad_input_is_one_line(tmp_path, args, message):
     run = cli(*[arg.format(tmp=tmp_path) for arg in args])
     assert run.returncode == 2 and message in run.stderr, run.stderr

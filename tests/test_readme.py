@@ -33,8 +33,7 @@ SUBSTITUTIONS = {
     "kalah solve --seeds 4 --time 10": "kalah solve --seeds 4 --time 1",
     # a Kalah(6,4) book move takes an hour: a small book, and never the package's own file
     "kalah book build --seeds 4 --moves 6": "kalah book build --pits 4 --seeds 3 --moves 2 --out {tmp}/book.json.gz",
-    "kalah book build --seeds 5 --moves 2 --threads 2":
-        "kalah book build --pits 4 --seeds 3 --moves 2 --threads 2 --out {tmp}/book.json.gz",
+    "kalah book build --seeds 5 --moves 2 --threads 2": "kalah book build --pits 4 --seeds 3 --moves 2 --threads 2 --out {tmp}/book.json.gz",
 }
 
 
@@ -46,7 +45,7 @@ def _synopses() -> list[tuple[str, str]]:
         for number, line in enumerate(lines):
             if line.startswith("    kalah "):
                 text = line.strip()
-                for follow in lines[number + 1:]:
+                for follow in lines[number + 1 :]:
                     if not follow.startswith("      ") or follow.strip().startswith("kalah "):
                         break
                     text += " " + follow.strip()
@@ -114,8 +113,15 @@ def test_every_concrete_command_runs(where, command, tmp_path):
         GameLibrary(tmp_path / "class.sqlite")
     # A data directory of its own: what a command writes there (a database, a game) must not reach other tests.
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "KALAH_ENDGAME_DIR": str(tmp_path / "endgame")}
-    result = subprocess.run(shlex.split(run.replace("kalah", KALAH, 1)), capture_output=True, text=True, timeout=300,
-                            input="", cwd=tmp_path, env=env)
+    result = subprocess.run(
+        shlex.split(run.replace("kalah", KALAH, 1)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        input="",
+        cwd=tmp_path,
+        env=env,
+    )
     assert result.returncode == 0 or "end of input" in result.stdout, (where, run, result.stderr[-1000:])
 
 
@@ -128,8 +134,10 @@ def test_the_python_example_runs():
     import kalah
 
     assert namespace["result"].best_move in namespace["position"].legal_moves()
-    comment = re.search(r"kalah\.solve\(kalah\.Position\.start\(kalah\.Variant\(6, 3\)\)\)\.value\s+# exact: ([+-]\d+)",
-                        example.group(1))
+    comment = re.search(
+        r"kalah\.solve\(kalah\.Position\.start\(kalah\.Variant\(6, 3\)\)\)\.value\s+# exact: ([+-]\d+)",
+        example.group(1),
+    )
     assert comment is not None and kalah.solve(kalah.Position.start(kalah.Variant(6, 3))).value == int(comment.group(1))
 
 

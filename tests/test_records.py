@@ -7,13 +7,15 @@ import pytest
 from kalah import Position, Variant
 from kalah.match import play_game
 from kalah.players import HumanPlayer, RandomPlayer
-from kalah.records import GameLibrary, PlayerInfo, LibraryWriter, RecordError, RecordFileWriter, load_record
+from kalah.records import GameLibrary, LibraryWriter, PlayerInfo, RecordError, RecordFileWriter, load_record
 
 
 @pytest.fixture
 def game_file(tmp_path):
     path = tmp_path / "game.json"
-    play_game([RandomPlayer(1), RandomPlayer(2)], Position.start(Variant(6, 4, pie_rule=True)), [RecordFileWriter(path)])
+    play_game(
+        [RandomPlayer(1), RandomPlayer(2)], Position.start(Variant(6, 4, pie_rule=True)), [RecordFileWriter(path)]
+    )
     return path
 
 
@@ -22,8 +24,10 @@ def test_record_has_everything(game_file):
     assert data["format"] == "kalah-game" and data["version"] == 1
     assert data["program"].startswith("kalah ")
     assert data["variant"]["pie_rule"] is True
-    assert data["players"] == [{"name": "random (seed 1)", "spec": "random:seed=1"},
-                               {"name": "random (seed 2)", "spec": "random:seed=2"}]
+    assert data["players"] == [
+        {"name": "random (seed 1)", "spec": "random:seed=1"},
+        {"name": "random (seed 2)", "spec": "random:seed=2"},
+    ]
     assert data["start"]["board"] == Position.start().board
     assert data["started_at"]
     first = data["moves"][0]
@@ -68,8 +72,12 @@ def test_wrong_player_is_named(game_file):
 
 @pytest.mark.parametrize(
     "text, message",
-    [("{not json", "not valid JSON"), ("[]", "JSON object"), ('{"format": "chess"}', "not a kalah game record"),
-     ('{"format": "kalah-game", "version": 9}', "unsupported record version")],
+    [
+        ("{not json", "not valid JSON"),
+        ("[]", "JSON object"),
+        ('{"format": "chess"}', "not a kalah game record"),
+        ('{"format": "kalah-game", "version": 9}', "unsupported record version"),
+    ],
 )
 def test_bad_files(tmp_path, text, message):
     path = tmp_path / "bad.json"

@@ -16,7 +16,6 @@ from kalah.players import make_player
 from kalah.records import GameLibrary, GameRecord, RecordBuilder
 from kalah.records.library import SCHEMA
 from kalah.review import CLASSES, ReviewError, classify, review
-
 from test_solve_truth import brute, brute_move_value
 
 
@@ -32,14 +31,16 @@ def cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "kalah.cli", *args], capture_output=True, text=True, timeout=300)
 
 
-@pytest.mark.parametrize("variant, seeds", [(Variant(3, 2), (1, 2)), (Variant(2, 4), (3, 4)), (Variant(3, 3, empty_capture=True), (5, 6))])
+@pytest.mark.parametrize(
+    "variant, seeds", [(Variant(3, 2), (1, 2)), (Variant(2, 4), (3, 4)), (Variant(3, 3, empty_capture=True), (5, 6))]
+)
 def test_every_move_is_judged_as_brute_force_does(variant, seeds):
     record = game(variant, seeds)
     heard: list[tuple[int, int]] = []
     result = review(record, 1.0, threads=1, progress=lambda done, total: heard.append((done, total)))
     assert heard[-1] == (len(record.moves) + 1, len(record.moves) + 1) and len(heard) == len(record.moves) + 1
     positions = list(record.positions())
-    for entry, before in zip(result.moves, positions):
+    for entry, before in zip(result.moves, positions, strict=False):
         value = brute(before)
         played = brute_move_value(before, entry.move)
         best = {move for move in before.legal_moves() if brute_move_value(before, move) == value}
@@ -47,7 +48,7 @@ def test_every_move_is_judged_as_brute_force_does(variant, seeds):
         assert set(entry.best_moves) == best and entry.loss == value - played
         assert entry.klass == ("best" if entry.forced else classify(value - played))
         assert entry.forced == (len(before.legal_moves()) == 1)
-    for position, point in zip(positions, result.evaluation):
+    for position, point in zip(positions, result.evaluation, strict=False):
         assert point == (brute(position) if position.to_move == 0 else -brute(position))
     for player in (0, 1):
         decisions = [entry for entry in result.moves if entry.player == player and not entry.forced]
@@ -56,12 +57,23 @@ def test_every_move_is_judged_as_brute_force_does(variant, seeds):
             assert result.accuracy[player] == round(100 * good / len(decisions), 1)
     for number in result.turning_points:
         entry = result.moves[number - 1]
-        assert entry.loss > 0 and (entry.value_after > 0) - (entry.value_after < 0) < (entry.value_before > 0) - (entry.value_before < 0)
+        assert entry.loss > 0 and (entry.value_after > 0) - (entry.value_after < 0) < (entry.value_before > 0) - (
+            entry.value_before < 0
+        )
 
 
 def test_classes_follow_the_documented_thresholds():
     assert [classify(loss) for loss in (0, 1, 2, 3, 4, 5, 8, 9, 30)] == [
-        "best", "good", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+        "best",
+        "good",
+        "good",
+        "inaccuracy",
+        "inaccuracy",
+        "mistake",
+        "mistake",
+        "blunder",
+        "blunder",
+    ]
     assert [name for name, _ in CLASSES] == ["best", "good", "inaccuracy", "mistake", "blunder"]
 
 
@@ -70,7 +82,7 @@ def test_exact_judgements_agree_with_the_solver_in_kalah_6_3():
     result = review(record, 0.3, threads=1)
     positions = list(record.positions())
     assert any(entry.exact for entry in result.moves)
-    for entry, before in zip(result.moves, positions):
+    for entry, before in zip(result.moves, positions, strict=False):
         if not entry.exact:
             continue
         solved = kalah.solve(before, threads=1)
@@ -157,15 +169,18 @@ def test_the_command_reviews_a_library_game_once(tmp_path):
     assert "marker" not in json.loads(fresh.stdout)
 
 
-@pytest.mark.parametrize("args, message", [
-    ([], "FILE or --game"),
-    (["a.json", "--game", "1"], "FILE or --game"),
-    (["{game}", "--time", "x"], "--time"),
-    (["{game}", "--time", "0"], "--time"),
-    (["{game}", "--fresh"], "--fresh needs"),
-    (["/no/such/game.json"], "cannot read"),
-    (["--game", "7", "--db", "{db}"], "no game library"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ([], "FILE or --game"),
+        (["a.json", "--game", "1"], "FILE or --game"),
+        (["{game}", "--time", "x"], "--time"),
+        (["{game}", "--time", "0"], "--time"),
+        (["{game}", "--fresh"], "--fresh needs"),
+        (["/no/such/game.json"], "cannot read"),
+        (["--game", "7", "--db", "{db}"], "no game library"),
+    ],
+)
 def test_bad_input_is_one_line(tmp_path, args, message):
     path = tmp_path / "game.json"
     path.write_text(game(Variant(3, 2), (1, 1)).to_json())

@@ -16,15 +16,15 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
 import kalah.rl  # noqa: E402
+from helpers import AGREEMENT_VARIANTS  # noqa: E402
 from kalah import IllegalMoveError, InvalidVariantError, Position, Variant  # noqa: E402
 from kalah.players import make_player  # noqa: E402
 from kalah.players.encoding import action_mask, move_of_action, observation  # noqa: E402
 from kalah.rl import EnvOptionError, KalahEnv  # noqa: E402
 
-from helpers import AGREEMENT_VARIANTS  # noqa: E402
-
-OPTIONS = [dict(pits=v.pits, seeds=v.seeds, empty_capture=v.empty_capture, pie_rule=v.pie_rule)
-           for v in AGREEMENT_VARIANTS]
+OPTIONS = [
+    dict(pits=v.pits, seeds=v.seeds, empty_capture=v.empty_capture, pie_rule=v.pie_rule) for v in AGREEMENT_VARIANTS
+]
 
 
 @pytest.mark.parametrize("pie_rule", [False, True])
@@ -58,7 +58,7 @@ def test_aec_env_follows_the_rules_on_random_games(opts):
             agent = env.agent_selection
             if env.terminations[agent]:
                 break
-            assert agent == f"player_{position.to_move}"   # an extra turn: the same agent again
+            assert agent == f"player_{position.to_move}"  # an extra turn: the same agent again
             action = rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]).tolist())
             env.step(action)
             position = position.play(move_of_action(action, variant))
@@ -80,7 +80,7 @@ def test_gymnasium_env_follows_the_rules_on_random_games(opts):
         seat = info["seat"]
         position = Position.start(variant)
 
-        def opponent_moves(position):
+        def opponent_moves(position, seat=seat):
             while not position.is_over and position.to_move != seat:
                 position = position.play(opponent.choose_move(position))
             return position
@@ -170,19 +170,22 @@ def test_the_swap_is_an_action_with_the_pie_rule():
     assert list(after) == list(before[7:]) + list(before[:7])  # the rows exchanged
 
 
-@pytest.mark.parametrize("kwargs, error", [
-    (dict(pits=0), InvalidVariantError),
-    (dict(seeds=16), InvalidVariantError),
-    (dict(pie_rule="yes"), InvalidVariantError),
-    (dict(reward="score"), EnvOptionError),
-    (dict(seat=2), EnvOptionError),
-    (dict(seat=True), EnvOptionError),
-    (dict(illegal="ignore"), EnvOptionError),
-    (dict(opponent="nobody"), EnvOptionError),
-    (dict(opponent="human"), EnvOptionError),
-    (dict(opponent=3), EnvOptionError),
-    (dict(render_mode="rgb_array"), EnvOptionError),
-])
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        (dict(pits=0), InvalidVariantError),
+        (dict(seeds=16), InvalidVariantError),
+        (dict(pie_rule="yes"), InvalidVariantError),
+        (dict(reward="score"), EnvOptionError),
+        (dict(seat=2), EnvOptionError),
+        (dict(seat=True), EnvOptionError),
+        (dict(illegal="ignore"), EnvOptionError),
+        (dict(opponent="nobody"), EnvOptionError),
+        (dict(opponent="human"), EnvOptionError),
+        (dict(opponent=3), EnvOptionError),
+        (dict(render_mode="rgb_array"), EnvOptionError),
+    ],
+)
 def test_bad_options_raise_the_projects_errors(kwargs, error):
     with pytest.raises(error):
         KalahEnv(**kwargs)

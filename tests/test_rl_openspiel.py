@@ -12,7 +12,7 @@ pytest.importorskip("gymnasium")
 import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
-import kalah.rl.openspiel  # noqa: E402, F401  (registers the game)
+import kalah.rl.openspiel  # noqa: E402  (registers the game)
 from kalah import InvalidVariantError, Position, Variant  # noqa: E402
 from kalah.players.encoding import move_of_action  # noqa: E402
 from kalah.rl import EnvOptionError  # noqa: E402
@@ -24,7 +24,7 @@ def _mancala_cells(state) -> list[int]:
     """OpenSpiel's mancala board in our cell order: its index 0 is player 1's store, 1..6 player 0's pits,
     7 player 0's store, 8..13 player 1's pits (both rows in sowing order)."""
     board = [state.observation_tensor(0)[i] for i in range(2 * PITS + 2)]
-    return [int(x) for x in board[1:PITS + 2] + board[PITS + 2:] + board[:1]]
+    return [int(x) for x in board[1 : PITS + 2] + board[PITS + 2 :] + board[:1]]
 
 
 def _mancala_action(action: int, player: int) -> int:
@@ -33,7 +33,7 @@ def _mancala_action(action: int, player: int) -> int:
 
 def _swept(cells: list[int]) -> list[int]:
     """The board after our end-of-game sweep (mancala leaves the seeds where they are and counts them)."""
-    return [0] * PITS + [sum(cells[:PITS + 1])] + [0] * PITS + [sum(cells[PITS + 1:])]
+    return [0] * PITS + [sum(cells[: PITS + 1])] + [0] * PITS + [sum(cells[PITS + 1 :])]
 
 
 def test_kalah_6_4_agrees_with_openspiels_mancala_on_random_games():
@@ -58,8 +58,9 @@ def test_kalah_6_4_agrees_with_openspiels_mancala_on_random_games():
 @pytest.mark.parametrize("name", ["kalah(pits=4,seeds=3)", "kalah(pits=4,seeds=3,pie_rule=True,empty_capture=True)"])
 def test_openspiels_mcts_bot_plays_any_variant(name):
     game = pyspiel.load_game(name)
-    bot = mcts.MCTSBot(game, 2.0, 300, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
-                       random_state=np.random.RandomState(1))
+    bot = mcts.MCTSBot(
+        game, 2.0, 300, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), random_state=np.random.RandomState(1)
+    )
     rng = random.Random(3)
     score = 0.0
     for game_number in range(4):

@@ -10,12 +10,11 @@ gymnasium = pytest.importorskip("gymnasium")
 import numpy as np  # noqa: E402
 
 import kalah.rl  # noqa: E402, F401
+from helpers import AGREEMENT_VARIANTS  # noqa: E402
 from kalah import InvalidVariantError, Position, Variant  # noqa: E402
 from kalah.players.encoding import action_mask, move_of_action, observation  # noqa: E402
 from kalah.rl import EnvOptionError  # noqa: E402
 from kalah.rl.vector import KalahVectorEnv  # noqa: E402
-
-from helpers import AGREEMENT_VARIANTS  # noqa: E402
 
 
 def _greedy_moves(position: Position) -> list:
@@ -45,9 +44,18 @@ def _start_outcomes(variant: Variant, seat: int, opponent: str) -> set[Position]
 @pytest.mark.parametrize("variant", AGREEMENT_VARIANTS + [Variant(3, 2, empty_capture=True, pie_rule=True)], ids=str)
 @pytest.mark.parametrize("opponent", ["random", "greedy"])
 def test_batched_games_follow_the_rules(variant, opponent):
-    env = gymnasium.make_vec("kalah/Kalah-v0", num_envs=8, vectorization_mode="vector_entry_point", seat="random",
-                             opponent=opponent, reward="margin", pits=variant.pits, seeds=variant.seeds,
-                             empty_capture=variant.empty_capture, pie_rule=variant.pie_rule)
+    env = gymnasium.make_vec(
+        "kalah/Kalah-v0",
+        num_envs=8,
+        vectorization_mode="vector_entry_point",
+        seat="random",
+        opponent=opponent,
+        reward="margin",
+        pits=variant.pits,
+        seeds=variant.seeds,
+        empty_capture=variant.empty_capture,
+        pie_rule=variant.pie_rule,
+    )
     assert isinstance(env, KalahVectorEnv)
     games = env.games
     rng = np.random.default_rng(1)
@@ -90,8 +98,8 @@ def test_seeding_repeats_and_the_win_reward():
         return trail
 
     first, again, other = run(5), run(5), run(6)
-    assert all(np.array_equal(a, b) for a, b in zip(first, again))
-    assert not all(np.array_equal(a, b) for a, b in zip(first, other))
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=False))
+    assert not all(np.array_equal(a, b) for a, b in zip(first, other, strict=False))
 
 
 def test_an_illegal_action_loses_and_the_game_starts_again():
@@ -116,15 +124,18 @@ def test_the_greedy_opponent_beats_random_play():
     assert len(results) > 300 and np.mean(results) < -0.5
 
 
-@pytest.mark.parametrize("kwargs, error", [
-    (dict(num_envs=0), EnvOptionError),
-    (dict(num_envs=True), EnvOptionError),
-    (dict(opponent="pvs:depth=2"), EnvOptionError),
-    (dict(seat="both"), EnvOptionError),
-    (dict(illegal="raise"), EnvOptionError),
-    (dict(reward="score"), EnvOptionError),
-    (dict(seeds=0), InvalidVariantError),
-])
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        (dict(num_envs=0), EnvOptionError),
+        (dict(num_envs=True), EnvOptionError),
+        (dict(opponent="pvs:depth=2"), EnvOptionError),
+        (dict(seat="both"), EnvOptionError),
+        (dict(illegal="raise"), EnvOptionError),
+        (dict(reward="score"), EnvOptionError),
+        (dict(seeds=0), InvalidVariantError),
+    ],
+)
 def test_bad_options(kwargs, error):
     with pytest.raises(error):
         KalahVectorEnv(**{"num_envs": 2, **kwargs})

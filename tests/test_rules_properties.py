@@ -2,9 +2,8 @@
 
 from hypothesis import given, settings
 
-from kalah import SWAP, Position
-
 from helpers import arbitrary_positions, reachable_positions
+from kalah import SWAP, Position
 
 
 def total(position: Position) -> int:

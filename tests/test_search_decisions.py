@@ -11,10 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kalah
+from helpers import random_game_positions
 from kalah import SWAP, Position, Variant
 from kalah.search import EXACT_ALGORITHMS, search
-
-from helpers import random_game_positions
 
 VARIANTS = [
     Variant(6, 4),
@@ -135,7 +134,9 @@ def test_every_move_value_agrees_with_minimax(variant):
             assert result.best_move == reference.best_move
 
 
-@pytest.mark.parametrize("variant", [Variant(4, 3), Variant(4, 3, empty_capture=True), Variant(3, 3, pie_rule=True), Variant(6, 4)], ids=str)
+@pytest.mark.parametrize(
+    "variant", [Variant(4, 3), Variant(4, 3, empty_capture=True), Variant(3, 3, pie_rule=True), Variant(6, 4)], ids=str
+)
 @pytest.mark.parametrize("kind", ["store", "seed", "strong"])
 def test_against_brute_force_negamax(variant, kind):
     for position in positions(variant, 15, 5):
@@ -161,8 +162,14 @@ def test_swap_is_searched_and_tie_broken_last():
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32), depth=st.integers(1, 5), pits=st.integers(2, 6), seeds=st.integers(1, 5),
-       empty=st.booleans(), pie=st.booleans())
+@given(
+    seed=st.integers(0, 2**32),
+    depth=st.integers(1, 5),
+    pits=st.integers(2, 6),
+    seeds=st.integers(1, 5),
+    empty=st.booleans(),
+    pie=st.booleans(),
+)
 def test_property_same_decisions(seed, depth, pits, seeds, empty, pie):
     variant = Variant(pits, seeds, empty_capture=empty, pie_rule=pie)
     position = positions(variant, 1, seed)[0]
@@ -170,7 +177,7 @@ def test_property_same_decisions(seed, depth, pits, seeds, empty, pie):
     assert len({(r.value, r.best_move) for r in results}) == 1
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def solve(position: Position) -> int:
     """The exact final margin for the side to move, by full negamax (small boards only)."""
     if position.is_over:

@@ -39,8 +39,14 @@ def test_kept_table_gives_the_cold_values_along_a_game(algorithm):
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10**6), pits=st.integers(3, 6), seeds=st.integers(2, 5), depth=st.integers(1, 6),
-       empty_capture=st.booleans(), move_values=st.booleans())
+@given(
+    seed=st.integers(0, 10**6),
+    pits=st.integers(3, 6),
+    seeds=st.integers(2, 5),
+    depth=st.integers(1, 6),
+    empty_capture=st.booleans(),
+    move_values=st.booleans(),
+)
 def test_kept_table_never_changes_a_value(seed, pits, seeds, depth, empty_capture, move_values):
     variant = Variant(pits, seeds, empty_capture=empty_capture)
     engine = Engine(12)  # small: entries collide and get replaced

@@ -24,8 +24,13 @@ def test_the_literal_names_are_the_accepted_names():
 def test_a_limit_searches_as_the_same_parameters_do(algorithm):
     plain = search(START, algorithm, depth=7)
     limited = search(START, algorithm, limit=Limit(depth=7))
-    assert (limited.value, limited.best_move, limited.pv, limited.stats.nodes, limited.depth) == \
-           (plain.value, plain.best_move, plain.pv, plain.stats.nodes, plain.depth)
+    assert (limited.value, limited.best_move, limited.pv, limited.stats.nodes, limited.depth) == (
+        plain.value,
+        plain.best_move,
+        plain.pv,
+        plain.stats.nodes,
+        plain.depth,
+    )
 
 
 def test_a_limit_of_playouts_is_the_mcts_budget():

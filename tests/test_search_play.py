@@ -87,8 +87,19 @@ def test_position_must_be_a_position():
         search([[4] * 6 + [0]] * 2)
 
 
-@pytest.mark.parametrize("spec", ["minimax:depth=3", "alphabeta:depth=5,eval=seed", "scout:depth=4", "pvs:time=0.05",
-                                  "mtdf:time=0.05", "mcts:playouts=500", "pvs:depth=4,eval=store", "mcts:time=0.05,seed=3"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "minimax:depth=3",
+        "alphabeta:depth=5,eval=seed",
+        "scout:depth=4",
+        "pvs:time=0.05",
+        "mtdf:time=0.05",
+        "mcts:playouts=500",
+        "pvs:depth=4,eval=store",
+        "mcts:time=0.05,seed=3",
+    ],
+)
 def test_players_play_legal_moves_through_a_game(spec):
     player = make_player(spec)
     assert player.is_computer and player.spec == spec
@@ -106,9 +117,17 @@ def test_player_names_and_defaults():
     assert make_player("mcts").name == "mcts (10000 playouts)"
 
 
-@pytest.mark.parametrize("spec, message", [("pvs:eval=foo", "accepted: strong, store, seed"), ("pvs:depth=0", "at least 1"),
-                                           ("pvs:time=-1", "positive"), ("mcts:depth=3", "no depth"),
-                                           ("alphabeta:playouts=5", "no playouts"), ("scout:foo=1", "options")])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("pvs:eval=foo", "accepted: strong, store, seed"),
+        ("pvs:depth=0", "at least 1"),
+        ("pvs:time=-1", "positive"),
+        ("mcts:depth=3", "no depth"),
+        ("alphabeta:playouts=5", "no playouts"),
+        ("scout:foo=1", "options"),
+    ],
+)
 def test_bad_player_specs(spec, message):
     with pytest.raises(PlayerSpecError, match=message):
         make_player(spec)
@@ -200,8 +219,15 @@ def test_compare_table_csv_plot(tmp_path):
     assert plot.stat().st_size > 1000
 
 
-@pytest.mark.parametrize("args, message", [(["--depths", "0-3"], "at least 1"), (["--algorithms", "pvs,foo"], "accepted"),
-                                           (["--depths", "a-b"], "bad depths"), (["--algorithms", "mcts"], "no depth")])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--depths", "0-3"], "at least 1"),
+        (["--algorithms", "pvs,foo"], "accepted"),
+        (["--depths", "a-b"], "bad depths"),
+        (["--algorithms", "mcts"], "no depth"),
+    ],
+)
 def test_compare_bad_input(args, message):
     run = kalah_cli("compare", *args)
     assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr
@@ -219,7 +245,9 @@ def _oracle_capsule(max_seeds, calls):
     class State(ctypes.Structure):
         _fields_ = [("cell", ctypes.c_uint8 * 18), ("to_move", ctypes.c_uint8), ("flags", ctypes.c_uint8)]
 
-    PROBE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(State), ctypes.POINTER(ctypes.c_int))
+    PROBE = ctypes.CFUNCTYPE(
+        ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(State), ctypes.POINTER(ctypes.c_int)
+    )
 
     class Oracle(ctypes.Structure):
         _fields_ = [("db", ctypes.c_void_p), ("max_seeds", ctypes.c_int), ("probe", PROBE)]

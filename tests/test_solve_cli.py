@@ -13,7 +13,9 @@ runner = CliRunner()
 
 
 def test_solve_json_empty_capture():
-    result = runner.invoke(app, ["solve", "--pits", "4", "--seeds", "3", "--empty-capture", "--json", "--endgame", "none"])
+    result = runner.invoke(
+        app, ["solve", "--pits", "4", "--seeds", "3", "--empty-capture", "--json", "--endgame", "none"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["value"] == 8 and data["best_moves"] and data["pv"][0] in data["best_moves"]
@@ -34,7 +36,9 @@ def test_solve_too_large_is_a_clear_error():
 
 
 def test_endgame_build_and_info(tmp_path):
-    result = runner.invoke(app, ["endgame", "build", "--pits", "3", "--max-seeds", "8", "--path", str(tmp_path), "--quiet"])
+    result = runner.invoke(
+        app, ["endgame", "build", "--pits", "3", "--max-seeds", "8", "--path", str(tmp_path), "--quiet"]
+    )
     assert result.exit_code == 0, result.output
     assert "positions: 3,003" in result.output and "time:" in result.output and "size:" in result.output
     files = list(tmp_path.glob("*.egdb"))
@@ -118,8 +122,13 @@ def test_ctrl_c_during_the_build_leaves_a_partial_file_that_the_next_run_resumes
     assert stopped.exit_code != 0
     assert [p.name for p in tmp_path.iterdir()] == ["kalah-m5-std-k9.egdb.partial"]
     resumed_from = []
-    monkeypatch.setattr(endgame, "build", lambda *a, progress=None, **k: real_build(
-        *a, progress=lambda done, total: (resumed_from.append(done), progress(done, total)), **k))
+    monkeypatch.setattr(
+        endgame,
+        "build",
+        lambda *a, progress=None, **k: real_build(
+            *a, progress=lambda done, total: (resumed_from.append(done), progress(done, total)), **k
+        ),
+    )
     finished = runner.invoke(app, command)
     assert finished.exit_code == 0, finished.output
     assert resumed_from[0] > 0  # the complete layers were kept

@@ -10,9 +10,9 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from helpers import random_game_positions  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
+from helpers import random_game_positions  # noqa: E402
 from kalah import Position, Variant, solve  # noqa: E402
 from kalah.cli import _register_commands, app  # noqa: E402
 from kalah.endgame import EndgameDatabaseError  # noqa: E402
@@ -183,8 +183,11 @@ def test_cli_malformed_cluster_address_is_one_line_at_once(address):
     import time
 
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "kalah.cli", "solve", "--pits", "4", "--seeds", "2", "--cluster", address],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "kalah.cli", "solve", "--pits", "4", "--seeds", "2", "--cluster", address],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "is not a Dask scheduler address like tcp://HOST:PORT" in done.stderr
     assert time.perf_counter() - started < 30  # no connection attempt and its time-outs

@@ -10,6 +10,7 @@ import types
 
 import pytest
 
+from helpers import scattered_position
 from kalah import Position, Variant
 from kalah.core.solver import Solver, now
 from kalah.solve import clear_cache
@@ -17,8 +18,6 @@ from kalah.solve.bounds import mtdf_bars as _mtdf_bars
 from kalah.solve.engine import engine_for as _engine
 from kalah.solve.parallel import SideBySide
 from kalah.solve.run import Run as _Run
-
-from helpers import scattered_position
 from test_solve_truth import brute
 
 # Standard Kalah's start: a null-window test of it runs for minutes without a database.
@@ -27,14 +26,14 @@ BIG = [6] * 12
 
 def test_one_slot_tests_the_bar_of_mtdf():
     assert _mtdf_bars(-10, 10, 4, 1, ()) == [4]  # the estimate is above the lower bound: is the value at least 4?
-    assert _mtdf_bars(4, 10, 4, 1, ()) == [6]    # it is the lower bound: is the value above it?
+    assert _mtdf_bars(4, 10, 4, 1, ()) == [6]  # it is the lower bound: is the value above it?
     assert _mtdf_bars(-10, 4, 4, 1, ()) == [4]
 
 
 def test_a_fresh_pair_spans_a_gap_around_the_estimate():
     assert _mtdf_bars(-10, 10, 4, 2, ()) == [4, 8]
     assert _mtdf_bars(-10, 6, 4, 2, ()) == [4, 6]  # no room for the gap
-    assert _mtdf_bars(-10, 4, 4, 2, ()) == [4]     # only the side below the upper bound is open
+    assert _mtdf_bars(-10, 4, 4, 2, ()) == [4]  # only the side below the upper bound is open
 
 
 def test_the_bar_between_two_answers_follows_and_nothing_runs_twice():
@@ -143,8 +142,9 @@ class ScriptedSolver:
         return (beta if self.value >= beta else beta - 2), False, 1
 
 
-def _scripted_run(value: int, seconds: dict[int, float], deadline: float = 0.0,
-                  threads: int = 2) -> tuple[_Run, ScriptedSolver]:
+def _scripted_run(
+    value: int, seconds: dict[int, float], deadline: float = 0.0, threads: int = 2
+) -> tuple[_Run, ScriptedSolver]:
     solver = ScriptedSolver(value, seconds)
     engine = types.SimpleNamespace(solver=solver, database=None, core=types.SimpleNamespace(now=now))
     return _Run(engine, threads, deadline), solver  # type: ignore[arg-type]

@@ -13,12 +13,22 @@ GiB = 1 << 30
 
 
 def fits(k: int, memory: int, disk: int, solver: int) -> bool:
-    return (build_memory(6, k) <= BUILD_MEMORY_SHARE * memory and table_bytes(6, k) + solver <= SOLVE_MEMORY_SHARE * memory
-            and table_bytes(6, k) + 64 <= disk - DISK_MARGIN)
+    return (
+        build_memory(6, k) <= BUILD_MEMORY_SHARE * memory
+        and table_bytes(6, k) + solver <= SOLVE_MEMORY_SHARE * memory
+        and table_bytes(6, k) + 64 <= disk - DISK_MARGIN
+    )
 
 
-@pytest.mark.parametrize("memory, disk, solver", [(24 * GiB, 500 * GiB, 8 * GiB), (6 * GiB, 500 * GiB, 1 * GiB),
-                                                  (24 * GiB, 2 * GiB, 8 * GiB), (12 * GiB, 4 * GiB, 4 * GiB)])
+@pytest.mark.parametrize(
+    "memory, disk, solver",
+    [
+        (24 * GiB, 500 * GiB, 8 * GiB),
+        (6 * GiB, 500 * GiB, 1 * GiB),
+        (24 * GiB, 2 * GiB, 8 * GiB),
+        (12 * GiB, 4 * GiB, 4 * GiB),
+    ],
+)
 def test_the_planned_k_is_the_largest_that_fits(memory, disk, solver):
     k = planned_max_seeds(6, 60, memory=memory, disk=disk, solver_bytes=solver)
     assert k is not None and k <= 28 and fits(k, memory, disk, solver)
@@ -36,8 +46,12 @@ def test_prepare_builds_once_and_solve_then_uses_it(tmp_path, monkeypatch):
     monkeypatch.setenv("KALAH_ENDGAME_DIR", str(tmp_path))
     variant = Variant(4, 3)
     builds, seen = [], []
-    database = prepare_endgame(variant, 9, progress=lambda done, total: seen.append((done, total)),
-                               on_build=lambda k, path, nbytes: builds.append((k, path.name, nbytes)))
+    database = prepare_endgame(
+        variant,
+        9,
+        progress=lambda done, total: seen.append((done, total)),
+        on_build=lambda k, path, nbytes: builds.append((k, path.name, nbytes)),
+    )
     assert database is not None and database.max_seeds == 9
     assert builds == [(9, "kalah-m4-std-k9.egdb", database.nbytes)] and seen[-1][0] == seen[-1][1]
     again = prepare_endgame(variant, 9, on_build=lambda *args: builds.append(args))

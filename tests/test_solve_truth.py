@@ -8,17 +8,16 @@ import types
 
 import pytest
 
+from helpers import scattered_position
 from kalah import SWAP, Position, Variant
-from kalah.endgame import build_in_memory
 from kalah.core.solver import TableEntry
+from kalah.endgame import build_in_memory
 from kalah.solve import SolveError, clear_cache, solve
 from kalah.solve.engine import engine_for as _engine
 from kalah.solve.run import Run as _Run
 
-from helpers import scattered_position
 
-
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def brute(position: Position) -> int:
     """Plain negamax over kalah.Position: the final margin for the side to move."""
     if position.is_over:
@@ -50,7 +49,9 @@ def test_published_values(variant, expected):
     assert result.best_moves and result.pv and result.pv[0] in result.best_moves
 
 
-@pytest.mark.parametrize("pits, empty_capture", [(2, False), (3, False), (3, True), (4, False), (4, True), (5, False), (6, True)])
+@pytest.mark.parametrize(
+    "pits, empty_capture", [(2, False), (3, False), (3, True), (4, False), (4, True), (5, False), (6, True)]
+)
 def test_solver_matches_brute_force(pits, empty_capture):
     rng = random.Random(pits * 10 + empty_capture)
     variant = Variant(pits=pits, seeds=1, empty_capture=empty_capture)
@@ -99,7 +100,9 @@ def test_value_and_best_moves_need_not_trust_the_tables_best_move(threads):
         ties += len(best) > 1
         for named in position.legal_moves() + [None]:
             engine.solver.clear()
-            misled = types.SimpleNamespace(solver=_MisleadingTable(engine.solver, named), database=None, core=engine.core)
+            misled = types.SimpleNamespace(
+                solver=_MisleadingTable(engine.solver, named), database=None, core=engine.core
+            )
             value, moves = _Run(misled, threads, 0.0).value_and_best_moves(position)  # type: ignore[arg-type]
             assert (value, set(moves)) == (expected, best), (position, named)
     assert ties  # some position has more than one best move
@@ -193,7 +196,7 @@ def test_progress_reports_tightening_bounds_that_end_at_the_value():
     seen = []
     result = solve(Position.start(Variant(4, 3)), endgame=None, progress=lambda lo, hi: seen.append((lo, hi)))
     assert seen and seen[-1] == (result.value, result.value)
-    for (lo1, hi1), (lo2, hi2) in zip(seen, seen[1:]):
+    for (lo1, hi1), (lo2, hi2) in zip(seen, seen[1:], strict=False):
         assert lo1 <= lo2 and hi2 <= hi1
 
 

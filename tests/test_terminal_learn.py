@@ -20,7 +20,9 @@ from kalah.records.library import LibraryWriter
 
 
 def kalah(*args, input=None):
-    return subprocess.run([sys.executable, "-m", "kalah.cli", *args], input=input, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "kalah.cli", *args], input=input, capture_output=True, text=True, timeout=120
+    )
 
 
 class Scripted:
@@ -98,8 +100,9 @@ def test_engine_values_are_told_from_the_persons_side():
     assert describe_move(event, names, "1.").startswith("1. engine plays A")
 
 
-@pytest.mark.parametrize("movers, label", [([0], "1."), ([0, 1], "1..."), ([0, 0, 1, 1, 0], "2."), ([1], "1..."),
-                                            ([1, 0], "2.")])
+@pytest.mark.parametrize(
+    "movers, label", [([0], "1."), ([0, 1], "1..."), ([0, 0, 1, 1, 0], "2."), ([1], "1..."), ([1, 0], "2.")]
+)
 def test_moves_are_numbered_per_pair(movers, label):
     assert pair_label(movers) == label
 

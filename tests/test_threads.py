@@ -9,10 +9,9 @@ import threading
 import pytest
 
 import kalah
+from helpers import random_game_positions
 from kalah import Position, Variant
 from kalah.search import SearchError, default_threads
-
-from helpers import random_game_positions
 
 VARIANTS = [Variant(6, 4), Variant(4, 3, empty_capture=True), Variant(6, 6), Variant(5, 4, pie_rule=True)]
 
@@ -45,7 +44,10 @@ def test_a_best_move_search_ends_when_any_thread_completes_the_depth_with_one_th
         for depth in (4, 7, 10):
             one = kalah.search(position, "pvs", depth=depth, threads=1, move_values=False)
             many = kalah.search(position, "pvs", depth=depth, threads=threads, move_values=False)
-            assert (many.value, many.best_move, many.stats.depth) == (one.value, one.best_move, one.stats.depth), (position, depth)
+            assert (many.value, many.best_move, many.stats.depth) == (one.value, one.best_move, one.stats.depth), (
+                position,
+                depth,
+            )
 
 
 def test_a_deep_fixed_search_agrees_too():
@@ -106,8 +108,9 @@ def test_a_timed_pvs_lets_deeper_entries_answer_and_a_fixed_depth_does_not():
     for exact in (True, False):
         engine = Engine(20)
         kalah.search(start, "pvs", depth=14, engine=engine, move_values=False)
-        again = kalah.search(reply, "pvs", depth=12, engine=engine, keep_table=True, move_values=False,
-                             exact_depth=exact)
+        again = kalah.search(
+            reply, "pvs", depth=12, engine=engine, keep_table=True, move_values=False, exact_depth=exact
+        )
         fresh = kalah.search(reply, "pvs", depth=12, move_values=False)
         assert again.best_move in reply.legal_moves()
         if exact:
@@ -123,6 +126,7 @@ def test_bad_thread_counts_are_refused(threads):
 
 
 # --- time management (soft_time in kalah.search; the players' time bank) ---------------------------
+
 
 def test_soft_time_needs_a_longer_time_limit():
     with pytest.raises(SearchError, match="soft_time"):
@@ -174,6 +178,7 @@ def test_the_players_time_bank_stays_within_its_bounds():
 
 # --- thinking on the opponent's time (ponder=on) -------------------------------------------------
 
+
 def test_pondering_fills_the_table_for_the_next_move():
     import time
 
@@ -190,15 +195,26 @@ def test_pondering_fills_the_table_for_the_next_move():
             assert "pondering" not in player.last_info
             position, after = after, after.play(player.choose_move(after))
         assert player.last_info.get("pondering", False) == spec.endswith("ponder=on")
-        time.sleep(1.0)  # the opponent thinks; the pondering player searches meanwhile (a loaded CI machine needs the margin)
+        time.sleep(
+            1.0
+        )  # the opponent thinks; the pondering player searches meanwhile (a loaded CI machine needs the margin)
         player.stop_thinking()
         assert player._pondering is None
         # What the player pondered is in its table: a search of that position on it (with entries of deeper
         # searches answering, as the players' timed searches use them) needs far fewer nodes than on the table
         # of the player's own move alone. Counted at a fixed depth on one thread, so that neither the clock
         # nor the threads change the count.
-        again = search(after, "pvs", depth=18, exact_depth=False, keep_table=True, engine=player._engine,
-                       move_values=False, threads=1, oracle=oracle_for(after.variant))
+        again = search(
+            after,
+            "pvs",
+            depth=18,
+            exact_depth=False,
+            keep_table=True,
+            engine=player._engine,
+            move_values=False,
+            threads=1,
+            oracle=oracle_for(after.variant),
+        )
         nodes[spec] = again.stats.nodes
         player.reset()
     assert 2 * nodes["pvs:time=0.02,manage=off,ponder=on"] < nodes["pvs:time=0.02,manage=off"], nodes
@@ -209,14 +225,17 @@ def test_a_game_with_a_pondering_player_leaves_no_thread_behind():
     from kalah.match import play_game
     from kalah.players import make_player
 
-    result = play_game([make_player("pvs:time=0.01,ponder=on"), make_player("mtdf:time=0.01,ponder=on")],
-                       Position.start(Variant(4, 3)))
+    result = play_game(
+        [make_player("pvs:time=0.01,ponder=on"), make_player("mtdf:time=0.01,ponder=on")], Position.start(Variant(4, 3))
+    )
     assert result.finished
     assert not [t for t in threading.enumerate() if t.name == "kalah-ponder"]
 
 
-@pytest.mark.parametrize("spec", ["pvs:depth=6,ponder=on", "alphabeta:time=1,ponder=on", "mcts:time=1,ponder=on",
-                                  "pvs:time=1,ponder=sometimes"])
+@pytest.mark.parametrize(
+    "spec",
+    ["pvs:depth=6,ponder=on", "alphabeta:time=1,ponder=on", "mcts:time=1,ponder=on", "pvs:time=1,ponder=sometimes"],
+)
 def test_pondering_needs_a_timed_practical_engine(spec):
     from kalah.players import PlayerSpecError, make_player
 

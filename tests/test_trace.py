@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-import re
 import math
 import random
+import re
 
 import pytest
-from helpers import random_game_positions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kalah
+from helpers import random_game_positions
 from kalah import Position, Variant
 from kalah.core.search import Engine
 from kalah.search import SearchError, TraceTooLargeError
@@ -32,8 +32,12 @@ OPTIONS = [
 
 def _positions() -> list[Position]:
     rng = random.Random(14)
-    out = [Position.start(Variant(4, 3)), Position.start(Variant(6, 3)), Position.start(Variant(3, 2, pie_rule=True)),
-           Position.start(Variant(4, 2, empty_capture=True))]
+    out = [
+        Position.start(Variant(4, 3)),
+        Position.start(Variant(6, 3)),
+        Position.start(Variant(3, 2, pie_rule=True)),
+        Position.start(Variant(4, 2, empty_capture=True)),
+    ]
     out += [random_game_positions(Variant(4, 3), rng, plies) for plies in (3, 7, 12)]
     out += [random_game_positions(Variant(5, 3, pie_rule=True), rng, 1)]
     return out
@@ -186,15 +190,43 @@ def test_json_format():
     assert data["format"] == TRACE_FORMAT
     assert Position.from_dict(data["position"]) == position
     assert (data["algorithm"], data["depth"], data["evaluation"]) == ("pvs", 3, "store")
-    assert data["options"] == {"move_values": True, "memo": False, "ordering": True, "iterative": True, "table_bits": 20}
+    assert data["options"] == {
+        "move_values": True,
+        "memo": False,
+        "ordering": True,
+        "iterative": True,
+        "table_bits": 20,
+    }
     result = data["result"]
     assert (result["value"], result["best_move"], result["nodes"]) == (t.result.value, t.result.best_move, len(t.nodes))
-    assert {"value", "best_move", "pv", "moves", "nodes", "seconds", "depth", "exact", "algorithm", "evaluation"} <= set(result)
+    assert {
+        "value",
+        "best_move",
+        "pv",
+        "moves",
+        "nodes",
+        "seconds",
+        "depth",
+        "exact",
+        "algorithm",
+        "evaluation",
+    } <= set(result)
     assert len(data["nodes"]) == len(t.nodes)
     root = data["nodes"][0]
-    assert root == {"id": 0, "parent": None, "move": None, "depth": 1, "alpha": "-inf", "beta": "inf",
-                    "value": t.nodes[0].value, "bound": "exact", "cutoff": False, "table_hit": False, "kind": "root"}
-    for node, item in zip(t.nodes, data["nodes"]):
+    assert root == {
+        "id": 0,
+        "parent": None,
+        "move": None,
+        "depth": 1,
+        "alpha": "-inf",
+        "beta": "inf",
+        "value": t.nodes[0].value,
+        "bound": "exact",
+        "cutoff": False,
+        "table_hit": False,
+        "kind": "root",
+    }
+    for node, item in zip(t.nodes, data["nodes"], strict=False):
         assert item["alpha"] == ("-inf" if node.alpha == -math.inf else node.alpha)
 
 
@@ -221,16 +253,19 @@ def test_too_many_nodes():
         kalah.trace(position, "minimax", 2, max_nodes=exact - 1)
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda p: kalah.trace(p, "mcts", 3), "mcts cannot be traced"),
-    (lambda p: kalah.trace(p, "negamax", 3), "unknown algorithm"),
-    (lambda p: kalah.trace(p, "pvs", 0), "depth must be at least 1"),
-    (lambda p: kalah.trace(p, "pvs", 3, time=1.0), "unknown option 'time'"),
-    (lambda p: kalah.trace(p, "pvs", 3, memo="yes"), "memo must be true or false"),
-    (lambda p: kalah.trace(p, "pvs", 3, max_nodes=0), "max_nodes"),
-    (lambda p: kalah.trace(p, "pvs", 3, "clever"), "unknown evaluation"),
-    (lambda p: kalah.trace(p.to_dict(), "pvs", 3), "kalah.Position"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda p: kalah.trace(p, "mcts", 3), "mcts cannot be traced"),
+        (lambda p: kalah.trace(p, "negamax", 3), "unknown algorithm"),
+        (lambda p: kalah.trace(p, "pvs", 0), "depth must be at least 1"),
+        (lambda p: kalah.trace(p, "pvs", 3, time=1.0), "unknown option 'time'"),
+        (lambda p: kalah.trace(p, "pvs", 3, memo="yes"), "memo must be true or false"),
+        (lambda p: kalah.trace(p, "pvs", 3, max_nodes=0), "max_nodes"),
+        (lambda p: kalah.trace(p, "pvs", 3, "clever"), "unknown evaluation"),
+        (lambda p: kalah.trace(p.to_dict(), "pvs", 3), "kalah.Position"),
+    ],
+)
 def test_bad_arguments(call, message):
     with pytest.raises(SearchError, match=message):
         call(Position.start(Variant(4, 3)))
@@ -238,8 +273,9 @@ def test_bad_arguments(call, message):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    variant=st.builds(Variant, pits=st.integers(1, 5), seeds=st.integers(1, 4), empty_capture=st.booleans(),
-                      pie_rule=st.booleans()),
+    variant=st.builds(
+        Variant, pits=st.integers(1, 5), seeds=st.integers(1, 4), empty_capture=st.booleans(), pie_rule=st.booleans()
+    ),
     seed=st.integers(0, 2**32 - 1),
     plies=st.integers(0, 20),
     algorithm=st.sampled_from(ALGORITHMS),
@@ -257,7 +293,11 @@ def test_any_small_search_traces_as_it_searches(variant, seed, plies, algorithm,
         return
     _check_shape(t)
     plain = _search(position, algorithm, depth, **options)
-    assert (t.result.value, t.result.best_move, t.result.stats.nodes) == (plain.value, plain.best_move, plain.stats.nodes)
+    assert (t.result.value, t.result.best_move, t.result.stats.nodes) == (
+        plain.value,
+        plain.best_move,
+        plain.stats.nodes,
+    )
 
 
 # --- POST /api/trace
@@ -281,30 +321,45 @@ def _without_seconds(data: dict) -> dict:
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
-@pytest.mark.parametrize("options", [{}, {"memo": False, "iterative": False}, {"move_values": False, "ordering": False}],
-                         ids=["defaults", "plain", "no-values"])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"memo": False, "iterative": False}, {"move_values": False, "ordering": False}],
+    ids=["defaults", "plain", "no-values"],
+)
 def test_the_api_answers_the_trace_of_python(client, algorithm, options):
     position = POSITIONS[4]
-    body = {"position": position.to_dict(), "algorithm": algorithm, "depth": 4, "evaluation": "seed", "options": options}
+    body = {
+        "position": position.to_dict(),
+        "algorithm": algorithm,
+        "depth": 4,
+        "evaluation": "seed",
+        "options": options,
+    }
     answer = client.post("/api/trace", json=body)
     assert answer.status_code == 200, answer.text
     expected = kalah.trace(position, algorithm, 4, "seed", **options).to_json()
     assert _without_seconds(answer.json()) == _without_seconds(json.loads(json.dumps(expected)))
 
 
-@pytest.mark.parametrize("body, status, message", [
-    ({"algorithm": "mcts"}, 422, "mcts cannot be traced"),
-    ({"algorithm": "negamax"}, 422, "unknown algorithm"),
-    ({"depth": 13}, 422, "depth"),
-    ({"depth": 0}, 422, "depth"),
-    ({"evaluation": "clever"}, 422, "unknown evaluation"),
-    ({"options": {"table_bits": 30}}, 422, "unknown option 'table_bits'"),
-    ({"options": {"memo": "no"}}, 422, "options.memo"),
-    ({"position": {"board": [[1, 2]]}}, 422, "2 rows"),
-    ({"position": {"board": [[4] * 6 + [0]] * 2, "to_move": 0}, "algorithm": "minimax", "depth": 8}, 422,
-     "more than 20,000 nodes, more than the lab shows.*smaller depth"),
-    ({"nodes": 5}, 422, "nodes"),
-])
+@pytest.mark.parametrize(
+    "body, status, message",
+    [
+        ({"algorithm": "mcts"}, 422, "mcts cannot be traced"),
+        ({"algorithm": "negamax"}, 422, "unknown algorithm"),
+        ({"depth": 13}, 422, "depth"),
+        ({"depth": 0}, 422, "depth"),
+        ({"evaluation": "clever"}, 422, "unknown evaluation"),
+        ({"options": {"table_bits": 30}}, 422, "unknown option 'table_bits'"),
+        ({"options": {"memo": "no"}}, 422, "options.memo"),
+        ({"position": {"board": [[1, 2]]}}, 422, "2 rows"),
+        (
+            {"position": {"board": [[4] * 6 + [0]] * 2, "to_move": 0}, "algorithm": "minimax", "depth": 8},
+            422,
+            "more than 20,000 nodes, more than the lab shows.*smaller depth",
+        ),
+        ({"nodes": 5}, 422, "nodes"),
+    ],
+)
 def test_the_api_refuses_bad_traces(client, body, status, message):
     request = {"position": POSITIONS[0].to_dict(), "algorithm": "pvs", "depth": 3, **body}
     answer = client.post("/api/trace", json=request)

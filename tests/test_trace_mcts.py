@@ -7,11 +7,10 @@ import math
 import pytest
 
 import kalah
+from helpers import AGREEMENT_VARIANTS
 from kalah import Position, Variant
 from kalah.search import SearchError
 from kalah.search.mcts_trace import MCTS_TRACE_FORMAT, trace_mcts
-
-from helpers import AGREEMENT_VARIANTS
 
 
 @pytest.mark.parametrize("variant", AGREEMENT_VARIANTS + [Variant(3, 2, pie_rule=True)], ids=str)
@@ -34,11 +33,13 @@ def test_the_trace_is_the_search_and_every_selection_follows_ucb1(variant):
     for iteration in t.iterations:
         path = iteration.path
         assert path[0] == 0
-        for above, below in zip(path, path[1:]):
+        for above, below in zip(path, path[1:], strict=False):
             # selection: a node whose moves have all been tried gives way to its child of highest UCB1
             kids = children[above]
             assert len(kids) == len(t.nodes[above].position.legal_moves())
-            scores = [wins[k] / visits[k] + t.exploration * math.sqrt(math.log(visits[above]) / visits[k]) for k in kids]
+            scores = [
+                wins[k] / visits[k] + t.exploration * math.sqrt(math.log(visits[above]) / visits[k]) for k in kids
+            ]
             assert below == kids[scores.index(max(scores))]
         last = path[-1]
         tried = children.get(last, [])
@@ -78,8 +79,17 @@ def test_the_same_seed_gives_the_same_trace():
     assert first.iterations != trace_mcts(Position.start(Variant(4, 3)), playouts=100, seed=6).iterations
 
 
-@pytest.mark.parametrize("kwargs", [dict(playouts=0), dict(playouts=10**7), dict(playouts=True), dict(seed=-1),
-                                    dict(exploration=-1.0), dict(exploration=float("nan"))])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(playouts=0),
+        dict(playouts=10**7),
+        dict(playouts=True),
+        dict(seed=-1),
+        dict(exploration=-1.0),
+        dict(exploration=float("nan")),
+    ],
+)
 def test_bad_arguments(kwargs):
     with pytest.raises(SearchError):
         trace_mcts(Position.start(Variant(4, 3)), **{"playouts": 10, **kwargs})

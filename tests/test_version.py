@@ -34,4 +34,5 @@ def test_the_changelog_starts_with_the_version_in_progress():
     versions = re.findall(r"^## (\d+\.\d+\.\d+)\b", changelog, re.M)
     assert versions and versions[0] == _declared()
     assert [tuple(map(int, v.split("."))) for v in versions] == sorted(
-        (tuple(map(int, v.split("."))) for v in versions), reverse=True), "newest version first"
+        (tuple(map(int, v.split("."))) for v in versions), reverse=True
+    ), "newest version first"

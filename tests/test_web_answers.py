@@ -28,9 +28,18 @@ def same(answer: Any, expected: Any) -> bool:
 
 def effect(number: int, before: Position, move: Any) -> dict[str, Any]:
     _, done = before.play_explained(move)
-    return {"number": number, "player": done.player, "move": done.move, "name": move_name(done.player, move),
-            "before": before.board, "sown": list(done.sown), "extra_turn": done.extra_turn,
-            "captured": done.captured, "capture_pit": done.capture_pit, "game_over": done.game_over}
+    return {
+        "number": number,
+        "player": done.player,
+        "move": done.move,
+        "name": move_name(done.player, move),
+        "before": before.board,
+        "sown": list(done.sown),
+        "extra_turn": done.extra_turn,
+        "captured": done.captured,
+        "capture_pit": done.capture_pit,
+        "game_over": done.game_over,
+    }
 
 
 class Game:
@@ -59,13 +68,21 @@ class Game:
         humans = self.humans()
         over = position.is_over
         return {
-            "id": self.id, "variant": position.variant.to_dict(), "variant_name": position.variant.name,
-            "players": [{**player, "human": human, "level": level_of_spec(player["spec"])}
-                        for player, human in zip(self.players, humans)],
-            "board": position.board, "to_move": position.to_move, "legal_moves": position.legal_moves(),
-            "over": over, "status": "finished" if over else "playing",
+            "id": self.id,
+            "variant": position.variant.to_dict(),
+            "variant_name": position.variant.name,
+            "players": [
+                {**player, "human": human, "level": level_of_spec(player["spec"])}
+                for player, human in zip(self.players, humans, strict=False)
+            ],
+            "board": position.board,
+            "to_move": position.to_move,
+            "legal_moves": position.legal_moves(),
+            "over": over,
+            "status": "finished" if over else "playing",
             "scores": list(position.scores) if position.scores is not None else None,
-            "winner": position.winner, "margin": position.margin,
+            "winner": position.winner,
+            "margin": position.margin,
             "human_to_move": not over and humans[position.to_move],
             "computer_to_move": not over and not humans[position.to_move],
             "moves": len(self.moves),
@@ -78,12 +95,19 @@ class Game:
 
     def replay(self) -> dict[str, Any]:
         positions = self.positions()
-        frames = [{"board": positions[0].board, "to_move": positions[0].to_move, "over": positions[0].is_over,
-                   "last": None}]
+        frames = [
+            {"board": positions[0].board, "to_move": positions[0].to_move, "over": positions[0].is_over, "last": None}
+        ]
         for number, (_, move) in enumerate(self.moves, 1):
             after = positions[number]
-            frames.append({"board": after.board, "to_move": after.to_move, "over": after.is_over,
-                           "last": effect(number, positions[number - 1], move)})
+            frames.append(
+                {
+                    "board": after.board,
+                    "to_move": after.to_move,
+                    "over": after.is_over,
+                    "last": effect(number, positions[number - 1], move),
+                }
+            )
         state = self.state()
         return {key: state[key] for key in ("id", "players", "variant", "variant_name")} | {"frames": frames}
 
@@ -98,7 +122,9 @@ class Game:
 
 @pytest.fixture()
 def client(tmp_path):
-    with TestClient(create_app(tmp_path / "games.sqlite", workers=1, pool="thread"), base_url="http://localhost") as client:
+    with TestClient(
+        create_app(tmp_path / "games.sqlite", workers=1, pool="thread"), base_url="http://localhost"
+    ) as client:
         yield client
 
 
@@ -108,8 +134,12 @@ def test_a_whole_games_answers_are_the_rules_field_by_field(client):
     assert answer.status_code == 201, answer.text
     first = answer.json()
     stored = client.get(f"/api/games/{first['id']}/record").json()
-    game = Game(Variant(**variant), [{"name": p["name"], "spec": p["spec"]} for p in stored["players"]],
-                first["id"], stored["started_at"])
+    game = Game(
+        Variant(**variant),
+        [{"name": p["name"], "spec": p["spec"]} for p in stored["players"]],
+        first["id"],
+        stored["started_at"],
+    )
     assert same(first, game.state())
 
     took_back = False
@@ -141,9 +171,23 @@ def test_a_whole_games_answers_are_the_rules_field_by_field(client):
     assert same(client.get(f"/api/games/{game.id}/replay").json(), game.replay())
     listed = client.get("/api/games").json()
     final = game.positions()[-1]
-    assert same(listed, [{"id": game.id, "started_at": game.started_at, "players": game.players, "variant": variant,
-                          "moves": len(game.moves), "status": "finished", "scores": list(final.scores or ()),
-                          "winner": final.winner, "variant_name": final.variant.name, "live": False}])
+    assert same(
+        listed,
+        [
+            {
+                "id": game.id,
+                "started_at": game.started_at,
+                "players": game.players,
+                "variant": variant,
+                "moves": len(game.moves),
+                "status": "finished",
+                "scores": list(final.scores or ()),
+                "winner": final.winner,
+                "variant_name": final.variant.name,
+                "live": False,
+            }
+        ],
+    )
 
 
 def test_analyses_answer_what_the_engine_worker_computed(client, monkeypatch):

@@ -63,9 +63,17 @@ def test_the_page_and_the_svg_board_share_one_style_file(client):
 
 def test_openapi_documents_the_api(client):
     schema = client.get("/openapi.json").json()
-    for path in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/moves",
-                 "/api/games/{game_id}/computer-move", "/api/games/{game_id}/takeback", "/api/games/{game_id}/redo",
-                 "/api/games/{game_id}/record", "/api/records", "/api/analyse"):
+    for path in (
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/moves",
+        "/api/games/{game_id}/computer-move",
+        "/api/games/{game_id}/takeback",
+        "/api/games/{game_id}/redo",
+        "/api/games/{game_id}/record",
+        "/api/records",
+        "/api/analyse",
+    ):
         assert path in schema["paths"], path
     assert "GameState" in schema["components"]["schemas"]
 
@@ -87,7 +95,7 @@ def test_levels_offer_only_registered_engines(client):
     assert names == [level.name for level in LEVELS]
     available = {level.name for level in available_levels()}
     assert "beginner" in available
-    assert {l["name"] for l in info["levels"] if l["available"]} == available
+    assert {lv["name"] for lv in info["levels"] if lv["available"]} == available
     assert info["default_level"] in available
 
 
@@ -135,8 +143,11 @@ def test_bad_requests_get_clear_4xx_and_leave_the_game_alone(client, db):
     check(act(client, game_id, "moves", move=9), 422, "illegal move")
     check(act(client, game_id, "moves", move="swap"), 422, "swap is not allowed")
     check(act(client, game_id, "moves", move="z"), 422, "not a legal move")
-    check(client.post(f"/api/games/{game_id}/moves", content=b"{not json",
-                      headers={"Content-Type": "application/json"}), 422, "malformed json")
+    check(
+        client.post(f"/api/games/{game_id}/moves", content=b"{not json", headers={"Content-Type": "application/json"}),
+        422,
+        "malformed json",
+    )
     check(client.post(f"/api/games/{game_id}/moves", json={}), 422, "move")
     check(act(client, game_id, "computer-move"), 409, "human's turn")
     check(act(client, 9999, "moves", move=0), 404, "no game 9999")
@@ -183,14 +194,14 @@ def test_computer_against_computer(client):
     state = new_game(client, players=("beginner", "random:seed=4"), pits=4, seeds=3)
     assert state["computer_to_move"]
     while not state["over"]:
-        state = act(client, state['id'], "computer-move").json()
+        state = act(client, state["id"], "computer-move").json()
     assert sum(state["scores"]) == 24
 
 
 def test_record_export_import_and_replay(client):
     state = new_game(client, players=("random:seed=2", "random:seed=3"), pits=5, seeds=3)
     while not state["over"]:
-        state = act(client, state['id'], "computer-move").json()
+        state = act(client, state["id"], "computer-move").json()
     record = client.get(f"/api/games/{state['id']}/record").json()
     assert record["format"] == "kalah-game" and record["result"]["finished"]
     download = client.get(f"/api/games/{state['id']}/record?download=true")
@@ -208,7 +219,9 @@ def test_record_export_import_and_replay(client):
     record["moves"][0]["board"] = [[0]]
     bad = client.post("/api/records", json=record)
     assert bad.status_code == 422 and "move 1" in bad.json()["detail"]
-    assert client.post("/api/records", content=b"[1, 2", headers={"Content-Type": "application/json"}).status_code == 422
+    assert (
+        client.post("/api/records", content=b"[1, 2", headers={"Content-Type": "application/json"}).status_code == 422
+    )
 
 
 def test_analysis(client):
@@ -231,13 +244,13 @@ def test_analysis(client):
 def test_process_pool_plays_computer_moves(db):
     with TestClient(create_app(db, workers=1), base_url="http://localhost") as client:
         state = new_game(client, players=("random:seed=5", "human"))
-        state = act(client, state['id'], "computer-move").json()
+        state = act(client, state["id"], "computer-move").json()
         assert state["moves"] >= 1 and state["players"][1]["human"]
 
 
 def test_library_list_shows_unfinished_games(client):
     first = new_game(client)
-    act(client, first['id'], "moves", move=1)
+    act(client, first["id"], "moves", move=1)
     games = client.get("/api/games").json()
     entry = next(g for g in games if g["id"] == first["id"])
     assert entry["status"] == "playing" and entry["moves"] == 1

@@ -38,20 +38,25 @@ window.ready = true;
 
 def seeds(page, board_id: str) -> list[list[int]]:
     """The board `board_id` as its data attributes tell it: two rows of pits and a store."""
-    return page.evaluate("""(id) => {
+    return page.evaluate(
+        """(id) => {
         const svg = document.getElementById(id), m = Number(svg.dataset.pits), rows = [[], []];
         for (const p of [0, 1]) {
           for (let i = 0; i < m; i++) rows[p].push(Number(svg.querySelector(`[data-pit="${p}-${i}"]`).dataset.seeds));
           rows[p].push(Number(svg.querySelector(`[data-store="${p}"]`).dataset.seeds));
         }
         return rows;
-    }""", board_id)
+    }""",
+        board_id,
+    )
 
 
 def draw(page, board_id: str, position: Position, bottom: int) -> None:
-    page.evaluate("([id, board, toMove, legal, bottom]) => { window.boards[id].setBottom(bottom);"
-                  " window.boards[id].draw(board, toMove, false, { legal }); }",
-                  [board_id, position.board, position.to_move, position.legal_moves(), bottom])
+    page.evaluate(
+        "([id, board, toMove, legal, bottom]) => { window.boards[id].setBottom(bottom);"
+        " window.boards[id].draw(board, toMove, false, { legal }); }",
+        [board_id, position.board, position.to_move, position.legal_moves(), bottom],
+    )
 
 
 @pytest.fixture()
@@ -97,8 +102,10 @@ def test_two_boards_on_one_page_and_a_move_on_one_leaves_the_other_alone(two_boa
     # Play C on board a: it animates seed by seed (an extra turn) and ends on the position after it.
     after, _ = start.play_explained(2)
     effect = _effect(1, start, 2).model_dump(mode="json")  # the EffectOut the API sends
-    page.evaluate("([effect, board, toMove, legal]) => window.boards.a.animate(effect, board, toMove, false, { legal })",
-                  [json.loads(json.dumps(effect)), after.board, after.to_move, after.legal_moves()])
+    page.evaluate(
+        "([effect, board, toMove, legal]) => window.boards.a.animate(effect, board, toMove, false, { legal })",
+        [json.loads(json.dumps(effect)), after.board, after.to_move, after.legal_moves()],
+    )
     assert seeds(page, "a") == after.board and page.get_attribute("#a", "data-to-move") == str(after.to_move)
     assert page.evaluate("window.banners") == [["a", "Extra turn!"]]
     assert page.locator("#a .pit.origin").count() == 1 and page.locator("#a .sown").count() == len(effect["sown"])

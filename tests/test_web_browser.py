@@ -55,8 +55,14 @@ def browser():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
         )
         yield browser
         browser.close()
@@ -69,7 +75,12 @@ def page(browser):
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     outside: list[str] = []
-    page.on("request", lambda request: outside.append(request.url) if not request.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None)
+    page.on(
+        "request",
+        lambda request: (
+            outside.append(request.url) if not request.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None
+        ),
+    )
     yield page
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
@@ -102,9 +113,12 @@ def api_state(server, game_id: int) -> dict:
 def matches_server(view: dict, state: dict) -> bool:
     board = state["board"]
     m = len(board[0]) - 1
-    return (view["toMove"] == state["to_move"] and view["over"] == state["over"]
-            and all(view["pits"][f"{p}-{i}"] == board[p][i] for p in (0, 1) for i in range(m))
-            and all(view["stores"][str(p)] == board[p][m] for p in (0, 1)))
+    return (
+        view["toMove"] == state["to_move"]
+        and view["over"] == state["over"]
+        and all(view["pits"][f"{p}-{i}"] == board[p][i] for p in (0, 1) for i in range(m))
+        and all(view["stores"][str(p)] == board[p][m] for p in (0, 1))
+    )
 
 
 def start_game(page, server, players, variant=None, anim="0", speed=0):
@@ -116,7 +130,9 @@ def start_game(page, server, players, variant=None, anim="0", speed=0):
         page.select_option("#ng-pits", str(variant.get("pits", 6)))
         page.select_option("#ng-seeds", str(variant.get("seeds", 4)))
     for p, player in enumerate(players):
-        if player in ("human",) or player in [o for o in page.eval_on_selector_all(f"#ng-p{p} option", "os => os.map(o => o.value)")]:
+        if player in ("human",) or player in [
+            o for o in page.eval_on_selector_all(f"#ng-p{p} option", "os => os.map(o => o.value)")
+        ]:
             page.select_option(f"#ng-p{p}", player)
         else:
             page.select_option(f"#ng-p{p}", "custom")
@@ -159,9 +175,11 @@ def test_play_a_whole_game_against_the_computer_then_find_and_replay_it(page, se
     game_id = board_state(page)["game"]
     clicks = 0
     while True:
-        page.wait_for_function("() => { const b = document.querySelector('#board');"
-                               " return b.dataset.busy === 'false' && (b.dataset.humanToMove === 'true' || b.dataset.over === 'true'); }",
-                               timeout=20000)
+        page.wait_for_function(
+            "() => { const b = document.querySelector('#board');"
+            " return b.dataset.busy === 'false' && (b.dataset.humanToMove === 'true' || b.dataset.over === 'true'); }",
+            timeout=20000,
+        )
         view = board_state(page)
         assert matches_server(view, api_state(server, game_id))
         if view["over"]:
@@ -252,7 +270,9 @@ def test_import_a_record_in_the_library(page, server, tmp_path):
 
     state = httpx.post(f"{server['url']}/api/games", json={"players": ["random:seed=1", "random:seed=2"]}).json()
     while not state["over"]:
-        state = httpx.post(f"{server['url']}/api/games/{state['id']}/computer-move", json={"moves": state["moves"]}).json()
+        state = httpx.post(
+            f"{server['url']}/api/games/{state['id']}/computer-move", json={"moves": state["moves"]}
+        ).json()
     record = httpx.get(f"{server['url']}/api/games/{state['id']}/record").json()
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
@@ -267,10 +287,15 @@ def test_the_api_documentation_renders_without_the_internet(browser, server, pat
     context = browser.new_context()
     page = context.new_page()
     fetched: list[str] = []  # what the browser got from outside (a request the page's policy blocks is not fetched)
-    page.on("requestfinished", lambda request: fetched.append(request.url)
-            if not request.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None)
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
-               else route.abort())  # as on a machine without the internet
+    page.on(
+        "requestfinished",
+        lambda request: (
+            fetched.append(request.url) if not request.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None
+        ),
+    )
+    page.route(
+        "**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1") else route.abort()
+    )  # as on a machine without the internet
     response = page.goto(server["url"] + path)
     assert response is not None and "default-src 'self'" in response.headers["content-security-policy"]
     page.wait_for_selector(operation, timeout=20_000)
@@ -288,7 +313,9 @@ def test_redoc_asks_no_cdn_for_its_logo(browser, server):
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     refused: list[str] = []
-    page.on("console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None)
+    page.on(
+        "console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None
+    )
     page.goto(server["url"] + "/redoc")
     page.wait_for_selector("[data-section-id]", timeout=20_000)
     page.wait_for_timeout(500)
@@ -339,8 +366,12 @@ LABELS = """() => {
 
 def overlap(a: dict, b: dict, margin: float = 0) -> bool:
     """Whether two boxes overlap, or come within `margin` of each other."""
-    return (a["left"] < b["right"] + margin and b["left"] < a["right"] + margin
-            and a["top"] < b["bottom"] + margin and b["top"] < a["bottom"] + margin)
+    return (
+        a["left"] < b["right"] + margin
+        and b["left"] < a["right"] + margin
+        and a["top"] < b["bottom"] + margin
+        and b["top"] < a["bottom"] + margin
+    )
 
 
 def assert_clear_of_the_outline(labels: dict) -> None:
@@ -348,8 +379,12 @@ def assert_clear_of_the_outline(labels: dict) -> None:
     glow, m = labels["glow"], 2
     inner = {"left": glow["left"] + m, "top": glow["top"] + m, "right": glow["right"] - m, "bottom": glow["bottom"] - m}
     for letter in labels["letters"]:
-        inside = (letter["left"] >= inner["left"] and letter["right"] <= inner["right"]
-                  and letter["top"] >= inner["top"] and letter["bottom"] <= inner["bottom"])
+        inside = (
+            letter["left"] >= inner["left"]
+            and letter["right"] <= inner["right"]
+            and letter["top"] >= inner["top"]
+            and letter["bottom"] <= inner["bottom"]
+        )
         assert inside or not overlap(letter, glow, m), f"letter {letter['text']} is on the outline: {letter} {glow}"
 
 
@@ -392,7 +427,7 @@ def test_every_label_is_readable_on_a_phone(browser, server):
             assert tag["font"]["bottom"] - tag["font"]["top"] >= 12, tag
         boxes = letters + tags
         for i, a in enumerate(boxes):
-            for b in boxes[i + 1:]:
+            for b in boxes[i + 1 :]:
                 assert not overlap(a, b), f"{a} overlaps {b}"
         assert_clear_of_the_outline(labels)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -431,7 +466,7 @@ def test_a_page_of_another_site_can_neither_act_nor_frame(browser, server):
     target = f"{server['url']}/api/games/{game['id']}/leave"
     evil = f"""<!doctype html><body>
 <form id="f" method="post" action="{target}" target="sink"></form><iframe name="sink"></iframe>
-<iframe id="framed" src="{server['url']}/"></iframe>
+<iframe id="framed" src="{server["url"]}/"></iframe>
 <script>
   fetch("{target}", {{method: "POST", mode: "no-cors"}}).then(() => document.title = "fetched", () => document.title = "fetched");
   document.getElementById("f").submit();
@@ -453,8 +488,10 @@ def test_a_page_of_another_site_can_neither_act_nor_frame(browser, server):
         context = browser.new_context()
         page = context.new_page()
         answers = []
-        page.on("response", lambda response: answers.append((response.url, response.status))
-                if response.url == target else None)
+        page.on(
+            "response",
+            lambda response: answers.append((response.url, response.status)) if response.url == target else None,
+        )
         page.goto(f"http://localhost:{site.server_address[1]}/")  # another site: localhost is not 127.0.0.1
         page.wait_for_function("() => document.title === 'fetched'", timeout=15_000)
         page.wait_for_timeout(1000)
@@ -496,11 +533,17 @@ def test_a_replay_does_not_congratulate_the_viewer(page, server):
     game = httpx.post(f"{server['url']}/api/games", json={"players": ["human", "random:seed=2"]}).json()
     while not game["over"]:
         if game["human_to_move"]:
-            position = Position.from_dict({"board": game["board"], "to_move": game["to_move"], "variant": game["variant"]})
+            position = Position.from_dict(
+                {"board": game["board"], "to_move": game["to_move"], "variant": game["variant"]}
+            )
             move = search(position, "pvs", depth=6).best_move
-            game = httpx.post(f"{server['url']}/api/games/{game['id']}/moves", json={"move": move, "moves": game["moves"]}).json()
+            game = httpx.post(
+                f"{server['url']}/api/games/{game['id']}/moves", json={"move": move, "moves": game["moves"]}
+            ).json()
         else:
-            game = httpx.post(f"{server['url']}/api/games/{game['id']}/computer-move", json={"moves": game["moves"]}).json()
+            game = httpx.post(
+                f"{server['url']}/api/games/{game['id']}/computer-move", json={"moves": game["moves"]}
+            ).json()
     assert game["winner"] == 0, game  # the person won
     page.goto(f"{server['url']}/#/replay/{game['id']}")
     page.wait_for_selector("#rp-slider")

@@ -7,7 +7,6 @@ import json
 import httpx
 
 from helpers import kill_group, start_kalah_serve
-
 from kalah.cli import main
 from kalah.records import GameLibrary, GameRecord
 from kalah.rules import Position
@@ -20,8 +19,9 @@ def test_serve_stores_every_acknowledged_move_even_when_killed(tmp_path):
         assert 'id="board"' in httpx.get(url + "/").text
         state = httpx.post(f"{url}/api/games", json={"players": ["human", "random:seed=1"]}).json()
         state = httpx.post(f"{url}/api/games/{state['id']}/moves", json={"move": 0, "moves": 0}).json()
-        state = httpx.post(f"{url}/api/games/{state['id']}/computer-move",
-                           json={"moves": state["moves"]}).json()  # runs in a worker process
+        state = httpx.post(
+            f"{url}/api/games/{state['id']}/computer-move", json={"moves": state["moves"]}
+        ).json()  # runs in a worker process
         acknowledged = state["history"]
     finally:
         kill_group(process)  # no clean shutdown
@@ -66,7 +66,9 @@ def test_games_list_and_export(tmp_path, capsys):
     library = GameLibrary(db)
     from kalah.records import PlayerInfo
 
-    game = library.create_game(Position.start(), [PlayerInfo("Ann", "human"), PlayerInfo("Computer (beginner)", "random")])
+    game = library.create_game(
+        Position.start(), [PlayerInfo("Ann", "human"), PlayerInfo("Computer (beginner)", "random")]
+    )
     library.add_move(game, 2)
     library.add_move(game, 5)
     assert main(["games", "--db", str(db), "list"]) == 0

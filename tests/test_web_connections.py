@@ -67,8 +67,14 @@ def test_slow_and_idle_connections_are_closed_and_others_are_answered(server):
     port = server
     idle = [connect(port) for _ in range(4)]
     headers = [connect(port, send=b"GET /api/info HTTP/1.1\r\nHost: localhost\r\n") for _ in range(4)]
-    bodies = [connect(port, send=b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                                  b"Content-Length: 1000\r\n\r\n{\"players\"") for _ in range(4)]
+    bodies = [
+        connect(
+            port,
+            send=b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 1000\r\n\r\n{"players"',
+        )
+        for _ in range(4)
+    ]
     dripping = threading.Event()
 
     def drip():  # a byte every 0.2 s: each one used to reset uvicorn's timer
@@ -95,8 +101,11 @@ def test_slow_and_idle_connections_are_closed_and_others_are_answered(server):
             for _ in range(5):
                 assert honest.get("/api/info").status_code == 200
         assert time.monotonic() - began < 2.5, "the honest client waited"
-        for group, limit in ((idle, LIMITS["idle_seconds"]), (headers, LIMITS["header_seconds"]),
-                             (bodies, LIMITS["body_seconds"])):
+        for group, limit in (
+            (idle, LIMITS["idle_seconds"]),
+            (headers, LIMITS["header_seconds"]),
+            (bodies, LIMITS["body_seconds"]),
+        ):
             for sock in group:
                 after = closed_after(sock, limit + 3)
                 assert after is not None, "a slow connection is still open"
@@ -162,17 +171,27 @@ def test_the_quiet_log_writes_a_condition_once_per_interval_without_traceback():
         except OSError:
             import sys
 
-            record = logging.LogRecord("asyncio", logging.ERROR, __file__, 1, "socket.accept() out of system"
-                                       " resource (%d)", (number,), sys.exc_info())
+            record = logging.LogRecord(
+                "asyncio",
+                logging.ERROR,
+                __file__,
+                1,
+                "socket.accept() out of system resource (%d)",
+                (number,),
+                sys.exc_info(),
+            )
         if quiet.filter(record):
             records.append(record)
     assert len(records) == 1
     assert records[0].exc_info is None and "Too many open files" in records[0].getMessage()
-    other = logging.LogRecord("uvicorn.error", logging.WARNING, __file__, 1, "Invalid HTTP request received.", None, None)
+    other = logging.LogRecord(
+        "uvicorn.error", logging.WARNING, __file__, 1, "Invalid HTTP request received.", None, None
+    )
     assert quiet.filter(other)
     quiet._seen[("asyncio", "socket.accept() out of system resource (%d)", "OSError")] = (time.monotonic() - 61, 99)
-    later = logging.LogRecord("asyncio", logging.ERROR, __file__, 1, "socket.accept() out of system resource (%d)",
-                              (7,), None)
+    later = logging.LogRecord(
+        "asyncio", logging.ERROR, __file__, 1, "socket.accept() out of system resource (%d)", (7,), None
+    )
     later.exc_info = (OSError, OSError(24, "Too many open files"), None)
     assert quiet.filter(later) and "99 more like it" in later.getMessage()
 
@@ -202,8 +221,7 @@ def test_kalah_serve_closes_a_connection_that_never_speaks(tmp_path):
 def test_kalah_serve_takes_the_per_address_limits(tmp_path):
     from helpers import kill_group, start_kalah_serve
 
-    process, url = start_kalah_serve(tmp_path / "games.sqlite", "--client-connections", "3",
-                                     "--games-per-minute", "2")
+    process, url = start_kalah_serve(tmp_path / "games.sqlite", "--client-connections", "3", "--games-per-minute", "2")
     try:
         port = int(url.rsplit(":", 1)[1])
         held = [connect(port) for _ in range(3)]

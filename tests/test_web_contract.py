@@ -29,13 +29,13 @@ API_JS = Path(__file__).resolve().parents[1] / "src" / "kalah" / "web" / "static
 
 def _balanced(text: str, start: int) -> tuple[str, int]:
     """The text inside the braces that open at `start`, and the index after them."""
-    assert text[start] == "{", text[start:start + 40]
+    assert text[start] == "{", text[start : start + 40]
     depth = 0
     for i in range(start, len(text)):
         depth += {"{": 1, "}": -1}.get(text[i], 0)
         if depth == 0:
-            return text[start + 1:i], i + 1
-    raise AssertionError(f"unbalanced braces at {text[start:start + 40]!r}")
+            return text[start + 1 : i], i + 1
+    raise AssertionError(f"unbalanced braces at {text[start : start + 40]!r}")
 
 
 TOKEN = re.compile(r'\s*(?:(?P<string>"[^"]*")|(?P<name>[A-Za-z_$][\w$.]*)|(?P<punct>\[\]|[{}()<>|:,;?\[\]]))')
@@ -66,7 +66,7 @@ class TypeParser:
 
     def parse(self) -> Any:
         shape = self.union()
-        assert self.peek() is None, f"left over: {self.tokens[self.at:]}"
+        assert self.peek() is None, f"left over: {self.tokens[self.at :]}"
         return shape
 
     def union(self) -> Any:
@@ -144,7 +144,7 @@ def jsdoc_typedefs(text: str) -> tuple[dict[str, Any], dict[str, str]]:
         for prop in re.finditer(r"@property\s*(?=\{)", block):
             ptype, pend = _balanced(block, prop.end())
             field = re.match(r"\s*(\[?)(\w+)", block[pend:])
-            assert field, block[pend:pend + 40]
+            assert field, block[pend : pend + 40]
             fields[field.group(2)] = (ptype, field.group(1) != "[")
         raw[name] = (None if body.strip() in ("object", "Object") and fields else body, fields)
         schema = re.search(r"@schema\s+(\w+)", block)
@@ -160,9 +160,12 @@ def jsdoc_typedefs(text: str) -> tuple[dict[str, Any], dict[str, str]]:
                 if body is not None:
                     shapes[name] = TypeParser(body, resolvers).parse()
                 else:
-                    shapes[name] = ("object", _frozen({f: (TypeParser(t, resolvers).parse(), req)
-                                                       for f, (t, req) in fields.items()}))
+                    shapes[name] = (
+                        "object",
+                        _frozen({f: (TypeParser(t, resolvers).parse(), req) for f, (t, req) in fields.items()}),
+                    )
             return shapes[name]
+
         return resolve
 
     resolvers = {name: resolver(name) for name in raw}
@@ -198,8 +201,12 @@ def openapi_shape(schema: dict[str, Any], components: dict[str, Any]) -> Any:
         if "properties" not in schema:
             return ("object", None)
         required = set(schema.get("required", []))
-        return ("object", _frozen({name: (openapi_shape(sub, components), name in required)
-                                   for name, sub in schema["properties"].items()}))
+        return (
+            "object",
+            _frozen(
+                {name: (openapi_shape(sub, components), name in required) for name, sub in schema["properties"].items()}
+            ),
+        )
     return "any"
 
 
@@ -219,20 +226,29 @@ def disagreements(js: Any, api: Any, where: str) -> list[str]:
                 return [f"{where}: the page types an object of any fields, the server's model names them"]
             page = {name: (shape, required) for name, shape, required in js[1]}
             server = {name: (shape, required) for name, shape, required in api[1]}
-            found = [f"{where}.{name}: in the server's model, not in the page's typedef" for name in server.keys() - page.keys()]
-            found += [f"{where}.{name}: in the page's typedef, not in the server's model" for name in page.keys() - server.keys()]
+            found = [
+                f"{where}.{name}: in the server's model, not in the page's typedef"
+                for name in server.keys() - page.keys()
+            ]
+            found += [
+                f"{where}.{name}: in the page's typedef, not in the server's model"
+                for name in page.keys() - server.keys()
+            ]
             for name in sorted(page.keys() & server.keys()):
                 if page[name][1] != server[name][1]:
-                    found.append(f"{where}.{name}: {'required' if server[name][1] else 'optional'} on the server,"
-                                 f" {'required' if page[name][1] else 'optional'} on the page")
+                    found.append(
+                        f"{where}.{name}: {'required' if server[name][1] else 'optional'} on the server,"
+                        f" {'required' if page[name][1] else 'optional'} on the page"
+                    )
                 found += disagreements(page[name][0], server[name][0], f"{where}.{name}")
             return found
         if js[0] == "union":
             page_options, server_options = set(js[1]), set(api[1])
             missing = [o for o in server_options if not any(not disagreements(p, o, where) for p in page_options)]
             extra = [p for p in page_options if not any(not disagreements(p, o, where) for o in server_options)]
-            return [f"{where}: the page's type lacks {o!r}" for o in missing] + \
-                   [f"{where}: the server never sends {p!r}" for p in extra]
+            return [f"{where}: the page's type lacks {o!r}" for o in missing] + [
+                f"{where}: the server never sends {p!r}" for p in extra
+            ]
     if isinstance(api, tuple) and api[0] == "union" and not (isinstance(js, tuple) and js[0] == "union"):
         return disagreements(("union", frozenset({js})), api, where)
     return [f"{where}: the page says {js!r}, the server {api!r}"]
@@ -254,8 +270,10 @@ def response_models(openapi: dict[str, Any]) -> set[str]:
 def contract_problems(api_js: str, openapi: dict[str, Any]) -> list[str]:
     typedefs, schema_of = jsdoc_typedefs(api_js)
     components = openapi["components"]["schemas"]
-    problems = [f"the server answers with {model}, and no typedef of api.js says @schema {model}"
-                for model in sorted(response_models(openapi) - set(schema_of.values()))]
+    problems = [
+        f"the server answers with {model}, and no typedef of api.js says @schema {model}"
+        for model in sorted(response_models(openapi) - set(schema_of.values()))
+    ]
     for name, model in sorted(schema_of.items()):
         if model not in components:
             problems.append(f"{name}: @schema {model} names no model of /openapi.json")
@@ -281,31 +299,57 @@ def test_a_field_on_one_side_only_fails_the_contract(openapi):
     dropped = text.replace(" * @property {boolean} can_redo\n", "")
     assert dropped != text
     # (LiveOut holds a GameState too: it fails there as well)
-    assert contract_problems(dropped, openapi) == ["GameState.can_redo: in the server's model, not in the page's typedef",
-                                                   "Live.state.can_redo: in the server's model, not in the page's typedef"]
+    assert contract_problems(dropped, openapi) == [
+        "GameState.can_redo: in the server's model, not in the page's typedef",
+        "Live.state.can_redo: in the server's model, not in the page's typedef",
+    ]
     # the server's model gains a field the page does not know, deep inside a list of levels
     grown = {**openapi, "components": {"schemas": {**openapi["components"]["schemas"]}}}
     level = grown["components"]["schemas"]["LevelOut"]
-    grown["components"]["schemas"]["LevelOut"] = {**level, "properties": {**level["properties"], "depth": {"type": "integer"}},
-                                                  "required": [*level["required"], "depth"]}
+    grown["components"]["schemas"]["LevelOut"] = {
+        **level,
+        "properties": {**level["properties"], "depth": {"type": "integer"}},
+        "required": [*level["required"], "depth"],
+    }
     assert contract_problems(text, grown) == ["Info.levels[].depth: in the server's model, not in the page's typedef"]
     # a value that may be null on the server but not on the page, or of another kind
-    assert contract_problems(text.replace("@property {number | null} winner\n", "@property {number} winner\n", 1), openapi)
+    assert contract_problems(
+        text.replace("@property {number | null} winner\n", "@property {number} winner\n", 1), openapi
+    )
     assert contract_problems(text.replace("@property {number} moves ", "@property {string} moves ", 1), openapi)
     # a new route's model with no typedef
-    routes = {**openapi, "paths": {**openapi["paths"], "/api/new": {"get": {"responses": {"200": {"content": {
-        "application/json": {"schema": {"$ref": "#/components/schemas/LevelOut"}}}}}}}}}
-    assert contract_problems(text, routes) == ["the server answers with LevelOut, and no typedef of api.js says @schema LevelOut"]
+    routes = {
+        **openapi,
+        "paths": {
+            **openapi["paths"],
+            "/api/new": {
+                "get": {
+                    "responses": {
+                        "200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/LevelOut"}}}}
+                    }
+                }
+            },
+        },
+    }
+    assert contract_problems(text, routes) == [
+        "the server answers with LevelOut, and no typedef of api.js says @schema LevelOut"
+    ]
 
 
 def test_analyses_and_variants_are_in_the_contract(openapi):
     text = API_JS.read_text(encoding="utf-8")
     _, schema_of = jsdoc_typedefs(text)
-    assert {"Analysis": "AnalysisOut", "MoveValue": "MoveValueOut", "Variant": "VariantOut"}.items() <= schema_of.items()
+    assert {
+        "Analysis": "AnalysisOut",
+        "MoveValue": "MoveValueOut",
+        "Variant": "VariantOut",
+    }.items() <= schema_of.items()
     assert "AnalysisOut" in response_models(openapi)
     dropped = text.replace(", pie_rule: boolean}} Variant", "}} Variant")
     assert dropped != text
-    assert "GameState.variant.pie_rule: in the server's model, not in the page's typedef" in contract_problems(dropped, openapi)
+    assert "GameState.variant.pie_rule: in the server's model, not in the page's typedef" in contract_problems(
+        dropped, openapi
+    )
     required = text.replace("@property {Move[] | null} [best_moves]", "@property {Move[] | null} best_moves")
     assert required != text
     assert contract_problems(required, openapi) == ["Analysis.best_moves: optional on the server, required on the page"]
@@ -328,6 +372,7 @@ def test_the_service_answers_404_by_the_errors_type_not_its_text(tmp_path):
     def failing(error: Exception) -> Any:
         def call() -> None:
             raise error
+
         return call
 
     def status(error: Exception) -> int:
@@ -340,6 +385,8 @@ def test_the_service_answers_404_by_the_errors_type_not_its_text(tmp_path):
 
 
 def test_the_api_answers_404_for_a_missing_game(tmp_path):
-    with TestClient(create_app(tmp_path / "games.sqlite", workers=1, pool="thread"), base_url="http://localhost") as client:
+    with TestClient(
+        create_app(tmp_path / "games.sqlite", workers=1, pool="thread"), base_url="http://localhost"
+    ) as client:
         for answer in (client.get("/api/games/41"), client.get("/api/games/41/replay"), client.delete("/api/games/41")):
             assert answer.status_code == 404 and "no game 41" in answer.json()["detail"]

@@ -39,17 +39,20 @@ def new_game(client, players=("human", "human"), **body):
 # --- strict input (item 11) ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("path, body", [
-    ("moves", {"move": True, "moves": 0}),
-    ("moves", {"move": 0, "moves": "0"}),
-    ("moves", {"move": 0, "moves": False}),
-    ("moves", {"move": 1.0, "moves": 0}),
-    ("moves", {"move": "3", "moves": 0}),
-    ("moves", {"move": " 2 ", "moves": 0}),
-    ("takeback", {"moves": True}),
-    ("redo", {"moves": "0"}),
-    ("computer-move", {"moves": 0.0}),
-])
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("moves", {"move": True, "moves": 0}),
+        ("moves", {"move": 0, "moves": "0"}),
+        ("moves", {"move": 0, "moves": False}),
+        ("moves", {"move": 1.0, "moves": 0}),
+        ("moves", {"move": "3", "moves": 0}),
+        ("moves", {"move": " 2 ", "moves": 0}),
+        ("takeback", {"moves": True}),
+        ("redo", {"moves": "0"}),
+        ("computer-move", {"moves": 0.0}),
+    ],
+)
 def test_booleans_and_strings_are_not_numbers_in_a_game(client, path, body):
     game = new_game(client)
     response = client.post(f"/api/games/{game['id']}/{path}", json=body)
@@ -57,8 +60,9 @@ def test_booleans_and_strings_are_not_numbers_in_a_game(client, path, body):
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == 0
 
 
-@pytest.mark.parametrize("variant", [{"pits": True}, {"seeds": "4"}, {"pits": 6.0}, {"pie_rule": "yes"},
-                                     {"empty_capture": 1}])
+@pytest.mark.parametrize(
+    "variant", [{"pits": True}, {"seeds": "4"}, {"pits": 6.0}, {"pie_rule": "yes"}, {"empty_capture": 1}]
+)
 def test_a_variant_takes_integers_and_booleans_only(client, variant):
     response = client.post("/api/games", json={"players": ["human", "human"], "variant": variant})
     assert response.status_code == 422, response.text
@@ -70,15 +74,25 @@ def test_flags_of_a_new_game_are_booleans(client, body):
     assert client.post("/api/games", json={"players": ["human", "human"], **body}).status_code == 422
 
 
-@pytest.mark.parametrize("url, body", [
-    ("/api/analyse", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "seconds": "1"}),
-    ("/api/analyse", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "seconds": True}),
-    ("/api/trace", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "depth": "3"}),
-    ("/api/trace", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "depth": True}),
-    ("/api/lab/line", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "moves": [True]}),
-    ("/api/lab/tree", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0},
-                       "parent": [None], "move": [None], "cutoff": [0]}),
-])
+@pytest.mark.parametrize(
+    "url, body",
+    [
+        ("/api/analyse", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "seconds": "1"}),
+        ("/api/analyse", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "seconds": True}),
+        ("/api/trace", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "depth": "3"}),
+        ("/api/trace", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "depth": True}),
+        ("/api/lab/line", {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "moves": [True]}),
+        (
+            "/api/lab/tree",
+            {
+                "position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0},
+                "parent": [None],
+                "move": [None],
+                "cutoff": [0],
+            },
+        ),
+    ],
+)
 def test_engine_and_lab_requests_take_strict_types(client, url, body):
     response = client.post(url, json=body)
     assert response.status_code == 422, response.text
@@ -92,16 +106,25 @@ def test_a_pit_letter_and_swap_are_still_text(client):
 
 
 def test_an_integer_still_counts_as_seconds(client):
-    response = client.post("/api/analyse", json={"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0},
-                                                 "seconds": 1})
+    response = client.post(
+        "/api/analyse", json={"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0}, "seconds": 1}
+    )
     assert response.status_code == 200, response.text
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("pvs:time=inf", "finite"), ("pvs:time=nan", "finite"), ("pvs:time=1e400", "finite"),
-    ("pvs:time=100000", "at most"), ("pvs:depth=99999999999999999999", "at most"),
-    ("perfect:time=inf", "finite"), ("perfect:fallback=-inf", "finite"), ("random:seed=99999999999999999999", "at most"),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("pvs:time=inf", "finite"),
+        ("pvs:time=nan", "finite"),
+        ("pvs:time=1e400", "finite"),
+        ("pvs:time=100000", "at most"),
+        ("pvs:depth=99999999999999999999", "at most"),
+        ("perfect:time=inf", "finite"),
+        ("perfect:fallback=-inf", "finite"),
+        ("random:seed=99999999999999999999", "at most"),
+    ],
+)
 def test_player_specs_take_finite_bounded_numbers(client, spec, words):
     with pytest.raises(PlayerSpecError, match=words):
         make_player(spec)
@@ -149,12 +172,15 @@ def _nested(levels):
     return value
 
 
-@pytest.mark.parametrize("info, words", [
-    ({"pv": "\ud800"}, "surrogate"),
-    ({"\udfff": 1}, "surrogate"),
-    ({"deep": _nested(953)}, "nested"),
-    ({"deep": _nested(30)}, "nested"),
-])
+@pytest.mark.parametrize(
+    "info, words",
+    [
+        ({"pv": "\ud800"}, "surrogate"),
+        ({"\udfff": 1}, "surrogate"),
+        ({"deep": _nested(953)}, "nested"),
+        ({"deep": _nested(30)}, "nested"),
+    ],
+)
 def test_a_record_no_route_could_return_is_refused_at_import(client, info, words):
     import json
 
@@ -263,21 +289,24 @@ def _game_in_play(client):
     return game
 
 
-@pytest.mark.parametrize("headers", [
-    {"Origin": "http://evil.example"},                                        # a form posted from another site
-    {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"},  # no-cors fetch
-    {"Origin": "null"},                                                       # a sandboxed frame, a file: page
-    {"Origin": "http://localhost:3000"},                                      # another server on this machine
-    {"Origin": "http://localhost.evil.example"},
-    {"Origin": "http://localhost@evil.example"},
-    {"Sec-Fetch-Site": "same-site"},                                          # Fetch Metadata alone
-    {"Sec-Fetch-Site": "cross-site", "Origin": "http://localhost"},           # the two disagree: refused
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "http://evil.example"},  # a form posted from another site
+        {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"},  # no-cors fetch
+        {"Origin": "null"},  # a sandboxed frame, a file: page
+        {"Origin": "http://localhost:3000"},  # another server on this machine
+        {"Origin": "http://localhost.evil.example"},
+        {"Origin": "http://localhost@evil.example"},
+        {"Sec-Fetch-Site": "same-site"},  # Fetch Metadata alone
+        {"Sec-Fetch-Site": "cross-site", "Origin": "http://localhost"},  # the two disagree: refused
+    ],
+)
 def test_a_cross_site_request_changes_nothing(client, headers):
     game = _game_in_play(client)
     games_before = client.get("/api/games").json()
     for method, url, body in [
-        ("POST", f"/api/games/{game['id']}/leave", None),                   # no body, as a form sends it
+        ("POST", f"/api/games/{game['id']}/leave", None),  # no body, as a form sends it
         ("POST", f"/api/games/{game['id']}/computer-move", b'{"moves": 0}'),
         ("POST", "/api/games", b'{"players": ["human", "human"]}'),
         ("DELETE", f"/api/games/{game['id']}", None),
@@ -301,14 +330,17 @@ def test_a_cross_site_image_or_script_cannot_reach_the_api(client):
     assert client.get("/", headers=cross).status_code == 200  # pages and static files are not the API
 
 
-@pytest.mark.parametrize("headers", [
-    {},                                                                         # curl, scripts, kalah, agents
-    {"Origin": "http://localhost"},                                             # the page itself
-    {"Origin": "http://localhost:80", "Sec-Fetch-Site": "same-origin"},
-    {"Origin": "https://localhost", "Sec-Fetch-Site": "same-origin"},           # behind a proxy that ends TLS
-    {"Sec-Fetch-Site": "none"},                                                 # typed by the user
-    {"Origin": "https://kalah.example.org", "Sec-Fetch-Site": "same-origin"},   # a proxy that rewrites Host
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},  # curl, scripts, kalah, agents
+        {"Origin": "http://localhost"},  # the page itself
+        {"Origin": "http://localhost:80", "Sec-Fetch-Site": "same-origin"},
+        {"Origin": "https://localhost", "Sec-Fetch-Site": "same-origin"},  # behind a proxy that ends TLS
+        {"Sec-Fetch-Site": "none"},  # typed by the user
+        {"Origin": "https://kalah.example.org", "Sec-Fetch-Site": "same-origin"},  # a proxy that rewrites Host
+    ],
+)
 def test_same_origin_pages_and_plain_clients_keep_working(client, headers):
     game = _game_in_play(client)
     response = client.post(f"/api/games/{game['id']}/leave", headers=headers)
@@ -321,13 +353,21 @@ def test_same_origin_pages_and_plain_clients_keep_working(client, headers):
 def test_an_allowed_host_on_its_own_port_is_same_origin(db):
     app = create_app(db, workers=1, pool="thread", allowed_hosts=["kalah.lan", "[::1]"])
     with TestClient(app, base_url="http://kalah.lan:8000") as client:
-        good = client.post("/api/games", json={"players": ["human", "human"]}, headers={"Origin": "http://kalah.lan:8000"})
+        good = client.post(
+            "/api/games", json={"players": ["human", "human"]}, headers={"Origin": "http://kalah.lan:8000"}
+        )
         assert good.status_code == 201, good.text
-        bad = client.post("/api/games", json={"players": ["human", "human"]}, headers={"Origin": "http://kalah.lan:8001"})
+        bad = client.post(
+            "/api/games", json={"players": ["human", "human"]}, headers={"Origin": "http://kalah.lan:8001"}
+        )
         assert bad.status_code == 403
     with TestClient(app, base_url="http://[::1]:8000") as client:
-        assert client.post("/api/games", json={"players": ["human", "human"]},
-                           headers={"Origin": "http://[::1]:8000"}).status_code == 201
+        assert (
+            client.post(
+                "/api/games", json={"players": ["human", "human"]}, headers={"Origin": "http://[::1]:8000"}
+            ).status_code
+            == 201
+        )
 
 
 @pytest.mark.parametrize("path", ["/", "/lab", "/docs", "/api/info", "/static/index.html", "/api/games/999"])
@@ -351,8 +391,10 @@ def _tree_body(nodes):
     for node, position in frontier:
         for pit in position.legal_moves():
             if len(parent) == nodes:
-                return json.dumps({"position": start.to_dict(), "parent": parent, "move": move, "cutoff": cutoff},
-                                  separators=(",", ":"))
+                return json.dumps(
+                    {"position": start.to_dict(), "parent": parent, "move": move, "cutoff": cutoff},
+                    separators=(",", ":"),
+                )
             parent.append(node), move.append(pit), cutoff.append(len(parent) % 7 == 0)
             frontier.append((len(parent) - 1, position.play(pit)))
 
@@ -365,6 +407,7 @@ def test_other_requests_are_answered_while_heavy_ones_run(db, tmp_path):
     import time
 
     import httpx
+
     from helpers import kill_group, start_kalah_serve
 
     tree = _tree_body(60_000)
@@ -382,9 +425,13 @@ def test_other_requests_are_answered_while_heavy_ones_run(db, tmp_path):
             with httpx.Client(base_url=url, timeout=60) as client:
                 while not stop.is_set():
                     if kind == "tree":
-                        answer = client.post("/api/lab/tree", content=tree, headers={"Content-Type": "application/json"})
+                        answer = client.post(
+                            "/api/lab/tree", content=tree, headers={"Content-Type": "application/json"}
+                        )
                     else:
-                        answer = client.post("/api/records", content=record, headers={"Content-Type": "application/json"})
+                        answer = client.post(
+                            "/api/records", content=record, headers={"Content-Type": "application/json"}
+                        )
                         client.get("/api/games")
                         client.get(f"/api/games/{answer.json()['id']}/record")
                     ran.append((kind, answer.status_code))
@@ -414,8 +461,9 @@ def test_other_requests_are_answered_while_heavy_ones_run(db, tmp_path):
 
 def _long_game(client):
     """A stored game of many moves (random players): its id."""
-    game = client.post("/api/games", json={"players": ["random:seed=1", "random:seed=2"],
-                                           "variant": {"pits": 8, "seeds": 15}}).json()
+    game = client.post(
+        "/api/games", json={"players": ["random:seed=1", "random:seed=2"], "variant": {"pits": 8, "seeds": 15}}
+    ).json()
     while not game["over"]:
         game = client.post(f"/api/games/{game['id']}/computer-move", json={"moves": game["moves"]}).json()
     return game["id"]
@@ -492,8 +540,8 @@ def test_kalah_serve_takes_the_library_cap_in_megabytes(db):
     import sqlite3
 
     import httpx
-    from helpers import kill_group, start_kalah_serve
 
+    from helpers import kill_group, start_kalah_serve
     from kalah.records import GameLibrary
 
     GameLibrary(db)
@@ -529,8 +577,12 @@ def test_lab_trees_beyond_the_queue_get_503(client, monkeypatch):
 
     monkeypatch.setattr(lab, "_tree_slots", threading.BoundedSemaphore(1))
     assert lab._tree_slots.acquire(blocking=False)  # one tree under way: the queue is full
-    body = {"position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0},
-            "parent": [None, 0], "move": [None, 2], "cutoff": [False, False]}
+    body = {
+        "position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0},
+        "parent": [None, 0],
+        "move": [None, 2],
+        "cutoff": [False, False],
+    }
     response = client.post("/api/lab/tree", json=body)
     assert response.status_code == 503 and "retry-after" in response.headers
     lab._tree_slots.release()

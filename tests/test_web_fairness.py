@@ -27,8 +27,9 @@ async def _served(app: Any, test: Any) -> None:
     clients: list[httpx.AsyncClient] = []
 
     def at(address: str) -> httpx.AsyncClient:
-        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=(address, 40000)),
-                                   base_url="http://localhost", timeout=60)
+        client = httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app, client=(address, 40000)), base_url="http://localhost", timeout=60
+        )
         clients.append(client)
         return client
 
@@ -67,8 +68,11 @@ def test_a_clients_jobs_wait_behind_each_other_not_in_front_of_another_clients(t
             response = await client.post(f"/api/games/{game['id']}/computer-move", json={"moves": 0})
             statuses[name], finished[name] = response.status_code, time.monotonic() - began
 
-        await asyncio.gather(move("greedy 1", greedy, slow[0], 0), move("greedy 2", greedy, slow[1], 0.05),
-                             move("honest", honest, quick, 0.2))
+        await asyncio.gather(
+            move("greedy 1", greedy, slow[0], 0),
+            move("greedy 2", greedy, slow[1], 0.05),
+            move("honest", honest, quick, 0.2),
+        )
 
     asyncio.run(_served(app, test))
     assert statuses == {"greedy 1": 200, "greedy 2": 200, "honest": 200}, statuses
@@ -285,8 +289,9 @@ def test_an_overrunning_job_stops_only_its_own_worker():
         try:
             await scheduler.start()
             # a worker of each slot (and this module imported in both, before any clock matters)
-            before = set(await asyncio.gather(scheduler.run("x", _sleep_then_pid, 0.3),
-                                              scheduler.run("y", _sleep_then_pid, 0.3)))
+            before = set(
+                await asyncio.gather(scheduler.run("x", _sleep_then_pid, 0.3), scheduler.run("y", _sleep_then_pid, 0.3))
+            )
             assert len(before) == 2
             stuck = asyncio.create_task(scheduler.run("attacker", time.sleep, 60))
             await asyncio.sleep(1.5)
@@ -298,8 +303,9 @@ def test_an_overrunning_job_stops_only_its_own_worker():
             assert survivor in before
             while len(scheduler._free) < 2:  # the new worker is starting
                 await asyncio.sleep(0.05)
-            after = set(await asyncio.gather(scheduler.run("x", _sleep_then_pid, 0.5),
-                                             scheduler.run("y", _sleep_then_pid, 0.5)))
+            after = set(
+                await asyncio.gather(scheduler.run("x", _sleep_then_pid, 0.5), scheduler.run("y", _sleep_then_pid, 0.5))
+            )
             assert survivor in after and len(after - before) == 1  # the stuck worker alone was replaced
         finally:
             scheduler.stop()

@@ -48,7 +48,7 @@ def test_the_status_does_not_say_your_move_while_your_move_is_animated(page, ser
     page.click('[data-pit="0-0"]')  # A: four seeds sown one by one, slowly; no extra turn
     page.wait_for_function("() => window.statuses.some((text) => /thinking|plays [a-f]/.test(text))", timeout=20_000)
     statuses = page.evaluate("window.statuses")
-    mine = statuses[:next(i for i, text in enumerate(statuses) if "thinking" in text or " plays " in text)]
+    mine = statuses[: next(i for i, text in enumerate(statuses) if "thinking" in text or " plays " in text)]
     assert mine and all(text == "You play A…" for text in mine), statuses  # never "Your move" in between
 
 
@@ -107,8 +107,10 @@ def test_the_library_lines_up_and_filters_by_player_variant_result_and_day(brows
                 .map((td) => { const r = td.getBoundingClientRect(); return [r.top, r.bottom, getComputedStyle(td).display]; })""")
             assert all(box[:2] == boxes[0][:2] and box[2] == "table-cell" for box in boxes), boxes
 
-        def shown() -> set[str]:
-            return set(view.eval_on_selector_all("#library tbody tr[data-game]", "rows => rows.map(r => r.dataset.game)"))
+        def shown(view=view) -> set[str]:
+            return set(
+                view.eval_on_selector_all("#library tbody tr[data-game]", "rows => rows.map(r => r.dataset.game)")
+            )
 
         every = shown()
         view.fill("#lib-player", "SEED=13")
@@ -116,11 +118,17 @@ def test_the_library_lines_up_and_filters_by_player_variant_result_and_day(brows
         view.fill("#lib-player", "")
         view.select_option("#lib-variant", "Kalah(4,3)")
         assert len(shown()) >= 1 and all(
-            "Kalah(4,3)" in text for text in view.eval_on_selector_all("#library tbody tr", "rows => rows.map(r => r.textContent)"))
+            "Kalah(4,3)" in text
+            for text in view.eval_on_selector_all("#library tbody tr", "rows => rows.map(r => r.textContent)")
+        )
         view.select_option("#lib-variant", "")
         view.select_option("#lib-result", "unfinished")
-        assert shown() and all(status != "finished" for status in view.eval_on_selector_all(
-            "#library tbody tr[data-game]", "rows => rows.map(r => r.dataset.status)"))
+        assert shown() and all(
+            status != "finished"
+            for status in view.eval_on_selector_all(
+                "#library tbody tr[data-game]", "rows => rows.map(r => r.dataset.status)"
+            )
+        )
         view.select_option("#lib-result", "")
         view.fill("#lib-until", "2000-01-01")
         assert shown() == set() and "No game matches the filters." in view.inner_text("#library tbody")

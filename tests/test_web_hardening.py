@@ -84,8 +84,11 @@ def test_a_client_over_its_share_of_engine_jobs_gets_429_with_retry_after(db):
 
 def test_a_request_body_over_the_limit_is_refused_before_it_is_read(db):
     with _client(db, max_body=10_000) as client:
-        response = client.post("/api/games", content=b'{"names": ["' + b"x" * 20_000 + b'", null]}',
-                               headers={"Content-Type": "application/json"})
+        response = client.post(
+            "/api/games",
+            content=b'{"names": ["' + b"x" * 20_000 + b'", null]}',
+            headers={"Content-Type": "application/json"},
+        )
         assert response.status_code == 413 and "larger than" in response.json()["detail"]
 
         def chunks():  # no Content-Length: counted as it arrives
@@ -141,18 +144,25 @@ def test_two_servers_on_one_library_cannot_both_play_a_move(db):
 # --- 4xx for every bad input ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("method, url, body", [
-    ("GET", f"/api/games/{2**63}", None),
-    ("GET", "/api/games/-1", None),
-    ("GET", f"/api/games?limit={10**30}", None),
-    ("POST", "/api/games/1/analysis", '{"seconds": NaN}'),
-    ("POST", "/api/analyse", '{"position": {"board": [[4,4,4,4,4,4,0],[4,4,4,4,4,4,0]], "to_move": 0}, "seconds": NaN}'),
-    ("POST", "/api/analyse", '{"position": {"board": ' + "[" * 5000 + "]" * 5000 + ', "to_move": 0}}'),
-    ("POST", "/api/games", '{"players": ["human", "human"], "names": ["\\ud800", null]}'),
-    ("POST", "/api/games", '{"players": ["human", "human"], "names": ["a\\u0000b", null]}'),
-    ("POST", "/api/games", '{"players": ["human", "human"], "surprise": 1}'),
-    ("GET", "/api/board.svg?board=" + "[" * 1500, None),
-])
+@pytest.mark.parametrize(
+    "method, url, body",
+    [
+        ("GET", f"/api/games/{2**63}", None),
+        ("GET", "/api/games/-1", None),
+        ("GET", f"/api/games?limit={10**30}", None),
+        ("POST", "/api/games/1/analysis", '{"seconds": NaN}'),
+        (
+            "POST",
+            "/api/analyse",
+            '{"position": {"board": [[4,4,4,4,4,4,0],[4,4,4,4,4,4,0]], "to_move": 0}, "seconds": NaN}',
+        ),
+        ("POST", "/api/analyse", '{"position": {"board": ' + "[" * 5000 + "]" * 5000 + ', "to_move": 0}}'),
+        ("POST", "/api/games", '{"players": ["human", "human"], "names": ["\\ud800", null]}'),
+        ("POST", "/api/games", '{"players": ["human", "human"], "names": ["a\\u0000b", null]}'),
+        ("POST", "/api/games", '{"players": ["human", "human"], "surprise": 1}'),
+        ("GET", "/api/board.svg?board=" + "[" * 1500, None),
+    ],
+)
 def test_bad_input_is_a_4xx(client, method, url, body):
     new_game(client)
     response = client.request(method, url, content=body, headers={"Content-Type": "application/json"})
@@ -185,15 +195,18 @@ def _record(**changes):
     return data
 
 
-@pytest.mark.parametrize("text", [
-    json.dumps(_record(**{"result": {"stop_reason": {"an": "object"}}})),
-    json.dumps(_record(**{"moves.0.seconds": 1e400})),  # written as Infinity
-    json.dumps(_record(**{"moves.0.seconds": float("nan")})),
-    json.dumps(_record(**{"moves.0.info": {"value": float("inf")}})),
-    json.dumps(_record(**{"players.0.name": ["not", "text"]})),
-    json.dumps(_record(**{"players.0.name": "x" * 1000})),
-    json.dumps(_record(**{"started_at": 5})),
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        json.dumps(_record(**{"result": {"stop_reason": {"an": "object"}}})),
+        json.dumps(_record(**{"moves.0.seconds": 1e400})),  # written as Infinity
+        json.dumps(_record(**{"moves.0.seconds": float("nan")})),
+        json.dumps(_record(**{"moves.0.info": {"value": float("inf")}})),
+        json.dumps(_record(**{"players.0.name": ["not", "text"]})),
+        json.dumps(_record(**{"players.0.name": "x" * 1000})),
+        json.dumps(_record(**{"started_at": 5})),
+    ],
+)
 def test_records_are_checked_completely_on_import(client, text):
     response = client.post("/api/records", content=text, headers={"Content-Type": "application/json"})
     assert response.status_code == 422, response.text
@@ -213,8 +226,12 @@ def test_whatever_is_imported_reads_back(client):
 
 def test_an_unknown_game_is_a_404_that_names_only_the_game(db, client):
     """The 404 said "no game 999 in /home/.../games.sqlite": nothing the server says reveals its paths."""
-    for response in (client.get("/api/games/999"), client.get("/api/games/999/record"),
-                     client.get("/api/games/999/replay"), client.delete("/api/games/999")):
+    for response in (
+        client.get("/api/games/999"),
+        client.get("/api/games/999/record"),
+        client.get("/api/games/999/replay"),
+        client.delete("/api/games/999"),
+    ):
         assert response.status_code == 404 and response.json() == {"detail": "no game 999"}, response.text
 
 
@@ -259,8 +276,12 @@ def test_the_command_line_says_the_library_is_locked_in_one_line(db, tmp_path):
     holder.execute("PRAGMA journal_mode = DELETE")
     holder.execute("BEGIN EXCLUSIVE")  # outside WAL an exclusive lock stops readers too
     try:
-        result = subprocess.run([sys.executable, "-m", "kalah.cli", "games", "--db", str(db), "delete", "1", "--yes"],
-                                capture_output=True, text=True, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-m", "kalah.cli", "games", "--db", str(db), "delete", "1", "--yes"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     finally:
         holder.execute("ROLLBACK")
         holder.close()
@@ -327,19 +348,23 @@ def test_no_request_the_schema_allows_gets_a_server_error(db):
             operation = result.ok()
 
             @given(operation.as_strategy())
-            @settings(max_examples=60, deadline=None, database=None, derandomize=True,
-                      suppress_health_check=list(HealthCheck))
+            @settings(
+                max_examples=60, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+            )
             def check(case):
                 if "game_id" in (case.path_parameters or {}) and case.path_parameters["game_id"] % 2:
                     case.path_parameters["game_id"] = game["id"]  # half the cases on a real game
+
                 def given_or_none(value):
                     return None if type(value).__name__ == "NotSet" else value
 
-                response = client.request(case.method, case.formatted_path, params=given_or_none(case.query),
-                                          json=given_or_none(case.body))
+                response = client.request(
+                    case.method, case.formatted_path, params=given_or_none(case.query), json=given_or_none(case.body)
+                )
                 if response.status_code >= 500:
-                    failures.append((case.method, case.formatted_path, case.body, response.status_code,
-                                     response.text[:200]))
+                    failures.append(
+                        (case.method, case.formatted_path, case.body, response.status_code, response.text[:200])
+                    )
 
             check()
         assert failures == []
@@ -374,7 +399,9 @@ def test_games_can_be_deleted_and_a_left_computer_game_is_marked_unfinished(clie
 
 def test_new_games_offer_every_variant_the_rules_allow(client):
     for pits, seeds in ((1, 1), (8, 15)):
-        response = client.post("/api/games", json={"players": ["human", "human"], "variant": {"pits": pits, "seeds": seeds}})
+        response = client.post(
+            "/api/games", json={"players": ["human", "human"], "variant": {"pits": pits, "seeds": seeds}}
+        )
         assert response.status_code == 201 and response.json()["variant_name"] == f"Kalah({pits},{seeds})"
     assert client.post("/api/games", json={"variant": {"pits": 9}}).status_code == 422
 

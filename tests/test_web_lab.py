@@ -18,8 +18,11 @@ import pytest
 from test_web_browser import ARTIFACTS, CHROMIUM, browser, server  # noqa: F401  (the shared fixtures)
 
 #: Kalah(4,3) from the start: small trees (alpha-beta to depth 3 is 81 nodes).
-POSITION = {"board": [[3, 3, 3, 3, 0], [3, 3, 3, 3, 0]], "to_move": 0,
-            "variant": {"pits": 4, "seeds": 3, "empty_capture": False, "pie_rule": False}}
+POSITION = {
+    "board": [[3, 3, 3, 3, 0], [3, 3, 3, 3, 0]],
+    "to_move": 0,
+    "variant": {"pits": 4, "seeds": 3, "empty_capture": False, "pie_rule": False},
+}
 
 pytestmark = [
     pytest.mark.browser,
@@ -121,7 +124,9 @@ def test_board_shows_the_position_at_the_current_node(lab, server):  # noqa: F81
     for move in line:
         at = at.play(move)
     page.wait_for_selector("#board-caption:has-text('node 3')")
-    seeds = page.eval_on_selector_all("#board [data-pit]", "ps => Object.fromEntries(ps.map(p => [p.dataset.pit, Number(p.dataset.seeds)]))")
+    seeds = page.eval_on_selector_all(
+        "#board [data-pit]", "ps => Object.fromEntries(ps.map(p => [p.dataset.pit, Number(p.dataset.seeds)]))"
+    )
     m = at.variant.pits
     assert seeds == {f"{p}-{i}": at.board[p][i] for p in (0, 1) for i in range(m)}
 
@@ -159,7 +164,9 @@ def test_main_board_opens_its_position_in_the_lab(lab, server):  # noqa: F811
     page = lab["open"]()
     page.goto(f"{server['url']}/?anim=0")
     page.wait_for_selector('#board[data-busy="false"]')
-    board = page.eval_on_selector_all("#board [data-pit]", "ps => Object.fromEntries(ps.map(p => [p.dataset.pit, Number(p.dataset.seeds)]))")
+    board = page.eval_on_selector_all(
+        "#board [data-pit]", "ps => Object.fromEntries(ps.map(p => [p.dataset.pit, Number(p.dataset.seeds)]))"
+    )
     href = page.get_attribute("#nav-lab", "href")
     assert href.startswith("/lab?") and page.get_attribute("#analysis ~ p a.lab-link", "href") == href
     page.click("#nav-lab")
@@ -173,8 +180,11 @@ def test_main_board_opens_its_position_in_the_lab(lab, server):  # noqa: F811
 def test_a_large_trace_stays_usable(lab, server, tmp_path):  # noqa: F811
     """About 20,000 nodes (PVS to depth 8 from the start of Kalah(6,4)): the page draws a bounded part of the
     tree and steps anywhere in it."""
-    position = {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0,
-                "variant": {"pits": 6, "seeds": 4, "empty_capture": False, "pie_rule": False}}
+    position = {
+        "board": [[4] * 6 + [0], [4] * 6 + [0]],
+        "to_move": 0,
+        "variant": {"pits": 6, "seeds": 4, "empty_capture": False, "pie_rule": False},
+    }
     big = trace_of(server, position, "pvs", 8)
     assert len(big["nodes"]) >= 15000
     page = lab["open"]()
@@ -199,10 +209,13 @@ def test_loads_a_library_game_at_move_n_and_pasted_json(lab, server):  # noqa: F
 
     from kalah.rules import Position
 
-    game = httpx.post(f"{server['url']}/api/games", json={"players": ["human", "human"],
-                                                           "variant": {"pits": 5, "seeds": 3}}).json()
+    game = httpx.post(
+        f"{server['url']}/api/games", json={"players": ["human", "human"], "variant": {"pits": 5, "seeds": 3}}
+    ).json()
     for move in (0, 4):
-        game = httpx.post(f"{server['url']}/api/games/{game['id']}/moves", json={"move": move, "moves": game["moves"]}).json()
+        game = httpx.post(
+            f"{server['url']}/api/games/{game['id']}/moves", json={"move": move, "moves": game["moves"]}
+        ).json()
     expected = Position.from_dict({"board": [[3] * 5 + [0], [3] * 5 + [0]], "to_move": 0}).play(0)
     page = lab["open"]()
     page.goto(f"{server['url']}/lab")
@@ -243,13 +256,18 @@ def test_pit_letters_on_the_lab_board_are_readable(lab, server, width):  # noqa:
     page = lab["open"](width, 844)
     page.goto(lab_url(server, POSITION, "alphabeta", 3))
     page.wait_for_selector('[data-node-id="0"][data-current="true"]')
-    letters = page.eval_on_selector_all("#board .letter", """ls => ls.map(l => {
+    letters = page.eval_on_selector_all(
+        "#board .letter",
+        """ls => ls.map(l => {
         const r = l.getBoundingClientRect();
         return {text: l.textContent, display: getComputedStyle(l).display, height: r.height, left: r.left, right: r.right};
-    })""")
+    })""",
+    )
     assert sorted(letter["text"] for letter in letters) == list("ABCDabcd")
     for letter in letters:
-        assert letter["display"] != "none" and letter["height"] >= 12 and 0 <= letter["left"] < letter["right"] <= width, letter
+        assert (
+            letter["display"] != "none" and letter["height"] >= 12 and 0 <= letter["left"] < letter["right"] <= width
+        ), letter
 
 
 def boxes_of(page, selector: str) -> list[dict]:
@@ -277,8 +295,11 @@ def test_trace_both_draws_the_two_trees(lab, server, tmp_path, width):  # noqa: 
         nodes = len(trace_of(server, POSITION, algorithm, 3)["nodes"])
         assert f"{nodes} nodes" in figure.locator("figcaption").inner_text()
         # the moves are named by the side that made them (the server's tree facts), as in the lab's own tree
-        page.wait_for_function("svg => svg.querySelector('.node .move') && ![...svg.querySelectorAll('.node .move')]"
-                               ".some(t => t.textContent.startsWith('#'))", arg=trees.nth(k).element_handle())
+        page.wait_for_function(
+            "svg => svg.querySelector('.node .move') && ![...svg.querySelectorAll('.node .move')]"
+            ".some(t => t.textContent.startsWith('#'))",
+            arg=trees.nth(k).element_handle(),
+        )
         assert trees.nth(k).locator(".node .box").count() > 1
     # the same search drawn the same way: the first tree shows the nodes the lab's own tree shows
     drawn = "svg => [...svg.querySelectorAll('[data-node-id]')].map(n => n.dataset.nodeId + ' ' + n.textContent).sort()"
@@ -296,15 +317,23 @@ def test_trace_both_draws_the_two_trees(lab, server, tmp_path, width):  # noqa: 
 def test_trace_both_opens_each_tree_on_its_last_iteration(lab, server):  # noqa: F811
     """A finished search too wide to show whole opens on its deepest iteration's root, and stays fitted when the
     server's tree facts widen it (Fit changes nothing afterwards)."""
-    start = {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0,
-             "variant": {"pits": 6, "seeds": 4, "empty_capture": False, "pie_rule": False}}
+    start = {
+        "board": [[4] * 6 + [0], [4] * 6 + [0]],
+        "to_move": 0,
+        "variant": {"pits": 6, "seeds": 4, "empty_capture": False, "pie_rule": False},
+    }
     page = lab["open"](1280, 844)
     trees = trace_both(page, server, start, 4)
     for k, algorithm in enumerate(["alphabeta", "pvs"]):
         tree = trees.nth(k)
-        page.wait_for_function("svg => svg.querySelector('.node .move') && ![...svg.querySelectorAll('.node .move')]"
-                               ".some(t => t.textContent.startsWith('#'))", arg=tree.element_handle())
-        last_root = [node["id"] for node in trace_of(server, start, algorithm, 4)["nodes"] if node["parent"] is None][-1]
+        page.wait_for_function(
+            "svg => svg.querySelector('.node .move') && ![...svg.querySelectorAll('.node .move')]"
+            ".some(t => t.textContent.startsWith('#'))",
+            arg=tree.element_handle(),
+        )
+        last_root = [node["id"] for node in trace_of(server, start, algorithm, 4)["nodes"] if node["parent"] is None][
+            -1
+        ]
         frame = tree.bounding_box()
         root = tree.locator(f'[data-node-id="{last_root}"]').first.bounding_box()
         assert frame["x"] <= root["x"] and root["x"] + root["width"] <= frame["x"] + frame["width"], (algorithm, root)

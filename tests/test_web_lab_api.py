@@ -43,12 +43,15 @@ def test_line_plays_the_moves_with_the_rules(client):
     assert answer["over"] == expected[-1].is_over
 
 
-@pytest.mark.parametrize("body", [
-    {"position": SAMPLE["position"], "moves": [7]},                 # no such pit
-    {"position": {"board": [[1, 0], [0]]}, "moves": []},            # rows of different lengths
-    {"position": SAMPLE["position"], "moves": [0] * 65},            # longer than MAX_LINE
-    {"moves": [0]},                                                 # no position
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"position": SAMPLE["position"], "moves": [7]},  # no such pit
+        {"position": {"board": [[1, 0], [0]]}, "moves": []},  # rows of different lengths
+        {"position": SAMPLE["position"], "moves": [0] * 65},  # longer than MAX_LINE
+        {"moves": [0]},  # no position
+    ],
+)
 def test_line_refuses_bad_input_with_422(client, body):
     answer = client.post("/api/lab/line", json=body)
     assert answer.status_code == 422 and answer.json()["detail"]
@@ -56,8 +59,12 @@ def test_line_refuses_bad_input_with_422(client, body):
 
 def test_tree_facts_of_the_sample(client):
     nodes = SAMPLE["nodes"]
-    body = {"position": SAMPLE["position"], "parent": [n["parent"] for n in nodes], "move": [n["move"] for n in nodes],
-            "cutoff": [n["cutoff"] for n in nodes]}
+    body = {
+        "position": SAMPLE["position"],
+        "parent": [n["parent"] for n in nodes],
+        "move": [n["move"] for n in nodes],
+        "cutoff": [n["cutoff"] for n in nodes],
+    }
     facts = client.post("/api/lab/tree", json=body).json()
     start = Position.from_dict(SAMPLE["position"])
     positions: list[Position] = []
@@ -72,11 +79,14 @@ def test_tree_facts_of_the_sample(client):
     assert any(facts["pruned"].values())
 
 
-@pytest.mark.parametrize("change", [
-    {"parent": [None, 5]},                          # a parent after its child
-    {"parent": [None], "move": [None, 0]},          # lengths differ
-    {"parent": [None, 0], "move": [None, 9]},       # an illegal move
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"parent": [None, 5]},  # a parent after its child
+        {"parent": [None], "move": [None, 0]},  # lengths differ
+        {"parent": [None, 0], "move": [None, 9]},  # an illegal move
+    ],
+)
 def test_tree_refuses_bad_input_with_422(client, change):
     body = {"position": SAMPLE["position"], "parent": [None, 0], "move": [None, 0], "cutoff": [False, False], **change}
     body["cutoff"] = [False] * len(body["parent"])
@@ -96,7 +106,10 @@ def test_line_agrees_with_the_rules_on_any_moves(client, moves):
     except Exception:
         assert client.post("/api/lab/line", json={"position": SAMPLE["position"], "moves": moves}).status_code == 422
         return
-    assert client.post("/api/lab/line", json={"position": SAMPLE["position"], "moves": moves}).json()["positions"] == expected
+    assert (
+        client.post("/api/lab/line", json={"position": SAMPLE["position"], "moves": moves}).json()["positions"]
+        == expected
+    )
 
 
 def test_lab_modules_are_small_typed_and_documented():

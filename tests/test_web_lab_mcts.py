@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -15,7 +14,6 @@ from fastapi.testclient import TestClient
 from kalah import Position, Variant, search
 from kalah.search.mcts_trace import trace_mcts
 from kalah.web import create_app
-
 from test_web_browser import ARTIFACTS, CHROMIUM, browser, server  # noqa: F401  (the shared fixtures)
 
 POSITION = Position.start(Variant(4, 3)).to_dict()
@@ -41,15 +39,18 @@ def test_the_route_answers_the_trace_of_python_and_alphabeta_beside_it(client):
     assert client.get("/lab/mcts").status_code == 200
 
 
-@pytest.mark.parametrize("body", [
-    {"position": POSITION, "playouts": 0},
-    {"position": POSITION, "playouts": 5001},
-    {"position": POSITION, "seed": -1},
-    {"position": POSITION, "depth": 13},
-    {"position": POSITION, "colour": "red"},
-    {"position": {"board": [[1, 0], [0]]}},
-    {"playouts": 10},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"position": POSITION, "playouts": 0},
+        {"position": POSITION, "playouts": 5001},
+        {"position": POSITION, "seed": -1},
+        {"position": POSITION, "depth": 13},
+        {"position": POSITION, "colour": "red"},
+        {"position": {"board": [[1, 0], [0]]}},
+        {"playouts": 10},
+    ],
+)
 def test_bad_requests_are_422(client, body):
     answer = client.post("/api/trace/mcts", json=body)
     assert answer.status_code == 422 and answer.json()["detail"]
@@ -87,8 +88,10 @@ def test_the_page_steps_through_the_iterations(browser, server, tmp_path, width)
     page.click('[data-action="end"]')
     page.wait_for_selector('[data-iteration="80"]')
     assert page.get_attribute("#verdict", "data-uct") == str(expected.result.best_move)  # the search's answer
-    assert f"depth 4: {'ABCD'[search(Position.from_dict(POSITION), algorithm='alphabeta', depth=4).best_move]}" \
+    assert (
+        f"depth 4: {'ABCD'[search(Position.from_dict(POSITION), algorithm='alphabeta', depth=4).best_move]}"
         in page.inner_text("#verdict")
+    )
     for _ in range(3):
         page.click('[data-action="back"]')  # an iteration that expands a node: the frame shows it
     page.wait_for_selector('[data-iteration="77"]')

@@ -22,8 +22,9 @@ def db(tmp_path):
 
 
 def make_client(db, **limits):
-    return TestClient(create_app(db, workers=1, pool="thread", live_limits=LiveLimits(**limits)),
-                      base_url="http://localhost")
+    return TestClient(
+        create_app(db, workers=1, pool="thread", live_limits=LiveLimits(**limits)), base_url="http://localhost"
+    )
 
 
 @pytest.fixture()
@@ -53,8 +54,11 @@ def next_of(socket, kind):
 
 
 def move(client, game_id, token, pit, moves):
-    return client.post(f"/api/live/games/{game_id}/moves", json={"move": pit, "moves": moves},
-                       headers={"X-Seat-Token": token} if token else {})
+    return client.post(
+        f"/api/live/games/{game_id}/moves",
+        json={"move": pit, "moves": moves},
+        headers={"X-Seat-Token": token} if token else {},
+    )
 
 
 def test_only_the_holder_of_a_seat_moves_it(client, db):
@@ -85,8 +89,10 @@ def test_an_invitation_is_spent_once_and_tokens_are_stored_hashed(client, db):
 
 def test_moves_reach_the_other_screen_and_watchers_by_push(client):
     game_id, tokens = start(client)
-    with client.websocket_connect(f"ws://localhost/api/games/{game_id}/live") as other, \
-            client.websocket_connect(f"ws://localhost/api/games/{game_id}/live") as watcher:
+    with (
+        client.websocket_connect(f"ws://localhost/api/games/{game_id}/live") as other,
+        client.websocket_connect(f"ws://localhost/api/games/{game_id}/live") as watcher,
+    ):
         other.send_json({"token": tokens[1]})
         assert next_of(other, "hello")["seat"] == 1
         watcher.send_json({})
@@ -102,9 +108,13 @@ def test_moves_reach_the_other_screen_and_watchers_by_push(client):
 def test_a_push_connection_from_another_site_is_refused(client):
     game_id, _ = start(client)
     with pytest.raises((WebSocketDisconnect, WebSocketDenialResponse)):
-        with client.websocket_connect(f"ws://localhost/api/games/{game_id}/live", headers={"Origin": "http://evil.example"}) as ws:
+        with client.websocket_connect(
+            f"ws://localhost/api/games/{game_id}/live", headers={"Origin": "http://evil.example"}
+        ) as ws:
             ws.receive_json()
-    with client.websocket_connect(f"ws://localhost/api/games/{game_id}/live", headers={"Origin": "http://localhost"}) as ws:
+    with client.websocket_connect(
+        f"ws://localhost/api/games/{game_id}/live", headers={"Origin": "http://localhost"}
+    ) as ws:
         ws.send_json({})
         assert next_of(ws, "hello")["seat"] is None
 
@@ -140,8 +150,9 @@ def test_a_take_back_request_is_accepted_or_declined_by_the_other(client):
     url = f"/api/live/games/{game_id}/takeback"
     asked = client.post(url, json={"action": "request", "moves": 2}, headers={"X-Seat-Token": tokens[0]})
     assert asked.json()["live"]["takeback_from"] == 0
-    assert client.post(url, json={"action": "accept", "moves": 2},
-                       headers={"X-Seat-Token": tokens[0]}).status_code == 409  # not one's own request
+    assert (
+        client.post(url, json={"action": "accept", "moves": 2}, headers={"X-Seat-Token": tokens[0]}).status_code == 409
+    )  # not one's own request
     declined = client.post(url, json={"action": "decline", "moves": 2}, headers={"X-Seat-Token": tokens[1]}).json()
     assert declined["live"]["takeback_from"] is None and declined["state"]["moves"] == 2
     client.post(url, json={"action": "request", "moves": 2}, headers={"X-Seat-Token": tokens[0]})
@@ -197,8 +208,9 @@ def test_lobby_challenge_accept_and_expiry(db):
     with make_client(db, lobby_grace=0.2) as client:
         with client.websocket_connect("ws://localhost/api/lobby/live") as author:
             assert author.receive_json() == {"type": "challenges", "challenges": []}
-            author.send_json({"type": "challenge", "variant": {"pits": 4, "seeds": 3}, "clock": {"minutes": 3,
-                                                                                                 "increment": 2}})
+            author.send_json(
+                {"type": "challenge", "variant": {"pits": 4, "seeds": 3}, "clock": {"minutes": 3, "increment": 2}}
+            )
             messages = [author.receive_json(), author.receive_json()]
             offered = next(m for m in messages if m["type"] == "offered")
             listed = client.get("/api/live/challenges").json()

@@ -55,8 +55,9 @@ def people(browser):  # noqa: F811
 
     def person(width=1280, height=900):
         phone = width < 600
-        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2 if phone else 1,
-                                      is_mobile=phone)
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, device_scale_factor=2 if phone else 1, is_mobile=phone
+        )
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -99,7 +100,7 @@ def test_the_board_pages_button_makes_an_invitation(people, server):
     page.click('[data-action="invite"]')
     page.wait_for_url(re.compile(r".*/live#/game/\d+"))
     href = page.wait_for_selector('[data-invite][href*="#/join/"]').get_attribute("href")
-    assert "?" not in href.split("#")[0][len(server["url"]):]  # the invitation is in the fragment only
+    assert "?" not in href.split("#")[0][len(server["url"]) :]  # the invitation is in the fragment only
     watch = page.get_attribute("[data-watch]", "href")
     token = page.evaluate("() => Object.entries(localStorage).find(([k]) => k.startsWith('kalah.seat.'))[1]")
     assert token not in watch and token not in href  # the seat token is in no link

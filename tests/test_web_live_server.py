@@ -38,8 +38,9 @@ def server(tmp_path):
     for name in ("uvicorn.access", "uvicorn.error", "uvicorn"):
         logging.getLogger(name).addHandler(records)
         logging.getLogger(name).setLevel(logging.INFO)
-    app = create_app(tmp_path / "games.sqlite", workers=1, pool="thread",
-                     live_limits=LiveLimits(connections=2000, games=100))
+    app = create_app(
+        tmp_path / "games.sqlite", workers=1, pool="thread", live_limits=LiveLimits(connections=2000, games=100)
+    )
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -66,11 +67,13 @@ def start(url):
 
 async def wait_for_moves(socket_, count, seconds=30.0):
     """The first pushed state with at least ``count`` moves (a test fails rather than hangs)."""
+
     async def first():
         async for raw in socket_:
             message = json.loads(raw)
             if message["type"] in ("hello", "state") and message["state"]["moves"] >= count:
                 return message
+
     return await asyncio.wait_for(first(), seconds)
 
 
@@ -83,8 +86,11 @@ def test_no_token_reaches_the_servers_log(server):
             await push.send(json.dumps({"token": tokens[1]}))
             await wait_for_moves(push, 0)
             async with httpx.AsyncClient() as http:
-                answer = await http.post(f"{url}/api/live/games/{game_id}/moves", json={"move": 0, "moves": 0},
-                                         headers={"X-Seat-Token": tokens[0]})
+                answer = await http.post(
+                    f"{url}/api/live/games/{game_id}/moves",
+                    json={"move": 0, "moves": 0},
+                    headers={"X-Seat-Token": tokens[0]},
+                )
                 assert answer.status_code == 200
             await wait_for_moves(push, 1)
 
@@ -104,14 +110,18 @@ def test_a_thousand_idle_push_connections_do_not_slow_a_game(server):
     async def scenario():
         idle = []
         for _ in range(10):  # a thousand watchers of another game, idle
-            batch = await asyncio.gather(*(websockets.connect(f"{ws}/api/games/{idle_game}/live", ping_interval=None)
-                                           for _ in range(100)))
+            batch = await asyncio.gather(
+                *(websockets.connect(f"{ws}/api/games/{idle_game}/live", ping_interval=None) for _ in range(100))
+            )
             for connection in batch:
                 await connection.send("{}")
             idle.extend(batch)
         latencies = []
-        async with websockets.connect(f"{ws}/api/games/{game_id}/live") as first, \
-                websockets.connect(f"{ws}/api/games/{game_id}/live") as second, httpx.AsyncClient() as http:
+        async with (
+            websockets.connect(f"{ws}/api/games/{game_id}/live") as first,
+            websockets.connect(f"{ws}/api/games/{game_id}/live") as second,
+            httpx.AsyncClient() as http,
+        ):
             pushes = {0: first, 1: second}
             for seat, push in pushes.items():
                 await push.send(json.dumps({"token": tokens[seat]}))
@@ -120,9 +130,11 @@ def test_a_thousand_idle_push_connections_do_not_slow_a_game(server):
             while not state["over"] and state["moves"] < 20:
                 mover = state["to_move"]
                 began = time.perf_counter()
-                answer = await http.post(f"{url}/api/live/games/{game_id}/moves",
-                                         json={"move": state["legal_moves"][0], "moves": state["moves"]},
-                                         headers={"X-Seat-Token": tokens[mover]})
+                answer = await http.post(
+                    f"{url}/api/live/games/{game_id}/moves",
+                    json={"move": state["legal_moves"][0], "moves": state["moves"]},
+                    headers={"X-Seat-Token": tokens[mover]},
+                )
                 assert answer.status_code == 200, answer.text
                 state = (await wait_for_moves(pushes[1 - mover], state["moves"] + 1))["state"]
                 latencies.append(time.perf_counter() - began)
@@ -152,9 +164,11 @@ def test_an_acknowledged_move_and_the_seats_survive_a_sigkill(tmp_path):
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
-        code = ("import sys, uvicorn; from kalah.web import create_app; "
-                "uvicorn.run(create_app(sys.argv[1], workers=1, pool='thread'), host='127.0.0.1',"
-                " port=int(sys.argv[2]), log_level='warning')")
+        code = (
+            "import sys, uvicorn; from kalah.web import create_app; "
+            "uvicorn.run(create_app(sys.argv[1], workers=1, pool='thread'), host='127.0.0.1',"
+            " port=int(sys.argv[2]), log_level='warning')"
+        )
         process = subprocess.Popen([sys.executable, "-c", code, str(db), str(port)], start_new_session=True)
         url = f"http://127.0.0.1:{port}"
         deadline = time.time() + 30
@@ -170,8 +184,9 @@ def test_an_acknowledged_move_and_the_seats_survive_a_sigkill(tmp_path):
     process, url = serve()
     try:
         game_id, tokens, _ = start(url)
-        answer = httpx.post(f"{url}/api/live/games/{game_id}/moves", json={"move": 0, "moves": 0},
-                            headers={"X-Seat-Token": tokens[0]})  # 4 seeds from pit a: no extra turn
+        answer = httpx.post(
+            f"{url}/api/live/games/{game_id}/moves", json={"move": 0, "moves": 0}, headers={"X-Seat-Token": tokens[0]}
+        )  # 4 seeds from pit a: no extra turn
         assert answer.status_code == 200
     finally:
         os.killpg(process.pid, signal.SIGKILL)
@@ -181,10 +196,17 @@ def test_an_acknowledged_move_and_the_seats_survive_a_sigkill(tmp_path):
     assert [m.move for m in GameLibrary(db).record(game_id).moves] == [0]
     process, url = serve()
     try:
-        assert httpx.post(f"{url}/api/live/games/{game_id}/moves", json={"move": 0, "moves": 1},
-                          headers={"X-Seat-Token": tokens[0]}).status_code == 409  # player 1's turn
-        again = httpx.post(f"{url}/api/live/games/{game_id}/moves", json={"move": 0, "moves": 1},
-                           headers={"X-Seat-Token": tokens[1]})
+        assert (
+            httpx.post(
+                f"{url}/api/live/games/{game_id}/moves",
+                json={"move": 0, "moves": 1},
+                headers={"X-Seat-Token": tokens[0]},
+            ).status_code
+            == 409
+        )  # player 1's turn
+        again = httpx.post(
+            f"{url}/api/live/games/{game_id}/moves", json={"move": 0, "moves": 1}, headers={"X-Seat-Token": tokens[1]}
+        )
         assert again.status_code == 200, again.text
         listed = {g["id"]: g for g in httpx.get(f"{url}/api/games").json()}
         assert listed[game_id]["live"] is True

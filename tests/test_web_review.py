@@ -13,17 +13,16 @@ from kalah.match import play_game
 from kalah.players import make_player
 from kalah.records import GameLibrary, GameRecord, PlayerInfo, RecordBuilder
 from kalah.web import create_app
-
 from test_web_browser import CHROMIUM, browser, page, server, shot  # noqa: F401 - fixtures
 
 JSON = {"Content-Type": "application/json"}
 
 
-
-
 def record_of(variant: Variant, seed: int, human: bool = True) -> GameRecord:
     builder = RecordBuilder()
-    play_game([make_player(f"random:seed={seed}"), make_player(f"random:seed={seed + 1}")], Position.start(variant), [builder])
+    play_game(
+        [make_player(f"random:seed={seed}"), make_player(f"random:seed={seed + 1}")], Position.start(variant), [builder]
+    )
     record = builder.record
     assert record is not None
     if human:
@@ -43,7 +42,9 @@ def wait_for_review(client, game_id: int) -> dict:
 
 @pytest.fixture()
 def client(tmp_path):
-    with TestClient(create_app(tmp_path / "games.sqlite", workers=1, pool="thread"), base_url="http://localhost") as client:
+    with TestClient(
+        create_app(tmp_path / "games.sqlite", workers=1, pool="thread"), base_url="http://localhost"
+    ) as client:
         yield client
 
 
@@ -62,7 +63,9 @@ def test_a_review_is_computed_once_and_stored_with_the_game(client, tmp_path):
 
 
 def test_a_game_that_moved_on_is_reviewed_again(client):
-    game = client.post("/api/games", json={"players": ["random:seed=1", "random:seed=2"], "variant": {"pits": 3, "seeds": 2}}).json()
+    game = client.post(
+        "/api/games", json={"players": ["random:seed=1", "random:seed=2"], "variant": {"pits": 3, "seeds": 2}}
+    ).json()
     game = client.post(f"/api/games/{game['id']}/computer-move", json={"moves": 0}).json()
     first = wait_for_review(client, game["id"])
     assert first["status"] == "done" and len(first["review"]["moves"]) == 1
@@ -86,8 +89,7 @@ def test_bad_review_requests_are_4xx(client):
 # --- the page ----------------------------------------------------------------------------------------------
 
 
-
-def import_game(server, record: GameRecord) -> int:
+def import_game(server, record: GameRecord) -> int:  # noqa: F811 - the fixture's value, passed on
     import httpx
 
     return httpx.post(f"{server['url']}/api/records", content=record.to_json(), headers=JSON).json()["id"]
@@ -110,8 +112,12 @@ def test_the_review_view_graph_moves_and_lessons(page, server):  # noqa: F811
     page.locator("#rv-moves li[data-move='2']").click()
     assert page.locator("#rv-board").get_attribute("data-index") == "1"
     review = page.evaluate(f"fetch('/api/games/{game_id}/review').then(r => r.json())")["review"]
-    lessons = [m for m in review["moves"] if m["player"] == 0 and not m["forced"] and m["class"] in ("mistake", "blunder")]
-    lessons = lessons or [m for m in review["moves"] if m["player"] == 0 and not m["forced"] and m["class"] == "inaccuracy"]
+    lessons = [
+        m for m in review["moves"] if m["player"] == 0 and not m["forced"] and m["class"] in ("mistake", "blunder")
+    ]
+    lessons = lessons or [
+        m for m in review["moves"] if m["player"] == 0 and not m["forced"] and m["class"] == "inaccuracy"
+    ]
     if not lessons:
         assert page.locator("#rv-learn").is_hidden()
         return
@@ -132,8 +138,10 @@ def test_the_review_view_graph_moves_and_lessons(page, server):  # noqa: F811
 def test_a_finished_game_offers_its_review_and_the_view_fits_a_phone(browser, server):  # noqa: F811
     import httpx
 
-    game = httpx.post(f"{server['url']}/api/games", json={"players": ["random:seed=3", "random:seed=4"],
-                                                          "variant": {"pits": 4, "seeds": 3}}).json()
+    game = httpx.post(
+        f"{server['url']}/api/games",
+        json={"players": ["random:seed=3", "random:seed=4"], "variant": {"pits": 4, "seeds": 3}},
+    ).json()
     while not game["over"]:
         game = httpx.post(f"{server['url']}/api/games/{game['id']}/computer-move", json={"moves": game["moves"]}).json()
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
@@ -171,9 +179,9 @@ def test_the_puzzle_trainer_keeps_a_rating_and_a_streak(browser, server):  # noq
     puzzles = {p["id"]: p for p in httpx.get(f"{server['url']}/api/puzzles").json()}
     for width, height, name in ((1280, 900, "puzzles"), (390, 844, "phone-puzzles")):
         context = browser.new_context(viewport={"width": width, "height": height})
-        page = context.new_page()
+        page = context.new_page()  # noqa: F811 - a page of this context, not the fixture
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
         page.goto(f"{server['url']}/#/puzzles")
         page.wait_for_selector("#view-puzzles[data-state='asking'] #pz-choices button")
         assert page.locator("#pz-rating").get_attribute("data-rating") == "1200"
@@ -186,8 +194,11 @@ def test_the_puzzle_trainer_keeps_a_rating_and_a_streak(browser, server):  # noq
         page.click("#pz-next")
         page.wait_for_selector("#view-puzzles[data-state='asking']")
         puzzle = puzzles[page.locator("#view-puzzles").get_attribute("data-puzzle")]
-        wrong = next(button.get_attribute("data-choice") for button in page.locator("#pz-choices button").all()
-                     if button.get_attribute("data-choice") != str(puzzle["solution"]))
+        wrong = next(
+            button.get_attribute("data-choice")
+            for button in page.locator("#pz-choices button").all()
+            if button.get_attribute("data-choice") != str(puzzle["solution"])
+        )
         page.click("#pz-hint")
         assert "Hint:" in page.locator("#pz-feedback").inner_text()
         page.click(f"#pz-choices button[data-choice='{wrong}']")

@@ -3,7 +3,6 @@ requests addressed to the names it serves are answered (DNS rebinding)."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 
@@ -94,10 +93,11 @@ def test_allow_exec_lets_a_trusted_server_run_programs(db, tmp_path):
     app = create_app(db, workers=1, pool="thread", allow_exec=True)
     with TestClient(app, base_url="http://localhost") as client:
         assert "exec" in {kind["name"] for kind in client.get("/api/info").json()["player_types"]}
-        state = client.post("/api/games", json={"players": [agent, "human"],
-                                                "variant": {"pits": 7, "seeds": 7, "pie_rule": True}})
+        state = client.post(
+            "/api/games", json={"players": [agent, "human"], "variant": {"pits": 7, "seeds": 7, "pie_rule": True}}
+        )
         assert state.status_code == 201, state.text
-        moved = act(client, state.json()['id'], "computer-move")
+        moved = act(client, state.json()["id"], "computer-move")
         assert moved.status_code == 200, moved.text
         assert moved.json()["moves"] >= 1
 
@@ -130,8 +130,9 @@ def test_binding_beyond_loopback_says_what_is_exposed():
 
 
 def kalah(*args, stdin=subprocess.DEVNULL):
-    return subprocess.run([sys.executable, "-m", "kalah.cli", *args], capture_output=True, text=True, timeout=120,
-                          stdin=stdin)
+    return subprocess.run(
+        [sys.executable, "-m", "kalah.cli", *args], capture_output=True, text=True, timeout=120, stdin=stdin
+    )
 
 
 def test_serve_refuses_a_bad_allowed_host_pattern():

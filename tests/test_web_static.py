@@ -16,8 +16,18 @@ MODULES = sorted(STATIC.glob("*.js"))
 
 
 def test_the_page_is_small_typed_modules():
-    assert {path.name for path in MODULES} >= {"main.js", "state.js", "board.js", "anim.js", "api.js", "game.js",
-                                               "library.js", "replay.js", "analysis.js", "settings.js"}
+    assert {path.name for path in MODULES} >= {
+        "main.js",
+        "state.js",
+        "board.js",
+        "anim.js",
+        "api.js",
+        "game.js",
+        "library.js",
+        "replay.js",
+        "analysis.js",
+        "settings.js",
+    }
     for path in MODULES:
         text = path.read_text(encoding="utf-8")
         assert text.startswith("// @ts-check\n"), path.name

@@ -8,6 +8,7 @@ code), ``search``/``solve``/``endgame``/``book`` (algorithms with a small Python
 faces ``cli``, ``web`` and ``notebook``.
 """
 
+from .analysis import Analysis, MoveAnalysis, analyse
 from .rules import (
     STANDARD,
     SWAP,
@@ -20,11 +21,9 @@ from .rules import (
     Position,
     Variant,
 )
-from .analysis import Analysis, MoveAnalysis, analyse
 from .search import Limit, SearchResult, SearchTrace, TraceNode, TraceTooLargeError, search, trace
 from .solve import SolveResult, solve
 from .version import __version__
-
 
 __all__ = [
     "STANDARD",

@@ -105,8 +105,10 @@ class Analysis:
             "source": self.source,
             "depth": self.depth,
             "to_move": self.position.to_move,
-            "moves": [{"move": entry.move, "value": entry.value, "exact": entry.exact, "source": entry.source}
-                      for entry in self.moves],
+            "moves": [
+                {"move": entry.move, "value": entry.value, "exact": entry.exact, "source": entry.source}
+                for entry in self.moves
+            ],
             "seconds": round(self.seconds, 6),
         }
 
@@ -195,8 +197,17 @@ def analyse(
     if proven is not None and (not move_values or len(moves) == len(position.legal_moves())):
         ordered = [moves[move] for move in position.legal_moves()] if move_values else []
         best = [entry.move for entry in ordered if entry.value == proven.value] if move_values else proven.best_moves
-        return Analysis(position, proven.value, True, best or proven.best_moves, ordered, proven.pv, proven.source,
-                        None, _time.perf_counter() - started)
+        return Analysis(
+            position,
+            proven.value,
+            True,
+            best or proven.best_moves,
+            ordered,
+            proven.pv,
+            proven.source,
+            None,
+            _time.perf_counter() - started,
+        )
     left = max(deadline - _time.perf_counter(), 0.01)
     found = search(position, time=left, move_values=move_values, threads=threads, oracle=_oracle(position))
     for entry in found.moves:
@@ -210,8 +221,17 @@ def analyse(
         # Some moves' values are estimates: the best moves are those proven to keep the value (the solve's
         # first best move at least), not necessarily all of them.
         best = [entry.move for entry in ordered if entry.exact and entry.value == proven.value]
-        return Analysis(position, proven.value, True, best or proven.best_moves[:1], ordered, proven.pv,
-                        proven.source, None, seconds)
+        return Analysis(
+            position,
+            proven.value,
+            True,
+            best or proven.best_moves[:1],
+            ordered,
+            proven.pv,
+            proven.source,
+            None,
+            seconds,
+        )
     if found.exact and found.value is not None and all(entry.exact for entry in ordered):
         # A search that reached the end of every line proved the values itself (few seeds left).
         best = [entry.move for entry in ordered if entry.value == found.value] if move_values else []

@@ -20,8 +20,8 @@ conservative.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import numpy as np
 
@@ -44,7 +44,9 @@ class Rating:
         return (self.high - self.low) / 2
 
 
-def fit_ratings(count: int, games: Iterable[tuple[int, int, float]], virtual_draws: float = VIRTUAL_DRAWS) -> list[Rating]:
+def fit_ratings(
+    count: int, games: Iterable[tuple[int, int, float]], virtual_draws: float = VIRTUAL_DRAWS
+) -> list[Rating]:
     """Ratings of players ``0..count-1`` from games ``(i, j, score of i)``
     (score 1 win, 0.5 draw, 0 loss)."""
     played = np.zeros((count, count))

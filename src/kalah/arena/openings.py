@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from kalah.rules import SWAP, KalahError, Position, Variant
-
 from kalah.search import search
 
 BALANCE_DEPTH = 4
@@ -44,7 +43,14 @@ def _ranked(variant: Variant, plies: int) -> tuple[Position, ...]:
     for _ in range(plies):
         layer = {p.play(m) for p in layer for m in p.legal_moves() if m != SWAP}
     candidates = [p for p in layer if not p.is_over]
-    scored = sorted(candidates, key=lambda p: (abs(search(p, algorithm="alphabeta", depth=BALANCE_DEPTH, evaluation="store").value or 0), p.cells, p.to_move))
+    scored = sorted(
+        candidates,
+        key=lambda p: (
+            abs(search(p, algorithm="alphabeta", depth=BALANCE_DEPTH, evaluation="store").value or 0),
+            p.cells,
+            p.to_move,
+        ),
+    )
     return tuple(scored)
 
 

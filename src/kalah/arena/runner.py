@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from kalah.match import play_game
 from kalah.players import make_player
@@ -58,7 +59,7 @@ def play_task(task: GameTask) -> dict[str, Any]:
             if close is not None:
                 try:
                     close(builder.record.final if builder.record is not None else None)
-                except Exception:  # noqa: BLE001 - a failing cleanup must not lose the game
+                except Exception:
                     pass
     assert builder.record is not None
     return {"record": builder.record.to_dict(), "forfeit": forfeit, "error": error}
@@ -133,8 +134,14 @@ def _dask(tasks: list[GameTask], address: str, connect_timeout: float) -> Iterat
         client.close()
 
 
-def run_arena(arena: Arena, library: GameLibrary, jobs: int | None = None, cluster: str | None = None,
-              progress: Progress | None = None, connect_timeout: float = 10.0) -> int:
+def run_arena(
+    arena: Arena,
+    library: GameLibrary,
+    jobs: int | None = None,
+    cluster: str | None = None,
+    progress: Progress | None = None,
+    connect_timeout: float = 10.0,
+) -> int:
     """Play the games of ``arena`` that ``library`` does not hold yet; returns how many were played.
 
     ``jobs`` local processes (default: all cores; 1 plays in this process), or

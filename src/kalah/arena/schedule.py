@@ -21,9 +21,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Sequence
+from typing import Any
 
 from kalah.players import make_player
 from kalah.records import GameLibrary, GameSummary
@@ -56,8 +57,13 @@ class GameTask:
     @property
     def tags(self) -> dict[str, Any]:
         """The library tags that identify this game of the arena, so that a resumed arena skips it."""
-        return {"arena": self.key, "pairing": f"{self.pairing[0]}-{self.pairing[1]}", "opening": self.opening,
-                "colour": self.colour, "seats": list(self.seats)}
+        return {
+            "arena": self.key,
+            "pairing": f"{self.pairing[0]}-{self.pairing[1]}",
+            "opening": self.opening,
+            "colour": self.colour,
+            "seats": list(self.seats),
+        }
 
 
 @dataclass
@@ -76,18 +82,24 @@ class Arena:
         specs = [spec.strip() for spec in self.players]
         duplicates = sorted({spec for spec in specs if specs.count(spec) > 1})
         if duplicates:
-            raise ArenaError(f"player {duplicates[0]!r} is listed twice; give each player once "
-                             "(to rate two copies, tell them apart by an option such as seed=)")
+            raise ArenaError(
+                f"player {duplicates[0]!r} is listed twice; give each player once "
+                "(to rate two copies, tell them apart by an option such as seed=)"
+            )
         for spec in specs:
             player = make_player(spec)  # fails early, with the spec module's message, on unknown players
             if not getattr(player, "is_computer", False):
                 raise ArenaError(f"player {spec!r} needs a person at a board; the arena plays computer players only")
         self.players = sorted(specs)
         if self.games < 2 or self.games % 2:
-            raise ArenaError(f"games per pairing must be a positive even number (each opening is played "
-                             f"from both sides), got {self.games}")
+            raise ArenaError(
+                f"games per pairing must be a positive even number (each opening is played "
+                f"from both sides), got {self.games}"
+            )
         if len(self.openings) < self.games // 2:
-            raise ArenaError(f"{self.games} games per pairing need {self.games // 2} openings, got {len(self.openings)}")
+            raise ArenaError(
+                f"{self.games} games per pairing need {self.games // 2} openings, got {len(self.openings)}"
+            )
         self.openings = list(self.openings[: self.games // 2])
         for index, opening in enumerate(self.openings):
             if opening.variant != self.variant:
@@ -119,8 +131,17 @@ class Arena:
             for colour in (0, 1):
                 for a, b in self.pairings:
                     seats = (a, b) if colour == 0 else (b, a)
-                    tasks.append(GameTask(self.key, (a, b), opening_index, colour, seats,
-                                          (self.players[seats[0]], self.players[seats[1]]), start))
+                    tasks.append(
+                        GameTask(
+                            self.key,
+                            (a, b),
+                            opening_index,
+                            colour,
+                            seats,
+                            (self.players[seats[0]], self.players[seats[1]]),
+                            start,
+                        )
+                    )
         return tasks
 
     # --- what the library holds ---------------------------------------------------
@@ -206,8 +227,13 @@ class ArenaResults:
     """Why players forfeited: (spec, reason, games), most frequent first."""
 
     @classmethod
-    def from_outcomes(cls, specs: Sequence[str], outcomes: Sequence[tuple[int, int, float]],
-                      games_per_pairing: int, forfeits: Sequence[tuple[int, str]] = ()) -> ArenaResults:
+    def from_outcomes(
+        cls,
+        specs: Sequence[str],
+        outcomes: Sequence[tuple[int, int, float]],
+        games_per_pairing: int,
+        forfeits: Sequence[tuple[int, str]] = (),
+    ) -> ArenaResults:
         """Standings and Bradley-Terry ratings from (player a, player b, outcome) triples; ``forfeits`` gives
         (player, reason) for each game lost by forfeit."""
         count = len(specs)
@@ -223,13 +249,18 @@ class ArenaResults:
             tally[b][2 - column] += 1
         ratings = fit_ratings(count, outcomes)
         lost = Counter(player for player, _ in forfeits)
-        rows = [PlayerRow(specs[i], sum(tally[i]), tally[i][0], tally[i][1], tally[i][2], ratings[i], lost[i])
-                for i in range(count)]
+        rows = [
+            PlayerRow(specs[i], sum(tally[i]), tally[i][0], tally[i][1], tally[i][2], ratings[i], lost[i])
+            for i in range(count)
+        ]
         rows.sort(key=lambda row: (-row.rating.elo, row.spec))
         pairs = [PairRow(specs[a], specs[b], sum(v), *v) for (a, b), v in sorted(pair.items())]
         pairings = count * (count - 1) // 2
         reasons = Counter((specs[player], reason) for player, reason in forfeits)
-        why = [(spec, reason, games) for (spec, reason), games in sorted(reasons.items(), key=lambda item: (-item[1], item[0]))]
+        why = [
+            (spec, reason, games)
+            for (spec, reason), games in sorted(reasons.items(), key=lambda item: (-item[1], item[0]))
+        ]
         return cls(rows, pairs, len(outcomes), pairings * games_per_pairing, why)
 
     def to_dict(self) -> dict[str, Any]:
@@ -237,27 +268,56 @@ class ArenaResults:
         return {
             "games_played": self.games_played,
             "games_planned": self.games_planned,
-            "players": [{"spec": r.spec, "games": r.games, "wins": r.wins, "draws": r.draws, "losses": r.losses,
-                         "forfeits": r.forfeits, "score": round(r.score, 4), "elo": round(r.rating.elo, 1),
-                         "elo_low": round(r.rating.low, 1), "elo_high": round(r.rating.high, 1)}
-                        for r in self.players],
-            "pairs": [{"first": p.first, "second": p.second, "games": p.games, "wins": p.wins, "draws": p.draws,
-                       "losses": p.losses, "score": round(p.score, 4)} for p in self.pairs],
+            "players": [
+                {
+                    "spec": r.spec,
+                    "games": r.games,
+                    "wins": r.wins,
+                    "draws": r.draws,
+                    "losses": r.losses,
+                    "forfeits": r.forfeits,
+                    "score": round(r.score, 4),
+                    "elo": round(r.rating.elo, 1),
+                    "elo_low": round(r.rating.low, 1),
+                    "elo_high": round(r.rating.high, 1),
+                }
+                for r in self.players
+            ],
+            "pairs": [
+                {
+                    "first": p.first,
+                    "second": p.second,
+                    "games": p.games,
+                    "wins": p.wins,
+                    "draws": p.draws,
+                    "losses": p.losses,
+                    "score": round(p.score, 4),
+                }
+                for p in self.pairs
+            ],
             "forfeits": [{"spec": spec, "reason": reason, "games": games} for spec, reason, games in self.forfeits],
         }
 
     def markdown(self) -> str:
         """The two tables in Markdown (the CLI draws its own; benchmarks write this)."""
-        lines = ["| player | games | wins | draws | losses | forfeits | score | Elo | 95% interval |",
-                 "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+        lines = [
+            "| player | games | wins | draws | losses | forfeits | score | Elo | 95% interval |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        ]
         for r in self.players:
-            lines.append(f"| `{r.spec}` | {r.games} | {r.wins} | {r.draws} | {r.losses} | {r.forfeits} | {100 * r.score:.1f}% "
-                         f"| {r.rating.elo:+.0f} | {r.rating.low:+.0f} .. {r.rating.high:+.0f} |")
+            lines.append(
+                f"| `{r.spec}` | {r.games} | {r.wins} | {r.draws} | {r.losses} | {r.forfeits} | {100 * r.score:.1f}% "
+                f"| {r.rating.elo:+.0f} | {r.rating.low:+.0f} .. {r.rating.high:+.0f} |"
+            )
         lines += ["", "| pairing | games | wins | draws | losses | score of first |", "|---|---:|---:|---:|---:|---:|"]
         for p in self.pairs:
-            lines.append(f"| `{p.first}` vs `{p.second}` | {p.games} | {p.wins} | {p.draws} | {p.losses} "
-                         f"| {100 * p.score:.1f}% |")
+            lines.append(
+                f"| `{p.first}` vs `{p.second}` | {p.games} | {p.wins} | {p.draws} | {p.losses} "
+                f"| {100 * p.score:.1f}% |"
+            )
         if self.forfeits:
             lines += ["", "Forfeits:", ""]
-            lines += [f"- `{spec}`, {games} game{'s' if games > 1 else ''}: {reason}" for spec, reason, games in self.forfeits]
+            lines += [
+                f"- `{spec}`, {games} game{'s' if games > 1 else ''}: {reason}" for spec, reason, games in self.forfeits
+            ]
         return "\n".join(lines) + "\n"

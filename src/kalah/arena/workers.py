@@ -55,8 +55,12 @@ def _watch_parent(parent: int) -> None:
 def process_pool(workers: int, nice: int = 0) -> concurrent.futures.ProcessPoolExecutor:
     """``workers`` fresh processes ("spawn": forking a threaded program is unsafe) that die with this one,
     ``nice`` steps below it in priority (the web server's engines yield the CPU to its requests)."""
-    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                                  initializer=worker_setup, initargs=(os.getpid(), nice))
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=worker_setup,
+        initargs=(os.getpid(), nice),
+    )
 
 
 def stop_pool(pool: concurrent.futures.Executor) -> None:

@@ -35,10 +35,11 @@ import json
 import os
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kalah.atomic import write_atomic
 from kalah.rules import SWAP, KalahError, Move, Position, Variant
@@ -105,9 +106,16 @@ class Book:
     checks each one when it is first looked up (loading stays cheap).
     """
 
-    def __init__(self, variant: Variant, moves: int, entries: dict[str, BookEntry] | None = None,
-                 built: dict[str, Any] | None = None, *, raw: dict[str, Any] | None = None,
-                 source: str = "the book") -> None:
+    def __init__(
+        self,
+        variant: Variant,
+        moves: int,
+        entries: dict[str, BookEntry] | None = None,
+        built: dict[str, Any] | None = None,
+        *,
+        raw: dict[str, Any] | None = None,
+        source: str = "the book",
+    ) -> None:
         self.variant = variant
         #: The perfect player's decisions per seat the book covers completely.
         self.moves = moves
@@ -159,8 +167,9 @@ class Book:
             "variant": self.variant.to_dict(),
             "moves": self.moves,
             "built": self.built,
-            "entries": {key: [entry.move, entry.value, list(entry.best_moves)]
-                        for key, entry in sorted(self.entries.items())},
+            "entries": {
+                key: [entry.move, entry.value, list(entry.best_moves)] for key, entry in sorted(self.entries.items())
+            },
         }
         text = json.dumps(document, separators=(",", ":"))
         return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
@@ -188,15 +197,22 @@ class Book:
         if not isinstance(document, dict) or document.get("format") != FORMAT:
             raise BookError(f"{source} is not an opening book (no {FORMAT!r} header)")
         if document.get("version") != FORMAT_VERSION:
-            raise BookError(f"{source} has book format version {document.get('version')!r}; "
-                            f"this kalah reads version {FORMAT_VERSION}")
+            raise BookError(
+                f"{source} has book format version {document.get('version')!r}; "
+                f"this kalah reads version {FORMAT_VERSION}"
+            )
         try:
             variant = Variant.from_dict(document["variant"])
             moves = document["moves"]
             built = document.get("built", {})
             raw = document["entries"]
-            if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0 or not isinstance(raw, dict) \
-                    or not isinstance(built, dict):
+            if (
+                isinstance(moves, bool)
+                or not isinstance(moves, int)
+                or moves < 0
+                or not isinstance(raw, dict)
+                or not isinstance(built, dict)
+            ):
                 raise ValueError("bad header")
         except (KeyError, TypeError, ValueError, KalahError) as error:
             raise BookError(f"{source} is damaged ({error})") from None
@@ -228,14 +244,23 @@ def _entry(key: str, item: Any, variant: Variant) -> BookEntry:
     """One entry of a file, checked cheaply (no position is built): a board of the variant, moves in range."""
     cells, slash, mover = key.partition("/")
     counts = [int(cell) for cell in cells.split(".")]
-    if not slash or mover not in ("0", "1") or len(counts) != 2 * variant.pits + 2 or min(counts) < 0 \
-            or sum(counts) != variant.total_seeds:
+    if (
+        not slash
+        or mover not in ("0", "1")
+        or len(counts) != 2 * variant.pits + 2
+        or min(counts) < 0
+        or sum(counts) != variant.total_seeds
+    ):
         raise ValueError(f"bad key {key!r}")
     if not isinstance(item, list) or len(item) != 3 or not isinstance(item[2], list):
         raise ValueError(f"bad entry for {key!r}")
     move, value, best = item
-    if isinstance(value, bool) or not isinstance(value, int) or move not in best \
-            or not all(_is_move(other, variant) for other in best):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or move not in best
+        or not all(_is_move(other, variant) for other in best)
+    ):
         raise ValueError(f"bad entry for {key!r}")
     return BookEntry(move, value, tuple(best))
 
@@ -282,7 +307,7 @@ def book_filename(variant: Variant) -> str:
     return f"kalah-{variant.pits}-{variant.seeds}{flags}.book.json.gz"
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped(variant: Variant) -> Book | None:
     """The book of ``variant`` that ships in the package (loaded once), or None when there is none."""
     path = data_directory() / book_filename(variant)
@@ -300,8 +325,9 @@ def lookup(position: Position) -> BookEntry | None:
 # --- the perfect player's choice -----------------------------------------------------------
 
 
-def fastest_move(position: Position, value: int, best: list[Move], *, deadline: float | None = None,
-                 threads: int | None = None) -> Move:
+def fastest_move(
+    position: Position, value: int, best: list[Move], *, deadline: float | None = None, threads: int | None = None
+) -> Move:
     """Among equally good moves: the shortest line to the end when winning, the longest otherwise.
 
     ``value`` is the position's exact value and ``best`` its best moves. The
@@ -474,4 +500,3 @@ def build_book(
     if book is not None and book.moves > moves:
         result.moves = book.moves
     return result
-

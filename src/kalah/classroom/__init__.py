@@ -14,4 +14,14 @@ from .run import Listening, serve
 from .server import ClassServer, ServerConfig
 from .session import Limits
 
-__all__ = ["Agent", "AgentBook", "BOT_LEVELS", "ClassServer", "Limits", "Listening", "ServerConfig", "Standing", "serve"]
+__all__ = [
+    "Agent",
+    "AgentBook",
+    "BOT_LEVELS",
+    "ClassServer",
+    "Limits",
+    "Listening",
+    "ServerConfig",
+    "Standing",
+    "serve",
+]

@@ -14,10 +14,11 @@ import hashlib
 import secrets
 import sqlite3
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from kalah.arena.elo import fit_ratings
 
@@ -60,8 +61,13 @@ class Agent:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, without anything secret (the token's hash stays in the file)."""
-        return {"id": self.id, "name": self.name, "authors": self.authors, "description": self.description,
-                "kind": self.kind}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "authors": self.authors,
+            "description": self.description,
+            "kind": self.kind,
+        }
 
 
 @dataclass(frozen=True)
@@ -80,10 +86,17 @@ class Standing:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready; an open interval (no games) is given as null."""
         finite = self.low > -1e9 and self.high < 1e9
-        return {**self.agent.to_dict(), "games": self.games, "wins": self.wins, "draws": self.draws,
-                "losses": self.losses, "score": round((self.wins + self.draws / 2) / self.games, 4) if self.games else None,
-                "elo": round(self.elo, 1), "elo_low": round(self.low, 1) if finite else None,
-                "elo_high": round(self.high, 1) if finite else None}
+        return {
+            **self.agent.to_dict(),
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "score": round((self.wins + self.draws / 2) / self.games, 4) if self.games else None,
+            "elo": round(self.elo, 1),
+            "elo_low": round(self.low, 1) if finite else None,
+            "elo_high": round(self.high, 1) if finite else None,
+        }
 
 
 class AgentBook:
@@ -117,21 +130,27 @@ class AgentBook:
     def known_token(self, token: str) -> bool:
         """Whether an agent already uses this token."""
         with self._db() as db:
-            return db.execute("SELECT 1 FROM kgp_agents WHERE token_hash = ?", (self.token_hash(token),)).fetchone() is not None
+            return (
+                db.execute("SELECT 1 FROM kgp_agents WHERE token_hash = ?", (self.token_hash(token),)).fetchone()
+                is not None
+            )
 
     def sign_in(self, token: str | None, name: str, authors: str = "", description: str = "") -> Agent:
         """The agent of ``token`` (made on first use; its name and details updated), or a new anonymous agent."""
         name, authors, description = (_clean(text) for text in (name, authors, description))
         with self._db() as db:
             if token is None:
-                cursor = db.execute("INSERT INTO kgp_agents (name, authors, description) VALUES (?, ?, ?)",
-                                    (name, authors, description))
+                cursor = db.execute(
+                    "INSERT INTO kgp_agents (name, authors, description) VALUES (?, ?, ?)", (name, authors, description)
+                )
                 return Agent(int(cursor.lastrowid or 0), name, authors, description)
             digest = self.token_hash(token)
-            db.execute("INSERT INTO kgp_agents (token_hash, name, authors, description) VALUES (?, ?, ?, ?)"
-                       " ON CONFLICT(token_hash) DO UPDATE SET name = excluded.name, authors = excluded.authors,"
-                       " description = excluded.description, last_seen = datetime('now')",
-                       (digest, name, authors, description))
+            db.execute(
+                "INSERT INTO kgp_agents (token_hash, name, authors, description) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT(token_hash) DO UPDATE SET name = excluded.name, authors = excluded.authors,"
+                " description = excluded.description, last_seen = datetime('now')",
+                (digest, name, authors, description),
+            )
             row = db.execute("SELECT id FROM kgp_agents WHERE token_hash = ?", (digest,)).fetchone()
             return Agent(int(row[0]), name, authors, description)
 
@@ -139,24 +158,31 @@ class AgentBook:
         """The agent that stands for a built-in bot (one per name)."""
         with self._db() as db:
             key = "bot:" + name
-            db.execute("INSERT OR IGNORE INTO kgp_agents (token_hash, name, description, kind) VALUES (?, ?, ?, 'bot')",
-                       (key, name, spec))
+            db.execute(
+                "INSERT OR IGNORE INTO kgp_agents (token_hash, name, description, kind) VALUES (?, ?, ?, 'bot')",
+                (key, name, spec),
+            )
             row = db.execute("SELECT id FROM kgp_agents WHERE token_hash = ?", (key,)).fetchone()
             return Agent(int(row[0]), name, "", spec, "bot")
 
     def agent(self, agent_id: int) -> Agent | None:
         """The agent with that id, or None."""
         with self._db() as db:
-            row = db.execute("SELECT id, name, authors, description, kind FROM kgp_agents WHERE id = ?",
-                             (agent_id,)).fetchone()
+            row = db.execute(
+                "SELECT id, name, authors, description, kind FROM kgp_agents WHERE id = ?", (agent_id,)
+            ).fetchone()
         return Agent(*row) if row else None
 
-    def record_result(self, game_id: int, south: int, north: int, score: float, reason: str, event: str,
-                      variant: str) -> None:
+    def record_result(
+        self, game_id: int, south: int, north: int, score: float, reason: str, event: str, variant: str
+    ) -> None:
         """Store a game's result: ``score`` is south's (1 win, 0.5 draw, 0 loss)."""
         with self._db() as db:
-            db.execute("INSERT OR REPLACE INTO kgp_results (game_id, south, north, score, reason, event, variant)"
-                       " VALUES (?, ?, ?, ?, ?, ?, ?)", (game_id, south, north, score, reason, event, variant))
+            db.execute(
+                "INSERT OR REPLACE INTO kgp_results (game_id, south, north, score, reason, event, variant)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, south, north, score, reason, event, variant),
+            )
 
     def results(self, event: str | None = None, agent_id: int | None = None) -> list[dict[str, Any]]:
         """Results, newest first (of one event, or of one agent)."""
@@ -174,7 +200,7 @@ class AgentBook:
         with self._db() as db:
             rows = db.execute(query + " ORDER BY game_id DESC", parameters).fetchall()
         keys = ("game_id", "south", "north", "score", "reason", "event", "variant", "finished_at")
-        return [dict(zip(keys, row)) for row in rows]
+        return [dict(zip(keys, row, strict=False)) for row in rows]
 
     def standings(self, event: str | None = None) -> list[Standing]:
         """Every agent that played (in ``event``), best rating first, with 95% intervals."""
@@ -193,7 +219,9 @@ class AgentBook:
                 continue
             wins, draws, losses = tally[agent_id]
             rating = ratings[index[agent_id]]
-            lines.append(Standing(agent, wins + draws + losses, wins, draws, losses, rating.elo, rating.low, rating.high))
+            lines.append(
+                Standing(agent, wins + draws + losses, wins, draws, losses, rating.elo, rating.low, rating.high)
+            )
         return sorted(lines, key=lambda line: (-line.elo, line.agent.id))
 
 

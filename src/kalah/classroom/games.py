@@ -25,14 +25,13 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from kalah.kgp import Word
 from kalah.players import make_player
 from kalah.records import GameLibrary, PlayerInfo
 from kalah.rules import Move, Position, Variant
 from kalah.search import search
 
 from .agents import Agent, AgentBook
-from kalah.kgp import Word
-
 from .session import AgentSession, Disconnected
 
 #: Built-in opponents, weakest first: (name, player spec).
@@ -70,8 +69,9 @@ class BotSeat:
         if algorithm is None or depth is None:
             return self._player.choose_move(position)
         # Bots keep the agents' move time too (a deep bot on a big board stops at its last finished depth).
-        result = search(position, algorithm, depth=depth, time=seconds, move_values=False, table_bits=BOT_TABLE_BITS,
-                        threads=1)
+        result = search(
+            position, algorithm, depth=depth, time=seconds, move_values=False, table_bits=BOT_TABLE_BITS, threads=1
+        )
         assert result.best_move is not None
         return result.best_move
 
@@ -127,13 +127,27 @@ class LiveGame:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: who plays, the position, the moves so far."""
-        return {"id": self.id, "event": self.event, "variant": self.variant.to_dict(),
-                "players": [seat.agent.to_dict() for seat in self.seats], "position": self.position.to_dict(),
-                "moves": self.moves, "result": self.result}
+        return {
+            "id": self.id,
+            "event": self.event,
+            "variant": self.variant.to_dict(),
+            "players": [seat.agent.to_dict() for seat in self.seats],
+            "position": self.position.to_dict(),
+            "moves": self.moves,
+            "result": self.result,
+        }
 
 
-async def play_game(seats: tuple[Seat, Seat], variant: Variant, move_time: float, library: GameLibrary,
-                    book: AgentBook, event: str, live: dict[int, LiveGame], rng: random.Random) -> float:
+async def play_game(
+    seats: tuple[Seat, Seat],
+    variant: Variant,
+    move_time: float,
+    library: GameLibrary,
+    book: AgentBook,
+    event: str,
+    live: dict[int, LiveGame],
+    rng: random.Random,
+) -> float:
     """Play one game, south (``seats[0]``) first; returns south's score (1, 0.5, 0)."""
     start = Position.start(variant)
     players = [PlayerInfo(seat.agent.name, f"kgp-{seat.agent.kind}:{seat.agent.id}") for seat in seats]
@@ -154,22 +168,32 @@ async def play_game(seats: tuple[Seat, Seat], variant: Variant, move_time: float
                 score = 0.0 if mover == 0 else 1.0
                 reason = f"forfeit: {seats[mover].agent.name} disconnected ({gone})"
                 await asyncio.to_thread(library.mark_stopped, game_id, reason)
-                await asyncio.to_thread(book.record_result, game_id, seats[0].agent.id, seats[1].agent.id, score,
-                                        reason, event, variant.name)
+                await asyncio.to_thread(
+                    book.record_result,
+                    game_id,
+                    seats[0].agent.id,
+                    seats[1].agent.id,
+                    score,
+                    reason,
+                    event,
+                    variant.name,
+                )
                 game.result = reason
                 return score
             told[mover] = True
             if move is None or move not in legal:
                 notes["random_move"] = True
             played: Move = move if move is not None and move in legal else rng.choice(legal)
-            position = await asyncio.to_thread(library.add_move, game_id, played, round(time.monotonic() - began, 4),
-                                               notes or None)
+            position = await asyncio.to_thread(
+                library.add_move, game_id, played, round(time.monotonic() - began, 4), notes or None
+            )
             game.position, game.moves = position, game.moves + 1
         margin = position.margin or 0
         score = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
         reason = f"{position.scores[0]}-{position.scores[1]}" if position.scores else "finished"
-        await asyncio.to_thread(book.record_result, game_id, seats[0].agent.id, seats[1].agent.id, score, reason,
-                                event, variant.name)
+        await asyncio.to_thread(
+            book.record_result, game_id, seats[0].agent.id, seats[1].agent.id, score, reason, event, variant.name
+        )
         game.result = reason
         for side, seat in enumerate(seats):
             if isinstance(seat, AgentSeat):

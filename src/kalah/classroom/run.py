@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from kalah.kgp.wire import MAX_LINE
 from kalah.records import GameLibrary
@@ -23,9 +23,15 @@ class Listening:
     kgp_port: int
 
 
-async def serve(config: ServerConfig, db: Path | None, host: str = "127.0.0.1", port: int = 8080,
-                kgp_port: int = 2671, ready: Callable[[Listening, ClassServer], None] | None = None,
-                tournament: object | None = None) -> None:
+async def serve(
+    config: ServerConfig,
+    db: Path | None,
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    kgp_port: int = 2671,
+    ready: Callable[[Listening, ClassServer], None] | None = None,
+    tournament: object | None = None,
+) -> None:
     """Serve until cancelled. ``ready`` is called once both listeners are up."""
     import uvicorn
 
@@ -39,9 +45,19 @@ async def serve(config: ServerConfig, db: Path | None, host: str = "127.0.0.1", 
         config.practice = False
     app = create_app(server)
     # One KGP command a WebSocket message: a message may not be much longer than a line.
-    web = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off",
-                                       ws_max_size=4 * MAX_LINE + 16, ws_ping_interval=20, ws_ping_timeout=20,
-                                       timeout_keep_alive=5))
+    web = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            lifespan="off",
+            ws_max_size=4 * MAX_LINE + 16,
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+            timeout_keep_alive=5,
+        )
+    )
     tcp = await server.start_tcp(host, kgp_port)
     web_task = asyncio.create_task(web.serve())
     while not web.started:

@@ -64,7 +64,9 @@ class ClassServer:
         session = AgentSession(self, connection)
         address = connection.peer
         if self.by_address[address] >= self.config.limits.max_per_address:
-            await session.refuse(f"too many connections from your address (at most {self.config.limits.max_per_address})")
+            await session.refuse(
+                f"too many connections from your address (at most {self.config.limits.max_per_address})"
+            )
             return
         self.by_address[address] += 1
         self.sessions.add(session)
@@ -98,8 +100,9 @@ class ClassServer:
             if len(recent) >= limits.new_tokens_per_minute:
                 return f"too many new tokens from your address (at most {limits.new_tokens_per_minute} a minute)"
             recent.append(now)
-        session.agent = await asyncio.to_thread(self.book.sign_in, session.token, session.name, session.authors,
-                                                session.description)
+        session.agent = await asyncio.to_thread(
+            self.book.sign_in, session.token, session.name, session.authors, session.description
+        )
         return None
 
     def agent_ready(self, session: AgentSession) -> None:
@@ -138,19 +141,32 @@ class ClassServer:
         name, spec = BOT_LEVELS[max(0, min(level, len(BOT_LEVELS) - 1))]
         agent = self.book.bot(f"bot-{name}", spec)
         if spec == "random":  # seeded from the server's generator: a server run with a seed replays
-            spec = f"random:seed={self.rng.randrange(2 ** 31)}"
+            spec = f"random:seed={self.rng.randrange(2**31)}"
         return BotSeat(agent, spec, self.executor)
 
-    def start_game(self, seats: tuple[Seat, Seat], sessions: list[AgentSession], event: str = "practice",
-                   variant: Variant | None = None) -> asyncio.Task[float]:
+    def start_game(
+        self,
+        seats: tuple[Seat, Seat],
+        sessions: list[AgentSession],
+        event: str = "practice",
+        variant: Variant | None = None,
+    ) -> asyncio.Task[float]:
         """Play a game in a task; its agents wait for the next game when it ends."""
         for session in sessions:
             session.in_game = True
 
         async def run() -> float:
             try:
-                score = await play_game(seats, variant or self.config.variant, self.config.move_time, self.library,
-                                        self.book, event, self.live, self.rng)
+                score = await play_game(
+                    seats,
+                    variant or self.config.variant,
+                    self.config.move_time,
+                    self.library,
+                    self.book,
+                    event,
+                    self.live,
+                    self.rng,
+                )
             finally:
                 for session in sessions:
                     session.in_game = False
@@ -172,7 +188,9 @@ class ClassServer:
             if isinstance(other, BotSeat) and isinstance(seat, AgentSeat):
                 score = south_score if side == 0 else 1 - south_score
                 level = self.bot_level.get(seat.agent.id, 0)
-                self.bot_level[seat.agent.id] = max(0, min(len(BOT_LEVELS) - 1, level + (1 if score > 0.5 else -1 if score < 0.5 else 0)))
+                self.bot_level[seat.agent.id] = max(
+                    0, min(len(BOT_LEVELS) - 1, level + (1 if score > 0.5 else -1 if score < 0.5 else 0))
+                )
 
     async def close(self) -> None:
         """Stop the games and connections."""

@@ -118,7 +118,7 @@ class AgentSession:
         try:
             async with self._write_lock:
                 await asyncio.wait_for(self.connection.send_line(line), self.limits.write_seconds)
-        except (asyncio.TimeoutError, OSError, ConnectionError, RuntimeError) as error:
+        except (TimeoutError, OSError, ConnectionError, RuntimeError) as error:
             self._mark_closed("the agent does not read" if isinstance(error, asyncio.TimeoutError) else "write failed")
             raise Disconnected(self.close_reason) from None
         except Exception as error:  # the WebSocket libraries raise their own "closed" errors
@@ -159,7 +159,7 @@ class AgentSession:
                     wait = self.limits.pong_seconds if ping_sent is not None else self.limits.ping_every
                 try:
                     line = await asyncio.wait_for(self.connection.read_line(), wait)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     if self.mode is None:
                         raise Closing("no mode chosen in time") from None
                     if ping_sent is not None:
@@ -193,7 +193,9 @@ class AgentSession:
 
     def _take_token(self) -> None:
         now = time.monotonic()
-        self._tokens = min(float(self.limits.burst), self._tokens + (now - self._refilled) * self.limits.commands_per_second)
+        self._tokens = min(
+            float(self.limits.burst), self._tokens + (now - self._refilled) * self.limits.commands_per_second
+        )
         self._refilled = now
         if self._tokens < 1:
             raise Closing(f"too many commands: at most {self.limits.commands_per_second:g} a second")
@@ -264,8 +266,7 @@ class AgentSession:
 
     # --- deciding --------------------------------------------------------------------
 
-    async def decide(self, position: Position, move_time: float, game: str, opponent: str,
-                     new_game: bool) -> Pending:
+    async def decide(self, position: Position, move_time: float, game: str, opponent: str, new_game: bool) -> Pending:
         """Ask the agent for a move in ``position`` (its mover is the agent); returns what it said in time.
 
         Raises :class:`Disconnected` when the agent is gone.
@@ -281,7 +282,7 @@ class AgentSession:
         try:
             await asyncio.wait_for(pending.done.wait(), move_time)
             late = False
-        except asyncio.TimeoutError:
+        except TimeoutError:
             late = True
         self.pending = None
         if self.closed.is_set():

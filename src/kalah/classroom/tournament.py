@@ -85,8 +85,15 @@ def swiss_pairs(order: list[int], met: set[frozenset[int]], budget: int = 100_00
 class Tournament:
     """A fixed field, a qualification against the random bot, then stages."""
 
-    def __init__(self, field: int, stages: list[Variant], games_per_pairing: int = 2, wait: float = 60.0,
-                 swiss_rounds: int = 0, standings: Path | None = None) -> None:
+    def __init__(
+        self,
+        field: int,
+        stages: list[Variant],
+        games_per_pairing: int = 2,
+        wait: float = 60.0,
+        swiss_rounds: int = 0,
+        standings: Path | None = None,
+    ) -> None:
         self.field_size, self.stages, self.games_per_pairing = field, stages, games_per_pairing
         self.wait, self.swiss_rounds, self.standings_path = wait, swiss_rounds, standings
         self.event = "tournament-" + time.strftime("%Y%m%d-%H%M%S")
@@ -124,15 +131,17 @@ class Tournament:
             if ready and first_seen is None:
                 first_seen = time.monotonic()
             if len(ready) >= self.field_size or (
-                    first_seen is not None and len(ready) >= 2 and time.monotonic() - first_seen >= self.wait):
+                first_seen is not None and len(ready) >= 2 and time.monotonic() - first_seen >= self.wait
+            ):
                 self.field = ready[: self.field_size]
                 for session in self.field:
                     server.waiting.remove(session)
                 return
             await asyncio.sleep(0.2)
 
-    async def _game(self, server: ClassServer, seats: tuple[Seat, Seat], sessions: list[AgentSession],
-                    variant: Variant) -> float:
+    async def _game(
+        self, server: ClassServer, seats: tuple[Seat, Seat], sessions: list[AgentSession], variant: Variant
+    ) -> float:
         score = await server.start_game(seats, sessions, self.event, variant)
         for side, seat in enumerate(seats):
             if seat.agent.id in self.points:
@@ -153,7 +162,9 @@ class Tournament:
 
         await asyncio.gather(*(qualify(session) for session in self.field))
 
-    async def _pair_games(self, server: ClassServer, first: AgentSession, second: AgentSession, variant: Variant) -> None:
+    async def _pair_games(
+        self, server: ClassServer, first: AgentSession, second: AgentSession, variant: Variant
+    ) -> None:
         for game in range(self.games_per_pairing):
             pair = (first, second) if game % 2 == 0 else (second, first)
             await self._game(server, (AgentSeat(pair[0]), AgentSeat(pair[1])), list(pair), variant)
@@ -191,17 +202,34 @@ class Tournament:
         for session in self.field:
             if session.agent is None:
                 continue
-            row = ratings.get(session.agent.id) or {**session.agent.to_dict(), "games": 0, "wins": 0, "draws": 0,
-                                                     "losses": 0, "score": None, "elo": 0.0, "elo_low": None,
-                                                     "elo_high": None}
-            rows.append({**row, "points": self.points.get(session.agent.id, 0.0),
-                         "qualified": session.agent.id in self.qualified})
+            row = ratings.get(session.agent.id) or {
+                **session.agent.to_dict(),
+                "games": 0,
+                "wins": 0,
+                "draws": 0,
+                "losses": 0,
+                "score": None,
+                "elo": 0.0,
+                "elo_low": None,
+                "elo_high": None,
+            }
+            rows.append(
+                {
+                    **row,
+                    "points": self.points.get(session.agent.id, 0.0),
+                    "qualified": session.agent.id in self.qualified,
+                }
+            )
         return sorted(rows, key=lambda row: (-row["points"], -row["elo"], row["id"]))
 
     def to_dict(self) -> dict[str, Any]:
         """The tournament as JSON: status, stages, standings."""
-        return {"event": self.event, "status": self.status,
-                "stages": [variant.to_dict() for variant in self.stages], "standings": self.standings()}
+        return {
+            "event": self.event,
+            "status": self.status,
+            "stages": [variant.to_dict() for variant in self.stages],
+            "standings": self.standings(),
+        }
 
     def write_standings(self, path: Path) -> None:
         """``PATH.csv`` and ``PATH.json`` (written atomically)."""
@@ -209,7 +237,19 @@ class Tournament:
         write_atomic(path.with_suffix(".json"), json.dumps(self.to_dict(), indent=2) + "\n")
         text = io.StringIO()
         writer = csv.writer(text)
-        columns = ["rank", "name", "points", "qualified", "games", "wins", "draws", "losses", "elo", "elo_low", "elo_high"]
+        columns = [
+            "rank",
+            "name",
+            "points",
+            "qualified",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "elo",
+            "elo_low",
+            "elo_high",
+        ]
         writer.writerow(columns)
         for rank, row in enumerate(rows, 1):
             writer.writerow([rank, *(row[column] for column in columns[1:])])

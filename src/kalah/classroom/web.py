@@ -22,9 +22,11 @@ from kalah.rules.svg import board_svg, record_html
 
 from .server import ClassServer
 
+
 #: Ids in paths: SQLite integers are 64-bit; anything larger is a 422, not a crash.
 def _id() -> Any:
-    return Path(ge=1, le=2 ** 62)  # a fresh one per parameter: FastAPI binds it to its name
+    return Path(ge=1, le=2**62)  # a fresh one per parameter: FastAPI binds it to its name
+
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:980px;padding:12px;color:#222;background:#faf7f0}
@@ -80,19 +82,24 @@ def _page(title: str, body: str, refresh: int | None = None) -> HTMLResponse:
     return HTMLResponse(
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
         f'content="width=device-width,initial-scale=1">{meta}<title>{html.escape(title)}</title>'
-        f"<style>{STYLE}</style></head><body><nav><a href=\"/\">Leaderboard</a><a href=\"/live\">Live games</a>"
-        f'<a href="/tournament">Tournament</a></nav><h1>{html.escape(title)}</h1>{body}</body></html>')
+        f'<style>{STYLE}</style></head><body><nav><a href="/">Leaderboard</a><a href="/live">Live games</a>'
+        f'<a href="/tournament">Tournament</a></nav><h1>{html.escape(title)}</h1>{body}</body></html>'
+    )
 
 
 def _standings_table(rows: list[dict[str, Any]]) -> str:
-    lines = ["<table data-leaderboard><tr><th>#</th><th class=name>agent</th><th>games</th><th>wins</th>"
-             "<th>draws</th><th>losses</th><th>Elo</th><th class=wide>95% interval</th></tr>"]
+    lines = [
+        "<table data-leaderboard><tr><th>#</th><th class=name>agent</th><th>games</th><th>wins</th>"
+        "<th>draws</th><th>losses</th><th>Elo</th><th class=wide>95% interval</th></tr>"
+    ]
     for rank, row in enumerate(rows, 1):
-        interval = (f"{row['elo_low']:+.0f} .. {row['elo_high']:+.0f}" if row["elo_low"] is not None else "-")
-        lines.append(f"<tr data-agent-id=\"{row['id']}\"><td>{rank}</td><td class=name><a href=\"/agents/{row['id']}\">"
-                     f"{html.escape(row['name'])}</a>{' (bot)' if row['kind'] == 'bot' else ''}</td>"
-                     f"<td>{row['games']}</td><td>{row['wins']}</td><td>{row['draws']}</td><td>{row['losses']}</td>"
-                     f"<td>{round(row['elo']) or 0:+d}</td><td class=wide>{interval}</td></tr>")
+        interval = f"{row['elo_low']:+.0f} .. {row['elo_high']:+.0f}" if row["elo_low"] is not None else "-"
+        lines.append(
+            f'<tr data-agent-id="{row["id"]}"><td>{rank}</td><td class=name><a href="/agents/{row["id"]}">'
+            f"{html.escape(row['name'])}</a>{' (bot)' if row['kind'] == 'bot' else ''}</td>"
+            f"<td>{row['games']}</td><td>{row['wins']}</td><td>{row['draws']}</td><td>{row['losses']}</td>"
+            f"<td>{round(row['elo']) or 0:+d}</td><td class=wide>{interval}</td></tr>"
+        )
     return "".join(lines) + "</table>"
 
 
@@ -151,9 +158,12 @@ def create_app(server: ClassServer) -> FastAPI:
     async def page_leaderboard() -> HTMLResponse:
         rows = await asyncio.to_thread(leaderboard, None)
         connected = len([s for s in server.sessions if s.mode])
-        return _page("Leaderboard", f"<p>{connected} agents connected, {len(server.live)} games under way. "
-                     f"{html.escape(server.config.variant.name)}, {server.config.move_time:g} s a move.</p>"
-                     + _standings_table(rows))
+        return _page(
+            "Leaderboard",
+            f"<p>{connected} agents connected, {len(server.live)} games under way. "
+            f"{html.escape(server.config.variant.name)}, {server.config.move_time:g} s a move.</p>"
+            + _standings_table(rows),
+        )
 
     @app.get("/agents/{agent_id}", response_class=HTMLResponse)
     async def page_agent(agent_id: int = _id()) -> HTMLResponse:
@@ -170,9 +180,11 @@ def create_app(server: ClassServer) -> FastAPI:
             score = result["score"] if side == 0 else 1 - result["score"]
             outcome = "won" if score > 0.5 else "drew" if score == 0.5 else "lost"
             opponent = names[result["north"] if side == 0 else result["south"]]
-            rows.append(f"<tr><td><a href=\"/games/{result['game_id']}\">game {result['game_id']}</a></td>"
-                        f"<td class=name>{'south' if side == 0 else 'north'} vs {html.escape(opponent)}</td>"
-                        f"<td>{outcome}</td><td class=wide>{html.escape(result['reason'])}</td></tr>")
+            rows.append(
+                f'<tr><td><a href="/games/{result["game_id"]}">game {result["game_id"]}</a></td>'
+                f"<td class=name>{'south' if side == 0 else 'north'} vs {html.escape(opponent)}</td>"
+                f"<td>{outcome}</td><td class=wide>{html.escape(result['reason'])}</td></tr>"
+            )
         about = " ".join(html.escape(agent[key]) for key in ("authors", "description") if agent[key])
         return _page(agent["name"], f"<p>{about}</p><table data-agent-games>{''.join(rows)}</table>")
 
@@ -181,9 +193,11 @@ def create_app(server: ClassServer) -> FastAPI:
         parts = []
         for game in list(server.live.values())[:24]:
             names = (game.seats[0].agent.name, game.seats[1].agent.name)
-            parts.append(f'<div class="game" data-live-game="{game.id}"><p><a href="/games/{game.id}">game {game.id}</a>: '
-                         f"<b>{html.escape(names[0])}</b> (south) vs <b>{html.escape(names[1])}</b>, "
-                         f"{game.moves} moves</p>{board_svg(game.position, names=names)}</div>")
+            parts.append(
+                f'<div class="game" data-live-game="{game.id}"><p><a href="/games/{game.id}">game {game.id}</a>: '
+                f"<b>{html.escape(names[0])}</b> (south) vs <b>{html.escape(names[1])}</b>, "
+                f"{game.moves} moves</p>{board_svg(game.position, names=names)}</div>"
+            )
         return _page("Live games", "".join(parts) or "<p>No game is being played.</p>", refresh=2)
 
     @app.get("/games/{game_id}", response_class=HTMLResponse)
@@ -192,14 +206,21 @@ def create_app(server: ClassServer) -> FastAPI:
         record = await asyncio.to_thread(library.record, game_id)
         positions = list(record.positions())
         names = (record.players[0].name, record.players[1].name)
-        frames = "".join(f'<div class="frame" data-ply="{i}"{"" if i == len(positions) - 1 else " hidden"}>'
-                         f"{board_svg(position, names=names)}</div>" for i, position in enumerate(positions))
-        slider = (f'<input type="range" min="0" max="{len(positions) - 1}" value="{len(positions) - 1}" '
-                  'aria-label="move" style="width:100%" oninput="for(const f of document.querySelectorAll(\'.frame\'))'
-                  'f.hidden=f.dataset.ply!==this.value">')
+        frames = "".join(
+            f'<div class="frame" data-ply="{i}"{"" if i == len(positions) - 1 else " hidden"}>'
+            f"{board_svg(position, names=names)}</div>"
+            for i, position in enumerate(positions)
+        )
+        slider = (
+            f'<input type="range" min="0" max="{len(positions) - 1}" value="{len(positions) - 1}" '
+            'aria-label="move" style="width:100%" oninput="for(const f of document.querySelectorAll(\'.frame\'))'
+            'f.hidden=f.dataset.ply!==this.value">'
+        )
         stop = data.get("result", {}).get("stop_reason")
-        return _page(f"Game {game_id}", record_html(record) + (f"<p>{html.escape(stop)}</p>" if stop else "")
-                     + "<h2>Replay</h2>" + slider + frames)
+        return _page(
+            f"Game {game_id}",
+            record_html(record) + (f"<p>{html.escape(stop)}</p>" if stop else "") + "<h2>Replay</h2>" + slider + frames,
+        )
 
     @app.get("/tournament", response_class=HTMLResponse)
     async def page_tournament() -> HTMLResponse:

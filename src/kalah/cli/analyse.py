@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -18,13 +17,22 @@ from rich.table import Table
 from kalah.analysis import DEFAULT_TIME, Analysis
 from kalah.analysis import analyse as analyse_position
 from kalah.rules import SWAP, Position, line_names, move_name
-from kalah.search import ALGORITHMS, EVALUATIONS, SearchError, check_algorithm, check_depth, check_evaluation, check_time, search
+from kalah.search import (
+    ALGORITHMS,
+    EVALUATIONS,
+    SearchError,
+    check_algorithm,
+    check_depth,
+    check_evaluation,
+    check_time,
+    search,
+)
 
 from . import fail
 from .options import read_position, read_record_position
 
 
-def parse_depth(text: Optional[str]) -> Optional[int]:
+def parse_depth(text: str | None) -> int | None:
     """The ``--depth`` option as a search depth, or a one-line error."""
     if text is None:
         return None
@@ -35,7 +43,7 @@ def parse_depth(text: Optional[str]) -> Optional[int]:
     return check_depth(number)
 
 
-def parse_time(text: Optional[str]) -> Optional[float]:
+def parse_time(text: str | None) -> float | None:
     """The ``--time`` option as seconds, or a one-line error."""
     if text is None:
         return None
@@ -82,21 +90,38 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def analyse(
-        position_text: Optional[str] = typer.Option(
-            None, "--position", "-p",
+        position_text: str | None = typer.Option(
+            None,
+            "--position",
+            "-p",
             help="The position: JSON or a board such as '[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]', inline or in a file"
-                 " (default: the start of Kalah(6,4))."),
-        to_move: Optional[int] = typer.Option(None, "--to-move", min=0, max=1, help="Who moves in a board given with -p (default 0)."),
-        record: Optional[Path] = typer.Option(None, "--record", help="Take the position from a game record (JSON) ..."),
-        move: Optional[int] = typer.Option(None, "--move", min=0, help="... after this many moves (default: its last position)."),
-        algorithm: Optional[str] = typer.Option(
-            None, "--algorithm", "-a", help=f"Search with this algorithm only (no proof): one of {', '.join(ALGORITHMS)}."),
-        depth: Optional[str] = typer.Option(
-            None, "--depth", "-d", help="Search to this depth only (no proof), in moves (sowings); default 8 unless --time is given."),
-        time: Optional[str] = typer.Option(
-            None, "--time", "-t", help=f"Seconds to think (default {DEFAULT_TIME:g} for the exact analysis)."),
-        evaluation: Optional[str] = typer.Option(
-            None, "--evaluation", "-e", help=f"Search with this evaluation only (no proof): {', '.join(EVALUATIONS)}."),
+            " (default: the start of Kalah(6,4)).",
+        ),
+        to_move: int | None = typer.Option(
+            None, "--to-move", min=0, max=1, help="Who moves in a board given with -p (default 0)."
+        ),
+        record: Path | None = typer.Option(None, "--record", help="Take the position from a game record (JSON) ..."),
+        move: int | None = typer.Option(
+            None, "--move", min=0, help="... after this many moves (default: its last position)."
+        ),
+        algorithm: str | None = typer.Option(
+            None,
+            "--algorithm",
+            "-a",
+            help=f"Search with this algorithm only (no proof): one of {', '.join(ALGORITHMS)}.",
+        ),
+        depth: str | None = typer.Option(
+            None,
+            "--depth",
+            "-d",
+            help="Search to this depth only (no proof), in moves (sowings); default 8 unless --time is given.",
+        ),
+        time: str | None = typer.Option(
+            None, "--time", "-t", help=f"Seconds to think (default {DEFAULT_TIME:g} for the exact analysis)."
+        ),
+        evaluation: str | None = typer.Option(
+            None, "--evaluation", "-e", help=f"Search with this evaluation only (no proof): {', '.join(EVALUATIONS)}."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     ) -> None:
         """Analyse a position: every legal move's value (exact where proven), best move, principal variation."""
@@ -110,8 +135,10 @@ def register(app: typer.Typer) -> None:
             fail(str(error))
         # An option that would change nothing is refused rather than ignored: the user meant something by it.
         if name == "mcts" and (depth is not None or evaluation is not None):
-            fail(f"{'--depth' if depth is not None else '--evaluation'} does not apply to mcts"
-                 " (random playouts to the end of the game; give --time)")
+            fail(
+                f"{'--depth' if depth is not None else '--evaluation'} does not apply to mcts"
+                " (random playouts to the end of the game; give --time)"
+            )
         if to_move is not None and position_text is None:
             fail("--to-move says who moves in a board given with --position (-p)")
         if record is not None and position_text is not None:
@@ -144,7 +171,12 @@ def register(app: typer.Typer) -> None:
         for entry in result.moves:
             mark = "best" if entry.move == result.best_move else ""
             bound = "" if entry.bound in ("exact", "estimate") else entry.bound
-            table.add_row(move_name(me, entry.move), "swap" if entry.move == SWAP else str(entry.move), _value_text(entry.value), " ".join(filter(None, [mark, bound])))
+            table.add_row(
+                move_name(me, entry.move),
+                "swap" if entry.move == SWAP else str(entry.move),
+                _value_text(entry.value),
+                " ".join(filter(None, [mark, bound])),
+            )
         console.print(table)
         verdict = f" (proven: player {me} {result.outcome})" if result.outcome else ""
         best = move_name(me, result.best_move) if result.best_move is not None else "-"
@@ -152,8 +184,10 @@ def register(app: typer.Typer) -> None:
         console.print(f"Principal variation: {' '.join(line_names(position, result.pv)) or '-'}")
         s = result.stats
         if name == "mcts":
-            console.print(f"{s.playouts:,} playouts, {s.nodes:,} tree nodes, deepest {s.depth}, {duration_text(s.seconds)} "
-                          "(values: mean final margin of the playouts through each move)")
+            console.print(
+                f"{s.playouts:,} playouts, {s.nodes:,} tree nodes, deepest {s.depth}, {duration_text(s.seconds)} "
+                "(values: mean final margin of the playouts through each move)"
+            )
             return
         console.print(
             f"Depth {s.depth}, {s.nodes:,} nodes, {s.leaves:,} leaves, table {s.tt_hits:,}/{s.tt_probes:,} hits, "
@@ -178,8 +212,13 @@ def show_analysis(analysis: Analysis, as_json: bool) -> None:
         table.add_column(heading, justify=justify)  # type: ignore[arg-type]
     for entry in analysis.moves:
         marks = ["best" if entry.move in analysis.best_moves else "", "exact" if entry.exact else "estimate"]
-        table.add_row(move_name(me, entry.move), "swap" if entry.move == SWAP else str(entry.move),
-                      _value_text(entry.value), " ".join(filter(None, marks)), entry.source)
+        table.add_row(
+            move_name(me, entry.move),
+            "swap" if entry.move == SWAP else str(entry.move),
+            _value_text(entry.value),
+            " ".join(filter(None, marks)),
+            entry.source,
+        )
     console.print(table)
     best = ", ".join(move_name(me, move) for move in analysis.best_moves) or "-"
     if analysis.exact:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -14,7 +13,9 @@ def register(app: typer.Typer) -> None:
     """Add ``kalah arena`` (and ``kalah arena serve``, the KGP class server) to the command line."""
     from .arena_serve import serve
 
-    group = typer.Typer(help="Tournaments between players (kalah arena -p A -p B), and the KGP class server (kalah arena serve).")
+    group = typer.Typer(
+        help="Tournaments between players (kalah arena -p A -p B), and the KGP class server (kalah arena serve)."
+    )
     group.callback(invoke_without_command=True)(arena)
     group.command("serve")(serve)
     app.add_typer(group, name="arena")
@@ -22,19 +23,31 @@ def register(app: typer.Typer) -> None:
 
 def arena(
     context: typer.Context,
-    player: List[str] = typer.Option([], "--player", "-p", help="A player spec, e.g. random or pvs:time=0.1 (give two or more)."),
-    games: int = typer.Option(100, "--games", "-n", help="Games per pairing (even: each opening is played from both sides)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Local worker processes (default: all cores)."),
-    cluster: Optional[str] = typer.Option(None, "--cluster", help="Address of a Dask scheduler, e.g. tcp://host:8786, to play the games there."),
-    openings: Optional[Path] = typer.Option(None, "--openings", help="JSON file: a list of positions or move lists from the start."),
-    random_plies: Optional[int] = typer.Option(None, "--random-plies", help="Openings of K random plies from the start (seeded)."),
+    player: list[str] = typer.Option(
+        [], "--player", "-p", help="A player spec, e.g. random or pvs:time=0.1 (give two or more)."
+    ),
+    games: int = typer.Option(
+        100, "--games", "-n", help="Games per pairing (even: each opening is played from both sides)."
+    ),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", help="Local worker processes (default: all cores)."),
+    cluster: str | None = typer.Option(
+        None, "--cluster", help="Address of a Dask scheduler, e.g. tcp://host:8786, to play the games there."
+    ),
+    openings: Path | None = typer.Option(
+        None, "--openings", help="JSON file: a list of positions or move lists from the start."
+    ),
+    random_plies: int | None = typer.Option(
+        None, "--random-plies", help="Openings of K random plies from the start (seeded)."
+    ),
     pits: int = typer.Option(6, "--pits", help="Pits per side (1-8)."),
     seeds: int = typer.Option(4, "--seeds", help="Seeds per pit at the start (1-15)."),
     empty_capture: bool = typer.Option(False, "--empty-capture", help="Capture even when the opposite pit is empty."),
     pie_rule: bool = typer.Option(False, "--pie-rule", help="Player 1 may swap sides after the first move."),
-    db: Optional[Path] = typer.Option(None, "--db", help="Game library (SQLite) to store the games and resume from."),
-    json_file: Optional[Path] = typer.Option(None, "--json", help="Also write the standings and pairings as JSON to this file."),
-    csv_file: Optional[Path] = typer.Option(None, "--csv", help="Also write the standings as CSV to this file."),
+    db: Path | None = typer.Option(None, "--db", help="Game library (SQLite) to store the games and resume from."),
+    json_file: Path | None = typer.Option(
+        None, "--json", help="Also write the standings and pairings as JSON to this file."
+    ),
+    csv_file: Path | None = typer.Option(None, "--csv", help="Also write the standings as CSV to this file."),
 ) -> None:
     """Play a round robin, store every game, and print scores and Elo ratings with 95% intervals.
 
@@ -76,20 +89,37 @@ def arena(
     library = GameLibrary(db)
     console = Console(stderr=True)
     already = match.total_games - len(match.missing_tasks(library))
-    typer.echo(f"arena {match.key}: {len(match.players)} players, {variant.name}, {games} games per pairing, "
-                  f"{match.total_games} games; library {library.path}" + (f" ({already} already played)" if already else ""), err=True)
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                        console=console, transient=False)
+    typer.echo(
+        f"arena {match.key}: {len(match.players)} players, {variant.name}, {games} games per pairing, "
+        f"{match.total_games} games; library {library.path}" + (f" ({already} already played)" if already else ""),
+        err=True,
+    )
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=False,
+    )
     try:
         with progress:
             bar = progress.add_task("games", total=match.total_games, completed=already)
-            run_arena(match, library, jobs=jobs, cluster=cluster,
-                      progress=lambda done, total, task, result: progress.update(bar, completed=already + done))
+            run_arena(
+                match,
+                library,
+                jobs=jobs,
+                cluster=cluster,
+                progress=lambda done, total, task, result: progress.update(bar, completed=already + done),
+            )
     except KeyboardInterrupt:
         stored = match.total_games - len(match.missing_tasks(library))
-        typer.echo(f"kalah: interrupted: {stored} of {match.total_games} games are in {library.path}; "
-                   "run the same command again to resume", err=True)
-        raise typer.Exit(130)
+        typer.echo(
+            f"kalah: interrupted: {stored} of {match.total_games} games are in {library.path}; "
+            "run the same command again to resume",
+            err=True,
+        )
+        raise typer.Exit(130) from None
     results = match.results(library)
     show_results(results)
     write_results(results, json_file, csv_file)
@@ -104,7 +134,7 @@ def player_labels(specs: list[str]) -> dict[str, str]:
     for spec in specs:
         try:
             names[spec] = make_player(spec).name
-        except Exception:  # noqa: BLE001 - a player that cannot be made any more (a removed program): its spec
+        except Exception:
             names[spec] = spec
     counts: dict[str, int] = {}
     for name in names.values():
@@ -138,19 +168,42 @@ def show_results(results) -> None:
     note = f", {forfeited} lost by forfeit" if forfeited else ""
     table = Table(title=f"Arena: {results.games_played} of {results.games_planned} games{note}")
     for column in ("player", "games", "wins", "draws", "losses", "score", "Elo", "95% interval"):
-        table.add_column(column, justify="left" if column == "player" else "right", no_wrap=column != "player",
-                         min_width=standing_width if column == "player" else None)
+        table.add_column(
+            column,
+            justify="left" if column == "player" else "right",
+            no_wrap=column != "player",
+            min_width=standing_width if column == "player" else None,
+        )
     for row in results.players:
-        table.add_row(label[row.spec], str(row.games), str(row.wins), str(row.draws), str(row.losses),
-                      f"{100 * row.score:.1f}%", f"{row.rating.elo:+.0f}", f"{row.rating.low:+.0f} .. {row.rating.high:+.0f}")
+        table.add_row(
+            label[row.spec],
+            str(row.games),
+            str(row.wins),
+            str(row.draws),
+            str(row.losses),
+            f"{100 * row.score:.1f}%",
+            f"{row.rating.elo:+.0f}",
+            f"{row.rating.low:+.0f} .. {row.rating.high:+.0f}",
+        )
     console.print(table)
     pairs = Table(title="Pairings (wins, draws, losses of the first)")
     for column in ("first", "second", "games", "wins", "draws", "losses", "score"):
-        pairs.add_column(column, justify="left" if column in ("first", "second") else "right",
-                         no_wrap=column not in ("first", "second"), min_width=pair_width if column in ("first", "second") else None)
+        pairs.add_column(
+            column,
+            justify="left" if column in ("first", "second") else "right",
+            no_wrap=column not in ("first", "second"),
+            min_width=pair_width if column in ("first", "second") else None,
+        )
     for pair in results.pairs:
-        pairs.add_row(label.get(pair.first, pair.first), label.get(pair.second, pair.second), str(pair.games),
-                      str(pair.wins), str(pair.draws), str(pair.losses), f"{100 * pair.score:.1f}%")
+        pairs.add_row(
+            label.get(pair.first, pair.first),
+            label.get(pair.second, pair.second),
+            str(pair.games),
+            str(pair.wins),
+            str(pair.draws),
+            str(pair.losses),
+            f"{100 * pair.score:.1f}%",
+        )
     console.print(pairs)
     if results.forfeits:
         # A table of its own (the standings are as wide as a terminal allows): who forfeited, how often, why.
@@ -179,8 +232,22 @@ def write_results(results, json_file: Path | None, csv_file: Path | None) -> Non
     if csv_file is not None:
         text = io.StringIO()
         writer = csv.writer(text)
-        writer.writerow(["player", "games", "wins", "draws", "losses", "forfeits", "score", "elo", "elo_low", "elo_high"])
+        writer.writerow(
+            ["player", "games", "wins", "draws", "losses", "forfeits", "score", "elo", "elo_low", "elo_high"]
+        )
         for row in results.players:
-            writer.writerow([row.spec, row.games, row.wins, row.draws, row.losses, row.forfeits, f"{row.score:.4f}",
-                             f"{row.rating.elo:.1f}", f"{row.rating.low:.1f}", f"{row.rating.high:.1f}"])
+            writer.writerow(
+                [
+                    row.spec,
+                    row.games,
+                    row.wins,
+                    row.draws,
+                    row.losses,
+                    row.forfeits,
+                    f"{row.score:.4f}",
+                    f"{row.rating.elo:.1f}",
+                    f"{row.rating.low:.1f}",
+                    f"{row.rating.high:.1f}",
+                ]
+            )
         write_atomic(csv_file, text.getvalue())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -11,22 +10,44 @@ from kalah.cli import fail
 
 
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface, for a class)."),
-    port: int = typer.Option(8080, "--port", help="Port of the web pages, the JSON API and the WebSocket at /socket (0: any free port)."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface, for a class)."
+    ),
+    port: int = typer.Option(
+        8080, "--port", help="Port of the web pages, the JSON API and the WebSocket at /socket (0: any free port)."
+    ),
     kgp_port: int = typer.Option(2671, "--kgp-port", help="Port for agents over plain TCP (0: any free port)."),
-    db: Optional[Path] = typer.Option(None, "--db", help="Game library (SQLite) for the games, agents and results."),
+    db: Path | None = typer.Option(None, "--db", help="Game library (SQLite) for the games, agents and results."),
     pits: int = typer.Option(6, "--pits", help="Pits per side (1-8 today)."),
     seeds: int = typer.Option(6, "--seeds", help="Seeds per pit at the start (1-15)."),
-    move_time: float = typer.Option(5.0, "--move-time", help="Seconds an agent has for a move; then a random move is played for it."),
+    move_time: float = typer.Option(
+        5.0, "--move-time", help="Seconds an agent has for a move; then a random move is played for it."
+    ),
     max_per_address: int = typer.Option(64, "--max-per-address", help="Open connections allowed from one address."),
-    new_tokens_per_minute: int = typer.Option(60, "--new-tokens-per-minute", help="Tokens never seen before allowed from one address a minute (against guessing)."),
-    tournament: bool = typer.Option(False, "--tournament", help="Play a tournament instead of practice (see --field, --stage)."),
+    new_tokens_per_minute: int = typer.Option(
+        60,
+        "--new-tokens-per-minute",
+        help="Tokens never seen before allowed from one address a minute (against guessing).",
+    ),
+    tournament: bool = typer.Option(
+        False, "--tournament", help="Play a tournament instead of practice (see --field, --stage)."
+    ),
     field_size: int = typer.Option(2, "--field", help="Tournament: agents (with tokens) to wait for before it starts."),
-    wait: float = typer.Option(60.0, "--wait", help="Tournament: seconds to wait for the field once one agent is there."),
-    stage: List[str] = typer.Option([], "--stage", help="Tournament: a round-robin stage PITSxSEEDS (repeatable; default 6x6)."),
-    games_per_pairing: int = typer.Option(2, "--games-per-pairing", help="Tournament: games per pair and stage (even: both sides)."),
-    swiss: int = typer.Option(0, "--swiss", help="Tournament: Swiss rounds a stage instead of a round robin (0: round robin)."),
-    standings: Optional[Path] = typer.Option(None, "--standings", help="Tournament: write the final standings to PATH.csv and PATH.json."),
+    wait: float = typer.Option(
+        60.0, "--wait", help="Tournament: seconds to wait for the field once one agent is there."
+    ),
+    stage: list[str] = typer.Option(
+        [], "--stage", help="Tournament: a round-robin stage PITSxSEEDS (repeatable; default 6x6)."
+    ),
+    games_per_pairing: int = typer.Option(
+        2, "--games-per-pairing", help="Tournament: games per pair and stage (even: both sides)."
+    ),
+    swiss: int = typer.Option(
+        0, "--swiss", help="Tournament: Swiss rounds a stage instead of a round robin (0: round robin)."
+    ),
+    standings: Path | None = typer.Option(
+        None, "--standings", help="Tournament: write the final standings to PATH.csv and PATH.json."
+    ),
 ) -> None:
     """Serve KGP agents: practice pairing with built-in bots from random to strong, or a tournament.
 
@@ -35,7 +56,8 @@ def serve(
     """
     import asyncio
 
-    from kalah.classroom import Limits, ServerConfig, serve as run
+    from kalah.classroom import Limits, ServerConfig
+    from kalah.classroom import serve as run
     from kalah.classroom.tournament import Tournament, parse_stage
     from kalah.records import LibraryError
     from kalah.rules import Variant
@@ -61,17 +83,23 @@ def serve(
     stages = [parse_stage(text) for text in stage] or [variant]
     if standings is not None and not standings.parent.is_dir():
         fail(f"--standings: no directory {standings.parent}")
-    config = ServerConfig(variant=variant, move_time=move_time, limits=Limits(max_per_address=max_per_address,
-                                                                                 new_tokens_per_minute=new_tokens_per_minute))
+    config = ServerConfig(
+        variant=variant,
+        move_time=move_time,
+        limits=Limits(max_per_address=max_per_address, new_tokens_per_minute=new_tokens_per_minute),
+    )
     event = None
     if tournament:
         event = Tournament(field_size, stages, games_per_pairing, wait=wait, swiss_rounds=swiss, standings=standings)
 
     def ready(listening, server) -> None:
-        typer.echo(f"kalah arena serve: pages http://{listening.host}:{listening.port}/, WebSocket "
-                   f"ws://{listening.host}:{listening.port}/socket, TCP {listening.host}:{listening.kgp_port}; "
-                   f"{'tournament' if tournament else 'practice'}, {variant.name}, {move_time:g} s a move; "
-                   f"library {server.library.path}", err=True)
+        typer.echo(
+            f"kalah arena serve: pages http://{listening.host}:{listening.port}/, WebSocket "
+            f"ws://{listening.host}:{listening.port}/socket, TCP {listening.host}:{listening.kgp_port}; "
+            f"{'tournament' if tournament else 'practice'}, {variant.name}, {move_time:g} s a move; "
+            f"library {server.library.path}",
+            err=True,
+        )
 
     try:
         asyncio.run(run(config, db, host, port, kgp_port, ready=ready, tournament=event))

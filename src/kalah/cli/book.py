@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time as _time
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -20,19 +19,27 @@ def _size(nbytes: int) -> str:
 
 def register(app: typer.Typer) -> None:
     """Add ``kalah book`` (build, show) to the command line."""
-    group = typer.Typer(help="Opening books: the perfect player's solved moves along its own lines.", no_args_is_help=True)
+    group = typer.Typer(
+        help="Opening books: the perfect player's solved moves along its own lines.", no_args_is_help=True
+    )
     app.add_typer(group, name="book")
 
     @group.command("build")
     def build(
-        moves: int = typer.Option(..., "--moves", "-n", help="The perfect player's first N decisions of each seat, against every reply."),
+        moves: int = typer.Option(
+            ..., "--moves", "-n", help="The perfect player's first N decisions of each seat, against every reply."
+        ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
-        out: Optional[Path] = typer.Option(None, "--out", "-o", help="The book file (default: the package's book of the variant)."),
+        out: Path | None = typer.Option(
+            None, "--out", "-o", help="The book file (default: the package's book of the variant)."
+        ),
         threads: int = typer.Option(1, "--threads", help="Solver threads."),
-        fresh: bool = typer.Option(False, "--fresh", help="Start over instead of extending the book already in the file."),
+        fresh: bool = typer.Option(
+            False, "--fresh", help="Start over instead of extending the book already in the file."
+        ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     ) -> None:
         """Solve the positions of a variant's opening book and write it (after each complete move number)."""
@@ -68,7 +75,11 @@ def register(app: typer.Typer) -> None:
             ) as bar:
                 task = bar.add_task("build", total=None, level=1)
                 book = build_book(
-                    variant, moves, book=earlier, threads=threads, checkpoint=save,
+                    variant,
+                    moves,
+                    book=earlier,
+                    threads=threads,
+                    checkpoint=save,
                     progress=lambda done, total, level: bar.update(task, completed=done, total=total, level=level),
                 )
         book.save(path)
@@ -81,7 +92,7 @@ def register(app: typer.Typer) -> None:
 
     @group.command("show")
     def show(
-        file: Optional[Path] = typer.Argument(None, help="A book file (default: the package's book of the variant)."),
+        file: Path | None = typer.Argument(None, help="A book file (default: the package's book of the variant)."),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
@@ -97,12 +108,15 @@ def register(app: typer.Typer) -> None:
             fail(f"no opening book of {variant.name} ships with this kalah")
         book = load(path)
         built = book.built
-        typer.echo(f"{book.variant.name}: {book.moves} moves per seat, {len(book):,} positions, "
-                   f"{_size(path.stat().st_size)}")
+        typer.echo(
+            f"{book.variant.name}: {book.moves} moves per seat, {len(book):,} positions, {_size(path.stat().st_size)}"
+        )
         for number, level in enumerate(built.get("levels", [])[: book.moves], start=1):
             typer.echo(f"  move {number}: {level.get('positions', '?')} positions, {level.get('seconds', '?')} s")
         if "seconds" in built:
-            typer.echo(f"built in {built['seconds']} s (solver threads: {built.get('threads', '?')}) by kalah {built.get('kalah', '?')}")
+            typer.echo(
+                f"built in {built['seconds']} s (solver threads: {built.get('threads', '?')}) by kalah {built.get('kalah', '?')}"
+            )
         first = Position.start(book.variant)
         start = book.get(first)
         if start is not None:  # the pit's letter, as the board and every other command name moves

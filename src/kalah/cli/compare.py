@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -48,7 +47,9 @@ def check_plot_format(path: Path | None) -> None:
 
     formats = FigureCanvasBase.get_supported_filetypes()
     if path.suffix[1:].lower() not in formats:
-        fail(f"--plot {path}: {path.suffix!r} is not an image format; give one of {', '.join('.' + f for f in sorted(formats))}")
+        fail(
+            f"--plot {path}: {path.suffix!r} is not an image format; give one of {', '.join('.' + f for f in sorted(formats))}"
+        )
 
 
 def seconds_table_unit(values) -> tuple[str, float, int]:
@@ -108,10 +109,13 @@ def register(app: typer.Typer) -> None:
         positions: int = typer.Option(10, "--positions", help="Varied positions besides the start."),
         evaluation: str = typer.Option("strong", "--evaluation", "-e", help=f"Evaluation: {', '.join(EVALUATIONS)}."),
         seed: int = typer.Option(1, "--seed", help="Seed of the varied positions."),
-        repeats: int = typer.Option(3, "--repeats", min=1, max=50,
-                                    help="Runs of each search; its time is their median (one timing is noise)."),
-        csv_file: Optional[Path] = typer.Option(None, "--csv", help="Write the table as CSV."),
-        plot_file: Optional[Path] = typer.Option(None, "--plot", help="Write a plot (PNG) of nodes and time against depth."),
+        repeats: int = typer.Option(
+            3, "--repeats", min=1, max=50, help="Runs of each search; its time is their median (one timing is noise)."
+        ),
+        csv_file: Path | None = typer.Option(None, "--csv", help="Write the table as CSV."),
+        plot_file: Path | None = typer.Option(
+            None, "--plot", help="Write a plot (PNG) of nodes and time against depth."
+        ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
@@ -136,14 +140,28 @@ def register(app: typer.Typer) -> None:
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         chosen = varied_positions(variant, positions, seed)
         console = Console(highlight=False)
-        with Progress(TextColumn("comparing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True) as progress:
+        with Progress(
+            TextColumn("comparing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        ) as progress:
             task = progress.add_task("compare", total=len(names) * len(depth_list) * len(chosen) * repeats)
             completed: list[int] = []
             found: dict = {}
             try:
-                totals, disagreements = run_comparison(names, depth_list, chosen, kind, repeats=repeats,
-                                                       on_search=lambda: progress.advance(task, repeats),
-                                                       completed=completed, found=found)
+                totals, disagreements = run_comparison(
+                    names,
+                    depth_list,
+                    chosen,
+                    kind,
+                    repeats=repeats,
+                    on_search=lambda: progress.advance(task, repeats),
+                    completed=completed,
+                    found=found,
+                )
             except KeyboardInterrupt:
                 stopped = True
                 totals, disagreements = found.get("totals", {}), found.get("disagreements", [])
@@ -156,8 +174,10 @@ def register(app: typer.Typer) -> None:
         title = f"{variant.name}, {len(chosen)} position{'' if len(chosen) == 1 else 's'}, evaluation {kind}"
         unit, scale, decimals = seconds_table_unit([totals[(n, d)]["seconds"] for n in names for d in depth_list])
         time_label = {"s": "Seconds", "ms": "Milliseconds", "µs": "Microseconds"}[unit]
-        for metric, label, fmt, factor in (("nodes", "Nodes visited", "{:,}", 1),
-                                           ("seconds", time_label, f"{{:,.{decimals}f}}", scale)):
+        for metric, label, fmt, factor in (
+            ("nodes", "Nodes visited", "{:,}", 1),
+            ("seconds", time_label, f"{{:,.{decimals}f}}", scale),
+        ):
             table = Table(title=f"{label} ({title})")
             table.add_column("depth", justify="right")
             for name in names:
@@ -172,7 +192,18 @@ def register(app: typer.Typer) -> None:
                 for name in names:
                     for depth in depth_list:
                         t = totals[(name, depth)]
-                        writer.writerow([name, depth, len(chosen), t["nodes"], t["leaves"], t["tt_hits"], t["cutoffs"], f"{t['seconds']:.6f}"])
+                        writer.writerow(
+                            [
+                                name,
+                                depth,
+                                len(chosen),
+                                t["nodes"],
+                                t["leaves"],
+                                t["tt_hits"],
+                                t["cutoffs"],
+                                f"{t['seconds']:.6f}",
+                            ]
+                        )
             console.print(f"Wrote {csv_file}")
         if plot_file is not None:
             write_plot(plot_file, names, depth_list, totals, title)
@@ -181,8 +212,12 @@ def register(app: typer.Typer) -> None:
         if disagreements:
             console.print(f"[red]The algorithms disagreed on {len(disagreements)} of {decisions} decisions.[/red]")
             for depth, number, answers in disagreements[:5]:
-                console.print(f"  depth {depth}, position {number}: " + ", ".join(f"{a} {v}/{m}" for a, (v, m) in answers.items()))
+                console.print(
+                    f"  depth {depth}, position {number}: " + ", ".join(f"{a} {v}/{m}" for a, (v, m) in answers.items())
+                )
             raise typer.Exit(1)
-        console.print(f"All {len(names)} algorithms agreed on every decision ({decisions} decisions: same value, same best move).")
+        console.print(
+            f"All {len(names)} algorithms agreed on every decision ({decisions} decisions: same value, same best move)."
+        )
         if stopped:
             raise typer.Exit(130)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import time as _time
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -36,27 +35,42 @@ def _check_directory(directory: Path) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add ``kalah endgame`` (build, info, list) to the command line."""
-    group = typer.Typer(help="Endgame databases: exact values of every position with few seeds left.", no_args_is_help=True)
+    group = typer.Typer(
+        help="Endgame databases: exact values of every position with few seeds left.", no_args_is_help=True
+    )
     app.add_typer(group, name="endgame")
 
     @group.command("build")
     def build(
-        max_seeds: int = typer.Option(..., "--max-seeds", "-k", help="K: every position with at most K seeds in the pits."),
+        max_seeds: int = typer.Option(
+            ..., "--max-seeds", "-k", help="K: every position with at most K seeds in the pits."
+        ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
-        path: Optional[Path] = typer.Option(None, "--path", help="Directory for the database (default: the user data directory)."),
-        threads: Optional[int] = typer.Option(None, "--threads", help="Threads (default: every core)."),
-        fresh: bool = typer.Option(False, "--fresh", help="Start over instead of resuming an interrupted build or keeping a complete one."),
+        path: Path | None = typer.Option(
+            None, "--path", help="Directory for the database (default: the user data directory)."
+        ),
+        threads: int | None = typer.Option(None, "--threads", help="Threads (default: every core)."),
+        fresh: bool = typer.Option(
+            False, "--fresh", help="Start over instead of resuming an interrupted build or keeping a complete one."
+        ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     ) -> None:
         """Build the database of a variant's pits and capture rule (the seeds per pit do not matter)."""
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+        from kalah.endgame import (
+            EndgameDatabaseError,
+            available_memory,
+            build_memory,
+            database_path,
+            default_directory,
+            load,
+            table_positions,
+        )
         from kalah.endgame import build as build_database
-        from kalah.endgame import (EndgameDatabaseError, available_memory, build_memory, database_path,
-                                   default_directory, load, table_positions)
 
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         if max_seeds < 0 or max_seeds > 40:
@@ -78,8 +92,10 @@ def register(app: typer.Typer) -> None:
         needed = build_memory(variant.pits, max_seeds)
         available = available_memory()
         if available is not None and needed > available:
-            fail(f"the database of {variant.pits} pits up to K={max_seeds} needs {_size(needed)} of memory while"
-                 f" it is built; {_size(available)} is available")
+            fail(
+                f"the database of {variant.pits} pits up to K={max_seeds} needs {_size(needed)} of memory while"
+                f" it is built; {_size(available)} is available"
+            )
         started = _time.perf_counter()
         if quiet:
             database = build_database(variant, max_seeds, directory, threads=threads, resume=not fresh)
@@ -95,7 +111,11 @@ def register(app: typer.Typer) -> None:
             ) as bar:
                 task = bar.add_task("build", total=positions)
                 database = build_database(
-                    variant, max_seeds, directory, threads=threads, resume=not fresh,
+                    variant,
+                    max_seeds,
+                    directory,
+                    threads=threads,
+                    resume=not fresh,
                     progress=lambda done, total: bar.update(task, completed=done),
                 )
         seconds = _time.perf_counter() - started
@@ -110,7 +130,6 @@ def register(app: typer.Typer) -> None:
     def info(file: Path = typer.Argument(..., help="A database file.")) -> None:
         """Check a database file (header and checksum) and describe it."""
         from kalah.endgame import load
-
         from kalah.rules import KalahError
 
         try:

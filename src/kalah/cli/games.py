@@ -14,7 +14,6 @@ from kalah.rules import KalahError, Variant
 
 from .options import check_output_path
 
-
 _DB_HELP = "The game library (SQLite); default: the one kalah serve uses."
 
 
@@ -58,16 +57,22 @@ def register(app: typer.Typer) -> None:
         db: Path = typer.Option(None, "--db", help=_DB_HELP),
         as_json: bool = typer.Option(False, "--json", help="One JSON array instead of a table."),
         limit: int = typer.Option(None, "--limit", min=1, help="Only the newest N games (of those the filters keep)."),
-        player: str = typer.Option(None, "--player", help="Games where either player's name or spec contains this text."),
+        player: str = typer.Option(
+            None, "--player", help="Games where either player's name or spec contains this text."
+        ),
         variant: str = typer.Option(None, "--variant", help="Games of this variant, e.g. 'Kalah(6,4)' or '(4,3)'."),
         result: str = typer.Option(None, "--result", help=f"Games by result: {', '.join(RESULTS)}."),
         since: str = typer.Option(None, "--since", help="Games started on this day (YYYY-MM-DD, UTC) or later."),
         until: str = typer.Option(None, "--until", help="Games started on this day (YYYY-MM-DD, UTC) or earlier."),
     ) -> None:
         """The games, newest first: id, players, variant, moves so far, result."""
-        chosen = GameFilter(player=player, variant=variant, result=result,
-                            since=parse_day(since, "--since") if since else None,
-                            until=parse_day(until, "--until") if until else None)
+        chosen = GameFilter(
+            player=player,
+            variant=variant,
+            result=result,
+            since=parse_day(since, "--since") if since else None,
+            until=parse_day(until, "--until") if until else None,
+        )
         path = db or context.obj
         if path is None and not default_library_path().exists():
             summaries = []  # the user's own library before the first game: empty, not created by a reader
@@ -89,18 +94,28 @@ def register(app: typer.Typer) -> None:
             return
         table = [("id", "players", "variant", "moves", "result", "started")]
         for summary in summaries:
-            table.append((str(summary.id), f"{summary.players[0].name} vs {summary.players[1].name}",
-                          _variant_name(summary.variant), str(summary.moves), _result(summary), summary.started_at))
+            table.append(
+                (
+                    str(summary.id),
+                    f"{summary.players[0].name} vs {summary.players[1].name}",
+                    _variant_name(summary.variant),
+                    str(summary.moves),
+                    _result(summary),
+                    summary.started_at,
+                )
+            )
         widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
         for row in table:
-            typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+            typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)).rstrip())
 
     @games.command("export")
     def export(
         context: typer.Context,
         db: Path = typer.Option(None, "--db", help=_DB_HELP),
         game_id: int = typer.Argument(..., metavar="ID", help="The game's id (see kalah games list)."),
-        output: Path = typer.Option(None, "--output", "-o", help="Write the record to this file (atomically) instead of stdout."),
+        output: Path = typer.Option(
+            None, "--output", "-o", help="Write the record to this file (atomically) instead of stdout."
+        ),
     ) -> None:
         """A game's JSON record, as kalah replay and the web board read it."""
         check_output_path(output, "--output")
@@ -140,8 +155,10 @@ def register(app: typer.Typer) -> None:
         if not yes:
             if not sys.stdin.isatty():
                 fail(f"kalah games delete asks before deleting game {game_id}; add --yes to delete without asking")
-            if not typer.confirm(f"Delete game {game_id} ({summary.players[0].name} vs {summary.players[1].name}, "
-                                 f"{_result(summary)})?", default=False):
+            if not typer.confirm(
+                f"Delete game {game_id} ({summary.players[0].name} vs {summary.players[1].name}, {_result(summary)})?",
+                default=False,
+            ):
                 typer.echo("Nothing deleted.")
                 return
         library.delete_game(game_id)

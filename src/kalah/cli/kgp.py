@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from kalah.cli import fail
@@ -17,14 +15,22 @@ def register(app: typer.Typer) -> None:
 def kgp(
     server: str = typer.Argument(..., help="host:port for TCP (go-kgp listens on 2671), or a ws:// or wss:// URL."),
     player: str = typer.Option("pvs:time=1", "--player", "-p", help="The player spec that plays, e.g. pvs:depth=12."),
-    name: Optional[str] = typer.Option(None, "--name", envvar="KGP_NAME", help="The agent's name (env KGP_NAME)."),
-    authors: Optional[str] = typer.Option(None, "--authors", envvar="KGP_AUTHORS", help="Its authors (env KGP_AUTHORS)."),
-    description: Optional[str] = typer.Option(None, "--description", envvar="KGP_DESCRIPTION",
-                                              help="What it does (env KGP_DESCRIPTION)."),
-    token: Optional[str] = typer.Option(None, "--token", envvar="KGP_TOKEN", show_default=False,
-                                        help="Secret that keeps the agent's identity and rating (env KGP_TOKEN; never printed)."),
-    games: Optional[int] = typer.Option(None, "--games", "-n", help="Stop after this many games (default: play on)."),
-    mode: str = typer.Option("freeplay", "--mode", help="freeplay (play moves) or eval (answer each state with a value)."),
+    name: str | None = typer.Option(None, "--name", envvar="KGP_NAME", help="The agent's name (env KGP_NAME)."),
+    authors: str | None = typer.Option(None, "--authors", envvar="KGP_AUTHORS", help="Its authors (env KGP_AUTHORS)."),
+    description: str | None = typer.Option(
+        None, "--description", envvar="KGP_DESCRIPTION", help="What it does (env KGP_DESCRIPTION)."
+    ),
+    token: str | None = typer.Option(
+        None,
+        "--token",
+        envvar="KGP_TOKEN",
+        show_default=False,
+        help="Secret that keeps the agent's identity and rating (env KGP_TOKEN; never printed).",
+    ),
+    games: int | None = typer.Option(None, "--games", "-n", help="Stop after this many games (default: play on)."),
+    mode: str = typer.Option(
+        "freeplay", "--mode", help="freeplay (play moves) or eval (answer each state with a value)."
+    ),
     retries: int = typer.Option(8, "--retries", help="Failed attempts to connect in a row before giving up."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Say only why it stopped."),
 ) -> None:
@@ -50,8 +56,16 @@ def kgp(
     chosen = make_player(player)
     if not getattr(chosen, "is_computer", False):
         fail(f"player {player!r} needs a person at a board; a KGP agent plays computer players only")
-    options = ClientOptions(server, name=name, authors=authors, description=description, token=token,
-                            games=games, mode=mode, retries=retries)
+    options = ClientOptions(
+        server,
+        name=name,
+        authors=authors,
+        description=description,
+        token=token,
+        games=games,
+        mode=mode,
+        retries=retries,
+    )
 
     def events(kind: str, text: str) -> None:
         if not quiet or kind == "retry":
@@ -61,7 +75,7 @@ def kgp(
         report = run_client(chosen, options, events)
     except KeyboardInterrupt:
         typer.echo("kalah kgp: stopped: interrupted", err=True)
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
     typer.echo(f"kalah kgp: stopped: {report.reason} ({report.games} games, {report.decisions} decisions)", err=True)
     if not report.ok:
         raise typer.Exit(1)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
 import typer
 
@@ -17,12 +17,16 @@ def register(app: typer.Typer) -> None:
 
 
 def mankalah(
-    player: Optional[str] = typer.Option(None, "--player", "-p",
-                                         help="Player spec to play with (default: a time-managed search)."),
-    move_time: Optional[float] = typer.Option(None, "--move-time",
-                                              help="Most seconds per move for the default player (default: 1/100 of the total, 36 s)."),
-    total_time: float = typer.Option(3600.0, "--total-time", help="The match's total time in seconds (ManKalah: one hour)."),
-    log: Optional[Path] = typer.Option(None, "--log", help="Append the messages exchanged to this file."),
+    player: str | None = typer.Option(
+        None, "--player", "-p", help="Player spec to play with (default: a time-managed search)."
+    ),
+    move_time: float | None = typer.Option(
+        None, "--move-time", help="Most seconds per move for the default player (default: 1/100 of the total, 36 s)."
+    ),
+    total_time: float = typer.Option(
+        3600.0, "--total-time", help="The match's total time in seconds (ManKalah: one hour)."
+    ),
+    log: Path | None = typer.Option(None, "--log", help="Append the messages exchanged to this file."),
 ) -> None:
     """Play Kalah(7,7) with the pie rule against the ManKalah engine (protocol on stdin/stdout).
 

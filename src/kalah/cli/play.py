@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -99,7 +100,9 @@ class TerminalDisplay(Observer):
         if result.finished:
             self.console.print(f"[bold]{result_line(result.final, self.names)}[/bold]")
         else:
-            self.console.print(f"Game stopped ({result.stop_reason}) after {result.moves} move{'' if result.moves == 1 else 's'}.")
+            self.console.print(
+                f"Game stopped ({result.stop_reason}) after {result.moves} move{'' if result.moves == 1 else 's'}."
+            )
 
 
 def register(app: typer.Typer) -> None:
@@ -107,14 +110,25 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def play(
-        player0: str = typer.Option("human", "--player0", "-0", help="Who moves first: a player spec such as human, random:seed=3, pvs:time=1."),
-        player1: Optional[str] = typer.Option(None, "--player1", "-1", help="Who moves second (default: the strongest engine available, about a second a move)."),
+        player0: str = typer.Option(
+            "human", "--player0", "-0", help="Who moves first: a player spec such as human, random:seed=3, pvs:time=1."
+        ),
+        player1: str | None = typer.Option(
+            None,
+            "--player1",
+            "-1",
+            help="Who moves second (default: the strongest engine available, about a second a move).",
+        ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
-        record: Optional[Path] = typer.Option(None, "--record", help="Write the game record (JSON) to this file, after every move."),
-        quiet: bool = typer.Option(False, "--quiet", "-q", help="Computer against computer without the board: print only the result."),
+        record: Path | None = typer.Option(
+            None, "--record", help="Write the game record (JSON) to this file, after every move."
+        ),
+        quiet: bool = typer.Option(
+            False, "--quiet", "-q", help="Computer against computer without the board: print only the result."
+        ),
         delay: float = typer.Option(0.0, "--delay", help="Seconds to pause after each move, to watch engines play."),
     ) -> None:
         """Play a game in the terminal. Type a pit letter (or its number) to move; hint, undo, ? for help."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -23,16 +22,16 @@ from .terminal import board_text
 SOURCES = ("selfplay", "library", "arena")
 
 
-def _puzzles(path: Optional[Path]) -> list[Puzzle]:
+def _puzzles(path: Path | None) -> list[Puzzle]:
     return load(path) if path is not None else list(shipped())
 
 
-def _variant_matches(puzzle: Puzzle, pits: Optional[int], seeds: Optional[int]) -> bool:
+def _variant_matches(puzzle: Puzzle, pits: int | None, seeds: int | None) -> bool:
     variant = puzzle.position.variant
     return (pits is None or variant.pits == pits) and (seeds is None or variant.seeds == seeds)
 
 
-def _check_theme(theme: Optional[str]) -> None:
+def _check_theme(theme: str | None) -> None:
     if theme is not None and theme not in THEMES:
         fail(f"unknown theme {theme!r}; themes: {', '.join(THEMES)}")
 
@@ -50,25 +49,33 @@ def _library_records(library: GameLibrary, arena_only: bool, variant_name: str) 
 
 def register(app: typer.Typer) -> None:
     """Add ``kalah puzzles`` (build, list) and ``kalah puzzle`` to the command line."""
-    group = typer.Typer(help="Puzzles: positions from real games whose one best move the solver proves.",
-                        no_args_is_help=True)
+    group = typer.Typer(
+        help="Puzzles: positions from real games whose one best move the solver proves.", no_args_is_help=True
+    )
     app.add_typer(group, name="puzzles")
 
     @group.command("build")
     def build(
-        source: str = typer.Option("selfplay", "--from", help=f"Where the games come from: {', '.join(SOURCES)} "
-                                   "(library: every game of the library; arena: the arena's games there)."),
+        source: str = typer.Option(
+            "selfplay",
+            "--from",
+            help=f"Where the games come from: {', '.join(SOURCES)} "
+            "(library: every game of the library; arena: the arena's games there).",
+        ),
         games: int = typer.Option(20, "--games", min=1, max=100_000, help="Self-play games to play (--from selfplay)."),
-        db: Optional[Path] = typer.Option(None, "--db", help="The game library (default: the one kalah serve uses)."),
-        margin: int = typer.Option(DEFAULT_MARGIN, "--margin", min=1, max=200,
-                                   help="Seeds by which the solution must beat every other move."),
+        db: Path | None = typer.Option(None, "--db", help="The game library (default: the one kalah serve uses)."),
+        margin: int = typer.Option(
+            DEFAULT_MARGIN, "--margin", min=1, max=200, help="Seeds by which the solution must beat every other move."
+        ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
         seed: int = typer.Option(0, "--seed", help="Seed of the self-play games (the same seed, the same games)."),
-        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Stop after this many new puzzles."),
-        out: Path = typer.Option(..., "--out", "-o", help="The puzzle file (gzip JSON) to write; puzzles already in it are kept."),
+        limit: int | None = typer.Option(None, "--limit", min=1, help="Stop after this many new puzzles."),
+        out: Path = typer.Option(
+            ..., "--out", "-o", help="The puzzle file (gzip JSON) to write; puzzles already in it are kept."
+        ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     ) -> None:
         """Find puzzles in games and add them to a puzzle file (every one proven by the solver)."""
@@ -89,30 +96,52 @@ def register(app: typer.Typer) -> None:
             listed = _library_records(GameLibrary(db, busy_timeout=5, create=False), source == "arena", variant.name)
             records, total = iter(listed), len(listed)
         console = Console(stderr=True)
-        with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[found]} puzzles"),
-                      TimeElapsedColumn(), console=console, transient=True, disable=quiet or not console.is_terminal) as bar:
+        with Progress(
+            TextColumn("games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[found]} puzzles"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+            disable=quiet or not console.is_terminal,
+        ) as bar:
             task = bar.add_task("games", total=total, found=0)
-            found = find_puzzles(records, margin, source=source, limit=limit, total=total,
-                                 known={puzzle.id for puzzle in kept},
-                                 progress=lambda done, _, count: bar.update(task, completed=done, found=count))
+            found = find_puzzles(
+                records,
+                margin,
+                source=source,
+                limit=limit,
+                total=total,
+                known={puzzle.id for puzzle in kept},
+                progress=lambda done, _, count: bar.update(task, completed=done, found=count),
+            )
         save(kept + found, out)
         typer.echo(f"{len(found)} new puzzles ({len(kept) + len(found)} in {out})")
 
     @group.command("list")
     def list_puzzles(
-        file: Optional[Path] = typer.Option(None, "--file", help="A puzzle file (default: the puzzles in the package)."),
-        pits: Optional[int] = typer.Option(None, "--pits", min=1, max=8, help="Only this many pits a side."),
-        seeds: Optional[int] = typer.Option(None, "--seeds", min=1, max=15, help="Only this many seeds a pit."),
-        theme: Optional[str] = typer.Option(None, "--theme", help=f"Only this theme: {', '.join(THEMES)}."),
-        difficulty: Optional[int] = typer.Option(None, "--difficulty", min=1, max=5, help="Only this difficulty (1-5)."),
-        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="At most this many."),
-        as_json: bool = typer.Option(False, "--json", help="One JSON array (each: id, variant, position, solution, "
-                                     "value, margin, theme, difficulty)."),
+        file: Path | None = typer.Option(None, "--file", help="A puzzle file (default: the puzzles in the package)."),
+        pits: int | None = typer.Option(None, "--pits", min=1, max=8, help="Only this many pits a side."),
+        seeds: int | None = typer.Option(None, "--seeds", min=1, max=15, help="Only this many seeds a pit."),
+        theme: str | None = typer.Option(None, "--theme", help=f"Only this theme: {', '.join(THEMES)}."),
+        difficulty: int | None = typer.Option(None, "--difficulty", min=1, max=5, help="Only this difficulty (1-5)."),
+        limit: int | None = typer.Option(None, "--limit", min=1, help="At most this many."),
+        as_json: bool = typer.Option(
+            False,
+            "--json",
+            help="One JSON array (each: id, variant, position, solution, value, margin, theme, difficulty).",
+        ),
     ) -> None:
         """List puzzles: variant, themes, difficulty (the solutions only with --json)."""
         _check_theme(theme)
-        chosen = [p for p in _puzzles(file) if _variant_matches(p, pits, seeds)
-                  and (theme is None or theme in p.theme) and (difficulty is None or p.difficulty == difficulty)]
+        chosen = [
+            p
+            for p in _puzzles(file)
+            if _variant_matches(p, pits, seeds)
+            and (theme is None or theme in p.theme)
+            and (difficulty is None or p.difficulty == difficulty)
+        ]
         chosen = chosen[:limit] if limit else chosen
         if as_json:
             typer.echo(json.dumps([puzzle.to_dict() for puzzle in chosen]))
@@ -121,25 +150,36 @@ def register(app: typer.Typer) -> None:
         for heading in ("id", "variant", "to move", "seeds left", "theme", "difficulty"):
             table.add_column(heading)
         for puzzle in chosen:
-            table.add_row(puzzle.id, puzzle.position.variant.name, str(puzzle.position.to_move),
-                          str(puzzle.position.seeds_in_pits), ", ".join(puzzle.theme), "★" * puzzle.difficulty)
+            table.add_row(
+                puzzle.id,
+                puzzle.position.variant.name,
+                str(puzzle.position.to_move),
+                str(puzzle.position.seeds_in_pits),
+                ", ".join(puzzle.theme),
+                "★" * puzzle.difficulty,
+            )
         Console(highlight=False).print(table)
 
     @app.command("puzzle")
     def puzzle_command(
-        file: Optional[Path] = typer.Option(None, "--file", help="A puzzle file (default: the puzzles in the package)."),
-        puzzle_id: Optional[str] = typer.Option(None, "--id", help="This puzzle (default: a random one)."),
-        pits: Optional[int] = typer.Option(None, "--pits", min=1, max=8, help="Only this many pits a side."),
-        seeds: Optional[int] = typer.Option(None, "--seeds", min=1, max=15, help="Only this many seeds a pit."),
-        theme: Optional[str] = typer.Option(None, "--theme", help=f"Only this theme: {', '.join(THEMES)}."),
-        difficulty: Optional[int] = typer.Option(None, "--difficulty", min=1, max=5, help="Only this difficulty (1-5)."),
-        seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the random choice."),
+        file: Path | None = typer.Option(None, "--file", help="A puzzle file (default: the puzzles in the package)."),
+        puzzle_id: str | None = typer.Option(None, "--id", help="This puzzle (default: a random one)."),
+        pits: int | None = typer.Option(None, "--pits", min=1, max=8, help="Only this many pits a side."),
+        seeds: int | None = typer.Option(None, "--seeds", min=1, max=15, help="Only this many seeds a pit."),
+        theme: str | None = typer.Option(None, "--theme", help=f"Only this theme: {', '.join(THEMES)}."),
+        difficulty: int | None = typer.Option(None, "--difficulty", min=1, max=5, help="Only this difficulty (1-5)."),
+        seed: int | None = typer.Option(None, "--seed", help="Seed of the random choice."),
     ) -> None:
         """Solve a puzzle in the terminal: find the one best move (hint shows the theme, q gives up)."""
         _check_theme(theme)
-        puzzles = [p for p in _puzzles(file) if _variant_matches(p, pits, seeds)
-                   and (theme is None or theme in p.theme) and (difficulty is None or p.difficulty == difficulty)
-                   and (puzzle_id is None or p.id == puzzle_id)]
+        puzzles = [
+            p
+            for p in _puzzles(file)
+            if _variant_matches(p, pits, seeds)
+            and (theme is None or theme in p.theme)
+            and (difficulty is None or p.difficulty == difficulty)
+            and (puzzle_id is None or p.id == puzzle_id)
+        ]
         if not puzzles:
             fail(f"no puzzle {puzzle_id}" if puzzle_id else "no puzzle matches")
         puzzle = random.Random(seed).choice(puzzles)
@@ -147,8 +187,10 @@ def register(app: typer.Typer) -> None:
         me = position.to_move
         console = Console(highlight=False)
         names = ("player 0", "player 1")
-        console.print(f"[bold]Puzzle {puzzle.id}[/bold], {position.variant.name}, difficulty {'★' * puzzle.difficulty}: "
-                      f"player {me} to move. One move is better than every other by {puzzle.margin} seeds or more.")
+        console.print(
+            f"[bold]Puzzle {puzzle.id}[/bold], {position.variant.name}, difficulty {'★' * puzzle.difficulty}: "
+            f"player {me} to move. One move is better than every other by {puzzle.margin} seeds or more."
+        )
         console.print(board_text(position, names=names, bottom=me))
         tries = 0
         while True:
@@ -157,8 +199,10 @@ def register(app: typer.Typer) -> None:
             except EOFError:
                 answer = "q"
             if answer.lower() in ("q", "quit"):
-                console.print(f"The solution: {move_name(me, puzzle.solution)} (value {puzzle.value:+d} for the mover, "
-                              f"every other move {puzzle.margin} or more less).")
+                console.print(
+                    f"The solution: {move_name(me, puzzle.solution)} (value {puzzle.value:+d} for the mover, "
+                    f"every other move {puzzle.margin} or more less)."
+                )
                 raise typer.Exit(1)
             if answer.lower() == "hint":
                 console.print(f"Theme: {', '.join(puzzle.theme)}")
@@ -170,7 +214,11 @@ def register(app: typer.Typer) -> None:
                 continue
             tries += 1
             if move == puzzle.solution:
-                console.print(f"[green]Solved[/green] in {tries} tr{'y' if tries == 1 else 'ies'}: "
-                              f"{move_name(me, move)} keeps {puzzle.value:+d} (proven).")
+                console.print(
+                    f"[green]Solved[/green] in {tries} tr{'y' if tries == 1 else 'ies'}: "
+                    f"{move_name(me, move)} keeps {puzzle.value:+d} (proven)."
+                )
                 return
-            console.print(f"[red]{move_name(me, move)} is not it[/red]: it gives away {puzzle.margin} or more seeds. Try again.")
+            console.print(
+                f"[red]{move_name(me, move)} is not it[/red]: it gives away {puzzle.margin} or more seeds. Try again."
+            )

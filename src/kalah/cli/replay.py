@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
 import click
 import typer
@@ -53,12 +53,14 @@ def recompute(record: GameRecord, allowed_external: frozenset[int] = frozenset()
             continue
         if not getattr(player, "is_computer", False):
             players.append(None)
-            notes.append(f"player {number} ({info.spec or info.name}) is not a computer player; its moves are not checked")
+            notes.append(
+                f"player {number} ({info.spec or info.name}) is not a computer player; its moves are not checked"
+            )
             continue
         players.append(player)
     differences, checked = [], 0
     positions = list(record.positions())
-    for number, (before, recorded) in enumerate(zip(positions, record.moves), 1):
+    for number, (before, recorded) in enumerate(zip(positions, record.moves, strict=False), 1):
         rerun = players[recorded.player]
         if rerun is None:
             continue
@@ -83,7 +85,9 @@ def _frame(record: GameRecord, positions: list, index: int, names: tuple[str, st
     label = pair_label([move.player for move in record.moves[:index]])
     lines: list[object] = [describe_move(event, names, label), board_text(after, event, names)]
     if index == len(record.moves):
-        lines.append(result_line(after, names) if after.is_over else f"Unfinished game ({record.stop_reason or 'stopped'}).")
+        lines.append(
+            result_line(after, names) if after.is_over else f"Unfinished game ({record.stop_reason or 'stopped'})."
+        )
     return lines
 
 
@@ -116,8 +120,11 @@ def _external_players_to_run(record: GameRecord, allow_exec: bool) -> frozenset[
     --allow-exec, else those a person at the terminal agrees to (none without a terminal)."""
     from kalah.cli import fail
 
-    external = [(number, info.spec, reach) for number, info in enumerate(record.players)
-                if (reach := external_access(info.spec)) is not None]
+    external = [
+        (number, info.spec, reach)
+        for number, info in enumerate(record.players)
+        if (reach := external_access(info.spec)) is not None
+    ]
     if allow_exec or not external:
         return frozenset(number for number, _, _ in external)
     if not sys.stdin.isatty():
@@ -135,14 +142,26 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def replay(
-        file: Path = typer.Argument(..., help="A game record (JSON) written by kalah play, the web board or the arena."),
-        recompute_moves: bool = typer.Option(False, "--recompute", help="Re-run the recorded computer players and report every move they now choose differently."),
+        file: Path = typer.Argument(
+            ..., help="A game record (JSON) written by kalah play, the web board or the arena."
+        ),
+        recompute_moves: bool = typer.Option(
+            False,
+            "--recompute",
+            help="Re-run the recorded computer players and report every move they now choose differently.",
+        ),
         delay: float = typer.Option(0.0, "--delay", help="Seconds to pause between moves (plays the game through)."),
-        keys: Optional[bool] = typer.Option(None, "--keys/--no-keys", help="Step with the keys (→ ← g G q); default:"
-                                            " on when the input and output are a terminal and no --delay is given."),
+        keys: bool | None = typer.Option(
+            None,
+            "--keys/--no-keys",
+            help="Step with the keys (→ ← g G q); default:"
+            " on when the input and output are a terminal and no --delay is given.",
+        ),
         allow_exec: bool = typer.Option(
-            False, "--allow-exec",
-            help="With --recompute: run the record's exec: players (programs named in the file) without asking."),
+            False,
+            "--allow-exec",
+            help="With --recompute: run the record's exec: players (programs named in the file) without asking.",
+        ),
     ) -> None:
         """Show a recorded game move by move: step with the arrow keys on a terminal, else played through."""
         check_delay(delay)
@@ -168,9 +187,11 @@ def register(app: typer.Typer) -> None:
         console.print(f"[bold]{record.variant.name}[/bold]: {names[0]} against {names[1]}, {record.started_at}")
         positions = list(record.positions())
         console.print(board_text(positions[0], names=names))
-        for number, (before, recorded) in enumerate(zip(positions, record.moves), 1):
+        for number, (before, recorded) in enumerate(zip(positions, record.moves, strict=False), 1):
             after, effect = before.play_explained(recorded.move)
-            event = MoveEvent(number, recorded.player, recorded.move, before, after, effect, recorded.seconds, recorded.info)
+            event = MoveEvent(
+                number, recorded.player, recorded.move, before, after, effect, recorded.seconds, recorded.info
+            )
             console.print()
             console.print(describe_move(event, names, pair_label([move.player for move in record.moves[:number]])))
             console.print(board_text(after, event, names))
@@ -178,4 +199,8 @@ def register(app: typer.Typer) -> None:
                 time.sleep(delay)
         console.print()
         final = positions[-1]
-        console.print(result_line(final, names) if final.is_over else f"Unfinished game ({record.stop_reason or 'stopped'}) after {len(record.moves)} move{'' if len(record.moves) == 1 else 's'}.")
+        console.print(
+            result_line(final, names)
+            if final.is_over
+            else f"Unfinished game ({record.stop_reason or 'stopped'}) after {len(record.moves)} move{'' if len(record.moves) == 1 else 's'}."
+        )

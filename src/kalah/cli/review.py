@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -25,7 +25,7 @@ def _number(value: Any) -> str:
     return f"{value:+d}" if isinstance(value, int) else f"{value:+.2f}"
 
 
-def _seconds(text: Optional[str]) -> float:
+def _seconds(text: str | None) -> float:
     if text is None:
         return DEFAULT_TIME
     try:
@@ -40,9 +40,16 @@ def _seconds(text: Optional[str]) -> float:
 def reviewed(record: GameRecord, seconds: float, show_progress: bool) -> dict[str, Any]:
     """The review's JSON object, with a progress bar on stderr when it is a terminal."""
     console = Console(stderr=True)
-    with Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("positions"),
-                  TimeElapsedColumn(), console=console, transient=True,
-                  disable=not (show_progress and console.is_terminal)) as bar:
+    with Progress(
+        TextColumn("reviewing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("positions"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not (show_progress and console.is_terminal),
+    ) as bar:
         task = bar.add_task("review", total=len(record.moves) + 1)
         result = review(record, seconds, progress=lambda done, total: bar.update(task, completed=done, total=total))
     return result.to_dict()
@@ -53,35 +60,58 @@ def show(data: dict[str, Any]) -> None:
     console = Console(highlight=False)
     players = data["players"]
     table = Table(title="Review (values in seeds for the player who moves)")
-    for heading, justify in (("#", "right"), ("by", "right"), ("move", "left"), ("before", "right"),
-                             ("best", "left"), ("played", "right"), ("lost", "right"), ("class", "left"), ("", "left")):
+    for heading, justify in (
+        ("#", "right"),
+        ("by", "right"),
+        ("move", "left"),
+        ("before", "right"),
+        ("best", "left"),
+        ("played", "right"),
+        ("lost", "right"),
+        ("class", "left"),
+        ("", "left"),
+    ):
         table.add_column(heading, justify=justify)  # type: ignore[arg-type]
     last_pair = None
     for entry in data["moves"]:
         pair = f"{entry['pair']}." if entry["pair"] != last_pair else ""
         last_pair = entry["pair"]
-        best = " ".join(chr((65 if entry["player"] == 0 else 97) + move) if move != "swap" else "swap"
-                        for move in entry["best_moves"])
+        best = " ".join(
+            chr((65 if entry["player"] == 0 else 97) + move) if move != "swap" else "swap"
+            for move in entry["best_moves"]
+        )
         klass = entry["class"] + (" (forced)" if entry["forced"] else "")
         style = _STYLE.get(entry["class"], "")
-        table.add_row(pair, str(entry["player"]), entry["name"], _number(entry["value_before"]), best,
-                      _number(entry["value_after"]), f"{entry['loss']:g}",
-                      f"[{style}]{klass}[/{style}]", "exact" if entry["exact"] else "est.")
+        table.add_row(
+            pair,
+            str(entry["player"]),
+            entry["name"],
+            _number(entry["value_before"]),
+            best,
+            _number(entry["value_after"]),
+            f"{entry['loss']:g}",
+            f"[{style}]{klass}[/{style}]",
+            "exact" if entry["exact"] else "est.",
+        )
     console.print(table)
     for player in (0, 1):
         counts = data["counts"][player]
         accuracy = data["accuracy"][player]
         loss = data["average_loss"][player]
         tally = ", ".join(f"{counts[name]} {name}" for name, _ in CLASSES if counts[name])
-        console.print(f"Player {player} ({players[player]}): accuracy "
-                      f"{'-' if accuracy is None else f'{accuracy:.0f}%'}, "
-                      f"{'-' if loss is None else f'{loss:.2f}'} seeds lost a decision; {tally or 'no moves'}")
+        console.print(
+            f"Player {player} ({players[player]}): accuracy "
+            f"{'-' if accuracy is None else f'{accuracy:.0f}%'}, "
+            f"{'-' if loss is None else f'{loss:.2f}'} seeds lost a decision; {tally or 'no moves'}"
+        )
     turning = data["turning_points"]
     names = {entry["number"]: f"{entry['pair']}. {entry['name']}" for entry in data["moves"]}
     console.print("Turning points: " + (", ".join(names[number] for number in turning) if turning else "none"))
     exact = sum(1 for entry in data["moves"] if entry["exact"])
-    console.print(f"{exact} of {len(data['moves'])} moves judged exactly; {data['seconds']:.1f} s. Classes by seeds lost: "
-                  + ", ".join(f"{name} {'>8' if most is None else f'<={most:g}'}" for name, most in data["classes"].items()))
+    console.print(
+        f"{exact} of {len(data['moves'])} moves judged exactly; {data['seconds']:.1f} s. Classes by seeds lost: "
+        + ", ".join(f"{name} {'>8' if most is None else f'<={most:g}'}" for name, most in data["classes"].items())
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -89,14 +119,23 @@ def register(app: typer.Typer) -> None:
 
     @app.command("review")
     def review_command(
-        game: Optional[Path] = typer.Argument(None, help="A game record (JSON), as kalah play --record writes."),
-        game_id: Optional[int] = typer.Option(None, "--game", min=1, help="Review game ID of the game library instead "
-                                              "(the review is stored with it)."),
-        db: Optional[Path] = typer.Option(None, "--db", help="The game library (SQLite); default: the one kalah serve uses."),
-        time: Optional[str] = typer.Option(None, "--time", "-t", help=f"Seconds of analysis a position (default {DEFAULT_TIME:g})."),
+        game: Path | None = typer.Argument(None, help="A game record (JSON), as kalah play --record writes."),
+        game_id: int | None = typer.Option(
+            None, "--game", min=1, help="Review game ID of the game library instead (the review is stored with it)."
+        ),
+        db: Path | None = typer.Option(
+            None, "--db", help="The game library (SQLite); default: the one kalah serve uses."
+        ),
+        time: str | None = typer.Option(
+            None, "--time", "-t", help=f"Seconds of analysis a position (default {DEFAULT_TIME:g})."
+        ),
         fresh: bool = typer.Option(False, "--fresh", help="With --game: review again even if a review is stored."),
-        as_json: bool = typer.Option(False, "--json", help="Print one JSON object (its `moves`: move, player, "
-                                     "best_moves, loss, class, exact, ...) instead of a table."),
+        as_json: bool = typer.Option(
+            False,
+            "--json",
+            help="Print one JSON object (its `moves`: move, player, "
+            "best_moves, loss, class, exact, ...) instead of a table.",
+        ),
     ) -> None:
         """Review a game: each move's value, best moves, seeds lost and class; accuracy and turning points."""
         if (game is None) == (game_id is None):

@@ -28,14 +28,20 @@ def exposure_warning(host: str, port: int, allow_exec: bool, allowed_hosts: list
     """What a server bound to ``host`` exposes to other machines, or None on loopback."""
     if _is_loopback(host):
         return None
-    lines = [f"kalah: warning: listening on {host or '*'}:{port}, reachable from other machines:"
-             " anyone who reaches it can play, read and import games in the library and use the engines' CPU time"]
+    lines = [
+        f"kalah: warning: listening on {host or '*'}:{port}, reachable from other machines:"
+        " anyone who reaches it can play, read and import games in the library and use the engines' CPU time"
+    ]
     if allow_exec:
-        lines.append("kalah: warning: --allow-exec: anyone who reaches it can run any program on this machine"
-                     " as this user (exec: players) and read files (replay:file=)")
+        lines.append(
+            "kalah: warning: --allow-exec: anyone who reaches it can run any program on this machine"
+            " as this user (exec: players) and read files (replay:file=)"
+        )
     if host in _ANY and not allowed_hosts:
-        lines.append("kalah: warning: only requests addressed to localhost are answered; add the name or address"
-                     " people type in their browser with --allowed-host NAME (or --allowed-host '*' for any)")
+        lines.append(
+            "kalah: warning: only requests addressed to localhost are answered; add the name or address"
+            " people type in their browser with --allowed-host NAME (or --allowed-host '*' for any)"
+        )
     return "\n".join(lines)
 
 
@@ -68,34 +74,50 @@ def register(app: typer.Typer) -> None:
     def serve(
         host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
         port: int = typer.Option(8000, "--port", help="Port to listen on."),
-        db: Path = typer.Option(None, "--db", help="The game library (SQLite); default: games.sqlite in the user's data directory."),
+        db: Path = typer.Option(
+            None, "--db", help="The game library (SQLite); default: games.sqlite in the user's data directory."
+        ),
         open_browser: bool = typer.Option(False, "--open", help="Open the board in a web browser."),
-        workers: int = typer.Option(2, "--workers", min=1, max=16, help="Worker processes for computer moves and analysis."),
+        workers: int = typer.Option(
+            2, "--workers", min=1, max=16, help="Worker processes for computer moves and analysis."
+        ),
         allow_exec: bool = typer.Option(
-            False, "--allow-exec",
+            False,
+            "--allow-exec",
             help="Let clients name players that run programs or read files on this machine (exec:, replay:file=)."
-                 " Anyone who can reach the server can then run any command as you: only on a trusted network."),
+            " Anyone who can reach the server can then run any command as you: only on a trusted network.",
+        ),
         allowed_host: list[str] = typer.Option(
-            None, "--allowed-host",
-            help="A name or address the server answers to besides localhost (repeatable; '*' for any)."),
+            None,
+            "--allowed-host",
+            help="A name or address the server answers to besides localhost (repeatable; '*' for any).",
+        ),
         max_move_seconds: float = typer.Option(
-            5.0, "--max-move-seconds",
+            5.0,
+            "--max-move-seconds",
             help="Engine time per computer move, whatever the player's spec asks (a perfect or pvs:time=60 player"
-                 " thinks at most this long)."),
+            " thinks at most this long).",
+        ),
         max_library_mb: int = typer.Option(
-            2048, "--max-library-mb",
-            help="New games and imports are refused (507) once the library file is this large."),
+            2048,
+            "--max-library-mb",
+            help="New games and imports are refused (507) once the library file is this large.",
+        ),
         connections_per_address: int = typer.Option(
-            64, "--client-connections",
+            64,
+            "--client-connections",
             help="Connections one client address may hold open (an IPv6 client: its /64). Behind a NAT or a"
-                 " proxy a whole class is one address: raise it."),
+            " proxy a whole class is one address: raise it.",
+        ),
         games_per_minute: int = typer.Option(
-            60, "--games-per-minute",
-            help="New games one client address may store a minute (imports: half as many)."),
+            60, "--games-per-minute", help="New games one client address may store a minute (imports: half as many)."
+        ),
         forwarded_allow_ips: str = typer.Option(
-            "127.0.0.1", "--forwarded-allow-ips",
+            "127.0.0.1",
+            "--forwarded-allow-ips",
             help="Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (comma"
-                 " separated): the per-address limits then count the people behind the proxy (docs/deploy.md)."),
+            " separated): the per-address limits then count the people behind the proxy (docs/deploy.md).",
+        ),
     ) -> None:
         """Play, watch, analyse and replay games in the browser; every game is kept in the library."""
         import uvicorn
@@ -128,9 +150,16 @@ def register(app: typer.Typer) -> None:
         # A library that cannot be opened is one line (KalahError) before the server starts; without --db the
         # user's own library is made in a folder of its own, also on the first run of a new machine.
         path = GameLibrary(db, busy_timeout=5).path
-        application = create_app(path, workers=workers, allow_exec=allow_exec, allowed_hosts=hosts,
-                                 move_seconds=max_move_seconds, max_library_bytes=max_library_mb * 2**20,
-                                 games_per_minute=games_per_minute, imports_per_minute=max(1, games_per_minute // 2))
+        application = create_app(
+            path,
+            workers=workers,
+            allow_exec=allow_exec,
+            allowed_hosts=hosts,
+            move_seconds=max_move_seconds,
+            max_library_bytes=max_library_mb * 2**20,
+            games_per_minute=games_per_minute,
+            imports_per_minute=max(1, games_per_minute // 2),
+        )
         warning = exposure_warning(host, port, allow_exec, extra_hosts)
         if warning:
             typer.echo(warning, err=True)
@@ -140,8 +169,9 @@ def register(app: typer.Typer) -> None:
         if open_browser:
             threading.Timer(1.0, webbrowser.open, args=(url,)).start()
         raise_file_limit()  # slow clients are closed by the timeouts; until then each holds a file
-        server = uvicorn.Server(server_config(application, host, port,
-                                              ConnectionLimits(per_address=connections_per_address)))
+        server = uvicorn.Server(
+            server_config(application, host, port, ConnectionLimits(per_address=connections_per_address))
+        )
         server.config.forwarded_allow_ips = forwarded_allow_ips  # read when the server starts (Config.load)
         try:
             server.run()

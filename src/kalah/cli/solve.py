@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -18,19 +18,42 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def solve(
-        position_text: Optional[str] = typer.Option(None, "--position", "-p", help="The position: JSON inline or a JSON file (default: the start of the variant)."),
+        position_text: str | None = typer.Option(
+            None,
+            "--position",
+            "-p",
+            help="The position: JSON inline or a JSON file (default: the start of the variant).",
+        ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
-        time: Optional[float] = typer.Option(None, "--time", "-t", help="Stop after this many seconds and report the proven bounds."),
-        threads: Optional[int] = typer.Option(None, "--threads", help="Search threads (default: every core)."),
-        endgame: Optional[str] = typer.Option("auto", "--endgame", help="'auto' (the data directory, else a small table in memory), 'none', or a database file."),
-        endgame_seeds: Optional[int] = typer.Option(None, "--endgame-seeds", help="With --endgame auto: K of the database to build into the data directory when none as large is there (default: chosen from the seeds on the board, the memory and the disk; a solve with --time builds none unless given)."),
-        table: Optional[int] = typer.Option(None, "--table", help="Transposition table size as log2 of entries (8 bytes each)."),
+        time: float | None = typer.Option(
+            None, "--time", "-t", help="Stop after this many seconds and report the proven bounds."
+        ),
+        threads: int | None = typer.Option(None, "--threads", help="Search threads (default: every core)."),
+        endgame: str | None = typer.Option(
+            "auto",
+            "--endgame",
+            help="'auto' (the data directory, else a small table in memory), 'none', or a database file.",
+        ),
+        endgame_seeds: int | None = typer.Option(
+            None,
+            "--endgame-seeds",
+            help="With --endgame auto: K of the database to build into the data directory when none as large is there (default: chosen from the seeds on the board, the memory and the disk; a solve with --time builds none unless given).",
+        ),
+        table: int | None = typer.Option(
+            None, "--table", help="Transposition table size as log2 of entries (8 bytes each)."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
-        cluster: Optional[str] = typer.Option(None, "--cluster", help="Split the solve over the Dask cluster at this scheduler address (tcp://HOST:PORT)."),
-        checkpoint: Optional[str] = typer.Option(None, "--checkpoint", help="With --cluster: a SQLite file of proven bounds; a stopped solve started again with it resumes."),
+        cluster: str | None = typer.Option(
+            None, "--cluster", help="Split the solve over the Dask cluster at this scheduler address (tcp://HOST:PORT)."
+        ),
+        checkpoint: str | None = typer.Option(
+            None,
+            "--checkpoint",
+            help="With --cluster: a SQLite file of proven bounds; a stopped solve started again with it resumes.",
+        ),
     ) -> None:
         """Solve a position exactly: the final margin for the side to move under perfect play."""
         from kalah.solve import MAX_EXACT_SEEDS
@@ -40,7 +63,11 @@ def register(app: typer.Typer) -> None:
             fail(f"--time must be a positive number of seconds, got {time}")
         if table is not None and not 10 <= table <= 34:
             fail(f"--table must be from 10 to 34 (log2 of the entries: 2^10 to 2^34 of 8 bytes), got {table}")
-        position = read_position(position_text) if position_text else Position.start(make_variant(pits, seeds, empty_capture, pie_rule))
+        position = (
+            read_position(position_text)
+            if position_text
+            else Position.start(make_variant(pits, seeds, empty_capture, pie_rule))
+        )
         if checkpoint is not None and cluster is None:
             fail("--checkpoint is kept only by a solve on a cluster (give --cluster)")
         database = None if endgame in (None, "none", "off") else endgame
@@ -52,7 +79,9 @@ def register(app: typer.Typer) -> None:
         try:
             # A timed solve builds nothing unless asked (a build takes minutes); one too large to solve exactly
             # without --time is refused by the solve before anything is built.
-            if database == "auto" and (endgame_seeds is not None or (time is None and position.seeds_in_pits <= MAX_EXACT_SEEDS)):
+            if database == "auto" and (
+                endgame_seeds is not None or (time is None and position.seeds_in_pits <= MAX_EXACT_SEEDS)
+            ):
                 _prepare_endgame(position, endgame_seeds, threads)
             result = _solve_with_status(solve_position, position, time, options, show=not as_json)
         except KalahError as error:
@@ -71,8 +100,10 @@ def register(app: typer.Typer) -> None:
         if result.best_moves:
             typer.echo("best moves: " + ", ".join(move_name(position.to_move, m) for m in result.best_moves))
         elif result.unproven_best_move is not None:
-            typer.echo(f"best move so far: {move_name(position.to_move, result.unproven_best_move)}"
-                       " (a heuristic search's choice, not proven)")
+            typer.echo(
+                f"best move so far: {move_name(position.to_move, result.unproven_best_move)}"
+                " (a heuristic search's choice, not proven)"
+            )
         for move, (low, high) in result.move_bounds.items():
             bound = f"{low:+d}" if low == high else f"between {low:+d} and {high:+d}"
             typer.echo(f"  move {move_name(position.to_move, move)}: {bound}" + (" (proven)" if low == high else ""))
@@ -94,15 +125,20 @@ def _solve_with_status(solve_position, position: Position, time, options, show: 
 
             def progress(lower: int, upper: int) -> None:
                 proven[:] = [(lower, upper)]
-                status.update(f"{label}: value {_bounds_text(lower, upper)}" + ("; best moves and line" if lower == upper else ""))
+                status.update(
+                    f"{label}: value {_bounds_text(lower, upper)}" + ("; best moves and line" if lower == upper else "")
+                )
 
             return solve_position(position, time, progress=progress, **options)
     except KeyboardInterrupt:
         # Minutes of work are not thrown away in silence: what was proven is printed before leaving.
         if proven:
             lower, upper = proven[0]
-            typer.echo(f"interrupted: value {_bounds_text(lower, upper)} for player {position.to_move}"
-                       f" (proven before the interruption)", err=not show)  # --json: stdout stays JSON or empty
+            typer.echo(
+                f"interrupted: value {_bounds_text(lower, upper)} for player {position.to_move}"
+                f" (proven before the interruption)",
+                err=not show,
+            )  # --json: stdout stays JSON or empty
         else:
             typer.echo("interrupted before any bound was proven", err=not show)
         raise typer.Exit(130) from None
@@ -120,14 +156,25 @@ def _prepare_endgame(position: Position, max_seeds, threads) -> None:
     from kalah.solve import prepare_endgame
 
     console = Console(stderr=True)
-    bar = Progress(TextColumn("[bold]building[/bold]"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"),
-                   TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(), console=console, transient=True)
+    bar = Progress(
+        TextColumn("[bold]building[/bold]"),
+        BarColumn(),
+        TextColumn("{task.percentage:>5.1f}%"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
     task = bar.add_task("build", total=None)
 
     def starting(k: int, path, nbytes: int) -> None:
         size = f"{nbytes / 2**30:.2f} GiB" if nbytes >= 2**30 else f"{nbytes / 2**20:.1f} MiB"
-        console.print(f"Building the endgame database K={k} ({size}) into {path}: once, later solves"
-                      " reuse it (Ctrl-C stops it; the next run resumes)", highlight=False)
+        console.print(
+            f"Building the endgame database K={k} ({size}) into {path}: once, later solves"
+            " reuse it (Ctrl-C stops it; the next run resumes)",
+            highlight=False,
+        )
         bar.start()
 
     def progress(done: int, total: int) -> None:

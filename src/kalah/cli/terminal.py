@@ -7,7 +7,7 @@ board; player 1's store is on the left, player 0's on the right.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.text import Text
@@ -23,8 +23,12 @@ def _cell(count: int, style: str = "", mark: str = "") -> Text:
     return Text(f"{count:>{CELL - 1 - len(mark)}}{mark} ", style=style)
 
 
-def board_text(position: Position, event: MoveEvent | None = None, names: tuple[str, str] = ("player 0", "player 1"),
-               bottom: int = 0) -> Text:
+def board_text(
+    position: Position,
+    event: MoveEvent | None = None,
+    names: tuple[str, str] = ("player 0", "player 1"),
+    bottom: int = 0,
+) -> Text:
     """The board as rich Text: pits, stores (with their owners' names), letters; the last move's pit,
     sown pits and capture marked. ``bottom`` is the player whose row is drawn at the bottom (the
     person at the terminal), sowing left to right."""
@@ -129,11 +133,13 @@ def result_line(position: Position, names: tuple[str, str]) -> str:
     return f"{names[position.winner]} wins {max(scores)}-{min(scores)}"
 
 
-HELP = ("Type the letter of one of your pits (or its number, 1 for the first) and press Enter: its seeds are"
-        " sown one by one counter-clockwise. Last seed in your store: you move again. Last seed in an empty pit"
-        " of yours with seeds opposite: you capture them. 'swap' takes over the first player's side where the"
-        " pie rule allows it. 'hint' shows the best move (exact where the solver proves it), 'undo' takes back"
-        " your last move and the replies to it. q (or Ctrl-C) stops the game.")
+HELP = (
+    "Type the letter of one of your pits (or its number, 1 for the first) and press Enter: its seeds are"
+    " sown one by one counter-clockwise. Last seed in your store: you move again. Last seed in an empty pit"
+    " of yours with seeds opposite: you capture them. 'swap' takes over the first player's side where the"
+    " pie rule allows it. 'hint' shows the best move (exact where the solver proves it), 'undo' takes back"
+    " your last move and the replies to it. q (or Ctrl-C) stops the game."
+)
 
 #: Seconds a hint thinks.
 HINT_SECONDS = 1.0

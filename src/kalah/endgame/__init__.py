@@ -33,9 +33,10 @@ import os
 import queue
 import struct
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kalah.core import solver as core
 from kalah.rules import KalahError, Position, Variant
@@ -99,7 +100,9 @@ def _rule_key(variant: Variant | tuple[int, bool]) -> tuple[int, bool]:
     return int(pits), bool(empty_capture)
 
 
-def database_path(variant: Variant | tuple[int, bool], max_seeds: int, directory: str | os.PathLike[str] | None = None) -> Path:
+def database_path(
+    variant: Variant | tuple[int, bool], max_seeds: int, directory: str | os.PathLike[str] | None = None
+) -> Path:
     """Where the database of ``variant``'s pit count and capture rule with K = ``max_seeds`` lives."""
     pits, empty_capture = _rule_key(variant)
     rule = "empty" if empty_capture else "std"
@@ -158,9 +161,7 @@ class EndgameDatabase:
 
     def _check(self, position: Position) -> None:
         if not self.covers(position.variant):
-            raise EndgameDatabaseError(
-                f"the database {self.describe()} does not cover {position.variant.name}"
-            )
+            raise EndgameDatabaseError(f"the database {self.describe()} does not cover {position.variant.name}")
 
     def probe(self, position: Position) -> int | None:
         """The best margin the mover can still get from the seeds in the pits, or None above K."""
@@ -280,8 +281,9 @@ class _InOrder:
             raise self._error
 
 
-def _read_in_parts(path: Path, offset: int, target: memoryview, identity: tuple[int, int] | None = None,
-                   parts: int = 2) -> None:
+def _read_in_parts(
+    path: Path, offset: int, target: memoryview, identity: tuple[int, int] | None = None, parts: int = 2
+) -> None:
     """Read ``len(target)`` bytes of ``path`` from ``offset`` into fresh memory, in ``parts`` threads at once;
     OSError when the file is not the one of ``identity`` (device, inode).
 
@@ -323,8 +325,13 @@ def _identity_of(file: Any) -> tuple[int, int]:
     return status.st_dev, status.st_ino
 
 
-def _build_layers(table: core.EndgameTable, first: int, threads: int, progress: Progress | None,
-                  after_layer: Callable[[int], None] | None = None) -> None:
+def _build_layers(
+    table: core.EndgameTable,
+    first: int,
+    threads: int,
+    progress: Progress | None,
+    after_layer: Callable[[int], None] | None = None,
+) -> None:
     """Build layers ``first``..K in order (those below are complete), each packed in place as it is computed."""
     total = table.size
     done = table.layer_offset(first)
@@ -368,8 +375,12 @@ def build_in_memory(
     return EndgameDatabase(pits, empty_capture, max_seeds, None, table, buffer)
 
 
-def _header(pits: int, empty_capture: bool, max_seeds: int, layers: int, size: int, checksum: int, complete: bool) -> bytes:
-    return HEADER.pack(MAGIC, FORMAT_VERSION, HEADER.size, pits, int(empty_capture), max_seeds, layers, size, checksum, int(complete))
+def _header(
+    pits: int, empty_capture: bool, max_seeds: int, layers: int, size: int, checksum: int, complete: bool
+) -> bytes:
+    return HEADER.pack(
+        MAGIC, FORMAT_VERSION, HEADER.size, pits, int(empty_capture), max_seeds, layers, size, checksum, int(complete)
+    )
 
 
 def build(
@@ -447,15 +458,28 @@ def build(
     return database
 
 
-def _read_partial(partial: Path, pits: int, empty_capture: bool, max_seeds: int, size: int, buffer: mmap.mmap,
-                  table: core.EndgameTable) -> int:
+def _read_partial(
+    partial: Path,
+    pits: int,
+    empty_capture: bool,
+    max_seeds: int,
+    size: int,
+    buffer: mmap.mmap,
+    table: core.EndgameTable,
+) -> int:
     """Load the complete layers of a partial file; returns the first layer still to build (0: start over)."""
     try:
         with open(partial, "rb") as file:
             fields = HEADER.unpack(file.read(HEADER.size))
             magic, version, header_size, f_pits, f_ec, f_k, layers, f_size, _, _ = fields
             if (magic, version, header_size, f_pits, bool(f_ec), f_k, f_size) != (
-                MAGIC, FORMAT_VERSION, HEADER.size, pits, empty_capture, max_seeds, size
+                MAGIC,
+                FORMAT_VERSION,
+                HEADER.size,
+                pits,
+                empty_capture,
+                max_seeds,
+                size,
             ) or not 0 <= layers <= max_seeds + 1:
                 return 0
             end = table.layer_byte_offset(layers) if layers <= max_seeds else size
@@ -489,20 +513,27 @@ def load(path: str | os.PathLike[str], verify: bool = True) -> EndgameDatabase:
         head = file.read(HEADER.size)
         if len(head) < HEADER.size or not head.startswith(MAGIC):
             raise EndgameDatabaseError(f"{path} is not a kalah endgame database (bad magic or too short)")
-        magic, version, header_size, pits, empty_capture, max_seeds, layers, size, checksum, complete = HEADER.unpack(head)
+        magic, version, header_size, pits, empty_capture, max_seeds, layers, size, checksum, complete = HEADER.unpack(
+            head
+        )
         if version == 1:
             raise EndgameDatabaseError(
                 f"{path} has format version 1 (one byte a value); this kalah reads the packed version {FORMAT_VERSION}:"
-                " delete it and build it again (kalah endgame build)")
+                " delete it and build it again (kalah endgame build)"
+            )
         if version != FORMAT_VERSION or header_size != HEADER.size:
-            raise EndgameDatabaseError(f"{path} has format version {version}; this kalah reads version {FORMAT_VERSION}")
+            raise EndgameDatabaseError(
+                f"{path} has format version {version}; this kalah reads version {FORMAT_VERSION}"
+            )
         if not complete or layers != max_seeds + 1:
             raise EndgameDatabaseError(f"{path} is an incomplete endgame database (an interrupted build?)")
         if not 1 <= pits <= 8 or not 0 <= max_seeds <= core.MAX_SEEDS or size != core.table_bytes(pits, max_seeds):
             raise EndgameDatabaseError(f"{path} has an inconsistent header (pits {pits}, K {max_seeds}, size {size})")
         actual = os.fstat(file.fileno()).st_size
         if actual != HEADER.size + size:
-            raise EndgameDatabaseError(f"{path} holds {actual} bytes; its header promises {HEADER.size + size} (truncated or padded)")
+            raise EndgameDatabaseError(
+                f"{path} holds {actual} bytes; its header promises {HEADER.size + size} (truncated or padded)"
+            )
         buffer = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
         identity = _identity_of(file)
     if verify:

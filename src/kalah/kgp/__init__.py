@@ -8,11 +8,29 @@ of better moves, and :mod:`.client` plays on a server (``kalah kgp``). The
 server is the face ``kalah.classroom`` (``kalah arena serve``).
 """
 
-from .board import UnsupportedBoardError, board_from_position, move_from_wire, move_to_wire, position_from_board, variant_for
+from .board import (
+    UnsupportedBoardError,
+    board_from_position,
+    move_from_wire,
+    move_to_wire,
+    position_from_board,
+    variant_for,
+)
 from .client import ClientOptions, ClientReport, KgpClient, run_client
 from .thinker import Thinker
 from .transport import Connection, LineError, StreamConnection, WebSocketConnection, open_connection, parse_server
-from .wire import MAX_LINE, Board, Command, KgpError, KgpSyntaxError, Word, format_command, parse_board, parse_line, quote
+from .wire import (
+    MAX_LINE,
+    Board,
+    Command,
+    KgpError,
+    KgpSyntaxError,
+    Word,
+    format_command,
+    parse_board,
+    parse_line,
+    quote,
+)
 
 __all__ = [
     "MAX_LINE",

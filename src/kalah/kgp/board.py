@@ -33,7 +33,9 @@ def position_from_board(board: Board, variant: Variant | None = None) -> Positio
     chosen = variant if variant is not None and variant.pits == board.size else variant_for(board.size)
     total = board.south_store + board.north_store + sum(board.south) + sum(board.north)
     if total > MAX_TOTAL_SEEDS:
-        raise UnsupportedBoardError(f"a board of {total} seeds is not supported: this build holds at most {MAX_TOTAL_SEEDS}")
+        raise UnsupportedBoardError(
+            f"a board of {total} seeds is not supported: this build holds at most {MAX_TOTAL_SEEDS}"
+        )
     if len(board.north) != board.size:
         raise UnsupportedBoardError("the rows of the board have different lengths")
     return Position([[*board.south, board.south_store], [*board.north, board.north_store]], 0, chosen)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from kalah.players import Player
 from kalah.rules import Move, Position
@@ -105,7 +105,7 @@ class KgpClient:
         while True:
             try:
                 connection = await open_connection(self.options.server)
-            except (OSError, asyncio.TimeoutError, KgpError) as error:
+            except (TimeoutError, OSError, KgpError) as error:
                 failures += 1
                 reason = f"cannot reach {self.options.server}: {_describe(error)}"
                 if failures > self.options.retries:
@@ -123,7 +123,7 @@ class KgpClient:
             except _Stop as stop:
                 self.report.reason, self.report.ok = stop.reason, stop.ok
                 return self.report
-            except (OSError, LineError, asyncio.TimeoutError) as error:
+            except (TimeoutError, OSError, LineError) as error:
                 reason = f"connection lost: {_describe(error)}"
             finally:
                 await self._abandon(raise_pending=False)
@@ -184,12 +184,18 @@ class KgpClient:
     async def _greet(self, command: Command) -> None:
         version = command.args
         if not version or not isinstance(version[0], int) or version[0] != PROTOCOL_MAJOR:
-            await self._send("error", f"protocol version {version[0] if version else '?'} is not supported",
-                             ref=command.id)
-            raise _Stop(f"the server speaks KGP {'.'.join(map(str, version))}; this client speaks {PROTOCOL_MAJOR}.x",
-                        ok=False)
-        for key, value in (("info:name", self.options.name), ("info:authors", self.options.authors),
-                           ("info:description", self.options.description), ("auth:token", self.options.token)):
+            await self._send(
+                "error", f"protocol version {version[0] if version else '?'} is not supported", ref=command.id
+            )
+            raise _Stop(
+                f"the server speaks KGP {'.'.join(map(str, version))}; this client speaks {PROTOCOL_MAJOR}.x", ok=False
+            )
+        for key, value in (
+            ("info:name", self.options.name),
+            ("info:authors", self.options.authors),
+            ("info:description", self.options.description),
+            ("auth:token", self.options.token),
+        ):
             if value:
                 await self._send("set", Word(key), value)
         await self._send("mode", self.options.mode)
@@ -265,8 +271,7 @@ class KgpClient:
     def _track_game(self, board: Board) -> None:
         stores = board.south_store + board.north_store
         if not isinstance(self._game_key, tuple):  # the server names no games: infer them
-            if (self._game_key is None or self._game_over or self._game_key != board.size
-                    or stores < self._last_stores):
+            if self._game_key is None or self._game_over or self._game_key != board.size or stores < self._last_stores:
                 self._begin_game(board.size)
         self._last_stores = stores
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from kalah.core.search import MAX_DEPTH, Engine
 from kalah.endgame import oracle_for
@@ -59,8 +59,15 @@ class Thinker:
                 if not self._stopped.is_set():
                     report(move, None)
 
-    def _deepen(self, position: Position, report: Report, algorithm: str, evaluation: str,
-                depth: int | None, seconds: float | None) -> None:
+    def _deepen(
+        self,
+        position: Position,
+        report: Report,
+        algorithm: str,
+        evaluation: str,
+        depth: int | None,
+        seconds: float | None,
+    ) -> None:
         if self._engine is None:
             self._engine = Engine(20)
         oracle = oracle_for(position.variant)
@@ -69,10 +76,18 @@ class Thinker:
             left = None if seconds is None else seconds - (time.monotonic() - started)
             if self._stopped.is_set() or (left is not None and left <= 0):
                 return
-            result = search(position, check_algorithm(algorithm), depth=target, time=left,
-                            evaluation=check_evaluation(evaluation), engine=self._engine,
-                            keep_table=target > 1, move_values=False, oracle=oracle,
-                            threads=1 if left is None else None)
+            result = search(
+                position,
+                check_algorithm(algorithm),
+                depth=target,
+                time=left,
+                evaluation=check_evaluation(evaluation),
+                engine=self._engine,
+                keep_table=target > 1,
+                move_values=False,
+                oracle=oracle,
+                threads=1 if left is None else None,
+            )
             if self._stopped.is_set() or result.best_move is None or result.stats.depth < target:
                 return
             report(result.best_move, result.value)

@@ -76,7 +76,7 @@ class StreamConnection:
         try:
             self.writer.close()
             await asyncio.wait_for(self.writer.wait_closed(), 2)
-        except (ConnectionError, OSError, asyncio.TimeoutError):
+        except (TimeoutError, ConnectionError, OSError):
             pass
 
 

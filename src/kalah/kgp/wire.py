@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Union
 
 from kalah.rules import KalahError
 
@@ -61,7 +60,7 @@ class Word:
         return self.text
 
 
-Argument = Union[int, float, str, Word, Board]
+Argument = int | float | str | Word | Board
 
 
 @dataclass(frozen=True)
@@ -80,9 +79,9 @@ class Command:
         return None
 
 
-_HEAD = re.compile(r"(?:(\d{1,%d})?(?:@(\d{1,%d}))?[ \t]+)?([A-Za-z0-9]{1,32})(?=[ \t]|$)" % (MAX_DIGITS, MAX_DIGITS))
-_INTEGER = re.compile(r"[+-]?\d{1,%d}(?=[ \t]|$)" % MAX_DIGITS)
-_REAL = re.compile(r"[+-]?\d{0,%d}\.\d{1,%d}(?=[ \t]|$)" % (MAX_DIGITS, MAX_DIGITS))
+_HEAD = re.compile(rf"(?:(\d{{1,{MAX_DIGITS}}})?(?:@(\d{{1,{MAX_DIGITS}}}))?[ \t]+)?([A-Za-z0-9]{{1,32}})(?=[ \t]|$)")
+_INTEGER = re.compile(rf"[+-]?\d{{1,{MAX_DIGITS}}}(?=[ \t]|$)")
+_REAL = re.compile(rf"[+-]?\d{{0,{MAX_DIGITS}}}\.\d{{1,{MAX_DIGITS}}}(?=[ \t]|$)")
 _WORD = re.compile(r"[A-Za-z0-9:_-]{1,256}(?=[ \t]|$)")
 _STRING = re.compile(r'"((?:\\[^\r\n]|[^"\\\r\n])*)"(?=[ \t]|$)')
 _BOARD = re.compile(r"<(\d{1,6}(?:,\d{1,6}){2,})>(?=[ \t]|$)")
@@ -105,12 +104,12 @@ def parse_line(line: str) -> Command:
         raise KgpSyntaxError(f"not a KGP command: {_shorten(text)!r}")
     ident, ref, name = head.groups()
     args: list[Argument] = []
-    rest = text[head.end():]
+    rest = text[head.end() :]
     while rest:
         space = _SPACE.match(rest)
         if space is None:
             raise KgpSyntaxError(f"arguments are separated by spaces: {_shorten(rest)!r}")
-        rest = rest[space.end():]
+        rest = rest[space.end() :]
         if not rest:
             break
         if len(args) == MAX_ARGUMENTS:
@@ -125,7 +124,7 @@ def _argument(text: str) -> tuple[Argument, str]:
         match = pattern.match(text)
         if match is None:
             continue
-        rest = text[match.end():]
+        rest = text[match.end() :]
         if pattern is _INTEGER:
             return int(match.group(0)), rest
         if pattern is _REAL:
@@ -149,7 +148,7 @@ def parse_board(text: str) -> Board:
     size = numbers[0]
     if size < 1 or len(numbers) != 3 + 2 * size:
         raise KgpSyntaxError(f"a board of {size} pits a side has {3 + 2 * size} numbers, got {len(numbers)}")
-    return Board(numbers[1], numbers[2], tuple(numbers[3:3 + size]), tuple(numbers[3 + size:]))
+    return Board(numbers[1], numbers[2], tuple(numbers[3 : 3 + size]), tuple(numbers[3 + size :]))
 
 
 def quote(text: str) -> str:

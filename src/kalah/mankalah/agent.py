@@ -23,7 +23,8 @@ so the hour is never used up however long the game.
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterable, TextIO
+from collections.abc import Callable, Iterable
+from typing import TextIO
 
 from kalah.players.base import ComputerPlayer, Player
 from kalah.rules import SWAP, KalahError, Move, Position, Variant
@@ -172,8 +173,13 @@ class Agent:
         return format_agent_move(move)
 
 
-def run_agent(player: Player, input: TextIO | Iterable[str], output: TextIO,
-              variant: Variant = MANKALAH, log: Callable[[str], None] | None = None) -> Agent:
+def run_agent(
+    player: Player,
+    input: TextIO | Iterable[str],
+    output: TextIO,
+    variant: Variant = MANKALAH,
+    log: Callable[[str], None] | None = None,
+) -> Agent:
     """Play one ManKalah match over text streams; returns the agent when the engine says END.
 
     Raises :class:`ProtocolError` for a message that does not parse and

@@ -129,18 +129,21 @@ class ExecPlayer(ComputerPlayer):
         if self._me == 0 and position != start:
             raise ExternalEngineError(
                 f"{self.name} speaks the ManKalah protocol, which starts only from the start position; "
-                "play it from the start (e.g. arena --pie-rule, or --random-plies 0)")
+                "play it from the start (e.g. arena --pie-rule, or --random-plies 0)"
+            )
         path: list[Move] = []
         if self._me == 1:
             chain = _chain(start, position, 0)
             if chain is None:
                 raise ExternalEngineError(
-                    f"{self.name} speaks the ManKalah protocol, which starts only from the start position")
+                    f"{self.name} speaks the ManKalah protocol, which starts only from the start position"
+                )
             path = chain
         self._stderr = tempfile.TemporaryFile()
         try:
-            self._process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             stderr=self._stderr, bufsize=0)
+            self._process = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, bufsize=0
+            )
         except OSError as error:
             raise ExternalEngineError(f"cannot start {self.command!r}: {error.strerror or error}") from None
         self._send(f"START;{side_of(self._me, False)}")
@@ -158,8 +161,9 @@ class ExecPlayer(ComputerPlayer):
             return
         path = _chain(self._known, position, 1 - self._me)
         if path is None:
-            raise ExternalEngineError(f"cannot tell {self.name} how the game reached {position}: "
-                                      "no moves of its opponent lead there")
+            raise ExternalEngineError(
+                f"cannot tell {self.name} how the game reached {position}: no moves of its opponent lead there"
+            )
         for move in path:
             after = self._known.play(move)
             if move == SWAP:
@@ -213,7 +217,9 @@ class ExecPlayer(ComputerPlayer):
             while b"\n" not in self._buffer:
                 left = deadline - time.perf_counter()
                 if left <= 0:
-                    limit = "its time for the match" if self._used + self.timeout > self.total else f"{self.timeout:g} s"
+                    limit = (
+                        "its time for the match" if self._used + self.timeout > self.total else f"{self.timeout:g} s"
+                    )
                     raise ExternalEngineError(f"{self.name} did not answer within {limit}")
                 if not waiting.select(left):
                     continue

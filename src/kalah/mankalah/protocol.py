@@ -16,7 +16,7 @@ has happened, player 0 owns the North row and player 1 the South row:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 from kalah.rules import SWAP, KalahError, Move, Position, Variant
 
@@ -46,7 +46,7 @@ class Start:
 class Change:
     """The server's ``CHANGE;move;state;turn`` message: a move was played."""
 
-    move: Union[int, Literal["SWAP"]]
+    move: int | Literal["SWAP"]
     """The hole played, 1..m, or ``"SWAP"``."""
     state: tuple[int, ...]
     """The board after it: North's holes, North's store, South's holes, South's store."""
@@ -61,7 +61,7 @@ class End:
     pass
 
 
-EngineMessage = Union[Start, Change, End]
+EngineMessage = Start | Change | End
 
 
 # --- engine to agent -----------------------------------------------------------------
@@ -84,7 +84,7 @@ def parse_engine_message(line: str, variant: Variant = MANKALAH) -> EngineMessag
     if kind == "CHANGE":
         if len(parts) != 4:
             raise ProtocolError(f"bad CHANGE message {shown!r}: expected CHANGE;<move>;<state>;<turn>")
-        move: Union[int, Literal["SWAP"]]
+        move: int | Literal["SWAP"]
         if parts[1] == "SWAP":
             move = "SWAP"
         else:
@@ -111,7 +111,9 @@ def parse_state(text: str, variant: Variant = MANKALAH, shown: str | None = None
         raise ProtocolError(f"bad state in {shown!r}: expected {size} comma-separated counts")
     state = tuple(int(field) for field in fields)
     if sum(state) != variant.total_seeds:
-        raise ProtocolError(f"bad state in {shown!r}: it holds {sum(state)} seeds, {variant.name} has {variant.total_seeds}")
+        raise ProtocolError(
+            f"bad state in {shown!r}: it holds {sum(state)} seeds, {variant.name} has {variant.total_seeds}"
+        )
     return state
 
 

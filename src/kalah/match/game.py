@@ -7,8 +7,8 @@ game library follow a game by observing it.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from kalah.players.base import ComputerPlayer, GameStopped, Player
 from kalah.rules import IllegalMoveError, Move, MoveEffect, Position
@@ -135,8 +135,16 @@ def play_game(
             except IllegalMoveError as error:
                 raise PlayerMoveError(f"{player.name} ({player.spec}) chose an illegal move: {error}") from None
             number += 1
-            event = MoveEvent(number, position.to_move, move, position, after, effect, seconds,
-                              dict(getattr(player, "last_info", {}) or {}))
+            event = MoveEvent(
+                number,
+                position.to_move,
+                move,
+                position,
+                after,
+                effect,
+                seconds,
+                dict(getattr(player, "last_info", {}) or {}),
+            )
             history.append((after, event.player))
             position = after
             for observer in observers:

@@ -25,11 +25,10 @@ The tutorial notebooks are in docs/notebooks/.
 
 from __future__ import annotations
 
-from kalah.rules.svg import SEED_COLORS, board_svg, record_html
-
 from typing import Any
 
 from kalah.rules import KalahError
+from kalah.rules.svg import SEED_COLORS, board_svg, record_html
 
 __all__ = ["SEED_COLORS", "NotebookError", "board_svg", "play", "record_html", "replay", "show_trace"]
 

@@ -49,7 +49,9 @@ def module_graph(entry: Path) -> str:
     def source(path: Path, importers: tuple[Path, ...]) -> str:
         if path in importers:
             chain = " -> ".join(p.name for p in (*importers, path))
-            raise ModuleLoadError(f"the widget's modules import each other in a cycle ({chain}): data: URLs cannot hold one")
+            raise ModuleLoadError(
+                f"the widget's modules import each other in a cycle ({chain}): data: URLs cannot hold one"
+            )
         if path in done:
             return done[path]
         try:
@@ -61,15 +63,17 @@ def module_graph(entry: Path) -> str:
             group = "spec" if match.group("spec") is not None else "bare"
             spec = match.group(group)
             if not spec.startswith(("./", "../")):
-                raise ModuleLoadError(f"{path.name} imports {spec!r}: the widgets load only the package's own modules,"
-                                      " by relative paths")
+                raise ModuleLoadError(
+                    f"{path.name} imports {spec!r}: the widgets load only the package's own modules, by relative paths"
+                )
             target = (path.parent / spec).resolve()
             if not target.is_file():
                 raise ModuleLoadError(f"{path.name} imports {spec}, and there is no {target}")
             url = "data:text/javascript;base64," + base64.b64encode(
-                source(target, (*importers, path)).encode("utf-8")).decode("ascii")
+                source(target, (*importers, path)).encode("utf-8")
+            ).decode("ascii")
             start, end = match.span(group)
-            return match.group(0)[: start - match.start()] + url + match.group(0)[end - match.start():]
+            return match.group(0)[: start - match.start()] + url + match.group(0)[end - match.start() :]
 
         done[path] = _STATIC_IMPORT.sub(resolve, text)
         return done[path]

@@ -46,17 +46,36 @@ def _board_style() -> str:
     return "\n".join(path.read_text(encoding="utf-8") for path in (WEB / "board.css", STATIC / "board.css"))
 
 
-def _view(position: Position, before: Position | None, effect: MoveEffect | None, moves: int,
-          names: tuple[str, str], legal: list[Move]) -> dict[str, Any]:
+def _view(
+    position: Position,
+    before: Position | None,
+    effect: MoveEffect | None,
+    moves: int,
+    names: tuple[str, str],
+    legal: list[Move],
+) -> dict[str, Any]:
     """A position as the widgets' board draws it: ``last`` is the move that led there, as the web API's
     ``EffectOut`` (the board animates it when ``moves`` is one more than the position it shows)."""
     last = None
     if before is not None and effect is not None:
-        last = {"player": effect.player, "move": effect.move, "before": [list(row) for row in before.board],
-                "sown": list(effect.sown), "extra_turn": effect.extra_turn, "captured": effect.captured,
-                "capture_pit": effect.capture_pit}
-    return {"board": [list(row) for row in position.board], "to_move": position.to_move, "over": position.is_over,
-            "legal": legal, "last": last, "moves": moves, "result": result_label(position, names)}
+        last = {
+            "player": effect.player,
+            "move": effect.move,
+            "before": [list(row) for row in before.board],
+            "sown": list(effect.sown),
+            "extra_turn": effect.extra_turn,
+            "captured": effect.captured,
+            "capture_pit": effect.capture_pit,
+        }
+    return {
+        "board": [list(row) for row in position.board],
+        "to_move": position.to_move,
+        "over": position.is_over,
+        "legal": legal,
+        "last": last,
+        "moves": moves,
+        "result": result_label(position, names),
+    }
 
 
 class _StaticFallback:
@@ -119,7 +138,11 @@ class GameWidget(_StaticFallback, anywidget.AnyWidget):
         if self.position.to_move != self.human:
             return self._refuse("It is the computer's turn.")
         if move not in self.position.legal_moves():
-            why = "pit is empty" if isinstance(move, int) and 0 <= move < self.position.variant.pits else "is not a move here"
+            why = (
+                "pit is empty"
+                if isinstance(move, int) and 0 <= move < self.position.variant.pits
+                else "is not a move here"
+            )
             return self._refuse(f"{move_name(self.human, move)} {why}.")
         self._play(move)
         self._computer_if_its_turn()
@@ -150,8 +173,10 @@ class GameWidget(_StaticFallback, anywidget.AnyWidget):
         self._computer_if_its_turn()
 
     def __repr__(self) -> str:
-        return (f"<kalah game: {self.position.variant.name}, {self.names[0]} (0) against {self.names[1]} (1),"
-                f" {len(self.history)} moves: {self.message}>")
+        return (
+            f"<kalah game: {self.position.variant.name}, {self.names[0]} (0) against {self.names[1]} (1),"
+            f" {len(self.history)} moves: {self.message}>"
+        )
 
     def _fallback_html(self) -> str:
         return f"<div class='kalah-static'>{board_svg(self.position, bottom=self.human)}<p>{html.escape(self.message)}</p></div>"
@@ -213,8 +238,14 @@ class GameWidget(_StaticFallback, anywidget.AnyWidget):
     def _show(self, message: str | None = None) -> None:
         position = self.position
         mine = not self.thinking and not position.is_over and position.to_move == self.human
-        self.view = _view(position, self.history[-1] if self._effect else None, self._effect, len(self.history),
-                          (self.names[0], self.names[1]), [m for m in position.legal_moves() if m != SWAP] if mine else [])
+        self.view = _view(
+            position,
+            self.history[-1] if self._effect else None,
+            self._effect,
+            len(self.history),
+            (self.names[0], self.names[1]),
+            [m for m in position.legal_moves() if m != SWAP] if mine else [],
+        )
         self.can_take_back = any(p.to_move == self.human for p in self.history)
         self.can_swap = not self.thinking and position.to_move == self.human and SWAP in position.legal_moves()
         if message is not None:
@@ -241,8 +272,13 @@ def _result_text(position: Position, names: tuple[str, str]) -> str:
     return f"Game over: {who} {score[winner]}–{score[1 - winner]}."
 
 
-def play(opponent: str | Player = "pvs:time=0.5", *, seat: int = 0, variant: Variant | None = None,
-         position: Position | None = None) -> GameWidget:
+def play(
+    opponent: str | Player = "pvs:time=0.5",
+    *,
+    seat: int = 0,
+    variant: Variant | None = None,
+    position: Position | None = None,
+) -> GameWidget:
     """A game against the computer on a live board in the notebook.
 
     ``opponent`` is a player spec (``"pvs:time=0.5"``, ``"perfect"``,
@@ -278,17 +314,20 @@ class RecordWidget(_StaticFallback, anywidget.AnyWidget):
         self.record = record
         self.positions = list(record.positions())
         self.effects: list[MoveEffect | None] = [None]
-        for before, recorded in zip(self.positions, record.moves):
+        for before, recorded in zip(self.positions, record.moves, strict=False):
             self.effects.append(before.play_explained(recorded.move)[1])
-        super().__init__(count=len(record.moves), index=len(record.moves),
-                         names=[record.players[0].name, record.players[1].name])
+        super().__init__(
+            count=len(record.moves), index=len(record.moves), names=[record.players[0].name, record.players[1].name]
+        )
         self._draw()
 
     def __repr__(self) -> str:
         return f"<kalah record: {self.record.variant.name}, {self.caption}>"
 
     def _fallback_html(self) -> str:
-        return f"<div class='kalah-static'>{board_svg(self.positions[self.index])}<p>{html.escape(self.caption)}</p></div>"
+        return (
+            f"<div class='kalah-static'>{board_svg(self.positions[self.index])}<p>{html.escape(self.caption)}</p></div>"
+        )
 
     @traitlets.validate("index")
     def _valid_index(self, proposal: Any) -> int:
@@ -306,8 +345,10 @@ class RecordWidget(_StaticFallback, anywidget.AnyWidget):
             self.caption = f"start · {self.count} moves"
         else:
             recorded = self.record.moves[self.index - 1]
-            self.caption = f"move {self.index} of {self.count}: {names[recorded.player]} plays " \
-                           f"{move_name(recorded.player, recorded.move)}"
+            self.caption = (
+                f"move {self.index} of {self.count}: {names[recorded.player]} plays "
+                f"{move_name(recorded.player, recorded.move)}"
+            )
 
 
 def replay(record: GameRecord) -> RecordWidget:
@@ -317,17 +358,19 @@ def replay(record: GameRecord) -> RecordWidget:
 
 def _tree_style() -> str:
     rules = re.findall(r"^svg\.tree[^{]*\{[^}]*\}", (LAB / "lab.css").read_text(encoding="utf-8"), re.M)
-    return "\n".join([
-        ".kalah-trace { --ink: #2b1d12; --muted: #7a6552; --line: #e3d3bd;"
-        " font-family: 'Segoe UI', Arial, sans-serif; max-width: 1100px; }",
-        ".kalah-trace-head { font-weight: 600; margin-bottom: 4px; }",
-        ".kalah-trace svg.tree { height: 420px; }",
-        ".kalah-trace-frame { overflow-x: auto; max-width: 100%; }",  # the tree scrolls, the page does not
-        ".kalah-trace-bar { display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; margin-top: 6px; }",
-        ".kalah-trace-bar input[type=range] { flex: 1; min-width: 120px; }",
-        ".kalah-trace-info { margin-top: 4px; font-variant-numeric: tabular-nums; }",
-        *rules,
-    ])
+    return "\n".join(
+        [
+            ".kalah-trace { --ink: #2b1d12; --muted: #7a6552; --line: #e3d3bd;"
+            " font-family: 'Segoe UI', Arial, sans-serif; max-width: 1100px; }",
+            ".kalah-trace-head { font-weight: 600; margin-bottom: 4px; }",
+            ".kalah-trace svg.tree { height: 420px; }",
+            ".kalah-trace-frame { overflow-x: auto; max-width: 100%; }",  # the tree scrolls, the page does not
+            ".kalah-trace-bar { display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; margin-top: 6px; }",
+            ".kalah-trace-bar input[type=range] { flex: 1; min-width: 120px; }",
+            ".kalah-trace-info { margin-top: 4px; font-variant-numeric: tabular-nums; }",
+            *rules,
+        ]
+    )
 
 
 class TraceWidget(_StaticFallback, anywidget.AnyWidget):
@@ -351,15 +394,21 @@ class TraceWidget(_StaticFallback, anywidget.AnyWidget):
 
     def _fallback_html(self) -> str:
         position = Position.from_dict(self.trace["position"])
-        return (f"<div class='kalah-static'>{board_svg(position)}<p>Search trace: {html.escape(self._summary())}."
-                " The tree is interactive in a front end that runs widgets (JupyterLab, Notebook 7).</p></div>")
+        return (
+            f"<div class='kalah-static'>{board_svg(position)}<p>Search trace: {html.escape(self._summary())}."
+            " The tree is interactive in a front end that runs widgets (JupyterLab, Notebook 7).</p></div>"
+        )
 
 
 def _facts(trace: dict[str, Any]) -> dict[str, Any]:
     try:
         nodes = trace["nodes"]
-        to_move, pruned = tree_facts(Position.from_dict(trace["position"]), [n["parent"] for n in nodes],
-                                     [n["move"] for n in nodes], [n["cutoff"] for n in nodes])
+        to_move, pruned = tree_facts(
+            Position.from_dict(trace["position"]),
+            [n["parent"] for n in nodes],
+            [n["move"] for n in nodes],
+            [n["cutoff"] for n in nodes],
+        )
     except (KeyError, TypeError) as error:
         raise KalahError(f"not a search trace (format kalah-trace/1): {error}") from None
     return {"to_move": to_move, "pruned": {str(node_id): moves for node_id, moves in pruned.items()}}

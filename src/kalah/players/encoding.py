@@ -31,7 +31,7 @@ def observation(position: Position, seat: int) -> list[int]:
     """The board as ``seat`` sees it: its own row and store first (see the module's docstring)."""
     half = position.variant.pits + 1
     cells = position.cells
-    return list(cells[seat * half:(seat + 1) * half] + cells[(1 - seat) * half:(2 - seat) * half])
+    return list(cells[seat * half : (seat + 1) * half] + cells[(1 - seat) * half : (2 - seat) * half])
 
 
 def action_mask(position: Position, seat: int) -> list[int]:

@@ -25,11 +25,19 @@ import threading
 from kalah.core.search import Engine
 from kalah.endgame import oracle_for
 from kalah.rules import Move, Position
-from kalah.search import ALGORITHMS, MAX_DEPTH, MAX_PLAYOUTS, EVALUATIONS, PRACTICAL_ALGORITHMS, SearchError, check_evaluation, search
+from kalah.search import (
+    ALGORITHMS,
+    EVALUATIONS,
+    MAX_DEPTH,
+    MAX_PLAYOUTS,
+    PRACTICAL_ALGORITHMS,
+    SearchError,
+    check_evaluation,
+    search,
+)
 
 from .base import ComputerPlayer
 from .spec import PlayerSpecError, float_option, int_option, register_player
-
 
 DEFAULT_DEPTHS = {"minimax": 6, "alphabeta": 10, "scout": 10, "pvs": 10, "mtdf": 10}
 DEFAULT_PLAYOUTS = 10000
@@ -149,8 +157,17 @@ class SearchPlayer(ComputerPlayer):
         engine = self._engine
 
         def think() -> None:
-            search(position, self.algorithm, oracle=oracle, keep_table=True, time=PONDER_SECONDS,
-                   evaluation=self.evaluation, move_values=False, engine=engine, threads=1)
+            search(
+                position,
+                self.algorithm,
+                oracle=oracle,
+                keep_table=True,
+                time=PONDER_SECONDS,
+                evaluation=self.evaluation,
+                move_values=False,
+                engine=engine,
+                threads=1,
+            )
 
         self._pondering = threading.Thread(target=think, name="kalah-ponder", daemon=True)
         self._pondering.start()
@@ -213,15 +230,25 @@ class SearchPlayer(ComputerPlayer):
 
 
 def _factory(algorithm: str):
-    def make(depth: str | None = None, time: str | None = None, eval: str | None = None,
-             playouts: str | None = None, seed: str | None = None, memo: str | None = None,
-             manage: str | None = None, ponder: str | None = None) -> SearchPlayer:
+    def make(
+        depth: str | None = None,
+        time: str | None = None,
+        eval: str | None = None,
+        playouts: str | None = None,
+        seed: str | None = None,
+        memo: str | None = None,
+        manage: str | None = None,
+        ponder: str | None = None,
+    ) -> SearchPlayer:
         if algorithm == "mcts":
             if depth is not None or eval is not None or manage is not None or ponder is not None:
-                raise PlayerSpecError("mcts takes playouts=N, time=SECONDS and seed=N (no depth, eval, manage or ponder)")
+                raise PlayerSpecError(
+                    "mcts takes playouts=N, time=SECONDS and seed=N (no depth, eval, manage or ponder)"
+                )
         elif playouts is not None or seed is not None:
-            raise PlayerSpecError(f"{algorithm} takes depth=N, time=SECONDS, eval=NAME, memo, manage and ponder"
-                                  " (no playouts or seed)")
+            raise PlayerSpecError(
+                f"{algorithm} takes depth=N, time=SECONDS, eval=NAME, memo, manage and ponder (no playouts or seed)"
+            )
         pondering = ponder is not None and ponder.lower() in ("1", "true", "yes", "on")
         if pondering and (algorithm not in PRACTICAL_ALGORITHMS or time is None):
             raise PlayerSpecError("ponder=on needs pvs or mtdf with time=SECONDS")
@@ -247,11 +274,26 @@ def _factory(algorithm: str):
 
 
 _SUMMARIES = {
-    "minimax": ("plain negamax search (memoized as in the seeds)", "depth=N, time=SECONDS, eval=strong|store|seed, memo=BOOL, manage=on|off"),
-    "alphabeta": ("alpha-beta with bound-flag table, progressive deepening, move ordering", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off"),
-    "scout": ("Pearl's SCOUT (EVAL/TEST) with memoization and progressive deepening", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off"),
-    "pvs": ("principal variation search (NegaScout)", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off"),
-    "mtdf": ("MTD(f): null-window alpha-beta with memory", "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off"),
+    "minimax": (
+        "plain negamax search (memoized as in the seeds)",
+        "depth=N, time=SECONDS, eval=strong|store|seed, memo=BOOL, manage=on|off",
+    ),
+    "alphabeta": (
+        "alpha-beta with bound-flag table, progressive deepening, move ordering",
+        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off",
+    ),
+    "scout": (
+        "Pearl's SCOUT (EVAL/TEST) with memoization and progressive deepening",
+        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off",
+    ),
+    "pvs": (
+        "principal variation search (NegaScout)",
+        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off",
+    ),
+    "mtdf": (
+        "MTD(f): null-window alpha-beta with memory",
+        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off",
+    ),
     "mcts": ("UCT Monte-Carlo tree search with compiled random playouts", "playouts=N, time=SECONDS, seed=N"),
 }
 

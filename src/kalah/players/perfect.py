@@ -27,7 +27,9 @@ from .spec import PlayerSpecError, float_option, int_option, register_player
 class PerfectPlayer(ComputerPlayer):
     """Plays perfectly where the solver proves the value in time, else the best move of a search."""
 
-    def __init__(self, time: float = 10.0, threads: int | None = None, fallback: float = 2.0, book: bool = True) -> None:
+    def __init__(
+        self, time: float = 10.0, threads: int | None = None, fallback: float = 2.0, book: bool = True
+    ) -> None:
         super().__init__()
         self.time = time
         self.threads = threads
@@ -54,7 +56,12 @@ class PerfectPlayer(ComputerPlayer):
         result = solve(position, self.time, threads=self.threads, pv=False)
         if result.value is not None and result.best_moves:
             move = self._fastest(position, result.value, result.best_moves, deadline)
-            self.last_info = {"value": result.value, "exact": True, "best_moves": result.best_moves, "nodes": result.nodes}
+            self.last_info = {
+                "value": result.value,
+                "exact": True,
+                "best_moves": result.best_moves,
+                "nodes": result.nodes,
+            }
             return move
         return self._search(position, result)
 
@@ -65,14 +72,17 @@ class PerfectPlayer(ComputerPlayer):
         return fastest_move(position, value, best, deadline=deadline, threads=self.threads)
 
     def _search(self, position: Position, solved: SolveResult) -> Move:
-        result = search(position, algorithm="pvs", time=self.fallback, move_values=False, oracle=oracle_for(position.variant))
+        result = search(
+            position, algorithm="pvs", time=self.fallback, move_values=False, oracle=oracle_for(position.variant)
+        )
         self.last_info = {"exact": False, "lower": solved.lower, "upper": solved.upper, "value": result.value}
         assert result.best_move is not None  # the position is not over: the player was asked to move
         return result.best_move
 
 
-def _perfect_player(time: str | None = None, threads: str | None = None, fallback: str | None = None,
-                    book: str | None = None) -> PerfectPlayer:
+def _perfect_player(
+    time: str | None = None, threads: str | None = None, fallback: str | None = None, book: str | None = None
+) -> PerfectPlayer:
     return PerfectPlayer(
         float_option("time", time, 10.0),
         int_option("threads", threads, None, minimum=1),

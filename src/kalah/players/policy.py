@@ -17,8 +17,9 @@ the player registers as external, as ``replay:file=`` does.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from kalah.atomic import write_atomic
 from kalah.rules import Move, Position, Variant
@@ -50,8 +51,9 @@ class PolicyNetwork:
             raise PolicyFileError("a policy network needs at least one layer")
         for index, (w, b) in enumerate(self.layers):
             if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
-                raise PolicyFileError(f"layer {index} has weights {w.shape} and biases {b.shape}; "
-                                      f"expected ({width}, n) and (n,)")
+                raise PolicyFileError(
+                    f"layer {index} has weights {w.shape} and biases {b.shape}; expected ({width}, n) and (n,)"
+                )
             if not (np.isfinite(w).all() and np.isfinite(b).all()):
                 raise PolicyFileError(f"layer {index} holds numbers that are not finite")
             width = w.shape[1]
@@ -86,8 +88,9 @@ def save_policy(path: str | os.PathLike[str], variant: Variant, layers: Sequence
     import numpy as np
 
     network = PolicyNetwork(variant, layers)  # checks the shapes before anything is written
-    arrays: dict[str, Any] = {"variant": np.array([variant.pits, variant.seeds, variant.empty_capture,
-                                                   variant.pie_rule], np.int64)}
+    arrays: dict[str, Any] = {
+        "variant": np.array([variant.pits, variant.seeds, variant.empty_capture, variant.pie_rule], np.int64)
+    }
     for index, (w, b) in enumerate(network.layers):
         arrays[f"w{index}"], arrays[f"b{index}"] = w, b
     buffer = io.BytesIO()
@@ -155,5 +158,10 @@ def _policy_player(file: str | None = None) -> PolicyPlayer:
     return PolicyPlayer(load_policy(file), file)
 
 
-register_player("policy", _policy_player, "a trained policy network (NumPy .npz) playing its best move", "file=PATH",
-                external="reads a file on this machine")
+register_player(
+    "policy",
+    _policy_player,
+    "a trained policy network (NumPy .npz) playing its best move",
+    "file=PATH",
+    external="reads a file on this machine",
+)

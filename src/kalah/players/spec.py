@@ -10,8 +10,9 @@ from __future__ import annotations
 import difflib
 import inspect
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, overload
+from typing import overload
 
 from kalah.rules import KalahError
 
@@ -47,8 +48,9 @@ class PlayerType:
 _TYPES: dict[str, PlayerType] = {}
 
 
-def register_player(name: str, factory: Callable[..., Player], summary: str, options: str = "",
-                    external: str | None = None) -> None:
+def register_player(
+    name: str, factory: Callable[..., Player], summary: str, options: str = "", external: str | None = None
+) -> None:
     """Make ``name`` a player spec. ``external`` says what the player reaches outside the
     process (a program it runs, a file it reads); such players can be refused."""
     _TYPES[name] = PlayerType(name, factory, summary, options, external)
@@ -127,8 +129,10 @@ def make_player(spec: str, *, allow_external: bool = True) -> Player:
     name, options = parse_spec(spec)
     types = player_types()
     if name not in types:
-        raise PlayerSpecError(f"unknown player {name!r} in spec {spec!r}; known players: {', '.join(types)}"
-                              + _STALE_METADATA_HINT * (name in _ENTRY_POINT_PLAYERS))
+        raise PlayerSpecError(
+            f"unknown player {name!r} in spec {spec!r}; known players: {', '.join(types)}"
+            + _STALE_METADATA_HINT * (name in _ENTRY_POINT_PLAYERS)
+        )
     allowed = _option_names(types[name].factory)
     unknown = [key for key in options if allowed is not None and key not in allowed]
     if unknown:
@@ -163,13 +167,20 @@ MAX_SECONDS_OPTION = 86_400.0
 
 
 @overload
-def int_option(name: str, value: str | int | None, default: int, minimum: int | None = None,
-               maximum: int = MAX_INT_OPTION) -> int: ...
+def int_option(
+    name: str, value: str | int | None, default: int, minimum: int | None = None, maximum: int = MAX_INT_OPTION
+) -> int: ...
 @overload
-def int_option(name: str, value: str | int | None, default: None = None, minimum: int | None = None,
-               maximum: int = MAX_INT_OPTION) -> int | None: ...
-def int_option(name: str, value: str | int | None, default: int | None = None, minimum: int | None = None,
-               maximum: int = MAX_INT_OPTION) -> int | None:
+def int_option(
+    name: str, value: str | int | None, default: None = None, minimum: int | None = None, maximum: int = MAX_INT_OPTION
+) -> int | None: ...
+def int_option(
+    name: str,
+    value: str | int | None,
+    default: int | None = None,
+    minimum: int | None = None,
+    maximum: int = MAX_INT_OPTION,
+) -> int | None:
     """Read an integer option of a spec (at most ``maximum``), with an error that names it."""
     if value is None:
         return default
@@ -187,13 +198,24 @@ def int_option(name: str, value: str | int | None, default: int | None = None, m
 
 
 @overload
-def float_option(name: str, value: str | float | None, default: float, positive: bool = True,
-                 maximum: float = MAX_SECONDS_OPTION) -> float: ...
+def float_option(
+    name: str, value: str | float | None, default: float, positive: bool = True, maximum: float = MAX_SECONDS_OPTION
+) -> float: ...
 @overload
-def float_option(name: str, value: str | float | None, default: None = None, positive: bool = True,
-                 maximum: float = MAX_SECONDS_OPTION) -> float | None: ...
-def float_option(name: str, value: str | float | None, default: float | None = None, positive: bool = True,
-                 maximum: float = MAX_SECONDS_OPTION) -> float | None:
+def float_option(
+    name: str,
+    value: str | float | None,
+    default: None = None,
+    positive: bool = True,
+    maximum: float = MAX_SECONDS_OPTION,
+) -> float | None: ...
+def float_option(
+    name: str,
+    value: str | float | None,
+    default: float | None = None,
+    positive: bool = True,
+    maximum: float = MAX_SECONDS_OPTION,
+) -> float | None:
     """Read a finite number option of a spec (at most ``maximum``), with an error that names it."""
     if value is None:
         return default
@@ -206,7 +228,9 @@ def float_option(name: str, value: str | float | None, default: float | None = N
     if not math.isfinite(number):
         raise PlayerSpecError(f"option {name} must be a finite number, got {value}")
     if (positive and number <= 0) or number < 0:
-        raise PlayerSpecError(f"option {name} must be a {'positive' if positive else 'non-negative'} number, got {value}")
+        raise PlayerSpecError(
+            f"option {name} must be a {'positive' if positive else 'non-negative'} number, got {value}"
+        )
     if number > maximum:
         raise PlayerSpecError(f"option {name} must be at most {maximum:g}, got {value}")
     return number
@@ -247,5 +271,8 @@ def _load_builtin_players() -> None:
         except Exception as error:  # a broken plugin must not take the other players down
             import warnings
 
-            warnings.warn(f"the player plugin {entry_point.name!r} ({entry_point.value}) failed to load: {error}",
-                          RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                f"the player plugin {entry_point.name!r} ({entry_point.value}) failed to load: {error}",
+                RuntimeWarning,
+                stacklevel=2,
+            )

@@ -29,10 +29,11 @@ import json
 import os
 import random
 import zlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from kalah.atomic import write_atomic
 from kalah.match import play_game
@@ -42,8 +43,21 @@ from kalah.rules import SWAP, KalahError, Move, Position, Variant
 from kalah.search import search
 from kalah.solve import solve
 
-__all__ = ["DEFAULT_MARGIN", "ENDGAME_SEEDS", "FORMAT", "Puzzle", "PuzzleError", "THEMES", "find_puzzles", "load",
-           "prove", "save", "self_play_records", "shipped", "themes_of"]
+__all__ = [
+    "DEFAULT_MARGIN",
+    "ENDGAME_SEEDS",
+    "FORMAT",
+    "Puzzle",
+    "PuzzleError",
+    "THEMES",
+    "find_puzzles",
+    "load",
+    "prove",
+    "save",
+    "self_play_records",
+    "shipped",
+    "themes_of",
+]
 
 FORMAT = "kalah-puzzles"
 #: Seeds by which the solution must beat every other move, by default.
@@ -88,10 +102,19 @@ class Puzzle:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of ``kalah puzzles list --json`` and of the puzzle file."""
-        return {"id": self.id, "variant": self.position.variant.to_dict(), "variant_name": self.position.variant.name,
-                "position": {"board": [list(row) for row in self.position.board], "to_move": self.position.to_move},
-                "legal_moves": self.position.legal_moves(), "solution": self.solution, "value": self.value, "margin": self.margin, "theme": list(self.theme),
-                "difficulty": self.difficulty, "source": self.source}
+        return {
+            "id": self.id,
+            "variant": self.position.variant.to_dict(),
+            "variant_name": self.position.variant.name,
+            "position": {"board": [list(row) for row in self.position.board], "to_move": self.position.to_move},
+            "legal_moves": self.position.legal_moves(),
+            "solution": self.solution,
+            "value": self.value,
+            "margin": self.margin,
+            "theme": list(self.theme),
+            "difficulty": self.difficulty,
+            "source": self.source,
+        }
 
     @classmethod
     def from_dict(cls, data: Any) -> Puzzle:
@@ -103,8 +126,16 @@ class Puzzle:
             if solution not in position.legal_moves():
                 raise PuzzleError(f"puzzle {data.get('id')!r}: {solution!r} is not a legal move")
             theme = [str(tag) for tag in data.get("theme", [])]
-            return cls(str(data["id"]), position, solution, int(data["value"]), int(data["margin"]), theme,
-                       int(data.get("difficulty", 1)), str(data.get("source", "")))
+            return cls(
+                str(data["id"]),
+                position,
+                solution,
+                int(data["value"]),
+                int(data["margin"]),
+                theme,
+                int(data.get("difficulty", 1)),
+                str(data.get("source", "")),
+            )
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, PuzzleError):
                 raise
@@ -171,7 +202,9 @@ def _difficulty(position: Position, solution: Move, margin: int) -> int:
     return min(level, 5)
 
 
-def examine(position: Position, margin: int = DEFAULT_MARGIN, seconds: float = PROOF_SECONDS, source: str = "") -> Puzzle | None:
+def examine(
+    position: Position, margin: int = DEFAULT_MARGIN, seconds: float = PROOF_SECONDS, source: str = ""
+) -> Puzzle | None:
     """The puzzle of ``position`` if its best move is unique and beats every other by ``margin`` (proven), else None."""
     if position.is_over or len(position.legal_moves()) < 2 or position.seeds_in_pits > MAX_SEEDS:
         return None
@@ -189,8 +222,16 @@ def examine(position: Position, margin: int = DEFAULT_MARGIN, seconds: float = P
         second = value if second is None else max(second, value)
     assert second is not None
     proven = found.value - second
-    return Puzzle(puzzle_id(position), position, solution, found.value, proven, themes_of(position, solution, found.pv),
-                  _difficulty(position, solution, proven), source)
+    return Puzzle(
+        puzzle_id(position),
+        position,
+        solution,
+        found.value,
+        proven,
+        themes_of(position, solution, found.pv),
+        _difficulty(position, solution, proven),
+        source,
+    )
 
 
 def prove(puzzle: Puzzle, seconds: float | None = None) -> None:
@@ -207,7 +248,9 @@ def prove(puzzle: Puzzle, seconds: float | None = None) -> None:
             continue
         value = _move_value(position, move, seconds or 3600.0)
         if value is None or value > puzzle.value - puzzle.margin:
-            raise PuzzleError(f"puzzle {puzzle.id}: {move!r} is worth {value}, within {puzzle.margin} of {puzzle.value}")
+            raise PuzzleError(
+                f"puzzle {puzzle.id}: {move!r} is worth {value}, within {puzzle.margin} of {puzzle.value}"
+            )
 
 
 def self_play_records(variant: Variant, games: int, seed: int = 0) -> Iterator[GameRecord]:
@@ -215,7 +258,7 @@ def self_play_records(variant: Variant, games: int, seed: int = 0) -> Iterator[G
     build is reproducible; strong and weak moves both, so that the positions vary."""
     rng = random.Random(seed)
     pool = ["random", "pvs:depth=1", "pvs:depth=2", "pvs:depth=4", "pvs:depth=6"]
-    for number in range(games):
+    for _number in range(games):
         specs = [rng.choice(pool), rng.choice(pool)]
         players = [make_player(f"random:seed={rng.randrange(10**6)}" if spec == "random" else spec) for spec in specs]
         builder = RecordBuilder()
@@ -224,9 +267,17 @@ def self_play_records(variant: Variant, games: int, seed: int = 0) -> Iterator[G
         yield builder.record
 
 
-def find_puzzles(records: Iterable[GameRecord], margin: int = DEFAULT_MARGIN, *, seconds: float = PROOF_SECONDS,
-                 source: str = "", limit: int | None = None, total: int = 0, progress: Progress | None = None,
-                 known: set[str] | None = None) -> list[Puzzle]:
+def find_puzzles(
+    records: Iterable[GameRecord],
+    margin: int = DEFAULT_MARGIN,
+    *,
+    seconds: float = PROOF_SECONDS,
+    source: str = "",
+    limit: int | None = None,
+    total: int = 0,
+    progress: Progress | None = None,
+    known: set[str] | None = None,
+) -> list[Puzzle]:
     """The puzzles in the positions of ``records`` (each position once; ``known`` ids are skipped)."""
     if isinstance(margin, bool) or not isinstance(margin, int) or margin < 1:
         raise PuzzleError(f"the margin must be a whole number of seeds, 1 or more; got {margin!r}")
@@ -282,7 +333,11 @@ def load(path: str | os.PathLike[str]) -> list[Puzzle]:
         raise PuzzleError(f"cannot read {path}: {error.strerror or error}") from None
     except (ValueError, EOFError, gzip.BadGzipFile) as error:
         raise PuzzleError(f"{path} is not a puzzle file: {error}") from None
-    if not isinstance(document, dict) or document.get("format") != FORMAT or not isinstance(document.get("puzzles"), list):
+    if (
+        not isinstance(document, dict)
+        or document.get("format") != FORMAT
+        or not isinstance(document.get("puzzles"), list)
+    ):
         raise PuzzleError(f"{path} is not a puzzle file (format {FORMAT})")
     return [Puzzle.from_dict(item) for item in document["puzzles"]]
 

@@ -1,6 +1,7 @@
 """Game records (JSON files) and the game library (SQLite)."""
 
 from kalah.atomic import write_atomic
+
 from .filters import GameFilter, GameFilterError
 from .library import (
     DamagedGameError,
@@ -8,8 +9,8 @@ from .library import (
     GameNotFoundError,
     GameSummary,
     LibraryBusyError,
-    LibraryNotFoundError,
     LibraryError,
+    LibraryNotFoundError,
     LibraryWriter,
     StaleGameError,
     default_library_path,

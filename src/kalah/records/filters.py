@@ -7,8 +7,9 @@ rules in ``library.js``)."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from kalah.rules import KalahError, Variant
 
@@ -77,7 +78,11 @@ class GameFilter:
             return False
         if self.since is not None or self.until is not None:
             day = _start_day(game)
-            if day is None or (self.since is not None and day < self.since) or (self.until is not None and day > self.until):
+            if (
+                day is None
+                or (self.since is not None and day < self.since)
+                or (self.until is not None and day > self.until)
+            ):
                 return False
         return True
 
@@ -105,5 +110,5 @@ def _start_day(game: GameSummary) -> datetime.date | None:
     except ValueError:
         return None
     if moment.tzinfo is not None:
-        moment = moment.astimezone(datetime.timezone.utc)
+        moment = moment.astimezone(datetime.UTC)
     return moment.date()

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from kalah.match import GameResult, MoveEvent, Observer
 from kalah.players.base import Player
@@ -248,16 +249,28 @@ class GameLibrary:
 
     # --- writing ----------------------------------------------------------------
 
-    def create_game(self, start: Position, players: Sequence[PlayerInfo], started_at: str | None = None,
-                    tags: dict[str, Any] | None = None, program: str | None = None) -> int:
+    def create_game(
+        self,
+        start: Position,
+        players: Sequence[PlayerInfo],
+        started_at: str | None = None,
+        tags: dict[str, Any] | None = None,
+        program: str | None = None,
+    ) -> int:
         """Store a new game with no moves yet; returns its id."""
         record = GameRecord(start, list(players), program=program or "")
         record.started_at = started_at or record.started_at
         with self._transaction() as db:
             return _insert_game(db, record, tags)
 
-    def add_move(self, game_id: int, move: Move, seconds: float = 0.0, info: dict[str, Any] | None = None,
-                 expected_moves: int | None = None) -> Position:
+    def add_move(
+        self,
+        game_id: int,
+        move: Move,
+        seconds: float = 0.0,
+        info: dict[str, Any] | None = None,
+        expected_moves: int | None = None,
+    ) -> Position:
         """Check ``move`` against the stored game and store it; returns the new position.
 
         Raises the rules' ``IllegalMoveError`` (and stores nothing) for an
@@ -272,19 +285,30 @@ class GameLibrary:
             db.execute("DELETE FROM redo WHERE game_id = ?", (game_id,))  # a new move: what was taken back is gone
             return self._play(db, game_id, position, count, move, seconds, info or {})
 
-    def _play(self, db: sqlite3.Connection, game_id: int, position: Position, count: int, move: Move,
-              seconds: float, info: dict[str, Any]) -> Position:
+    def _play(
+        self,
+        db: sqlite3.Connection,
+        game_id: int,
+        position: Position,
+        count: int,
+        move: Move,
+        seconds: float,
+        info: dict[str, Any],
+    ) -> Position:
         after = position.play(move)
         _insert_move(db, game_id, count + 1, position.to_move, move, after.board, seconds, info)
         status = "finished" if after.is_over else "playing"
         scores = after.scores or (None, None)
         db.execute(
             "UPDATE games SET status = ?, score0 = ?, score1 = ?, stop_reason = NULL, updated_at = datetime('now')"
-            " WHERE id = ?", (status, scores[0], scores[1], game_id))
+            " WHERE id = ?",
+            (status, scores[0], scores[1], game_id),
+        )
         return after
 
-    def take_back(self, game_id: int, count: int = 1, expected_moves: int | None = None, *,
-                  keep_for_redo: bool = False) -> Position:
+    def take_back(
+        self, game_id: int, count: int = 1, expected_moves: int | None = None, *, keep_for_redo: bool = False
+    ) -> Position:
         """Remove the last ``count`` moves (for take-back in friendly games); see ``add_move`` for ``expected_moves``.
 
         With ``keep_for_redo`` the moves removed go on the game's redo stack
@@ -295,18 +319,26 @@ class GameLibrary:
             _check_count(game_id, moves, expected_moves)
             first = max(0, moves - count) + 1
             if keep_for_redo and moves >= first:
-                removed = [{"move": _move_value(move), "seconds": seconds, "info": json.loads(info)}
-                           for move, seconds, info in db.execute(
-                               "SELECT move, seconds, info FROM moves WHERE game_id = ? AND number >= ? ORDER BY number",
-                               (game_id, first))]
-                db.execute("INSERT INTO redo (game_id, step, moves) VALUES"
-                           " (?, (SELECT COALESCE(MAX(step), 0) + 1 FROM redo WHERE game_id = ?), ?)",
-                           (game_id, game_id, json.dumps(removed)))
+                removed = [
+                    {"move": _move_value(move), "seconds": seconds, "info": json.loads(info)}
+                    for move, seconds, info in db.execute(
+                        "SELECT move, seconds, info FROM moves WHERE game_id = ? AND number >= ? ORDER BY number",
+                        (game_id, first),
+                    )
+                ]
+                db.execute(
+                    "INSERT INTO redo (game_id, step, moves) VALUES"
+                    " (?, (SELECT COALESCE(MAX(step), 0) + 1 FROM redo WHERE game_id = ?), ?)",
+                    (game_id, game_id, json.dumps(removed)),
+                )
             else:
                 db.execute("DELETE FROM redo WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM moves WHERE game_id = ? AND number >= ?", (game_id, first))
-            db.execute("UPDATE games SET status = 'playing', score0 = NULL, score1 = NULL,"
-                       " updated_at = datetime('now') WHERE id = ?", (game_id,))
+            db.execute(
+                "UPDATE games SET status = 'playing', score0 = NULL, score1 = NULL,"
+                " updated_at = datetime('now') WHERE id = ?",
+                (game_id,),
+            )
             return self._current(db, game_id)[0]
 
     def redo(self, game_id: int, expected_moves: int | None = None) -> Position | None:
@@ -322,15 +354,17 @@ class GameLibrary:
         with self._transaction() as db:
             position, count = self._current(db, game_id)
             _check_count(game_id, count, expected_moves)
-            top = db.execute("SELECT step, moves FROM redo WHERE game_id = ? ORDER BY step DESC LIMIT 1",
-                             (game_id,)).fetchone()
+            top = db.execute(
+                "SELECT step, moves FROM redo WHERE game_id = ? ORDER BY step DESC LIMIT 1", (game_id,)
+            ).fetchone()
             if top is None:
                 return None
             db.execute("DELETE FROM redo WHERE game_id = ? AND step = ?", (game_id, top["step"]))
             try:
                 for number, played in enumerate(json.loads(top["moves"])):
-                    position = self._play(db, game_id, position, count + number, played["move"],
-                                          played["seconds"], played["info"])
+                    position = self._play(
+                        db, game_id, position, count + number, played["move"], played["seconds"], played["info"]
+                    )
             except (KalahError, ValueError, TypeError, KeyError) as error:
                 raise DamagedGameError(f"the redo of game {game_id} in {self.path} is damaged: {error}") from None
             return position
@@ -344,8 +378,10 @@ class GameLibrary:
     def mark_stopped(self, game_id: int, reason: str) -> None:
         """Mark a game that is still playing as stopped, with the reason."""
         with self._transaction() as db:
-            db.execute("UPDATE games SET status = 'stopped', stop_reason = ? WHERE id = ? AND status = 'playing'",
-                       (reason, game_id))
+            db.execute(
+                "UPDATE games SET status = 'stopped', stop_reason = ? WHERE id = ? AND status = 'playing'",
+                (reason, game_id),
+            )
 
     def import_record(self, record: GameRecord, tags: dict[str, Any] | None = None) -> int:
         """Store a whole record as one game (one transaction)."""
@@ -357,8 +393,10 @@ class GameLibrary:
             final = record.final
             status = "finished" if final.is_over else ("stopped" if record.stop_reason else "playing")
             scores = final.scores or (None, None)
-            db.execute("UPDATE games SET status = ?, score0 = ?, score1 = ?, stop_reason = ? WHERE id = ?",
-                       (status, scores[0], scores[1], record.stop_reason, game_id))
+            db.execute(
+                "UPDATE games SET status = ?, score0 = ?, score1 = ?, stop_reason = ? WHERE id = ?",
+                (status, scores[0], scores[1], record.stop_reason, game_id),
+            )
         return game_id
 
     def delete_game(self, game_id: int) -> None:
@@ -371,8 +409,10 @@ class GameLibrary:
         """Store the review of a game (a JSON object) made when it had ``moves`` moves; replaces an older one."""
         with self._transaction() as db:
             self._row(db, game_id)
-            db.execute("INSERT OR REPLACE INTO reviews (game_id, moves, review) VALUES (?, ?, ?)",
-                       (game_id, moves, json.dumps(review)))
+            db.execute(
+                "INSERT OR REPLACE INTO reviews (game_id, moves, review) VALUES (?, ?, ?)",
+                (game_id, moves, json.dumps(review)),
+            )
 
     # --- reading ----------------------------------------------------------------
 
@@ -430,17 +470,31 @@ class GameLibrary:
         """
         with self._connect() as db:
             row = self._row(db, game_id)
-            moves = db.execute("SELECT player, move, board, seconds, info FROM moves WHERE game_id = ? ORDER BY number",
-                               (game_id,)).fetchall()
+            moves = db.execute(
+                "SELECT player, move, board, seconds, info FROM moves WHERE game_id = ? ORDER BY number", (game_id,)
+            ).fetchall()
         try:
             data = {
-                "format": "kalah-game", "version": 1, "program": row["program"], "started_at": row["started_at"],
+                "format": "kalah-game",
+                "version": 1,
+                "program": row["program"],
+                "started_at": row["started_at"],
                 "variant": json.loads(row["variant"]),
-                "players": [{"name": row["player0_name"], "spec": row["player0_spec"]},
-                            {"name": row["player1_name"], "spec": row["player1_spec"]}],
+                "players": [
+                    {"name": row["player0_name"], "spec": row["player0_spec"]},
+                    {"name": row["player1_name"], "spec": row["player1_spec"]},
+                ],
                 "start": json.loads(row["start"]),
-                "moves": [{"player": p, "move": _move_value(m), "board": json.loads(b), "seconds": s,
-                           **({"info": json.loads(i)} if i and i != "{}" else {})} for p, m, b, s, i in moves],
+                "moves": [
+                    {
+                        "player": p,
+                        "move": _move_value(m),
+                        "board": json.loads(b),
+                        "seconds": s,
+                        **({"info": json.loads(i)} if i and i != "{}" else {}),
+                    }
+                    for p, m, b, s, i in moves
+                ],
                 "result": {"stop_reason": row["stop_reason"]} if row["stop_reason"] else {},
             }
             return GameRecord.from_dict(data)
@@ -454,11 +508,16 @@ class GameLibrary:
     def _missing(self, game_id: int) -> GameSummary:
         raise GameNotFoundError(game_id, self.path)
 
-    def list_games(self, tags: dict[str, Any] | None = None, ids: Sequence[int] | None = None,
-                   limit: int | None = None, before: int | None = None) -> list[GameSummary]:
+    def list_games(
+        self,
+        tags: dict[str, Any] | None = None,
+        ids: Sequence[int] | None = None,
+        limit: int | None = None,
+        before: int | None = None,
+    ) -> list[GameSummary]:
         """Games, newest first; ``tags`` keeps those whose tags contain all the given pairs, ``before``
         those with smaller ids (the next page after a game), ``limit`` the first so many."""
-        query = ("SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS move_count FROM games g")
+        query = "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS move_count FROM games g"
         clauses: list[str] = []
         parameters: list[Any] = []
         for key, value in (tags or {}).items():
@@ -479,10 +538,15 @@ class GameLibrary:
             rows = db.execute(query, parameters).fetchall()
         return [
             GameSummary(
-                id=row["id"], started_at=row["started_at"],
-                players=(PlayerInfo(row["player0_name"], row["player0_spec"]),
-                         PlayerInfo(row["player1_name"], row["player1_spec"])),
-                variant=json.loads(row["variant"]), moves=row["move_count"], status=row["status"],
+                id=row["id"],
+                started_at=row["started_at"],
+                players=(
+                    PlayerInfo(row["player0_name"], row["player0_spec"]),
+                    PlayerInfo(row["player1_name"], row["player1_spec"]),
+                ),
+                variant=json.loads(row["variant"]),
+                moves=row["move_count"],
+                status=row["status"],
                 scores=(row["score0"], row["score1"]) if row["score0"] is not None else None,
                 tags=json.loads(row["tags"]),
             )
@@ -525,16 +589,32 @@ def _insert_game(db: sqlite3.Connection, record: GameRecord, tags: dict[str, Any
     cursor = db.execute(
         "INSERT INTO games (started_at, program, variant, player0_name, player0_spec, player1_name,"
         " player1_spec, start, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (record.started_at, record.program, json.dumps(record.start.variant.to_dict()),
-         players[0].name, players[0].spec, players[1].name, players[1].spec,
-         record.start.to_json(), json.dumps(tags or {})),
+        (
+            record.started_at,
+            record.program,
+            json.dumps(record.start.variant.to_dict()),
+            players[0].name,
+            players[0].spec,
+            players[1].name,
+            players[1].spec,
+            record.start.to_json(),
+            json.dumps(tags or {}),
+        ),
     )
     assert cursor.lastrowid is not None  # an INSERT always sets it
     return cursor.lastrowid
 
 
-def _insert_move(db: sqlite3.Connection, game_id: int, number: int, player: int, move: Move, board: Any,
-                 seconds: float, info: dict[str, Any]) -> None:
+def _insert_move(
+    db: sqlite3.Connection,
+    game_id: int,
+    number: int,
+    player: int,
+    move: Move,
+    board: Any,
+    seconds: float,
+    info: dict[str, Any],
+) -> None:
     db.execute(
         "INSERT INTO moves (game_id, number, player, move, board, seconds, info) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (game_id, number, player, _move_text(move), json.dumps(board), seconds, json.dumps(info)),
@@ -543,5 +623,6 @@ def _insert_move(db: sqlite3.Connection, game_id: int, number: int, player: int,
 
 def _check_count(game_id: int, count: int, expected: int | None) -> None:
     if expected is not None and count != expected:
-        raise StaleGameError(f"game {game_id} has {count} moves, not {expected}: it moved on since this request was made"
-                             " (reload it)")
+        raise StaleGameError(
+            f"game {game_id} has {count} moves, not {expected}: it moved on since this request was made (reload it)"
+        )

@@ -29,5 +29,6 @@ def replay_player(file: str | None = None) -> ReplayPlayer:
     return player
 
 
-register_player("replay", replay_player, "the moves of a recorded game", "file=PATH",
-                external="reads a file on this machine")
+register_player(
+    "replay", replay_player, "the moves of a recorded game", "file=PATH", external="reads a file on this machine"
+)

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from kalah.rules import SWAP, KalahError, Move, Position, Variant
 from kalah.version import __version__
@@ -108,7 +109,7 @@ class GameRecord:
     """Player 0 and player 1."""
     moves: list[RecordedMove] = field(default_factory=list)
     """Every move in order."""
-    started_at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    started_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     """When the game started (ISO 8601, UTC)."""
     program: str = ""
     """The program that wrote the record (default: this kalah and its version)."""
@@ -137,12 +138,12 @@ class GameRecord:
     @property
     def final(self) -> Position:
         """The position after the last move."""
-        position = self.start
-        for position in self.positions():
-            pass
-        return position
+        *_, last = self.positions()
+        return last
 
-    def add_move(self, player: int, move: Move, after: Position, seconds: float = 0.0, info: dict[str, Any] | None = None) -> None:
+    def add_move(
+        self, player: int, move: Move, after: Position, seconds: float = 0.0, info: dict[str, Any] | None = None
+    ) -> None:
         """Append a move and the board it left."""
         self.moves.append(RecordedMove(player, move, after.board, round(seconds, 6), dict(info or {})))
 
@@ -171,8 +172,14 @@ class GameRecord:
             "players": [{"name": p.name, "spec": p.spec} for p in self.players],
             "start": self.start.to_dict(),
             "moves": [
-                {"number": number, "player": m.player, "move": m.move, "board": m.board, "seconds": m.seconds,
-                 **({"info": m.info} if m.info else {})}
+                {
+                    "number": number,
+                    "player": m.player,
+                    "move": m.move,
+                    "board": m.board,
+                    "seconds": m.seconds,
+                    **({"info": m.info} if m.info else {}),
+                }
                 for number, m in enumerate(self.moves, 1)
             ],
             "result": self.result(),
@@ -218,12 +225,21 @@ class GameRecord:
         players = data["players"]
         if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, dict) for p in players):
             raise RecordError("'players' must list two players, each with a name and a spec")
-        infos = [PlayerInfo(_text(p.get("name", f"player {i}"), f"player {i}'s name", 200),
-                            _text(p.get("spec", ""), f"player {i}'s spec", 1000)) for i, p in enumerate(players)]
+        infos = [
+            PlayerInfo(
+                _text(p.get("name", f"player {i}"), f"player {i}'s name", 200),
+                _text(p.get("spec", ""), f"player {i}'s spec", 1000),
+            )
+            for i, p in enumerate(players)
+        ]
         if not isinstance(data["moves"], list):
             raise RecordError("'moves' must be a list")
-        record = cls(start, infos, started_at=_text(data.get("started_at", ""), "started_at", 100),
-                     program=_text(data.get("program", ""), "program", 200))
+        record = cls(
+            start,
+            infos,
+            started_at=_text(data.get("started_at", ""), "started_at", 100),
+            program=_text(data.get("program", ""), "program", 200),
+        )
         position = start
         for number, entry in enumerate(data["moves"], 1):
             position = record._check_move(number, entry, position)
@@ -232,7 +248,9 @@ class GameRecord:
             reason = result.get("stop_reason")
             record.stop_reason = None if reason is None else _text(reason, "the stop reason", 500)
             if result.get("finished") and not position.is_over:
-                raise RecordError(f"the record says the game finished, but after move {len(record.moves)} it is not over")
+                raise RecordError(
+                    f"the record says the game finished, but after move {len(record.moves)} it is not over"
+                )
         record.finished = position.is_over
         return record
 
@@ -243,13 +261,17 @@ class GameRecord:
         if move != SWAP and (isinstance(move, bool) or not isinstance(move, int)):
             raise RecordError(f"move {number}: {move!r} is not a pit index or 'swap'")
         if "player" in entry and entry["player"] != position.to_move:
-            raise RecordError(f"move {number}: the record says player {entry['player']} moved, but player {position.to_move} was to move")
+            raise RecordError(
+                f"move {number}: the record says player {entry['player']} moved, but player {position.to_move} was to move"
+            )
         try:
             after = position.play(move)
         except KalahError as error:
             raise RecordError(f"move {number}: illegal: {error}") from None
         if "board" in entry and entry["board"] != after.board:
-            raise RecordError(f"move {number}: the recorded board {entry['board']} does not follow from the moves (expected {after.board})")
+            raise RecordError(
+                f"move {number}: the recorded board {entry['board']} does not follow from the moves (expected {after.board})"
+            )
         seconds = entry.get("seconds", 0.0)
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
             raise RecordError(f"move {number}: 'seconds' must be a non-negative number, got {seconds!r}")
@@ -262,8 +284,10 @@ class GameRecord:
             if len(json.dumps(info, allow_nan=False, ensure_ascii=False).encode("utf-8")) > MAX_INFO:
                 raise RecordError(f"move {number}: 'info' is longer than {MAX_INFO} characters")
         except (ValueError, TypeError, UnicodeError):
-            raise RecordError(f"move {number}: 'info' holds values JSON cannot carry (NaN, Infinity, broken text"
-                              " such as a lone surrogate)") from None
+            raise RecordError(
+                f"move {number}: 'info' holds values JSON cannot carry (NaN, Infinity, broken text"
+                " such as a lone surrogate)"
+            ) from None
         self.moves.append(RecordedMove(position.to_move, move, after.board, float(seconds), info))
         return after
 

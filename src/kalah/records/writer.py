@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
+from kalah.atomic import write_atomic
 from kalah.match import GameResult, MoveEvent, Observer
 from kalah.players.base import Player
 from kalah.rules import Position
 
-from kalah.atomic import write_atomic
 from .record import GameRecord, PlayerInfo
 
 

@@ -28,8 +28,9 @@ into a loss; an estimate within a seed of zero counts as a draw).
 from __future__ import annotations
 
 import time as _time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from kalah.analysis import Analysis, AnalysisError, analyse
 from kalah.records import GameRecord
@@ -41,8 +42,13 @@ FORMAT = "kalah-review"
 #: Seconds of analysis per position by default: a 40-move game takes at most about 16 s.
 DEFAULT_TIME = 0.4
 #: (class, the largest loss in seeds it takes), from the best move down; a larger loss is a blunder.
-CLASSES: tuple[tuple[str, float], ...] = (("best", 0.0), ("good", 2.0), ("inaccuracy", 4.0), ("mistake", 8.0),
-                                           ("blunder", float("inf")))
+CLASSES: tuple[tuple[str, float], ...] = (
+    ("best", 0.0),
+    ("good", 2.0),
+    ("inaccuracy", 4.0),
+    ("mistake", 8.0),
+    ("blunder", float("inf")),
+)
 #: An estimate's loss under this many seeds counts as none: two searches of one depth differ by noise.
 ESTIMATE_SLACK = 0.5
 #: ``progress(done, total)``: positions analysed so far, positions in all.
@@ -98,10 +104,21 @@ class ReviewedMove:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of one entry of ``moves`` in ``kalah review --json``."""
-        return {"number": self.number, "pair": self.pair, "player": self.player, "move": self.move, "name": self.name,
-                "board": self.board, "value_before": self.value_before, "value_after": self.value_after,
-                "best_moves": list(self.best_moves), "loss": self.loss, "class": self.klass, "exact": self.exact,
-                "forced": self.forced}
+        return {
+            "number": self.number,
+            "pair": self.pair,
+            "player": self.player,
+            "move": self.move,
+            "name": self.name,
+            "board": self.board,
+            "value_before": self.value_before,
+            "value_after": self.value_after,
+            "best_moves": list(self.best_moves),
+            "loss": self.loss,
+            "class": self.klass,
+            "exact": self.exact,
+            "forced": self.forced,
+        }
 
 
 @dataclass(frozen=True)
@@ -143,12 +160,24 @@ class GameReview:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of ``kalah review --json`` (and of the stored review)."""
-        return {"format": FORMAT, "version": 1, "variant": self.variant, "players": self.players,
-                "moves": [entry.to_dict() for entry in self.moves], "evaluation": self.evaluation, "exact": self.exact,
-                "accuracy": self.accuracy, "average_loss": self.average_loss, "turning_points": self.turning_points,
-                "classes": {name: (None if most == float("inf") else most) for name, most in CLASSES},
-                "counts": [self.counts(0), self.counts(1)], "seconds_per_position": self.seconds_per_position,
-                "seconds": round(self.seconds, 3), "game_moves": len(self.moves), "final": self.final}
+        return {
+            "format": FORMAT,
+            "version": 1,
+            "variant": self.variant,
+            "players": self.players,
+            "moves": [entry.to_dict() for entry in self.moves],
+            "evaluation": self.evaluation,
+            "exact": self.exact,
+            "accuracy": self.accuracy,
+            "average_loss": self.average_loss,
+            "turning_points": self.turning_points,
+            "classes": {name: (None if most == float("inf") else most) for name, most in CLASSES},
+            "counts": [self.counts(0), self.counts(1)],
+            "seconds_per_position": self.seconds_per_position,
+            "seconds": round(self.seconds, 3),
+            "game_moves": len(self.moves),
+            "final": self.final,
+        }
 
 
 def _move_value(analysis: Analysis, move: Move) -> tuple[float | int | None, bool]:
@@ -171,8 +200,9 @@ def _worse_result(entry: ReviewedMove) -> bool:
     return before is not None and after is not None and entry.loss > 0 and after < before
 
 
-def review(record: GameRecord, time: float = DEFAULT_TIME, *, threads: int | None = None,
-           progress: Progress | None = None) -> GameReview:
+def review(
+    record: GameRecord, time: float = DEFAULT_TIME, *, threads: int | None = None, progress: Progress | None = None
+) -> GameReview:
     """Review every move of ``record``, analysing each position for ``time`` seconds.
 
     ``threads``: for the solver and the search (default: every usable core).
@@ -220,14 +250,26 @@ def review(record: GameRecord, time: float = DEFAULT_TIME, *, threads: int | Non
             if exact:  # not a best move of a proof: every value has the parity of the seeds in play
                 loss = max(loss, 2)
             loss = int(loss) if float(loss).is_integer() else round(float(loss), 2)
-        reviewed.append(ReviewedMove(
-            number=number, pair=pair, player=recorded.player, move=recorded.move,
-            name=move_name(recorded.player, recorded.move), board=[list(row) for row in before.board],
-            value_before=analysis.value, value_after=value_after, best_moves=list(analysis.best_moves),
-            loss=0 if forced else loss, klass="best" if forced else classify(loss), exact=exact, forced=forced))
+        reviewed.append(
+            ReviewedMove(
+                number=number,
+                pair=pair,
+                player=recorded.player,
+                move=recorded.move,
+                name=move_name(recorded.player, recorded.move),
+                board=[list(row) for row in before.board],
+                value_before=analysis.value,
+                value_after=value_after,
+                best_moves=list(analysis.best_moves),
+                loss=0 if forced else loss,
+                klass="best" if forced else classify(loss),
+                exact=exact,
+                forced=forced,
+            )
+        )
     evaluation: list[float | int | None] = []
     proven: list[bool] = []
-    for position, analysis in zip(positions, analyses):
+    for position, analysis in zip(positions, analyses, strict=False):
         assert analysis is not None
         value = analysis.value
         evaluation.append(None if value is None else (value if position.to_move == 0 else -value))
@@ -245,9 +287,20 @@ def review(record: GameRecord, time: float = DEFAULT_TIME, *, threads: int | Non
         accuracy.append(round(100 * good / len(decisions), 1))
         average_loss.append(round(sum(float(entry.loss) for entry in decisions) / len(decisions), 2))
     return GameReview(
-        variant=record.variant.to_dict(), players=[player.name for player in record.players], moves=reviewed,
-        evaluation=evaluation, exact=proven, accuracy=accuracy, average_loss=average_loss, turning_points=turning,
+        variant=record.variant.to_dict(),
+        players=[player.name for player in record.players],
+        moves=reviewed,
+        evaluation=evaluation,
+        exact=proven,
+        accuracy=accuracy,
+        average_loss=average_loss,
+        turning_points=turning,
         seconds_per_position=float(time),
-        final={"board": [list(row) for row in positions[-1].board], "to_move": positions[-1].to_move,
-               "over": positions[-1].is_over},
-        seconds=_time.perf_counter() - started, extra={"moves": len(record.moves)})
+        final={
+            "board": [list(row) for row in positions[-1].board],
+            "to_move": positions[-1].to_move,
+            "over": positions[-1].is_over,
+        },
+        seconds=_time.perf_counter() - started,
+        extra={"moves": len(record.moves)},
+    )

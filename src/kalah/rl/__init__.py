@@ -24,7 +24,8 @@ from .single import KalahEnv
 ENV_ID = "kalah/Kalah-v0"
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(ENV_ID, entry_point="kalah.rl.single:KalahEnv",
-                       vector_entry_point="kalah.rl.vector:KalahVectorEnv")
+    gymnasium.register(
+        ENV_ID, entry_point="kalah.rl.single:KalahEnv", vector_entry_point="kalah.rl.vector:KalahVectorEnv"
+    )
 
 __all__ = ["ENV_ID", "EnvOptionError", "KalahEnv", "env", "raw_env"]

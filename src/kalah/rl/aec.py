@@ -35,7 +35,7 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
+class raw_env(AECEnv):
     """Kalah for two agents. Observations are dicts: ``observation`` (the board from the agent's
     seat) and ``action_mask``; rewards come at the end ("win": +1, 0, -1; "margin": seeds).
 
@@ -44,11 +44,22 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
     SVG board). Bad options raise InvalidVariantError or EnvOptionError.
     """
 
-    metadata = {"render_modes": ["ansi", "human", "svg"], "name": "kalah_v0", "is_parallelizable": False,
-                "render_fps": 1}
+    metadata = {
+        "render_modes": ["ansi", "human", "svg"],
+        "name": "kalah_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
-    def __init__(self, pits: int = 6, seeds: int = 4, empty_capture: bool = False, pie_rule: bool = False,
-                 reward: str = "win", render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        pits: int = 6,
+        seeds: int = 4,
+        empty_capture: bool = False,
+        pie_rule: bool = False,
+        reward: str = "win",
+        render_mode: str | None = None,
+    ) -> None:
         super().__init__()
         self.options = options(pits, seeds, empty_capture, pie_rule, reward)
         self.variant = self.options.variant
@@ -86,7 +97,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
         seat = AGENTS.index(agent)
         cells = self._game.cells
         half = self.variant.pits + 1
-        board = cells[seat * half:(seat + 1) * half] + cells[(1 - seat) * half:(2 - seat) * half]
+        board = cells[seat * half : (seat + 1) * half] + cells[(1 - seat) * half : (2 - seat) * half]
         mask = np.zeros(action_count(self.variant), dtype=np.int8)
         if not self._game.is_over and self._game.to_move == seat:
             for move in self._game.legal_moves():

@@ -62,9 +62,15 @@ class KalahGame(pyspiel.Game):
         if not isinstance(self.margin, bool):
             raise EnvOptionError(f"margin must be true or false, got {self.margin!r}")
         bound = float(self.variant.total_seeds) if self.margin else 1.0
-        info = pyspiel.GameInfo(num_distinct_actions=action_count(self.variant), max_chance_outcomes=0,
-                                num_players=2, min_utility=-bound, max_utility=bound, utility_sum=0.0,
-                                max_game_length=MAX_GAME_LENGTH)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=action_count(self.variant),
+            max_chance_outcomes=0,
+            num_players=2,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0,
+            max_game_length=MAX_GAME_LENGTH,
+        )
         super().__init__(_GAME_TYPE, info, given)
 
     def new_initial_state(self) -> KalahState:

@@ -35,8 +35,9 @@ class Options:
         return -float(self.variant.total_seeds) if self.reward == "margin" else -1.0
 
 
-def options(pits: Any = 6, seeds: Any = 4, empty_capture: Any = False, pie_rule: Any = False,
-            reward: Any = "win") -> Options:
+def options(
+    pits: Any = 6, seeds: Any = 4, empty_capture: Any = False, pie_rule: Any = False, reward: Any = "win"
+) -> Options:
     """Check the options shared by every environment (:class:`InvalidVariantError` for a bad variant)."""
     variant = Variant(pits, seeds, empty_capture, pie_rule)
     if reward not in REWARDS:
@@ -64,15 +65,17 @@ def text_board(position: Position, bottom: int = 0) -> str:
     top_pits = [str(n) for n in reversed(position.pits(top))]
     bottom_pits = [str(n) for n in position.pits(bottom)]
     lines = [
-        row(list(reversed(letters[top * m:(top + 1) * m]))),
+        row(list(reversed(letters[top * m : (top + 1) * m]))),
         row(top_pits),
         f"{position.store(top):>3} " + " " * (width * m) + f" {position.store(bottom):<3}",
         row(bottom_pits),
-        row(letters[bottom * m:(bottom + 1) * m]),
+        row(letters[bottom * m : (bottom + 1) * m]),
     ]
     if position.is_over:
         margin = position.margin or 0
-        lines.append("game over: " + ("a draw" if margin == 0 else f"player {0 if margin > 0 else 1} wins by {abs(margin)}"))
+        lines.append(
+            "game over: " + ("a draw" if margin == 0 else f"player {0 if margin > 0 else 1} wins by {abs(margin)}")
+        )
     else:
         lines.append(f"player {position.to_move} to move")
     return "\n".join(lines) + "\n"

@@ -41,9 +41,18 @@ class KalahEnv(gym.Env[np.ndarray, np.int64]):
 
     metadata = {"render_modes": ["ansi", "svg"], "render_fps": 1}
 
-    def __init__(self, pits: int = 6, seeds: int = 4, empty_capture: bool = False, pie_rule: bool = False,
-                 opponent: str = "random", reward: str = "win", seat: int | str = 0, illegal: str = "loss",
-                 render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        pits: int = 6,
+        seeds: int = 4,
+        empty_capture: bool = False,
+        pie_rule: bool = False,
+        opponent: str = "random",
+        reward: str = "win",
+        seat: int | str = 0,
+        illegal: str = "loss",
+        render_mode: str | None = None,
+    ) -> None:
         self.options = options(pits, seeds, empty_capture, pie_rule, reward)
         self.variant = self.options.variant
         if seat not in SEATS or isinstance(seat, bool):
@@ -62,7 +71,9 @@ class KalahEnv(gym.Env[np.ndarray, np.int64]):
         #: Moves played by the agent and the opponent since the environment was made (for benchmarks).
         self.moves_played = 0
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game; the opponent moves first when the agent sits at seat 1."""
         super().reset(seed=seed)
         self.seat = int(self.np_random.integers(2)) if self.seat_option == "random" else int(self.seat_option)
@@ -79,7 +90,9 @@ class KalahEnv(gym.Env[np.ndarray, np.int64]):
         move = move_of_action(int(action), self.variant) if self.action_space.contains(action) else None
         if move is None or move not in self._game.legal_moves():
             if self.illegal == "raise":
-                raise IllegalMoveError(f"action {action!r} is not legal here; legal: {list(np.flatnonzero(self._mask()))}")
+                raise IllegalMoveError(
+                    f"action {action!r} is not legal here; legal: {list(np.flatnonzero(self._mask()))}"
+                )
             self._done = True
             return self._observation(), self.options.loss_reward, True, False, {**self._info(), "illegal_move": True}
         self._game.play(move)
@@ -128,7 +141,7 @@ class KalahEnv(gym.Env[np.ndarray, np.int64]):
         half = self.variant.pits + 1
         me = self.seat * half
         other = (1 - self.seat) * half
-        return np.array(cells[me:me + half] + cells[other:other + half], dtype=np.uint8)
+        return np.array(cells[me : me + half] + cells[other : other + half], dtype=np.uint8)
 
     def _mask(self) -> np.ndarray:
         mask = np.zeros(action_count(self.variant), dtype=np.int8)

@@ -32,20 +32,34 @@ class KalahVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
 
     metadata = {"render_modes": ["ansi", "svg"], "autoreset_mode": AutoresetMode.SAME_STEP}
 
-    def __init__(self, num_envs: int = 1, pits: int = 6, seeds: int = 4, empty_capture: bool = False,
-                 pie_rule: bool = False, opponent: str = "random", reward: str = "win", seat: int | str = 0,
-                 illegal: str = "loss", render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        num_envs: int = 1,
+        pits: int = 6,
+        seeds: int = 4,
+        empty_capture: bool = False,
+        pie_rule: bool = False,
+        opponent: str = "random",
+        reward: str = "win",
+        seat: int | str = 0,
+        illegal: str = "loss",
+        render_mode: str | None = None,
+    ) -> None:
         self.options = options(pits, seeds, empty_capture, pie_rule, reward)
         self.variant = self.options.variant
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise EnvOptionError(f"num_envs must be a positive integer, got {num_envs!r}")
         if opponent not in OPPONENTS:
-            raise EnvOptionError(f"the batched environment's opponent is one of {', '.join(OPPONENTS)} "
-                                 f"(any player spec: the single environment), got {opponent!r}")
+            raise EnvOptionError(
+                f"the batched environment's opponent is one of {', '.join(OPPONENTS)} "
+                f"(any player spec: the single environment), got {opponent!r}"
+            )
         if seat not in (0, 1, "random") or isinstance(seat, bool):
             raise EnvOptionError(f"seat must be 0, 1 or 'random', got {seat!r}")
         if illegal != "loss":
-            raise EnvOptionError(f"the batched environment scores an illegal action as a loss (illegal='loss'), got {illegal!r}")
+            raise EnvOptionError(
+                f"the batched environment scores an illegal action as a loss (illegal='loss'), got {illegal!r}"
+            )
         self.render_mode = check_render_mode(render_mode)
         self.num_envs = num_envs
         size, count = observation_size(self.variant), action_count(self.variant)
@@ -66,8 +80,9 @@ class KalahVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         #: Moves played by the agents and the opponents since the environment was made (for benchmarks).
         self.moves_played = 0
 
-    def reset(self, *, seed: int | list[int] | None = None,
-              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every game. With ``seed``, the seats and the opponents' moves repeat exactly."""
         if isinstance(seed, list):
             seed = seed[0] if seed else None
@@ -84,15 +99,20 @@ class KalahVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
         if actions.shape[0] != self.num_envs:
             raise EnvOptionError(f"expected {self.num_envs} actions, got {actions.shape[0]}")
-        self.moves_played += self.games.step(actions, self._obs, self._mask, self._reward, self._terminated,
-                                             self._final_obs, self._margin, self._illegal)
+        self.moves_played += self.games.step(
+            actions, self._obs, self._mask, self._reward, self._terminated, self._final_obs, self._margin, self._illegal
+        )
         ended = self._terminated.astype(bool)
         everywhere = np.ones(self.num_envs, bool)
         infos: dict[str, Any] = {
-            "action_mask": self._mask.copy(), "_action_mask": everywhere,
-            "final_obs": self._final_obs.copy(), "_final_obs": ended,
-            "margin": self._margin.copy(), "_margin": ended,
-            "illegal_move": self._illegal.astype(bool), "_illegal_move": ended,
+            "action_mask": self._mask.copy(),
+            "_action_mask": everywhere,
+            "final_obs": self._final_obs.copy(),
+            "_final_obs": ended,
+            "margin": self._margin.copy(),
+            "_margin": ended,
+            "illegal_move": self._illegal.astype(bool),
+            "_illegal_move": ended,
         }
         return self._obs.copy(), self._reward.copy(), ended, self._truncated.copy(), infos
 
@@ -111,5 +131,7 @@ class KalahVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         if self.render_mode is None:
             return None
         seats = self.games.seats()
-        draw = text_board if self.render_mode == "ansi" else (lambda position, bottom: board_svg(position, bottom=bottom))
+        draw = (
+            text_board if self.render_mode == "ansi" else (lambda position, bottom: board_svg(position, bottom=bottom))
+        )
         return tuple(draw(self.games.position(i), seats[i]) for i in range(self.num_envs))

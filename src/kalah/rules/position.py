@@ -15,15 +15,16 @@ swap player 0, who did not swap, owns the side player 1 had and moves next.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Literal, Union
+from typing import Any, Literal
 
 from .errors import IllegalMoveError, InvalidPositionError, KalahError
 from .variant import MAX_TOTAL_SEEDS, STANDARD, Variant
 
 SWAP: Literal["swap"] = "swap"
-Move = Union[int, Literal["swap"]]
+Move = int | Literal["swap"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +90,9 @@ class Position:
         """
         cells = list(cells)
         if len(cells) != 2 * (variant.pits + 1):
-            raise InvalidPositionError(f"a flat {variant.name} board has {2 * (variant.pits + 1)} cells, got {len(cells)}")
+            raise InvalidPositionError(
+                f"a flat {variant.name} board has {2 * (variant.pits + 1)} cells, got {len(cells)}"
+            )
         half = variant.pits + 1
         return cls([cells[:half], cells[half:]], to_move, variant)
 
@@ -217,7 +220,11 @@ class Position:
             raise IllegalMoveError(f"the game is over; no move {move!r} can be played")
         if move == SWAP:
             if not self.swap_available:
-                reason = "the pie rule is off" if not self._variant.pie_rule else "only player 1's first action may be a swap"
+                reason = (
+                    "the pie rule is off"
+                    if not self._variant.pie_rule
+                    else "only player 1's first action may be a swap"
+                )
                 raise IllegalMoveError(f"swap is not allowed here: {reason}")
             return
         if isinstance(move, bool) or not isinstance(move, int):

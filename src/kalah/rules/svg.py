@@ -18,8 +18,9 @@ import html
 import itertools
 import json
 import math
+from collections.abc import Iterable, Sequence
 from importlib.resources import files
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, Protocol
 
 from .notation import move_name
 from .position import SWAP, Move, MoveEffect, Position
@@ -88,8 +89,10 @@ def _seed(x: float, y: float, cell: int, k: int, prefix: str) -> str:
     seed = BOARD_STYLE["seed"]
     color = int(_hash(cell * 31 + k, 7) * len(SEED_COLORS))
     rot = int(_hash(k, cell * 13) * 180)
-    return (f'<ellipse cx="{x:.1f}" cy="{y:.1f}" rx="{seed["rx"]}" ry="{seed["ry"]}" transform="rotate({rot} {x:.1f} {y:.1f})"'
-            f' fill="url(#{prefix}s{color})" stroke="rgba(0,0,0,0.35)" stroke-width="0.6"/>')
+    return (
+        f'<ellipse cx="{x:.1f}" cy="{y:.1f}" rx="{seed["rx"]}" ry="{seed["ry"]}" transform="rotate({rot} {x:.1f} {y:.1f})"'
+        f' fill="url(#{prefix}s{color})" stroke="rgba(0,0,0,0.35)" stroke-width="0.6"/>'
+    )
 
 
 def _gradient(kind: str, gradient_id: str, stops: list[list[Any]], attributes: str) -> str:
@@ -99,20 +102,30 @@ def _gradient(kind: str, gradient_id: str, stops: list[list[Any]], attributes: s
 
 def _defs(prefix: str) -> str:
     vertical = 'x1="0" y1="0" x2="0" y2="1"'
-    out = ["<defs>",
-           _gradient("linearGradient", f"{prefix}wood", BOARD_STYLE["wood"], vertical),
-           _gradient("radialGradient", f"{prefix}hole", BOARD_STYLE["hole"], 'cx="0.5" cy="0.42" r="0.62"'),
-           _gradient("linearGradient", f"{prefix}rim", BOARD_STYLE["rim"], vertical)]
+    out = [
+        "<defs>",
+        _gradient("linearGradient", f"{prefix}wood", BOARD_STYLE["wood"], vertical),
+        _gradient("radialGradient", f"{prefix}hole", BOARD_STYLE["hole"], 'cx="0.5" cy="0.42" r="0.62"'),
+        _gradient("linearGradient", f"{prefix}rim", BOARD_STYLE["rim"], vertical),
+    ]
     for i, (light, dark) in enumerate(SEED_COLORS):
-        out.append(f'<radialGradient id="{prefix}s{i}" cx="0.35" cy="0.3" r="0.75"><stop offset="0" stop-color="#fff"'
-                   f' stop-opacity="0.85"/><stop offset="0.25" stop-color="{light}"/><stop offset="1" stop-color="{dark}"/>'
-                   "</radialGradient>")
+        out.append(
+            f'<radialGradient id="{prefix}s{i}" cx="0.35" cy="0.3" r="0.75"><stop offset="0" stop-color="#fff"'
+            f' stop-opacity="0.85"/><stop offset="0.25" stop-color="{light}"/><stop offset="1" stop-color="{dark}"/>'
+            "</radialGradient>"
+        )
     out.append("</defs>")
     return "".join(out)
 
 
-def board_svg(position: Position, effect: MoveEffect | None = None, *, bottom: int = 0,
-              names: tuple[str, str] | None = None, width: int | None = None) -> str:
+def board_svg(
+    position: Position,
+    effect: MoveEffect | None = None,
+    *,
+    bottom: int = 0,
+    names: tuple[str, str] | None = None,
+    width: int | None = None,
+) -> str:
     """The position as an SVG board (a string): the board of the browser page.
 
     A wooden board, round pits with seeds as little stones, counts, the stores
@@ -126,8 +139,13 @@ def board_svg(position: Position, effect: MoveEffect | None = None, *, bottom: i
     frame = style["frame"]
     m = position.variant.pits
     prefix = f"kb{next(_ids)}"
-    pit_step, radius, store_w, side, gap = (style["pit_step"], style["pit_radius"], style["store_width"],
-                                            style["margin"], style["gap"])
+    pit_step, radius, store_w, side, gap = (
+        style["pit_step"],
+        style["pit_radius"],
+        style["store_width"],
+        style["margin"],
+        style["gap"],
+    )
     pits_x0 = side + store_w + gap
     W = pits_x0 + m * pit_step + gap + store_w + side
     board_h = style["height"]
@@ -135,7 +153,10 @@ def board_svg(position: Position, effect: MoveEffect | None = None, *, bottom: i
     top_offset = 28 if names else 0
     row_top, row_bottom = style["row_top"] + top_offset, style["row_bottom"] + top_offset
     store_y, store_h = style["store_top"] + top_offset, style["store_height"]
-    stores = {"left": (side, store_y, store_w, store_h), "right": (pits_x0 + m * pit_step + gap, store_y, store_w, store_h)}
+    stores = {
+        "left": (side, store_y, store_w, store_h),
+        "right": (pits_x0 + m * pit_step + gap, store_y, store_w, store_h),
+    }
     cells = position.cells
     half = m + 1
     sown = set(effect.sown) if effect else set()
@@ -146,24 +167,32 @@ def board_svg(position: Position, effect: MoveEffect | None = None, *, bottom: i
         captured = {own, (1 - effect.player) * half + (m - 1 - own % half)}
     over = position.is_over
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{width or min(W, 720)}"'
-           f' class="kalah-board" data-to-move="{position.to_move}" data-over="{str(over).lower()}"'
-           f' role="img" aria-label="Kalah board, {html.escape(position.variant.name)}">']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{width or min(W, 720)}"'
+        f' class="kalah-board" data-to-move="{position.to_move}" data-over="{str(over).lower()}"'
+        f' role="img" aria-label="Kalah board, {html.escape(position.variant.name)}">'
+    ]
     out.append(_defs(prefix))
     inset, line_inset = frame["inset"], frame["line_inset"]
-    out.append(f'<rect x="{inset}" y="{inset + top_offset}" width="{W - 2 * inset}" height="{board_h - 2 * inset}"'
-               f' rx="{frame["radius"]}" fill="url(#{prefix}wood)"/>')
-    out.append(f'<rect x="{line_inset}" y="{line_inset + top_offset}" width="{W - 2 * line_inset}"'
-               f' height="{board_h - 2 * line_inset}" rx="{frame["line_radius"]}" fill="none"'
-               ' stroke="rgba(255,230,190,0.35)" stroke-width="2"/>')
+    out.append(
+        f'<rect x="{inset}" y="{inset + top_offset}" width="{W - 2 * inset}" height="{board_h - 2 * inset}"'
+        f' rx="{frame["radius"]}" fill="url(#{prefix}wood)"/>'
+    )
+    out.append(
+        f'<rect x="{line_inset}" y="{line_inset + top_offset}" width="{W - 2 * line_inset}"'
+        f' height="{board_h - 2 * line_inset}" rx="{frame["line_radius"]}" fill="none"'
+        ' stroke="rgba(255,230,190,0.35)" stroke-width="2"/>'
+    )
     if not over:
         # The mover's row glows, out to the middle between the rows: its letters inside, clear of the outline.
         middle = (row_top + row_bottom) / 2
         y0, y1 = (middle, row_bottom + radius + 10) if position.to_move == bottom else (row_top - radius - 10, middle)
         x = pits_x0 + pit_step / 2 - radius - 10
-        out.append(f'<rect x="{x}" y="{y0}" width="{pit_step * (m - 1) + 2 * radius + 20}"'
-                   f' height="{y1 - y0}" rx="16" fill="rgba(255,226,150,0.14)"'
-                   ' stroke="rgba(255,215,122,0.85)" stroke-width="3" stroke-dasharray="10 6"/>')
+        out.append(
+            f'<rect x="{x}" y="{y0}" width="{pit_step * (m - 1) + 2 * radius + 20}"'
+            f' height="{y1 - y0}" rx="16" fill="rgba(255,226,150,0.14)"'
+            ' stroke="rgba(255,215,122,0.85)" stroke-width="3" stroke-dasharray="10 6"/>'
+        )
     badge = 'fill="rgba(45,24,8,0.72)" stroke="rgba(255,225,180,0.35)"'
     text = 'font-family="Segoe UI, Arial, sans-serif" font-weight="700" fill="#fff6e6"'
     columns, dx, dy = seed["store_columns"], seed["store_dx"], seed["store_dy"]
@@ -174,17 +203,28 @@ def board_svg(position: Position, effect: MoveEffect | None = None, *, bottom: i
             x, y, w, h = stores["right" if at_bottom else "left"]
             ring = ' stroke="rgba(255,250,210,0.6)" stroke-width="2"' if cell in sown else ""
             out.append(f'<g data-store="{player}" data-seeds="{count}">')
-            out.append(f'<rect x="{x - 3}" y="{y - 3}" width="{w + 6}" height="{h + 6}" rx="{w / 2 + 3}" fill="url(#{prefix}rim)" opacity="0.8"/>')
+            out.append(
+                f'<rect x="{x - 3}" y="{y - 3}" width="{w + 6}" height="{h + 6}" rx="{w / 2 + 3}" fill="url(#{prefix}rim)" opacity="0.8"/>'
+            )
             out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="{w / 2}" fill="url(#{prefix}hole)"{ring}/>')
             x0 = x + w / 2 - (columns - 1) * dx / 2
             for k in range(min(count, seed["max_in_store"])):
                 row, col = divmod(k, columns)
                 shift = dx / 2 - 4 if row % 2 else 0
-                out.append(_seed(x0 + col * dx + shift + (_hash(cell, k) - 0.5) * 4,
-                                 y + h - 22 - row * dy + (_hash(k, cell) - 0.5) * 4, cell, k, prefix))
+                out.append(
+                    _seed(
+                        x0 + col * dx + shift + (_hash(cell, k) - 0.5) * 4,
+                        y + h - 22 - row * dy + (_hash(k, cell) - 0.5) * 4,
+                        cell,
+                        k,
+                        prefix,
+                    )
+                )
             cy = y + h + 26 if at_bottom else y - 18
             out.append(f'<rect x="{x + w / 2 - 24}" y="{cy - 17}" width="48" height="26" rx="13" {badge}/>')
-            out.append(f'<text x="{x + w / 2}" y="{cy + 2}" text-anchor="middle" font-size="19" {text}>{count}</text></g>')
+            out.append(
+                f'<text x="{x + w / 2}" y="{cy + 2}" text-anchor="middle" font-size="19" {text}>{count}</text></g>'
+            )
             continue
         col = index if at_bottom else m - 1 - index
         x = pits_x0 + pit_step / 2 + col * pit_step
@@ -198,35 +238,53 @@ def board_svg(position: Position, effect: MoveEffect | None = None, *, bottom: i
         scale = 0 if shown <= 1 else min(seed["spread"], (radius - 9) / math.sqrt(shown))
         for k in range(shown):
             r, a = scale * math.sqrt(k + 0.5), k * 2.39996 + cell * 1.7
-            out.append(_seed(x + r * math.cos(a) + (_hash(cell, k) - 0.5) * 3,
-                             y + r * math.sin(a) + (_hash(k, cell) - 0.5) * 3, cell, k, prefix))
+            out.append(
+                _seed(
+                    x + r * math.cos(a) + (_hash(cell, k) - 0.5) * 3,
+                    y + r * math.sin(a) + (_hash(k, cell) - 0.5) * 3,
+                    cell,
+                    k,
+                    prefix,
+                )
+            )
         if cell == origin:
-            out.append(f'<circle cx="{x}" cy="{y}" r="{radius}" fill="none" stroke="#7fd0ff" stroke-width="4" stroke-dasharray="6 4"/>')
+            out.append(
+                f'<circle cx="{x}" cy="{y}" r="{radius}" fill="none" stroke="#7fd0ff" stroke-width="4" stroke-dasharray="6 4"/>'
+            )
         elif cell in captured:
             out.append(f'<circle cx="{x}" cy="{y}" r="{radius}" fill="none" stroke="#ff5a4a" stroke-width="5"/>')
         elif cell in sown:
-            out.append(f'<circle cx="{x}" cy="{y}" r="{radius}" fill="none" stroke="rgba(255,250,210,0.6)" stroke-width="2"/>')
+            out.append(
+                f'<circle cx="{x}" cy="{y}" r="{radius}" fill="none" stroke="rgba(255,250,210,0.6)" stroke-width="2"/>'
+            )
         cy = y - radius - 17 if not at_bottom else y + radius + 29
         out.append(f'<rect x="{x - 17}" y="{cy - 17}" width="34" height="24" rx="12" {badge}/>')
         out.append(f'<text x="{x}" y="{cy + 1}" text-anchor="middle" font-size="17" {text}>{count}</text>')
         ly = y + radius + 17 if not at_bottom else y - radius - 8
-        out.append(f'<text x="{x}" y="{ly}" text-anchor="middle" font-family="Georgia, serif" font-size="13"'
-                   f' font-weight="600" fill="rgba(60,30,8,0.75)">{letter}</text></g>')
+        out.append(
+            f'<text x="{x}" y="{ly}" text-anchor="middle" font-family="Georgia, serif" font-size="13"'
+            f' font-weight="600" fill="rgba(60,30,8,0.75)">{letter}</text></g>'
+        )
     if names:
         for player in (0, 1):
             at_bottom = player == bottom
             y = H - 14 if at_bottom else 20
             mark = " ●" if not over and position.to_move == player else ""
-            out.append(f'<text x="{W / 2}" y="{y}" text-anchor="middle" font-family="Segoe UI, Arial, sans-serif"'
-                       f' font-size="18" font-weight="700" fill="#3b2414">{html.escape(names[player])} '
-                       f'({position.store(player)}){mark}</text>')
+            out.append(
+                f'<text x="{W / 2}" y="{y}" text-anchor="middle" font-family="Segoe UI, Arial, sans-serif"'
+                f' font-size="18" font-weight="700" fill="#3b2414">{html.escape(names[player])} '
+                f"({position.store(player)}){mark}</text>"
+            )
     label = result_label(position, names)
     if label:
         cy = (row_top + row_bottom) / 2
-        out.append(f'<rect x="{W / 2 - 170}" y="{cy - 26}" width="340" height="52" rx="14" fill="rgba(40,22,8,0.88)"'
-                   ' stroke="#f2c84b" stroke-width="2"/>')
-        out.append(f'<text x="{W / 2}" y="{cy + 9}" text-anchor="middle" font-size="24" {text}>'
-                   f'{html.escape(label)}</text>')
+        out.append(
+            f'<rect x="{W / 2 - 170}" y="{cy - 26}" width="340" height="52" rx="14" fill="rgba(40,22,8,0.88)"'
+            ' stroke="#f2c84b" stroke-width="2"/>'
+        )
+        out.append(
+            f'<text x="{W / 2}" y="{cy + 9}" text-anchor="middle" font-size="24" {text}>{html.escape(label)}</text>'
+        )
     out.append("</svg>")
     return "".join(out)
 
@@ -258,9 +316,12 @@ def record_html(record: GameLike) -> str:
         summary += f" {high}–{low}"
     else:
         summary = f"unfinished after {len(record.moves)} moves"
-    moves = " ".join(f"<span>{n}.&nbsp;{html.escape(move_name(m.player, m.move))}</span>"
-                     for n, m in enumerate(record.moves, 1))
-    return (f'<div class="kalah-record"><p><b>{html.escape(names[0])}</b> vs <b>{html.escape(names[1])}</b>,'
-            f" {html.escape(record.variant.name)}: {summary}</p>"
-            f"{board_svg(final, last_effect, names=names)}"
-            f'<p style="font-family:Georgia,serif;line-height:1.6">{moves}</p></div>')
+    moves = " ".join(
+        f"<span>{n}.&nbsp;{html.escape(move_name(m.player, m.move))}</span>" for n, m in enumerate(record.moves, 1)
+    )
+    return (
+        f'<div class="kalah-record"><p><b>{html.escape(names[0])}</b> vs <b>{html.escape(names[1])}</b>,'
+        f" {html.escape(record.variant.name)}: {summary}</p>"
+        f"{board_svg(final, last_effect, names=names)}"
+        f'<p style="font-family:Georgia,serif;line-height:1.6">{moves}</p></div>'
+    )

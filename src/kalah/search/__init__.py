@@ -28,9 +28,10 @@ from __future__ import annotations
 import math
 import os
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterator, Literal, cast
+from typing import Any, Literal, cast
 
 from kalah.core import search as core
 from kalah.core.board import move_from_code
@@ -168,7 +169,6 @@ def check_time(time: Any) -> float | None:
     return float(time)
 
 
-
 def check_threads(threads: Any) -> int:
     """``threads`` as a whole number from 1 to MAX_THREADS, or a SearchError naming the problem.
 
@@ -195,7 +195,9 @@ def default_threads() -> int:
         try:
             return check_threads(int(setting))
         except ValueError:
-            raise SearchError(f"KALAH_THREADS must be a whole number from 1 to {MAX_THREADS}, got {setting!r}") from None
+            raise SearchError(
+                f"KALAH_THREADS must be a whole number from 1 to {MAX_THREADS}, got {setting!r}"
+            ) from None
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
@@ -432,8 +434,11 @@ def search(
     if limit is not None:
         if not isinstance(limit, Limit):
             raise SearchError(f"limit must be a kalah.Limit, got {type(limit).__name__}")
-        given = [name for name, value in (("depth", depth), ("time", time), ("soft_time", soft_time),
-                                          ("playouts", playouts)) if value is not None]
+        given = [
+            name
+            for name, value in (("depth", depth), ("time", time), ("soft_time", soft_time), ("playouts", playouts))
+            if value is not None
+        ]
         if given:
             raise SearchError(f"give the limits in limit= or as parameters, not both (also given: {', '.join(given)})")
         depth, time, soft_time, playouts = limit.depth, limit.time, limit.soft_time, limit.playouts
@@ -449,16 +454,31 @@ def search(
     if soft_time is not None:
         soft_time = check_time(soft_time)
         if time is None or soft_time is None or soft_time > time:
-            raise SearchError(f"soft_time needs a time limit at least as long, got soft_time={soft_time!r}, time={time!r}")
+            raise SearchError(
+                f"soft_time needs a time limit at least as long, got soft_time={soft_time!r}, time={time!r}"
+            )
 
     if algorithm == "mcts":
         return _mcts(position, evaluation, depth, time, playouts, seed)
 
     if engine is None:
         with _engine_for(table_bits) as shared:
-            return search(position, algorithm, depth, time, evaluation, move_values=move_values, memo=memo,
-                          ordering=ordering, iterative=iterative, engine=shared, oracle=oracle, threads=threads,
-                          soft_time=soft_time, exact_depth=exact_depth)
+            return search(
+                position,
+                algorithm,
+                depth,
+                time,
+                evaluation,
+                move_values=move_values,
+                memo=memo,
+                ordering=ordering,
+                iterative=iterative,
+                engine=shared,
+                oracle=oracle,
+                threads=threads,
+                soft_time=soft_time,
+                exact_depth=exact_depth,
+            )
     if oracle is not None:
         engine.set_oracle(oracle)
     if iterative is None:
@@ -492,7 +512,9 @@ def search(
     return _result(position, algorithm, evaluation, raw)
 
 
-def _result(position: Position, algorithm: AlgorithmName, evaluation: EvaluationName, raw: dict[str, Any]) -> SearchResult:
+def _result(
+    position: Position, algorithm: AlgorithmName, evaluation: EvaluationName, raw: dict[str, Any]
+) -> SearchResult:
     """The SearchResult of the compiled engine's answer ``raw`` (Engine.search, or the traced search)."""
     exact = bool(raw["exact"])
     best: Move | None
@@ -524,7 +546,14 @@ def _result(position: Position, algorithm: AlgorithmName, evaluation: Evaluation
     return SearchResult(position, algorithm, evaluation, value, best, pv, move_list, stats, exact)
 
 
-def _mcts(position: Position, evaluation: EvaluationName, depth: int | None, time: float | None, playouts: int | None, seed: int) -> SearchResult:
+def _mcts(
+    position: Position,
+    evaluation: EvaluationName,
+    depth: int | None,
+    time: float | None,
+    playouts: int | None,
+    seed: int,
+) -> SearchResult:
     if playouts is None and time is None:
         playouts = DEFAULT_PLAYOUTS
     raw = core.mcts(position, playouts=playouts or 0, seconds=time or 0.0, seed=seed)
@@ -546,8 +575,19 @@ def _mcts_result(position: Position, evaluation: EvaluationName, raw: dict[str, 
         best_value = position.mover_margin or 0
         win_rate = None
     stats = SearchStats(nodes=raw["nodes"], depth=raw["depth"], seconds=raw["seconds"], playouts=raw["playouts"])
-    extra = {"win_rate": win_rate, "visits": {m.move: v for m, (_, v, _, _) in zip(moves, raw["moves"])}}
-    return SearchResult(position, "mcts", evaluation, best_value, best, [best] if best is not None else [], moves, stats, best is None, extra)
+    extra = {"win_rate": win_rate, "visits": {m.move: v for m, (_, v, _, _) in zip(moves, raw["moves"], strict=False)}}
+    return SearchResult(
+        position,
+        "mcts",
+        evaluation,
+        best_value,
+        best,
+        [best] if best is not None else [],
+        moves,
+        stats,
+        best is None,
+        extra,
+    )
 
 
 # The traced search (tracing.py) builds on the definitions above.

@@ -36,7 +36,11 @@ def run_comparison(algorithms, depths, positions, evaluation, on_search=None, re
     done, and ``found``, a dict, the totals and disagreements as they grow, so
     that a caller stopped by Ctrl-C can show the rows that are whole.
     """
-    totals = {(a, d): {"nodes": 0, "leaves": 0, "seconds": 0.0, "tt_hits": 0, "cutoffs": 0} for a in algorithms for d in depths}
+    totals = {
+        (a, d): {"nodes": 0, "leaves": 0, "seconds": 0.0, "tt_hits": 0, "cutoffs": 0}
+        for a in algorithms
+        for d in depths
+    }
     disagreements: list = []
     if found is not None:
         found.update(totals=totals, disagreements=disagreements)

@@ -26,8 +26,15 @@ from kalah.rules import Move, Position
 
 from . import SearchError, SearchResult, _mcts_result, _move
 
-__all__ = ["MAX_TRACED_PLAYOUTS", "MCTS_TRACE_FORMAT", "MctsIteration", "MctsNode", "MctsStats", "MctsTrace",
-           "trace_mcts"]
+__all__ = [
+    "MAX_TRACED_PLAYOUTS",
+    "MCTS_TRACE_FORMAT",
+    "MctsIteration",
+    "MctsNode",
+    "MctsStats",
+    "MctsTrace",
+    "trace_mcts",
+]
 
 #: The ``format`` field of :meth:`MctsTrace.to_json`.
 MCTS_TRACE_FORMAT = "kalah-mcts-trace/1"
@@ -118,7 +125,7 @@ class MctsTrace:
                 visits[node] += 1
                 wins[node] += 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
                 margins[node] += mine
-        return [MctsStats(v, w, m) for v, w, m in zip(visits, wins, margins)]
+        return [MctsStats(v, w, m) for v, w, m in zip(visits, wins, margins, strict=False)]
 
     def ucb(self, node: int, after: int) -> float | None:
         """The UCB1 score by which selection weighed ``node`` against its siblings in iteration ``after + 1``."""
@@ -141,13 +148,25 @@ class MctsTrace:
             "exploration": self.exploration,
             "seed": self.seed,
             "result": self.result.to_dict(),
-            "nodes": [{"id": n.id, "parent": n.parent, "move": n.move, "mover": n.mover,
-                       "visits": s.visits, "wins": s.wins, "margin": s.margin} for n, s in zip(self.nodes, final)],
+            "nodes": [
+                {
+                    "id": n.id,
+                    "parent": n.parent,
+                    "move": n.move,
+                    "mover": n.mover,
+                    "visits": s.visits,
+                    "wins": s.wins,
+                    "margin": s.margin,
+                }
+                for n, s in zip(self.nodes, final, strict=False)
+            ],
             "iterations": [{"path": list(i.path), "expanded": i.expanded, "margin": i.margin} for i in self.iterations],
         }
 
 
-def trace_mcts(position: Position, playouts: int = 1000, *, seed: int = 0, exploration: float = EXPLORATION) -> MctsTrace:
+def trace_mcts(
+    position: Position, playouts: int = 1000, *, seed: int = 0, exploration: float = EXPLORATION
+) -> MctsTrace:
     """Run UCT from ``position`` for ``playouts`` iterations, as ``kalah.search(position, algorithm="mcts",
     playouts=playouts, seed=seed)`` does, and record every iteration (see the module's docstring).
 

@@ -15,8 +15,9 @@ docs/trace.md.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 from kalah.core import trace as core_trace
 from kalah.core.board import move_from_code
@@ -95,9 +96,19 @@ class TraceNode:
 
     def to_json(self) -> dict[str, Any]:
         """The node as in the ``nodes`` list of ``kalah-trace/1`` (infinite bounds as ``"inf"``/``"-inf"``)."""
-        return {"id": self.id, "parent": self.parent, "move": self.move, "depth": self.depth,
-                "alpha": _json_bound(self.alpha), "beta": _json_bound(self.beta), "value": self.value,
-                "bound": self.bound, "cutoff": self.cutoff, "table_hit": self.table_hit, "kind": self.kind}
+        return {
+            "id": self.id,
+            "parent": self.parent,
+            "move": self.move,
+            "depth": self.depth,
+            "alpha": _json_bound(self.alpha),
+            "beta": _json_bound(self.beta),
+            "value": self.value,
+            "bound": self.bound,
+            "cutoff": self.cutoff,
+            "table_hit": self.table_hit,
+            "kind": self.kind,
+        }
 
 
 @dataclass
@@ -123,7 +134,7 @@ class SearchTrace:
 
     def children(self, node_id: int) -> list[TraceNode]:
         """The nodes entered from node ``node_id``, in visiting order."""
-        return [node for node in self.nodes[node_id + 1:] if node.parent == node_id]
+        return [node for node in self.nodes[node_id + 1 :] if node.parent == node_id]
 
     @property
     def roots(self) -> list[TraceNode]:
@@ -183,8 +194,15 @@ def check_trace_options(options: dict[str, Any]) -> dict[str, Any]:
     return checked
 
 
-def trace(position: Position, algorithm: str, depth: int, evaluation: str = "strong", *,
-          max_nodes: int = DEFAULT_MAX_NODES, **options: Any) -> SearchTrace:
+def trace(
+    position: Position,
+    algorithm: str,
+    depth: int,
+    evaluation: str = "strong",
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    **options: Any,
+) -> SearchTrace:
     """Search ``position`` to ``depth`` as ``kalah.search`` does, and record every node it visits.
 
     ``algorithm``: ``minimax``, ``alphabeta``, ``scout``, ``pvs`` or ``mtdf``
@@ -202,8 +220,9 @@ def trace(position: Position, algorithm: str, depth: int, evaluation: str = "str
         raise SearchError(f"position must be a kalah.Position, got {type(position).__name__}")
     algorithm = check_algorithm(algorithm)
     if algorithm == "mcts":
-        raise SearchError("mcts cannot be traced (its tree is not a search to a depth); "
-                          "trace minimax, alphabeta, scout, pvs or mtdf")
+        raise SearchError(
+            "mcts cannot be traced (its tree is not a search to a depth); trace minimax, alphabeta, scout, pvs or mtdf"
+        )
     evaluation = check_evaluation(evaluation)
     if depth is None:
         raise SearchError("a trace needs a depth (1 or more)")
@@ -215,13 +234,22 @@ def trace(position: Position, algorithm: str, depth: int, evaluation: str = "str
     if used["iterative"] is None:
         used["iterative"] = algorithm != "minimax"
     raw = core_trace.trace_search(
-        position, CORE_ALGORITHMS[algorithm], CORE_EVALUATIONS[evaluation], 1 if used["iterative"] else last, last,
-        all_values=used["move_values"], memo=used["memo"], ordering=used["ordering"],
-        table_bits=used["table_bits"], max_nodes=max_nodes)
+        position,
+        CORE_ALGORITHMS[algorithm],
+        CORE_EVALUATIONS[evaluation],
+        1 if used["iterative"] else last,
+        last,
+        all_values=used["move_values"],
+        memo=used["memo"],
+        ordering=used["ordering"],
+        table_bits=used["table_bits"],
+        max_nodes=max_nodes,
+    )
     if raw["full"]:
         raise TraceTooLargeError(
             f"the {algorithm} search of depth {last} visits more than {max_nodes} nodes, the most a trace holds "
-            f"(max_nodes): trace a smaller depth")
+            f"(max_nodes): trace a smaller depth"
+        )
     nodes = [
         TraceNode(
             id=i,
@@ -236,14 +264,17 @@ def trace(position: Position, algorithm: str, depth: int, evaluation: str = "str
             table_hit=hit,
             kind=kind,
         )
-        for i, (parent, move, kind, node_depth, window, alpha, beta, value, flag, cutoff, hit) in enumerate(raw["trace"])
+        for i, (parent, move, kind, node_depth, window, alpha, beta, value, flag, cutoff, hit) in enumerate(
+            raw["trace"]
+        )
     ]
     result = _result(position, algorithm, evaluation, raw)
     return SearchTrace(position, algorithm, last, evaluation, used, result, nodes, max_nodes)
 
 
-def tree_facts(position: Position, parents: Sequence[int | None], moves: Sequence[Move | None],
-               cutoffs: Sequence[bool]) -> tuple[list[int], dict[int, list[Move]]]:
+def tree_facts(
+    position: Position, parents: Sequence[int | None], moves: Sequence[Move | None], cutoffs: Sequence[bool]
+) -> tuple[list[int], dict[int, list[Move]]]:
     """Who moves at each node of a traced tree, and the legal moves each cutoff left unvisited.
 
     The nodes are given as in a trace (``parent`` and ``move`` per node, in
@@ -259,7 +290,7 @@ def tree_facts(position: Position, parents: Sequence[int | None], moves: Sequenc
     if not len(parents) == len(moves) == len(cutoffs):
         raise SearchError("parent, move and cutoff must have one entry per node")
     positions: list[Position] = []
-    for node_id, (parent, move) in enumerate(zip(parents, moves)):
+    for node_id, (parent, move) in enumerate(zip(parents, moves, strict=False)):
         if parent is None:
             positions.append(position)
         elif not 0 <= parent < node_id:
@@ -269,7 +300,7 @@ def tree_facts(position: Position, parents: Sequence[int | None], moves: Sequenc
         else:
             positions.append(positions[parent].play(move))
     seen: dict[int, set[Move]] = {}
-    for parent, move in zip(parents, moves):
+    for parent, move in zip(parents, moves, strict=False):
         if parent is not None and move is not None:
             seen.setdefault(parent, set()).add(move)
     pruned: dict[int, list[Move]] = {}

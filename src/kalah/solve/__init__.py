@@ -33,8 +33,15 @@ from .engine import clear_engines, engine_for
 from .result import SolveError, SolveResult
 from .run import ROOT_SHARE, Run, SolveState, root_move_bounds
 
-__all__ = ["MAX_EXACT_SEEDS", "SolveError", "SolveResult", "clear_cache", "planned_max_seeds", "prepare_endgame",
-           "solve"]
+__all__ = [
+    "MAX_EXACT_SEEDS",
+    "SolveError",
+    "SolveResult",
+    "clear_cache",
+    "planned_max_seeds",
+    "prepare_endgame",
+    "solve",
+]
 
 #: Above this many seeds in the pits an unlimited solve is refused (give ``time``).
 MAX_EXACT_SEEDS = 60
@@ -118,8 +125,16 @@ def solve(
     if cluster is not None:
         from .cluster import solve_on_cluster
 
-        return solve_on_cluster(position, cluster, time=time, endgame=endgame, tt_log2=tt_log2, best_moves=best_moves,
-                                checkpoint=checkpoint, progress=progress)[0]
+        return solve_on_cluster(
+            position,
+            cluster,
+            time=time,
+            endgame=endgame,
+            tt_log2=tt_log2,
+            best_moves=best_moves,
+            checkpoint=checkpoint,
+            progress=progress,
+        )[0]
     if checkpoint is not None:
         raise SolveError("a checkpoint is kept only by a solve on a cluster (give cluster=)")
     started = _time.perf_counter()

@@ -7,8 +7,16 @@ from typing import NamedTuple
 
 from kalah.rules import Position
 
-__all__ = ["BELOW_EVERY_VALUE", "ABOVE_EVERY_VALUE", "Answer", "NullWindowTest", "mtdf_bars", "narrowed",
-           "outside_in_steps", "swap_open"]
+__all__ = [
+    "BELOW_EVERY_VALUE",
+    "ABOVE_EVERY_VALUE",
+    "Answer",
+    "NullWindowTest",
+    "mtdf_bars",
+    "narrowed",
+    "outside_in_steps",
+    "swap_open",
+]
 
 #: Lower than any final margin (no game has a million seeds): the start of a maximum over moves, and the
 #: lower bound of a move nothing is proven about yet.

@@ -57,7 +57,8 @@ class Checkpoint:
         try:
             if fresh:
                 self.connection.executescript(
-                    f"BEGIN; {_SCHEMA} INSERT INTO meta VALUES ('format', '{FORMAT}'); COMMIT;")
+                    f"BEGIN; {_SCHEMA} INSERT INTO meta VALUES ('format', '{FORMAT}'); COMMIT;"
+                )
             row = self.connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
         except sqlite3.Error as error:
             self.connection.close()
@@ -84,8 +85,12 @@ class Checkpoint:
             except ValueError:
                 raise CheckpointError(f"{self.path} is corrupt: a leaf written as {text!r}") from None
             seeds = sum(pits)
-            if (min(pits) < 0 or not isinstance(lower, int) or not isinstance(upper, int)
-                    or not -seeds <= lower <= upper <= seeds):
+            if (
+                min(pits) < 0
+                or not isinstance(lower, int)
+                or not isinstance(upper, int)
+                or not -seeds <= lower <= upper <= seeds
+            ):
                 raise CheckpointError(f"{self.path} is corrupt: bounds {lower}..{upper} for the leaf {text}")
             found[pits] = (lower, upper)
         return found

@@ -27,8 +27,9 @@ from __future__ import annotations
 import os
 import time as _time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from kalah.rules import Move, Position
 
@@ -115,9 +116,19 @@ def _split(position: Position, plies: int, nodes: dict[tuple[Position, int], _No
 class _Driver:
     """One distributed solve: the split tree, the leaves' bounds, the workers and the tests in flight."""
 
-    def __init__(self, client: Any, root: _Node, nodes: dict[tuple[Position, int], _Node], rules: str,
-                 checkpoint: Checkpoint | None, database: DatabaseSpec, tt_log2: int, deadline: float | None,
-                 report: ClusterReport, progress: Callable[[int, int], None] | None):
+    def __init__(
+        self,
+        client: Any,
+        root: _Node,
+        nodes: dict[tuple[Position, int], _Node],
+        rules: str,
+        checkpoint: Checkpoint | None,
+        database: DatabaseSpec,
+        tt_log2: int,
+        deadline: float | None,
+        report: ClusterReport,
+        progress: Callable[[int, int], None] | None,
+    ):
         self.client = client
         self.root = root
         self.tree = nodes
@@ -166,8 +177,14 @@ class _Driver:
             found = memo[id(node)] = (max(lower, own[0]), min(upper, own[1]))
         return found
 
-    def questions(self, node: _Node, bar: int, memo: dict[int, tuple[int, int]], out: dict[tuple[Pits, int], _Node],
-                  keep: set[tuple[Pits, int]]) -> None:
+    def questions(
+        self,
+        node: _Node,
+        bar: int,
+        memo: dict[int, tuple[int, int]],
+        out: dict[tuple[Pits, int], _Node],
+        keep: set[tuple[Pits, int]],
+    ) -> None:
         """The leaf tests that could decide "value(node) >= bar", in the order alpha-beta would ask them, into
         ``out``; into ``keep``, the tests of split leaves, which may still run but are not asked again."""
         lower, upper = self.interval(node, memo)
@@ -215,8 +232,17 @@ class _Driver:
                 continue
             home = self.home.get(leaf, "")
             address = home if home in free else free[0]  # its last worker's table holds its proof
-            future = self.client.submit(leaf_test, node.position, bar, self.database, self.tt_log2, self.remaining(),
-                                        workers=[address], allow_other_workers=True, pure=False)
+            future = self.client.submit(
+                leaf_test,
+                node.position,
+                bar,
+                self.database,
+                self.tt_log2,
+                self.remaining(),
+                workers=[address],
+                allow_other_workers=True,
+                pure=False,
+            )
             self.flying[future] = (leaf, bar, address)
             self.answers.add(future)
             used[address] += 1
@@ -246,8 +272,9 @@ class _Driver:
         old_lower, old_upper = self.leaf_bounds(leaf)
         lower, upper = max(lower, old_lower), min(upper, old_upper)
         if lower > upper:  # two proofs that contradict each other: a checkpoint of some other solver?
-            raise SolveError(f"contradictory bounds on the leaf {leaf}: "
-                             f"{old_lower}..{old_upper} and {answer[0]}..{answer[1]}")
+            raise SolveError(
+                f"contradictory bounds on the leaf {leaf}: {old_lower}..{old_upper} and {answer[0]}..{answer[1]}"
+            )
         self.bounds[leaf] = (lower, upper)
         if self.checkpoint is not None:
             self.checkpoint.record(self.rules, leaf, lower, upper)
@@ -273,8 +300,12 @@ class _Driver:
         proof is shared among the workers instead of keeping one of them for all of it."""
         share = self.nodes * COSTLY_SHARE
         for (leaf, _), node in wanted.items():
-            if (self.cost.get(leaf, 0) >= max(share, COSTLY_NODES) and leaf not in self.busy_leaves()
-                    and node.plies > -MAX_EXTRA_PLIES and node.position.seeds_in_pits >= MIN_SPLIT_SEEDS):
+            if (
+                self.cost.get(leaf, 0) >= max(share, COSTLY_NODES)
+                and leaf not in self.busy_leaves()
+                and node.plies > -MAX_EXTRA_PLIES
+                and node.position.seeds_in_pits >= MIN_SPLIT_SEEDS
+            ):
                 node.split(self.tree)
                 self.report.split += 1
                 return True
@@ -422,8 +453,11 @@ def solve_on_cluster(
             tests = [(child, value if same else 1 - value) for _, child, same in root.children]
             if driver.decide(tests):
                 memo: dict[int, tuple[int, int]] = {}
-                moves = [move for move, child, same in root.children
-                         if (driver.interval(child, memo)[0] if same else -driver.interval(child, memo)[1]) >= value]
+                moves = [
+                    move
+                    for move, child, same in root.children
+                    if (driver.interval(child, memo)[0] if same else -driver.interval(child, memo)[1]) >= value
+                ]
         if value is None:
             memo = {}
             for move, child, same in root.children:
@@ -436,13 +470,23 @@ def solve_on_cluster(
             client.close()
         if store is not None:
             store.close()
-    result = SolveResult(value=value, lower=lower, upper=upper, best_moves=moves, pv=[], nodes=driver.nodes,
-                         seconds=_time.perf_counter() - started, endgame_seeds=k, move_bounds=move_bounds)
+    result = SolveResult(
+        value=value,
+        lower=lower,
+        upper=upper,
+        best_moves=moves,
+        pv=[],
+        nodes=driver.nodes,
+        seconds=_time.perf_counter() - started,
+        endgame_seeds=k,
+        move_bounds=move_bounds,
+    )
     return result, report
 
 
-def _resplit(nodes: dict[tuple[Position, int], _Node],
-             known: dict[Pits, tuple[int, int]]) -> dict[Pits, tuple[int, int]]:
+def _resplit(
+    nodes: dict[tuple[Position, int], _Node], known: dict[Pits, tuple[int, int]]
+) -> dict[Pits, tuple[int, int]]:
     """Split again the leaves an earlier run had split (those with a child in the checkpoint); the bounds of
     the tree's leaves that the checkpoint holds."""
     leaves = [node for node in nodes.values() if node.leaf is not None]

@@ -17,8 +17,18 @@ from kalah.rules import Position, Variant
 from .engine import size_tt_log2
 from .result import SolveError
 
-__all__ = ["AUTO_TABLE_POSITIONS", "BUILD_PLAN", "EndgameChoice", "auto_max_seeds", "chosen_database",
-           "clear_databases", "memory_database", "planned_max_seeds", "prepare_endgame", "probed_database"]
+__all__ = [
+    "AUTO_TABLE_POSITIONS",
+    "BUILD_PLAN",
+    "EndgameChoice",
+    "auto_max_seeds",
+    "chosen_database",
+    "clear_databases",
+    "memory_database",
+    "planned_max_seeds",
+    "prepare_endgame",
+    "probed_database",
+]
 
 #: Positions of the endgame table that ``endgame="auto"`` computes in memory when none is on disk.
 AUTO_TABLE_POSITIONS = 100_000_000
@@ -74,8 +84,8 @@ BUILD_PLAN = ((56, 28), (49, 24), (41, 20))
 #: The smallest K worth a file (below it ``endgame="auto"`` computes a table in memory in seconds).
 MIN_BUILT_SEEDS = 16
 BUILD_MEMORY_SHARE = 0.75  # of the available memory, for the build (packed values and the layer being built)
-SOLVE_MEMORY_SHARE = 0.9   # of the available memory, for the solve (packed values and the solver's table)
-DISK_MARGIN = 1 << 30      # bytes left free on the disk after the file is written
+SOLVE_MEMORY_SHARE = 0.9  # of the available memory, for the solve (packed values and the solver's table)
+DISK_MARGIN = 1 << 30  # bytes left free on the disk after the file is written
 
 
 def _available_memory() -> int | None:
@@ -92,8 +102,9 @@ def _free_disk(directory: Path) -> int | None:
         return None
 
 
-def planned_max_seeds(pits: int, seeds_on_board: int, *, memory: int | None = None, disk: int | None = None,
-                      solver_bytes: int = 0) -> int | None:
+def planned_max_seeds(
+    pits: int, seeds_on_board: int, *, memory: int | None = None, disk: int | None = None, solver_bytes: int = 0
+) -> int | None:
     """K of the database that :func:`prepare_endgame` builds for a solve of this many seeds, or None.
 
     K comes from the seeds (:data:`BUILD_PLAN`), then shrinks until the build
@@ -107,8 +118,10 @@ def planned_max_seeds(pits: int, seeds_on_board: int, *, memory: int | None = No
         return None
     for k in range(wanted, MIN_BUILT_SEEDS - 1, -1):
         packed = eg.table_bytes(pits, k)
-        if memory is not None and (eg.build_memory(pits, k) > BUILD_MEMORY_SHARE * memory
-                                   or packed + solver_bytes > SOLVE_MEMORY_SHARE * memory):
+        if memory is not None and (
+            eg.build_memory(pits, k) > BUILD_MEMORY_SHARE * memory
+            or packed + solver_bytes > SOLVE_MEMORY_SHARE * memory
+        ):
             continue
         if disk is not None and packed + eg.HEADER.size > disk - DISK_MARGIN:
             continue
@@ -149,8 +162,9 @@ def prepare_endgame(
     memory = _available_memory()
     if max_seeds is None:
         solver_bytes = core.TABLE_ENTRY_BYTES << size_tt_log2(position.seeds_in_pits)
-        k = planned_max_seeds(variant.pits, position.seeds_in_pits, memory=memory, disk=_free_disk(folder),
-                              solver_bytes=solver_bytes)
+        k = planned_max_seeds(
+            variant.pits, position.seeds_in_pits, memory=memory, disk=_free_disk(folder), solver_bytes=solver_bytes
+        )
         if k is None:
             return None
     else:
@@ -159,8 +173,10 @@ def prepare_endgame(
         k = max_seeds
         needed = eg.build_memory(variant.pits, k)
         if memory is not None and needed > memory:
-            raise SolveError(f"the endgame database of {variant.pits} pits up to K={k} needs {needed / 2**30:.1f} GiB"
-                             f" of memory to build; {memory / 2**30:.1f} GiB is available")
+            raise SolveError(
+                f"the endgame database of {variant.pits} pits up to K={k} needs {needed / 2**30:.1f} GiB"
+                f" of memory to build; {memory / 2**30:.1f} GiB is available"
+            )
     found = eg.locate(variant, folder)
     if found is not None and found.max_seeds >= k:
         return found
@@ -170,8 +186,9 @@ def prepare_endgame(
     return eg.build(variant, k, path=path, threads=threads, progress=progress)
 
 
-def probed_database(position: Position, endgame: EndgameChoice, threads: int,
-                    time: float | None = None) -> EndgameDatabase | None:
+def probed_database(
+    position: Position, endgame: EndgameChoice, threads: int, time: float | None = None
+) -> EndgameDatabase | None:
     """The database a solve of ``position`` on one machine probes: :func:`chosen_database`, its table
     computed in memory (kept for the rest of the process), and a file copied into memory when the solve is
     long enough to pay for it (:data:`RESIDENT_MARGIN`).
@@ -203,8 +220,9 @@ def memory_database(variant: Variant | tuple[int, bool], max_seeds: int, threads
     return memory
 
 
-def chosen_database(position: Position, endgame: EndgameChoice, time: float | None = None, *,
-                    computed: EndgameDatabase | None = None) -> EndgameDatabase | int | None:
+def chosen_database(
+    position: Position, endgame: EndgameChoice, time: float | None = None, *, computed: EndgameDatabase | None = None
+) -> EndgameDatabase | int | None:
     """What ``endgame`` asks a solve of ``position`` to probe: a database (checked to cover the variant), K
     of a table to compute in memory, or None.
 

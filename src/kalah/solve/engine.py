@@ -7,8 +7,15 @@ import threading
 from kalah.core import solver as core
 from kalah.endgame import EndgameDatabase
 
-__all__ = ["DEFAULT_TT_LOG2", "TABLE_ENTRIES_PER_SECOND", "Engine", "clear_engines", "default_tt_log2", "engine_for",
-           "size_tt_log2"]
+__all__ = [
+    "DEFAULT_TT_LOG2",
+    "TABLE_ENTRIES_PER_SECOND",
+    "Engine",
+    "clear_engines",
+    "default_tt_log2",
+    "engine_for",
+    "size_tt_log2",
+]
 
 #: 2^26 entries of 8 bytes (core.TABLE_ENTRY_BYTES), 512 MiB, from 45 seeds up, however large the proof:
 #: Kalah(6,5)'s value took 9% more nodes than with 4 GiB (2^29) but a quarter less time, as the table and

@@ -19,11 +19,13 @@ DEEP_GUESS_SEEDS = 56
 DEEP_GUESS_DEPTH = 22
 DEEP_GUESS_SECONDS = 6.0
 
+
 def guess_effort(position: Position) -> tuple[int, float]:
     """The depth and the seconds (at most) of the heuristic search that gives ``position``'s first guess."""
     if position.seeds_in_pits >= DEEP_GUESS_SEEDS:
         return DEEP_GUESS_DEPTH, DEEP_GUESS_SECONDS
     return GUESS_DEPTH, GUESS_SECONDS
+
 
 @dataclass(frozen=True)
 class Guess:
@@ -33,6 +35,7 @@ class Guess:
     """Its value rounded to a margin (only orders the tests: the result is proven whatever it is)."""
     best_move: Move | None
     """Its best move: a timed solve that proves no value reports it, marked unproven."""
+
 
 def heuristic_guess(position: Position, threads: int | None = None) -> Guess | None:
     """A first guess of the value for MTD(f): a short heuristic search (a fraction of a second; a few

@@ -10,7 +10,7 @@ computed in memory the first time it is needed.
 from __future__ import annotations
 
 import threading
-from typing import Callable, Union
+from collections.abc import Callable
 
 from kalah import endgame as eg
 from kalah.core import solver as core
@@ -24,9 +24,9 @@ from .engine import Engine
 __all__ = ["DatabaseSpec", "LeafAnswer", "leaf_test"]
 
 #: Which database the workers probe: None, a file's path, or K of a table each worker computes in memory.
-DatabaseSpec = Union[None, str, int]
+DatabaseSpec = str | int | None
 #: Proven (lower, upper) on the leaf's pits value and the nodes searched; None when the time ran out.
-LeafAnswer = Union[tuple[int, int, int], None]
+LeafAnswer = tuple[int, int, int] | None
 
 _THREAD = threading.local()  # .engines: {(pits, empty_capture): Engine}, one table per worker thread
 _DATABASES_LOCK = threading.Lock()  # two threads of one worker must not build the same table twice
@@ -82,14 +82,16 @@ def leaf_test(position: Position, beta: int, database: DatabaseSpec, tt_log2: in
 POLL_SECONDS = 0.1
 
 
-def _search(engine: Engine, pits: list[int], beta: int, deadline: float,
-            cancelled: Callable[[], bool]) -> tuple[int, bool, int]:
+def _search(
+    engine: Engine, pits: list[int], beta: int, deadline: float, cancelled: Callable[[], bool]
+) -> tuple[int, bool, int]:
     """The compiled null-window search in a helper thread, stopped early when the driver cancels the task
     (a test nobody needs any more would otherwise keep the worker from the next one)."""
     out: list[tuple[int, bool, int]] = []
     stop = core.StopFlag()
-    helper = threading.Thread(target=lambda: out.append(engine.solver.search(pits, beta - 1, beta, 1, deadline, stop)),
-                              daemon=True)
+    helper = threading.Thread(
+        target=lambda: out.append(engine.solver.search(pits, beta - 1, beta, 1, deadline, stop)), daemon=True
+    )
     helper.start()
     while helper.is_alive():
         helper.join(POLL_SECONDS)

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import Generic, Hashable, TypeVar
+from collections.abc import Hashable
+from typing import Generic, TypeVar
 
 from kalah.core import solver as core
-
 
 K = TypeVar("K", bound=Hashable)
 
@@ -143,7 +143,8 @@ class SideBySide(Generic[K]):
         def run() -> None:
             try:
                 outcome: tuple[int, bool, int] | BaseException = self.solver.search(
-                    test.pits, test.alpha, test.beta, test.threads, self.deadline, test.stop)
+                    test.pits, test.alpha, test.beta, test.threads, self.deadline, test.stop
+                )
             except BaseException as error:  # handed to the waiting thread, which raises it
                 outcome = error
             test.answered = True

@@ -69,6 +69,7 @@ class SolveResult:
             "seconds": round(self.seconds, 6),
             "endgame_seeds": self.endgame_seeds,
             "unproven_best_move": self.unproven_best_move,
-            "move_bounds": [{"move": move, "lower": lower, "upper": upper}
-                            for move, (lower, upper) in self.move_bounds.items()],
+            "move_bounds": [
+                {"move": move, "lower": lower, "upper": upper} for move, (lower, upper) in self.move_bounds.items()
+            ],
         }

@@ -90,8 +90,9 @@ class Run:
             return database.value(position)
         return None
 
-    def plain_interval(self, position: Position, guess: int | None = None, report: bool = False,
-                       until_lower: bool = False) -> tuple[int, int]:
+    def plain_interval(
+        self, position: Position, guess: int | None = None, report: bool = False, until_lower: bool = False
+    ) -> tuple[int, int]:
         """Bounds on a position's value without pie-rule flags, by MTD(f): the value, or with ``until_lower``
         the bounds once a test has proven a lower bound (its tests then one at a time)."""
         small = self._exact_small(position)
@@ -125,7 +126,7 @@ class Run:
                 if not out_of_time:
                     for bar in [bar for bar in tests.running if not lower < bar <= upper]:
                         tests.cancel(bar)  # an answer made it needless
-                    bars = mtdf_bars(lower, upper, g, 1 if one_at_a_time else tests.slots, tests.running)[:tests.free]
+                    bars = mtdf_bars(lower, upper, g, 1 if one_at_a_time else tests.slots, tests.running)[: tests.free]
                     alone = len(bars) + len(tests.running) == 1
                     for bar in bars:
                         tests.start(bar, pits, bar - 1, bar, alone=alone)
@@ -143,8 +144,9 @@ class Run:
         self.state.nodes += tests.nodes
         return lower + diff, upper + diff
 
-    def _outside_in(self, pits: list[int], seeds: int, g: int, lower: int, upper: int,
-                    report_diff: int | None) -> tuple[int, int, bool]:
+    def _outside_in(
+        self, pits: list[int], seeds: int, g: int, lower: int, upper: int, report_diff: int | None
+    ) -> tuple[int, int, bool]:
         """Bounds from null-window tests at bars closing in on the guess ``g`` from outside, under a time budget.
 
         A bar far from the value is proven in a fraction of the time of one
@@ -312,8 +314,12 @@ class Run:
             if report and self.on_bounds is not None and (lower, upper) != heard:
                 heard = (lower, upper)
                 self.on_bounds(lower, upper)
-            bars = {move: lower + 2 if low >= lower or move == likely else lower
-                    for move in above for low, high in [bounds[move]] if not low == high == lower}
+            bars = {
+                move: lower + 2 if low >= lower or move == likely else lower
+                for move in above
+                for low, high in [bounds[move]]
+                if not low == high == lower
+            }
             likely = None  # taken on trust for one round only: were it wrong, the moves' answers show it
             if not bars:
                 return lower, [move for move in moves if bounds[move][0] == lower]

@@ -39,15 +39,23 @@ def analyse(position_json: str, seconds: float = 0.5) -> dict[str, Any]:
         "depth": found.depth,
         "best_move": found.best_move,
         "best_moves": list(found.best_moves),
-        "moves": [{"move": entry.move, "value": entry.value, "exact": entry.exact,
-                   "bound": "exact" if entry.exact else "estimate"} for entry in found.moves],
+        "moves": [
+            {
+                "move": entry.move,
+                "value": entry.value,
+                "exact": entry.exact,
+                "bound": "exact" if entry.exact else "estimate",
+            }
+            for entry in found.moves
+        ],
         "pv": list(found.pv),
         "pv_names": line_names(position, found.pv),
     }
 
 
-def trace_json(position_json: str, algorithm: str, depth: int, evaluation: str, options: dict[str, bool],
-               max_nodes: int) -> dict[str, Any]:
+def trace_json(
+    position_json: str, algorithm: str, depth: int, evaluation: str, options: dict[str, bool], max_nodes: int
+) -> dict[str, Any]:
     """``kalah.trace(...).to_json()`` (format kalah-trace/1, docs/trace.md) of the position in JSON."""
     position = Position.from_json(position_json)
     return trace(position, algorithm, depth, evaluation, max_nodes=max_nodes, **options).to_json()
@@ -59,9 +67,17 @@ def mcts_trace_json(position_json: str, playouts: int, seed: int, depth: int) ->
     position = Position.from_json(position_json)
     traced = trace_mcts(position, playouts, seed=seed).to_json()
     beside = search(position, algorithm="alphabeta", depth=depth) if not position.is_over else None
-    traced["alphabeta"] = None if beside is None else {
-        "depth": depth, "value": _number(beside.value), "best_move": beside.best_move,
-        "moves": [{"move": entry.move, "value": _number(entry.value), "bound": entry.bound} for entry in beside.moves],
-        "nodes": beside.stats.nodes,
-    }
+    traced["alphabeta"] = (
+        None
+        if beside is None
+        else {
+            "depth": depth,
+            "value": _number(beside.value),
+            "best_move": beside.best_move,
+            "moves": [
+                {"move": entry.move, "value": _number(entry.value), "bound": entry.bound} for entry in beside.moves
+            ],
+            "nodes": beside.stats.nodes,
+        }
+    )
     return traced

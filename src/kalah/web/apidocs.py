@@ -37,9 +37,13 @@ def add_redoc(app: FastAPI, path: str = "/redoc") -> None:
     @app.get(path, include_in_schema=False)
     async def redoc_page(request: Request) -> HTMLResponse:
         root = request.scope.get("root_path", "")
-        return get_redoc_html(openapi_url=f"{root}{app.openapi_url}", title=f"{app.title} - ReDoc",
-                              redoc_js_url=f"{root}{SCRIPT_PATH}", with_google_fonts=False,
-                              redoc_favicon_url=f"{root}/static/favicon.svg")
+        return get_redoc_html(
+            openapi_url=f"{root}{app.openapi_url}",
+            title=f"{app.title} - ReDoc",
+            redoc_js_url=f"{root}{SCRIPT_PATH}",
+            with_google_fonts=False,
+            redoc_favicon_url=f"{root}/static/favicon.svg",
+        )
 
     @app.get(SCRIPT_PATH, include_in_schema=False)
     async def redoc_bundle() -> Response:

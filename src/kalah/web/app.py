@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
-from typing import Annotated, Any, AsyncIterator
+from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, Query, Request
 from fastapi import Path as PathParameter
@@ -41,9 +42,8 @@ from .limits import (
     client_key,
     library_bytes,
 )
-from .live import LiveLimits, install as install_live
-from .puzzles import router as puzzles_router
-from .review import router as review_router
+from .live import LiveLimits
+from .live import install as install_live
 from .models import (
     MAX_ID,
     AnalyseIn,
@@ -59,7 +59,9 @@ from .models import (
     ReplayOut,
     TraceIn,
 )
+from .puzzles import router as puzzles_router
 from .redact import redact, server_paths
+from .review import router as review_router
 from .scheduler import Scheduler, address_key, make_slots
 from .service import DEFAULT_MOVE_SECONDS, GRACE_SECONDS, ApiError, GameService, invalid
 
@@ -89,13 +91,23 @@ PAGE = 100
 MAX_PAGE = 1000
 
 
-def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = "process", *,
-               allow_exec: bool = False, allowed_hosts: list[str] | tuple[str, ...] | None = None,
-               move_seconds: float = DEFAULT_MOVE_SECONDS, max_body: int = DEFAULT_MAX_BODY,
-               busy_timeout: float = 1.0, client_jobs: int = 4, queued_jobs: int = 256,
-               games_per_minute: int = DEFAULT_GAMES_PER_MINUTE,
-               imports_per_minute: int = DEFAULT_IMPORTS_PER_MINUTE,
-               max_library_bytes: int = DEFAULT_MAX_LIBRARY_BYTES, live_limits: LiveLimits | None = None) -> FastAPI:
+def create_app(
+    db_path: str | Path | None = None,
+    workers: int = 2,
+    pool: str = "process",
+    *,
+    allow_exec: bool = False,
+    allowed_hosts: list[str] | tuple[str, ...] | None = None,
+    move_seconds: float = DEFAULT_MOVE_SECONDS,
+    max_body: int = DEFAULT_MAX_BODY,
+    busy_timeout: float = 1.0,
+    client_jobs: int = 4,
+    queued_jobs: int = 256,
+    games_per_minute: int = DEFAULT_GAMES_PER_MINUTE,
+    imports_per_minute: int = DEFAULT_IMPORTS_PER_MINUTE,
+    max_library_bytes: int = DEFAULT_MAX_LIBRARY_BYTES,
+    live_limits: LiveLimits | None = None,
+) -> FastAPI:
     """The web application over the game library at ``db_path`` (default: the user's library).
 
     ``workers`` engine workers of kind ``pool`` ("process" or "thread") play
@@ -121,8 +133,12 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engines = Scheduler(make_slots(workers, pool, nice=ENGINE_NICE), run_seconds=move_seconds + GRACE_SECONDS,
-                            per_client=client_jobs, max_queued=queued_jobs)
+        engines = Scheduler(
+            make_slots(workers, pool, nice=ENGINE_NICE),
+            run_seconds=move_seconds + GRACE_SECONDS,
+            per_client=client_jobs,
+            max_queued=queued_jobs,
+        )
         app.state.service = GameService(library, engines, allow_exec=allow_exec, move_seconds=move_seconds)
         try:
             await app.state.service.warm_up()  # start the workers now rather than at the first computer move
@@ -152,7 +168,8 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         if request.url.path in ("/docs", "/redoc"):
             response.headers["Content-Security-Policy"] = (
                 "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline';"
-                f" img-src 'self' data:; worker-src 'self' blob:; font-src 'self' data:; {FRAME_POLICY}")
+                f" img-src 'self' data:; worker-src 'self' blob:; font-src 'self' data:; {FRAME_POLICY}"
+            )
         return response
 
     @app.exception_handler(ApiError)
@@ -171,8 +188,9 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
                 problems.append(f"{where or 'body'}: {item.get('msg')}")
             # what the client sent is not echoed: it may be megabytes
             errors.append({key: value for key, value in item.items() if key not in ("input", "url", "ctx")})
-        return JSONResponse({"detail": "; ".join(problems)[:2000] or "bad request",
-                             "errors": jsonable_encoder(errors)}, status_code=422)
+        return JSONResponse(
+            {"detail": "; ".join(problems)[:2000] or "bad request", "errors": jsonable_encoder(errors)}, status_code=422
+        )
 
     @app.exception_handler(RecursionError)
     async def _too_deep(request: Request, error: RecursionError) -> JSONResponse:
@@ -184,13 +202,19 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         """Refuse a new game or import when the library is full (507) or the client too quick (429)."""
         size = library_bytes(library.path)
         if size >= max_library_bytes:
-            raise ApiError(507, f"the game library is full ({size // 2**20} MB of {max_library_bytes // 2**20} MB):"
-                                " delete games, or start the server with a larger --max-library-mb")
+            raise ApiError(
+                507,
+                f"the game library is full ({size // 2**20} MB of {max_library_bytes // 2**20} MB):"
+                " delete games, or start the server with a larger --max-library-mb",
+            )
         wait = rate.take(client_key(request.client.host) if request.client else "")
         if wait > 0:
             seconds = max(1, math.ceil(wait))
-            raise ApiError(429, f"too many {what} from this address (at most {rate.capacity:g} a minute);"
-                                f" try again in {seconds} s", {"Retry-After": str(seconds)})
+            raise ApiError(
+                429,
+                f"too many {what} from this address (at most {rate.capacity:g} a minute); try again in {seconds} s",
+                {"Retry-After": str(seconds)},
+            )
 
     def service() -> GameService:
         running: GameService = app.state.service  # set by lifespan when the server starts
@@ -219,21 +243,34 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     async def info() -> InfoOut:
         return service().info()
 
-    @app.get("/api/games", response_model=list[GameSummaryOut],
-             summary="The game library, newest first, a page at a time (the next page: the Link header)")
-    async def list_games(response: Response,
-                         limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="games per page")] = PAGE,
-                         before: Annotated[int | None, Query(ge=1, le=MAX_ID, description="only games with smaller"
-                                                             " ids: the last id of the previous page")] = None,
-                         ) -> list[GameSummaryOut]:
+    @app.get(
+        "/api/games",
+        response_model=list[GameSummaryOut],
+        summary="The game library, newest first, a page at a time (the next page: the Link header)",
+    )
+    async def list_games(
+        response: Response,
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="games per page")] = PAGE,
+        before: Annotated[
+            int | None,
+            Query(ge=1, le=MAX_ID, description="only games with smaller ids: the last id of the previous page"),
+        ] = None,
+    ) -> list[GameSummaryOut]:
         games = await service().games(limit, before)
         if len(games) == limit:
             response.headers["Link"] = f'</api/games?limit={limit}&before={games[-1].id}>; rel="next"'
         return games
 
-    @app.post("/api/games", response_model=GameState, status_code=201, summary="Start (and store) a new game",
-              responses={429: {"description": "this address started too many games this minute: see Retry-After"},
-                         507: {"description": "the game library is full"}})
+    @app.post(
+        "/api/games",
+        response_model=GameState,
+        status_code=201,
+        summary="Start (and store) a new game",
+        responses={
+            429: {"description": "this address started too many games this minute: see Retry-After"},
+            507: {"description": "the game library is full"},
+        },
+    )
     async def new_game(request: NewGame, http: Request) -> GameState:
         if not request.preview:
             may_grow(http, games_rate, "new games")
@@ -243,24 +280,39 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     async def get_game(game_id: GameId) -> GameState:
         return await service().state(game_id)
 
-    @app.post("/api/games/{game_id}/moves", response_model=GameState,
-              summary="Play a human move (stored before the answer)",
-              responses={409: {"description": "not a human's turn, or the game is over"},
-                         422: {"description": "illegal move"}, 404: {"description": "no such game"}})
+    @app.post(
+        "/api/games/{game_id}/moves",
+        response_model=GameState,
+        summary="Play a human move (stored before the answer)",
+        responses={
+            409: {"description": "not a human's turn, or the game is over"},
+            422: {"description": "illegal move"},
+            404: {"description": "no such game"},
+        },
+    )
     async def play_move(game_id: GameId, request: MoveIn) -> GameState:
         return await service().human_move(game_id, request.move, request.moves)
 
-    @app.post("/api/games/{game_id}/computer-move", response_model=GameState,
-              summary="Let the computer player to move choose and play its move",
-              responses={409: {"description": "not a computer's turn, the game is over or moved on"},
-                         429: {"description": "this client has its share of engine jobs under way: retry after"
-                                              " the Retry-After seconds"},
-                         503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
+    @app.post(
+        "/api/games/{game_id}/computer-move",
+        response_model=GameState,
+        summary="Let the computer player to move choose and play its move",
+        responses={
+            409: {"description": "not a computer's turn, the game is over or moved on"},
+            429: {
+                "description": "this client has its share of engine jobs under way: retry after the Retry-After seconds"
+            },
+            503: {"description": "all engines are busy: retry after the Retry-After seconds"},
+        },
+    )
     async def computer_move(game_id: GameId, request: Expected, http: Request) -> GameState:
         return await service().computer_move(game_id, request.moves, client_of(http))
 
-    @app.post("/api/games/{game_id}/takeback", response_model=GameState,
-              summary="Take back the last human move (and the computer's answers to it)")
+    @app.post(
+        "/api/games/{game_id}/takeback",
+        response_model=GameState,
+        summary="Take back the last human move (and the computer's answers to it)",
+    )
     async def take_back(game_id: GameId, request: Expected) -> GameState:
         return await service().take_back(game_id, request.moves)
 
@@ -268,8 +320,11 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
     async def redo(game_id: GameId, request: Expected) -> GameState:
         return await service().redo(game_id, request.moves)
 
-    @app.post("/api/games/{game_id}/leave", response_model=GameState,
-              summary="The page stops watching a computer-against-computer game: it is marked unfinished")
+    @app.post(
+        "/api/games/{game_id}/leave",
+        response_model=GameState,
+        summary="The page stops watching a computer-against-computer game: it is marked unfinished",
+    )
     async def leave(game_id: GameId) -> GameState:
         return await service().leave(game_id)
 
@@ -284,27 +339,46 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
         headers = {"Content-Disposition": f'attachment; filename="kalah-game-{game_id}.json"'} if download else {}
         return Response(data, media_type="application/json", headers=headers)
 
-    @app.get("/api/games/{game_id}/replay", response_model=ReplayOut,
-             summary="Every position of a game with what each move did, for replaying")
+    @app.get(
+        "/api/games/{game_id}/replay",
+        response_model=ReplayOut,
+        summary="Every position of a game with what each move did, for replaying",
+    )
     async def replay(game_id: GameId) -> ReplayOut:
         return await service().replay(game_id)
 
     # Analyses answer with the fields that are set: best_moves only when the solver found them (AnalysisOut).
-    @app.post("/api/games/{game_id}/analysis", response_model=AnalysisOut, response_model_exclude_unset=True,
-              summary="Values of the legal moves and the best line in a game's position")
+    @app.post(
+        "/api/games/{game_id}/analysis",
+        response_model=AnalysisOut,
+        response_model_exclude_unset=True,
+        summary="Values of the legal moves and the best line in a game's position",
+    )
     async def game_analysis(game_id: GameId, request: GameAnalysisIn, http: Request) -> AnalysisOut:
         return await service().analyse_game(game_id, request.seconds, client_of(http))
 
-    @app.post("/api/records", response_model=GameState, status_code=201, summary="Import a JSON game record",
-              responses={429: {"description": "this address imported too many records this minute: see Retry-After"},
-                         507: {"description": "the game library is full"}})
-    async def import_record(http: Request, record: dict[str, Any] = Body(..., description="a kalah-game record, version 1")
-                            ) -> GameState:
+    @app.post(
+        "/api/records",
+        response_model=GameState,
+        status_code=201,
+        summary="Import a JSON game record",
+        responses={
+            429: {"description": "this address imported too many records this minute: see Retry-After"},
+            507: {"description": "the game library is full"},
+        },
+    )
+    async def import_record(
+        http: Request, record: dict[str, Any] = Body(..., description="a kalah-game record, version 1")
+    ) -> GameState:
         may_grow(http, imports_rate, "imported records")
         return await service().import_record(record)
 
-    @app.post("/api/analyse", response_model=AnalysisOut, response_model_exclude_unset=True,
-              summary="Values of the legal moves and the best line in any position")
+    @app.post(
+        "/api/analyse",
+        response_model=AnalysisOut,
+        response_model_exclude_unset=True,
+        summary="Values of the legal moves and the best line in any position",
+    )
     async def analyse_position(request: AnalyseIn, http: Request) -> AnalysisOut:
         try:
             position = Position.from_dict(request.position)
@@ -312,25 +386,38 @@ def create_app(db_path: str | Path | None = None, workers: int = 2, pool: str = 
             raise invalid(str(error)) from None
         return await service().analyse(position, request.seconds, client_of(http))
 
-    @app.post("/api/trace", summary="Every node of a search, in visiting order (kalah.trace; format kalah-trace/1)",
-              responses={422: {"description": "a bad position, algorithm, option or depth, or too many nodes"},
-                         429: {"description": "this client has its share of engine jobs under way: retry after"
-                                              " the Retry-After seconds"},
-                         503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
+    @app.post(
+        "/api/trace",
+        summary="Every node of a search, in visiting order (kalah.trace; format kalah-trace/1)",
+        responses={
+            422: {"description": "a bad position, algorithm, option or depth, or too many nodes"},
+            429: {
+                "description": "this client has its share of engine jobs under way: retry after the Retry-After seconds"
+            },
+            503: {"description": "all engines are busy: retry after the Retry-After seconds"},
+        },
+    )
     async def trace(request: TraceIn, http: Request) -> dict[str, Any]:
         return await service().trace(request, client_of(http))
 
-    @app.post("/api/trace/mcts", summary="UCT iteration by iteration (format kalah-mcts-trace/1) beside alpha-beta",
-              responses={422: {"description": "a bad position, playouts, seed or depth"},
-                         429: {"description": "this client has its share of engine jobs under way: retry after"
-                                              " the Retry-After seconds"},
-                         503: {"description": "all engines are busy: retry after the Retry-After seconds"}})
+    @app.post(
+        "/api/trace/mcts",
+        summary="UCT iteration by iteration (format kalah-mcts-trace/1) beside alpha-beta",
+        responses={
+            422: {"description": "a bad position, playouts, seed or depth"},
+            429: {
+                "description": "this client has its share of engine jobs under way: retry after the Retry-After seconds"
+            },
+            503: {"description": "all engines are busy: retry after the Retry-After seconds"},
+        },
+    )
     async def trace_mcts(request: MctsTraceIn, http: Request) -> dict[str, Any]:
         return await service().mcts_trace(request, client_of(http))
 
     @app.get("/api/board.svg", summary="A position drawn as SVG (the notebook's board, kalah.rules.svg)")
-    async def board_svg(board: Annotated[str, Query(max_length=2000)],
-                        to_move: Annotated[int, Query(ge=0, le=1)] = 0) -> Response:
+    async def board_svg(
+        board: Annotated[str, Query(max_length=2000)], to_move: Annotated[int, Query(ge=0, le=1)] = 0
+    ) -> Response:
         try:
             position = Position(json.loads(board), to_move)
         except (ValueError, TypeError, RecursionError, KalahError) as error:

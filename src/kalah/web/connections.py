@@ -63,14 +63,18 @@ def guarded_protocol(limits: ConnectionLimits) -> type[H11Protocol]:
             if limits.open_by_address.get(address, 0) >= limits.per_address:
                 log.warning("refused a connection from %s: it already has %d open", address, limits.per_address)
                 body = f"too many connections from {address} (at most {limits.per_address})".encode()
-                transport.write(b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
-                                b"connection: close\r\nretry-after: 5\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body))
+                transport.write(
+                    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+                    b"connection: close\r\nretry-after: 5\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body)
+                )
                 transport.close()
                 return
             self._address = address
             limits.open_by_address[address] = limits.open_by_address.get(address, 0) + 1
             # uvicorn arms its idle timer only after an answer: a connection that never speaks is idle too
-            self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
+            self.timeout_keep_alive_task = self.loop.call_later(
+                self.timeout_keep_alive, self.timeout_keep_alive_handler
+            )
             self._watch()
 
         def connection_lost(self, exc: Exception | None) -> None:
@@ -109,12 +113,21 @@ def guarded_protocol(limits: ConnectionLimits) -> type[H11Protocol]:
             self._deadline, self._waiting_for = None, ""
             if self.transport.is_closing():
                 return
-            log.warning("closed a connection from %s: its request %s took over %g s",
-                        self._address or "?", "line and headers" if owed == "headers" else "body", seconds)
+            log.warning(
+                "closed a connection from %s: its request %s took over %g s",
+                self._address or "?",
+                "line and headers" if owed == "headers" else "body",
+                seconds,
+            )
             if owed == "headers" and self.conn.our_state is h11.IDLE:
                 try:  # the client may be slow rather than hostile: tell it
-                    self.transport.write(self.conn.send(h11.Response(
-                        status_code=408, headers=[(b"connection", b"close"), (b"content-length", b"0")])))
+                    self.transport.write(
+                        self.conn.send(
+                            h11.Response(
+                                status_code=408, headers=[(b"connection", b"close"), (b"content-length", b"0")]
+                            )
+                        )
+                    )
                 except h11.LocalProtocolError:
                     pass
             self.transport.close()
@@ -172,15 +185,22 @@ def quiet_logs(interval: float = 60.0) -> QuietLog:
     return quiet
 
 
-def server_config(app: Any, host: str, port: int, limits: ConnectionLimits | None = None,
-                  log_level: str = "warning") -> Any:
+def server_config(
+    app: Any, host: str, port: int, limits: ConnectionLimits | None = None, log_level: str = "warning"
+) -> Any:
     """The uvicorn configuration ``kalah serve`` runs ``app`` with: guarded connections (``limits``)."""
     import uvicorn
 
     limits = limits or ConnectionLimits()
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, http=guarded_protocol(limits),
-                            timeout_keep_alive=max(1, round(limits.idle_seconds)),
-                            h11_max_incomplete_event_size=limits.max_header_bytes)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        http=guarded_protocol(limits),
+        timeout_keep_alive=max(1, round(limits.idle_seconds)),
+        h11_max_incomplete_event_size=limits.max_header_bytes,
+    )
     quiet_logs()  # after uvicorn has configured its loggers
     return config
 

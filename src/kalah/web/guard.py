@@ -111,9 +111,17 @@ class SameOriginOnly:
         reason = cross_site_reason(scope["method"], scope["path"], headers)
         if reason is not None:
             body = json.dumps({"detail": reason}).encode()
-            await send({"type": "http.response.start", "status": 403,
-                        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                    *_frame_headers([])]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 403,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        *_frame_headers([]),
+                    ],
+                }
+            )
             await send({"type": "http.response.body", "body": body})
             return
 

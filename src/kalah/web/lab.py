@@ -47,8 +47,9 @@ class LineIn(Strict):
     """A position and moves to play from it, one after the other."""
 
     position: dict[str, Any] = Field(..., description="a position in the JSON form of the rules")
-    moves: list[int | str] = Field(default_factory=list, max_length=MAX_LINE,
-                                   description='pit indices 0..pits-1 of the mover, or "swap"')
+    moves: list[int | str] = Field(
+        default_factory=list, max_length=MAX_LINE, description='pit indices 0..pits-1 of the mover, or "swap"'
+    )
 
 
 class TreeIn(Strict):
@@ -86,7 +87,9 @@ async def line(request: LineIn) -> dict[str, Any]:
     return {"positions": positions, "over": position.is_over}
 
 
-@router.post("/api/lab/tree", summary="Who moves at each node of a traced tree, and the moves each cutoff left unvisited")
+@router.post(
+    "/api/lab/tree", summary="Who moves at each node of a traced tree, and the moves each cutoff left unvisited"
+)
 async def tree_facts(request: TreeIn) -> Response:
     """Who moves at each node of a traced tree, and the legal moves each cutoff node left unvisited
     (worked out off the event loop; 503 when TREE_QUEUE trees already wait)."""
@@ -100,8 +103,12 @@ async def tree_facts(request: TreeIn) -> Response:
 
 def _tree_facts(request: TreeIn) -> Response:
     try:
-        to_move, pruned = facts_of_tree(Position.from_dict(request.position), request.parent,
-                                        request.move, request.cutoff)  # type: ignore[arg-type]  # play checks moves
+        to_move, pruned = facts_of_tree(
+            Position.from_dict(request.position),
+            request.parent,
+            request.move,  # type: ignore[arg-type]  # play checks moves
+            request.cutoff,
+        )
     except KalahError as error:
         raise invalid(str(error)) from None
     facts = {"to_move": to_move, "pruned": {str(node_id): moves for node_id, moves in pruned.items()}}

@@ -7,7 +7,8 @@ import ipaddress
 import json
 import os
 import time
-from typing import Any, Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -80,8 +81,13 @@ class BodyLimit:
 
     async def _refuse(self, send: Send) -> None:
         body = json.dumps({"detail": f"the request body is larger than this server accepts ({self.max_bytes} bytes)"})
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": body.encode()})
 
 

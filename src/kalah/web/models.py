@@ -8,7 +8,7 @@ schema at ``/docs``; the routes are in :mod:`kalah.web.app`, the work in
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
@@ -46,6 +46,7 @@ class Strict(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
 
+
 # --- requests ----------------------------------------------------------------------
 
 
@@ -54,7 +55,9 @@ class VariantIn(Strict):
 
     pits: int = Field(6, ge=1, le=8, description="pits per side, 1 to 8 (the range of the rules)")
     seeds: int = Field(4, ge=1, le=15, description="seeds per pit at the start, 1 to 15")
-    empty_capture: bool = Field(False, description="a last seed in an empty own pit captures even when the opposite pit is empty")
+    empty_capture: bool = Field(
+        False, description="a last seed in an empty own pit captures even when the opposite pit is empty"
+    )
     pie_rule: bool = Field(False, description="player 1 may swap sides after player 0's first move")
 
 
@@ -63,16 +66,23 @@ class NewGame(Strict):
 
     variant: VariantIn = Field(default_factory=VariantIn)
     players: list[Spec] | None = Field(
-        None, min_length=2, max_length=2,
+        None,
+        min_length=2,
+        max_length=2,
         description="for player 0 and player 1: 'human', a level name (see /api/levels) or a player spec"
-                    " such as 'pvs:depth=8'; default: a human against the medium level")
+        " such as 'pvs:depth=8'; default: a human against the medium level",
+    )
     names: list[Name | None] | None = Field(None, min_length=2, max_length=2, description="names to show")
     reuse_unstarted: bool = Field(
-        False, description="return the newest web game with the same settings and no moves yet, if any,"
-                           " instead of storing another empty game")
+        False,
+        description="return the newest web game with the same settings and no moves yet, if any,"
+        " instead of storing another empty game",
+    )
     preview: bool = Field(
-        False, description="store nothing: return the state the new game would have (id 0); the page stores the game"
-                           " when its first move is played, so that a visit leaves no empty game in the library")
+        False,
+        description="store nothing: return the state the new game would have (id 0); the page stores the game"
+        " when its first move is played, so that a visit leaves no empty game in the library",
+    )
 
 
 class Expected(Strict):
@@ -89,8 +99,9 @@ class Expected(Strict):
 class MoveIn(Expected):
     """A human move, and the move count it follows."""
 
-    move: Union[Annotated[int, Field(ge=0, le=255)], Annotated[str, Field(min_length=1, max_length=8)]] = Field(
-        ..., description="a pit index 0..pits-1 of the mover's side, a pit letter, or 'swap'")
+    move: Annotated[int, Field(ge=0, le=255)] | Annotated[str, Field(min_length=1, max_length=8)] = Field(
+        ..., description="a pit index 0..pits-1 of the mover's side, a pit letter, or 'swap'"
+    )
 
 
 #: The deepest search the lab traces, and the most nodes a trace of the server may hold.
@@ -107,8 +118,11 @@ class TraceIn(Strict):
     algorithm: str = Field("alphabeta", max_length=20, description="minimax, alphabeta, scout, pvs or mtdf")
     depth: int = Field(4, ge=1, le=MAX_TRACE_DEPTH, description="the depth limit in moves")
     evaluation: str = Field("strong", max_length=20, description="strong, store or seed")
-    options: dict[str, Any] = Field(default_factory=dict, max_length=len(TRACE_OPTIONS),
-                                           description="move_values, memo, ordering, iterative: true or false")
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        max_length=len(TRACE_OPTIONS),
+        description="move_values, memo, ordering, iterative: true or false",
+    )
 
 
 #: The most playouts the lab's MCTS page traces (every node is drawn from them), and its alpha-beta depth.
@@ -142,7 +156,7 @@ class GameAnalysisIn(Strict):
 
 
 #: A move on the wire: a pit index of the mover's side, or the pie-rule swap.
-MoveOut = Union[int, Literal["swap"]]
+MoveOut = int | Literal["swap"]
 
 
 class VariantOut(BaseModel):
@@ -178,7 +192,9 @@ class EffectOut(BaseModel):
     move: MoveOut
     name: str
     before: list[list[int]]
-    sown: list[int] = Field(description="flat cells that got a seed, in order (player 0's pits, store 0, player 1's pits, store 1)")
+    sown: list[int] = Field(
+        description="flat cells that got a seed, in order (player 0's pits, store 0, player 1's pits, store 1)"
+    )
     extra_turn: bool
     captured: int
     capture_pit: int | None
@@ -293,8 +309,9 @@ class AnalysisOut(BaseModel):
     pv: list[MoveOut] = Field(description="the best line")
     value: int | float | None
     best_move: MoveOut | None
-    best_moves: list[MoveOut] | None = Field(None, description="every best move (all of them where every"
-                                                                " move's value is exact)")
+    best_moves: list[MoveOut] | None = Field(
+        None, description="every best move (all of them where every move's value is exact)"
+    )
     exact: bool = Field(description="proven (rules, book, endgame database, solver) rather than estimated")
     source: Literal["rules", "book", "endgame", "solver", "search"] | None
     depth: int | None = Field(None, description="the search's depth when the value is estimated")

@@ -24,14 +24,23 @@ def _all() -> list[dict[str, Any]]:
     return [puzzle.to_dict() for puzzle in shipped()]
 
 
-@router.get("/api/puzzles", summary="The shipped puzzles (each: id, variant, position, solution, theme, difficulty)",
-            responses={422: {"description": "an unknown theme"}})
-async def list_puzzles(pits: Annotated[int | None, Query(ge=1, le=8)] = None,
-                       seeds: Annotated[int | None, Query(ge=1, le=15)] = None,
-                       theme: Annotated[str | None, Query(max_length=20)] = None) -> list[dict[str, Any]]:
+@router.get(
+    "/api/puzzles",
+    summary="The shipped puzzles (each: id, variant, position, solution, theme, difficulty)",
+    responses={422: {"description": "an unknown theme"}},
+)
+async def list_puzzles(
+    pits: Annotated[int | None, Query(ge=1, le=8)] = None,
+    seeds: Annotated[int | None, Query(ge=1, le=15)] = None,
+    theme: Annotated[str | None, Query(max_length=20)] = None,
+) -> list[dict[str, Any]]:
     """The puzzles, optionally of one variant's pits and seeds and one theme."""
     if theme is not None and theme not in THEMES:
         raise invalid(f"unknown theme {theme!r}; themes: {', '.join(THEMES)}")
-    return [item for item in _all()
-            if (pits is None or item["variant"]["pits"] == pits) and (seeds is None or item["variant"]["seeds"] == seeds)
-            and (theme is None or theme in item["theme"])]
+    return [
+        item
+        for item in _all()
+        if (pits is None or item["variant"]["pits"] == pits)
+        and (seeds is None or item["variant"]["seeds"] == seeds)
+        and (theme is None or theme in item["theme"])
+    ]

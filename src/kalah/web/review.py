@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Callable, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Path, Query, Request
 
@@ -68,6 +69,7 @@ async def _call(function: Callable[..., T], *args: Any) -> T:
 
 def _run(library: GameLibrary, game_id: int, key: tuple[int, int], job: _Job, seconds: float) -> None:
     """The thread's work: review the game as it was when asked, store the review, forget the job."""
+
     def heard(done: int, total: int) -> None:
         job.done, job.total = done, total
 
@@ -76,7 +78,7 @@ def _run(library: GameLibrary, game_id: int, key: tuple[int, int], job: _Job, se
         record.moves = record.moves[: job.moves]
         data = review(record, seconds, threads=1, progress=heard).to_dict()
         library.save_review(game_id, job.moves, data)
-    except Exception as error:  # noqa: BLE001 - reported to the page, which may ask again
+    except Exception as error:
         job.error = str(error) or type(error).__name__
     finally:
         job.finished = True
@@ -91,8 +93,11 @@ def _progress(job: _Job) -> dict[str, Any]:
     return {"status": "running", "done": job.done, "total": job.total or job.moves + 1}
 
 
-@router.get("/api/games/{game_id}/review", summary="A game's review: stored, under way (progress) or 404",
-            responses={404: {"description": "no such game, or no review of it yet"}})
+@router.get(
+    "/api/games/{game_id}/review",
+    summary="A game's review: stored, under way (progress) or 404",
+    responses={404: {"description": "no such game, or no review of it yet"}},
+)
 async def read_review(request: Request, game_id: GameId) -> dict[str, Any]:
     """``{"status": "done", "review": {...}}`` when a review of the game as it stands is stored;
     ``{"status": "running", "done", "total"}`` while one is computed; ``{"status": "failed", "error"}``."""
@@ -111,12 +116,20 @@ async def read_review(request: Request, game_id: GameId) -> dict[str, Any]:
     raise ApiError(404, f"game {game_id} has no review yet" + (" of its last moves" if stored is not None else ""))
 
 
-@router.post("/api/games/{game_id}/review", summary="Start reviewing a game (poll GET for the progress)",
-             responses={404: {"description": "no such game"}, 422: {"description": "a game without moves"},
-                        503: {"description": "another review is under way: retry after the Retry-After seconds"}})
-async def start_review(request: Request, game_id: GameId,
-                       seconds: Annotated[float, Query(gt=0, le=2, allow_inf_nan=False)] = REVIEW_SECONDS
-                       ) -> dict[str, Any]:
+@router.post(
+    "/api/games/{game_id}/review",
+    summary="Start reviewing a game (poll GET for the progress)",
+    responses={
+        404: {"description": "no such game"},
+        422: {"description": "a game without moves"},
+        503: {"description": "another review is under way: retry after the Retry-After seconds"},
+    },
+)
+async def start_review(
+    request: Request,
+    game_id: GameId,
+    seconds: Annotated[float, Query(gt=0, le=2, allow_inf_nan=False)] = REVIEW_SECONDS,
+) -> dict[str, Any]:
     """Start a review of the game as it stands, unless one is stored or under way; answers as GET does."""
     library = _library(request)
     key = (id(library), game_id)
@@ -133,6 +146,7 @@ async def start_review(request: Request, game_id: GameId,
         if sum(not other.finished for other in _JOBS.values()) >= MAX_RUNNING:
             raise busy("another game is being reviewed; try again in a few seconds", retry_after=5)
         job = _JOBS[key] = _Job(moves=len(record.moves), total=len(record.moves) + 1)
-    threading.Thread(target=_run, args=(library, game_id, key, job, seconds), name=f"review-{game_id}",
-                     daemon=True).start()
+    threading.Thread(
+        target=_run, args=(library, game_id, key, job, seconds), name=f"review-{game_id}", daemon=True
+    ).start()
     return _progress(job)

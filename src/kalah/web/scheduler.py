@@ -35,9 +35,10 @@ import ipaddress
 import itertools
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from kalah.arena.workers import process_pool, stop_pool
 
@@ -121,7 +122,7 @@ class ProcessSlot(Slot):
         """Start the worker and import the engines in it."""
         try:
             await asyncio.wait_for(asyncio.wrap_future(self._pool.submit(_ready)), START_SECONDS)
-        except (asyncio.TimeoutError, BrokenProcessPool):  # the next job will find out, and recover the slot
+        except (TimeoutError, BrokenProcessPool):  # the next job will find out, and recover the slot
             pass
 
     def stop(self) -> None:
@@ -197,8 +198,15 @@ class _Job(Generic[T]):
 class Scheduler:
     """Engine jobs of many clients on a few slots, fairly (see the module's documentation)."""
 
-    def __init__(self, slots: list[Slot], *, run_seconds: float, per_client: int = 2, max_queued: int = 256,
-                 light_seconds: float = LIGHT_SECONDS) -> None:
+    def __init__(
+        self,
+        slots: list[Slot],
+        *,
+        run_seconds: float,
+        per_client: int = 2,
+        max_queued: int = 256,
+        light_seconds: float = LIGHT_SECONDS,
+    ) -> None:
         """``run_seconds``: how long a job may run before its worker is stopped."""
         self.slots = list(slots)
         self.run_seconds = run_seconds
@@ -235,8 +243,11 @@ class Scheduler:
         ``max_queued`` jobs are waiting, when the job ran over ``run_seconds`` or its worker died.
         """
         if self.load(client) >= self.per_client:
-            raise Refused(429, f"this client already has {self.per_client} engine jobs queued or running;"
-                               " send the next when one has answered")
+            raise Refused(
+                429,
+                f"this client already has {self.per_client} engine jobs queued or running;"
+                " send the next when one has answered",
+            )
         if self._queued >= self.max_queued:
             raise Refused(503, f"all engines are busy ({self._queued} jobs waiting); try again in a moment", 2)
         job: _Job[T] = _Job(client, function, args, asyncio.get_running_loop().create_future())
@@ -269,10 +280,14 @@ class Scheduler:
         # longest ago (round robin), and among clients not served yet the first to come
         now = time.monotonic()
         keep_one = len(self.slots) > 1 and len(self._free) == 1  # the last free slot: light clients only
-        candidates = [(self._running.get(key, 0), self.usage.of(key, now), self._served.get(key, 0), key)
-                      for key in self._waiting]
-        candidates = [entry for entry in candidates
-                      if entry[0] < self.max_running and not (keep_one and entry[1] > self.light_seconds)]
+        candidates = [
+            (self._running.get(key, 0), self.usage.of(key, now), self._served.get(key, 0), key) for key in self._waiting
+        ]
+        candidates = [
+            entry
+            for entry in candidates
+            if entry[0] < self.max_running and not (keep_one and entry[1] > self.light_seconds)
+        ]
         if not candidates:
             return None  # each waiting client runs its share already, or is too heavy for the last slot
         client = min(candidates)[3]
@@ -303,9 +318,13 @@ class Scheduler:
             # the clock starts now, when the job runs, not when it was queued
             result = await asyncio.wait_for(asyncio.wrap_future(running), self.run_seconds)
             _settle(job, result=result)
-        except asyncio.TimeoutError:
-            _settle(job, error=Refused(503, f"the engine ran over the server's limit of {self.run_seconds:g} s"
-                                            " a job; it was stopped"))
+        except TimeoutError:
+            _settle(
+                job,
+                error=Refused(
+                    503, f"the engine ran over the server's limit of {self.run_seconds:g} s a job; it was stopped"
+                ),
+            )
             await slot.recover(running)
         except BrokenProcessPool:
             _settle(job, error=Refused(503, "an engine worker stopped; try again"))

@@ -20,7 +20,8 @@ import json
 import os
 import time
 import weakref
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from kalah.players import (
     ExternalPlayerRefusedError,
@@ -40,10 +41,10 @@ from kalah.records import (
     PlayerInfo,
     StaleGameError,
 )
+from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Variant, move_name, parse_move
 from kalah.search import ALGORITHMS as SEARCH_ALGORITHMS
 from kalah.search import TraceTooLargeError
 from kalah.solve import clear_cache as clear_solver_cache
-from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Variant, move_name, parse_move
 
 from .analysis import analyse, mcts_trace_json, trace_json
 from .levels import LEVELS, available_levels, default_level, level_named, level_of_spec
@@ -120,9 +121,16 @@ def _players_out(players: list[PlayerInfo]) -> list[PlayerOut]:
 def _effect(number: int, before: Position, move: Move) -> EffectOut:
     _, effect = before.play_explained(move)
     return EffectOut(
-        number=number, player=effect.player, move=effect.move, name=move_name(effect.player, move),
-        before=before.board, sown=list(effect.sown), extra_turn=effect.extra_turn,
-        captured=effect.captured, capture_pit=effect.capture_pit, game_over=effect.game_over,
+        number=number,
+        player=effect.player,
+        move=effect.move,
+        name=move_name(effect.player, move),
+        before=before.board,
+        sown=list(effect.sown),
+        extra_turn=effect.extra_turn,
+        captured=effect.captured,
+        capture_pit=effect.capture_pit,
+        game_over=effect.game_over,
     )
 
 
@@ -146,8 +154,10 @@ def _resolve_player(entry: str, name: str | None, allow_external: bool) -> tuple
     if text.lower() in known:
         level = level_named(text.lower())
         if level is None:
-            raise invalid(f"level {text.lower()!r} is not available here: its engine ({known[text.lower()].spec}) is not"
-                       f" installed; available levels: {', '.join(l.name for l in available_levels())}")
+            raise invalid(
+                f"level {text.lower()!r} is not available here: its engine ({known[text.lower()].spec}) is not"
+                f" installed; available levels: {', '.join(known.name for known in available_levels())}"
+            )
         return PlayerInfo(name or f"Computer ({level.name})", level.spec), level.name
     try:
         player = make_player(text, allow_external=allow_external)
@@ -234,8 +244,14 @@ def release_memory() -> None:
 class GameService:
     """Games of the library, as the API sees them. Engine work goes to ``engines``."""
 
-    def __init__(self, library: GameLibrary, engines: Scheduler, allow_exec: bool = False, *,
-                 move_seconds: float = DEFAULT_MOVE_SECONDS) -> None:
+    def __init__(
+        self,
+        library: GameLibrary,
+        engines: Scheduler,
+        allow_exec: bool = False,
+        *,
+        move_seconds: float = DEFAULT_MOVE_SECONDS,
+    ) -> None:
         """``engines`` runs the engine jobs, fairly between clients; each job is held to ``move_seconds``
         of thinking, and one that overruns by GRACE_SECONDS is stopped with its worker."""
         self.library = library
@@ -261,11 +277,16 @@ class GameService:
         """The levels, the player types a client may name, and whether analysis works."""
         available = {level.name for level in available_levels()}
         return InfoOut(
-            levels=[LevelOut(name=l.name, spec=l.spec, summary=l.summary, available=l.name in available)
-                    for l in LEVELS],
+            levels=[
+                LevelOut(name=lv.name, spec=lv.spec, summary=lv.summary, available=lv.name in available)
+                for lv in LEVELS
+            ],
             default_level=default_level().name,
-            player_types=[PlayerTypeOut(name=t.name, summary=t.summary, options=t.options)
-                          for t in player_types(include_external=self.allow_exec).values() if t.name != "replay"],
+            player_types=[
+                PlayerTypeOut(name=t.name, summary=t.summary, options=t.options)
+                for t in player_types(include_external=self.allow_exec).values()
+                if t.name != "replay"
+            ],
             analysis=True,
         )
 
@@ -296,8 +317,12 @@ class GameService:
     # reading
 
     def _state_sync(self, game_id: int) -> GameState:
-        return self._state_of(game_id, self.library.record(game_id), self.library.summary(game_id).status,
-                              self.library.redo_steps(game_id) > 0)
+        return self._state_of(
+            game_id,
+            self.library.record(game_id),
+            self.library.summary(game_id).status,
+            self.library.redo_steps(game_id) > 0,
+        )
 
     def _state_of(self, game_id: int, record: GameRecord, status: str, can_redo: bool) -> GameState:
         positions = list(record.positions())
@@ -307,14 +332,22 @@ class GameService:
         humans = [player.human for player in players]
         over = position.is_over
         return GameState(
-            id=game_id, variant=VariantOut(**position.variant.to_dict()), variant_name=position.variant.name,
-            players=players, board=position.board, to_move=position.to_move,
-            legal_moves=position.legal_moves(), over=over, status=status,
-            scores=list(position.scores) if position.scores is not None else None, winner=position.winner,
+            id=game_id,
+            variant=VariantOut(**position.variant.to_dict()),
+            variant_name=position.variant.name,
+            players=players,
+            board=position.board,
+            to_move=position.to_move,
+            legal_moves=position.legal_moves(),
+            over=over,
+            status=status,
+            scores=list(position.scores) if position.scores is not None else None,
+            winner=position.winner,
             margin=position.margin,
             human_to_move=not over and humans[position.to_move],
             computer_to_move=not over and not humans[position.to_move],
-            moves=len(record.moves), last=last,
+            moves=len(record.moves),
+            last=last,
             history=[move_name(m.player, m.move) for m in record.moves],
             can_take_back=self._take_back_count(record, humans) > 0,
             can_redo=can_redo,
@@ -347,7 +380,7 @@ class GameService:
             entries = ["human", default_level().name]
         else:
             entries = request.players
-        resolved = [_resolve_player(entry, name, self.allow_exec) for entry, name in zip(entries, names)]
+        resolved = [_resolve_player(entry, name, self.allow_exec) for entry, name in zip(entries, names, strict=False)]
         infos = [info for info, _ in resolved]
         try:
             variant = Variant(**request.variant.model_dump())
@@ -368,8 +401,12 @@ class GameService:
 
     def _find_unstarted(self, start: Position, infos: list[PlayerInfo]) -> int | None:
         for summary in self.library.list_games(tags={"source": "web"}, limit=20):
-            if (summary.moves == 0 and summary.status == "playing" and summary.variant == start.variant.to_dict()
-                    and list(summary.players) == list(infos)):
+            if (
+                summary.moves == 0
+                and summary.status == "playing"
+                and summary.variant == start.variant.to_dict()
+                and list(summary.players) == list(infos)
+            ):
                 return summary.id
         return None
 
@@ -388,8 +425,10 @@ class GameService:
             raise ApiError(409, f"game {game_id} is over ({_result_text(position)}); no more moves")
         mover = record.players[position.to_move]
         if not _is_human(mover.spec):
-            raise ApiError(409, f"it is not a human's turn in game {game_id}: player {position.to_move}"
-                                f" ({mover.name}) is a computer")
+            raise ApiError(
+                409,
+                f"it is not a human's turn in game {game_id}: player {position.to_move} ({mover.name}) is a computer",
+            )
         move = self._parse(raw, position)
         try:
             self.library.add_move(game_id, move, 0.0, {}, expected_moves)
@@ -400,8 +439,11 @@ class GameService:
     @staticmethod
     def _check_current(game_id: int, record: GameRecord, expected_moves: int) -> None:
         if len(record.moves) != expected_moves:
-            raise ApiError(409, f"game {game_id} has {len(record.moves)} moves, not {expected_moves}: it moved on"
-                                " since this request was made (reload it)")
+            raise ApiError(
+                409,
+                f"game {game_id} has {len(record.moves)} moves, not {expected_moves}: it moved on"
+                " since this request was made (reload it)",
+            )
 
     @staticmethod
     def _parse(raw: int | str, position: Position) -> Move:
@@ -409,8 +451,10 @@ class GameService:
             if raw.strip().lower() == SWAP:
                 move: Move = SWAP
             elif any(c.isdigit() for c in raw):  # "3": index 3, or pit 3 as the CLI counts? Neither: say so
-                raise invalid(f"move: a pit index is a JSON number (0 to pits-1), not the text {raw[:8]!r};"
-                              " or give the pit's letter")
+                raise invalid(
+                    f"move: a pit index is a JSON number (0 to pits-1), not the text {raw[:8]!r};"
+                    " or give the pit's letter"
+                )
             else:
                 try:
                     return parse_move(raw, position)
@@ -439,16 +483,18 @@ class GameService:
                 raise ApiError(409, f"it is a human's turn in game {game_id}, not the computer's")
             self._check_runnable(spec)
             try:
-                move, seconds, info = await self._pooled(client, _choose_move, capped_spec(spec, self.move_seconds),
-                                                         position.to_json(), self.allow_exec)
+                move, seconds, info = await self._pooled(
+                    client, _choose_move, capped_spec(spec, self.move_seconds), position.to_json(), self.allow_exec
+                )
             except ExternalPlayerRefusedError as error:
                 raise _refused(error) from None
             except KalahError as error:
                 raise ApiError(422, f"the computer player {spec!r} cannot move: {error}") from None
             return await self._db(self._store_sync, game_id, move, round(seconds, 6), info, expected_moves)
 
-    def _store_sync(self, game_id: int, move: Move, seconds: float, info: dict[str, Any],
-                    expected_moves: int) -> GameState:
+    def _store_sync(
+        self, game_id: int, move: Move, seconds: float, info: dict[str, Any], expected_moves: int
+    ) -> GameState:
         try:
             self.library.add_move(game_id, move, seconds, info, expected_moves)
         except IllegalMoveError as error:
@@ -525,26 +571,45 @@ class GameService:
                 variant_name = Variant.from_dict(summary.variant).name
             except KalahError:
                 variant_name = str(summary.variant)
-            out.append(GameSummaryOut(
-                id=summary.id, started_at=summary.started_at,
-                players=[SideOut(name=p.name, spec=p.spec) for p in summary.players],
-                variant=summary.variant, variant_name=variant_name, moves=summary.moves, status=summary.status,
-                scores=list(summary.scores) if summary.scores else None, winner=summary.winner,
-                live=summary.tags.get("source") == "live",
-            ))
+            out.append(
+                GameSummaryOut(
+                    id=summary.id,
+                    started_at=summary.started_at,
+                    players=[SideOut(name=p.name, spec=p.spec) for p in summary.players],
+                    variant=summary.variant,
+                    variant_name=variant_name,
+                    moves=summary.moves,
+                    status=summary.status,
+                    scores=list(summary.scores) if summary.scores else None,
+                    winner=summary.winner,
+                    live=summary.tags.get("source") == "live",
+                )
+            )
         return out
 
     def _replay_sync(self, game_id: int) -> ReplayOut:
         record = self.library.record(game_id)
         positions = list(record.positions())
-        frames = [FrameOut(board=positions[0].board, to_move=positions[0].to_move, over=positions[0].is_over,
-                           last=None)]
+        frames = [
+            FrameOut(board=positions[0].board, to_move=positions[0].to_move, over=positions[0].is_over, last=None)
+        ]
         for number, recorded in enumerate(record.moves, 1):
             after = positions[number]
-            frames.append(FrameOut(board=after.board, to_move=after.to_move, over=after.is_over,
-                                   last=_effect(number, positions[number - 1], recorded.move)))
-        return ReplayOut(id=game_id, players=_players_out(record.players), variant=VariantOut(**record.variant.to_dict()),
-                         variant_name=record.variant.name, frames=frames)
+            frames.append(
+                FrameOut(
+                    board=after.board,
+                    to_move=after.to_move,
+                    over=after.is_over,
+                    last=_effect(number, positions[number - 1], recorded.move),
+                )
+            )
+        return ReplayOut(
+            id=game_id,
+            players=_players_out(record.players),
+            variant=VariantOut(**record.variant.to_dict()),
+            variant_name=record.variant.name,
+            frames=frames,
+        )
 
     async def replay(self, game_id: int) -> ReplayOut:
         """Every position of the game and what each move did (``ReplayOut``)."""
@@ -596,14 +661,27 @@ class GameService:
                 raise invalid(f"options.{name} must be true or false, got {value!r}"[:200])
         try:
             position = Position.from_dict(request.position)
-            return await self._pooled(client, trace_json, position.to_json(), request.algorithm, request.depth,
-                                      request.evaluation, dict(request.options), MAX_TRACE_NODES)
+            return await self._pooled(
+                client,
+                trace_json,
+                position.to_json(),
+                request.algorithm,
+                request.depth,
+                request.evaluation,
+                dict(request.options),
+                MAX_TRACE_NODES,
+            )
         except TraceTooLargeError:
             # Said in the lab's words: how much it shows, and what to change (not the library's max_nodes).
-            raise invalid(f"a {request.algorithm} search of depth {request.depth} visits more than"
-                          f" {MAX_TRACE_NODES:,} nodes, more than the lab shows: trace a smaller depth"
-                          + ("" if request.algorithm in ("alphabeta", "pvs", "mtdf") else
-                             ", or alphabeta, pvs or mtdf, which visit fewer")) from None
+            raise invalid(
+                f"a {request.algorithm} search of depth {request.depth} visits more than"
+                f" {MAX_TRACE_NODES:,} nodes, more than the lab shows: trace a smaller depth"
+                + (
+                    ""
+                    if request.algorithm in ("alphabeta", "pvs", "mtdf")
+                    else ", or alphabeta, pvs or mtdf, which visit fewer"
+                )
+            ) from None
         except KalahError as error:
             raise invalid(str(error)) from None
 
@@ -611,7 +689,8 @@ class GameService:
         """Traced UCT beside alpha-beta (``analysis.mcts_trace_json``) in a worker."""
         try:
             position = Position.from_dict(request.position)
-            return await self._pooled(client, mcts_trace_json, position.to_json(), request.playouts, request.seed,
-                                      request.depth)
+            return await self._pooled(
+                client, mcts_trace_json, position.to_json(), request.playouts, request.seed, request.depth
+            )
         except KalahError as error:
             raise invalid(str(error)) from None

@@ -1,8 +1,10 @@
 /* The batched games of batch.h. */
 #include "batch.h"
 
-static inline int kb_actions(const kb_config *c) { return c->rules.pits + (c->rules.pie_rule ? 1 : 0); }
-static inline int kb_obs_size(const kb_config *c) { return 2 * c->rules.pits + 2; }
+static inline int kb_actions(const kb_config *c)
+{ return c->rules.pits + (c->rules.pie_rule ? 1 : 0); }
+static inline int kb_obs_size(const kb_config *c)
+{ return 2 * c->rules.pits + 2; }
 
 /* The greedy opponent: the move that leaves the most seeds in its own store right after it
  * (an extra turn counts as one seed more, so that of two equal moves it keeps the move),
@@ -43,9 +45,7 @@ static int kb_random_move(const kb_config *c, const kalah_state *s, kalah_rng *g
 }
 
 static int kb_opponent_move(const kb_config *c, const kalah_state *s, kalah_rng *g)
-{
-    return c->opponent == KB_OPPONENT_GREEDY ? kb_greedy_move(&c->rules, s, g) : kb_random_move(c, s, g);
-}
+{ return c->opponent == KB_OPPONENT_GREEDY ? kb_greedy_move(&c->rules, s, g) : kb_random_move(c, s, g); }
 
 void kb_random_actions(const kb_config *c, const kalah_state *states, int n, kalah_rng *g, int64_t *actions)
 {
@@ -102,8 +102,8 @@ static float kb_reward(const kb_config *c, int margin)
     return (float)((margin > 0) - (margin < 0));
 }
 
-int64_t kb_step(const kb_config *c, kalah_state *states, uint8_t *seats, const int64_t *actions, int n,
-                kalah_rng *g, kb_output *out)
+int64_t kb_step(const kb_config *c, kalah_state *states, uint8_t *seats, const int64_t *actions, int n, kalah_rng *g,
+                kb_output *out)
 {
     const kalah_rules *r = &c->rules;
     const int obs_size = kb_obs_size(c), count = kb_actions(c);

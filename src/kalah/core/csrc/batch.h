@@ -43,8 +43,8 @@ typedef struct {
 void kb_reset(const kb_config *c, kalah_state *states, uint8_t *seats, int n, kalah_rng *g, kb_output *out);
 
 /* One action per game; returns the number of moves played in all (the agents' and the opponents'). */
-int64_t kb_step(const kb_config *c, kalah_state *states, uint8_t *seats, const int64_t *actions, int n,
-                kalah_rng *g, kb_output *out);
+int64_t kb_step(const kb_config *c, kalah_state *states, uint8_t *seats, const int64_t *actions, int n, kalah_rng *g,
+                kb_output *out);
 
 /* A uniformly random legal action for each game (the agent is to move in every game between steps). */
 void kb_random_actions(const kb_config *c, const kalah_state *states, int n, kalah_rng *g, int64_t *actions);

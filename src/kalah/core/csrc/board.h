@@ -18,10 +18,10 @@
 
 #include "check.h"
 
-#define KALAH_MAX_PITS 8
+#define KALAH_MAX_PITS  8
 #define KALAH_MAX_CELLS (2 * (KALAH_MAX_PITS + 1))
 #define KALAH_MAX_MOVES (KALAH_MAX_PITS + 1) /* every pit, plus the swap */
-#define KALAH_SWAP 255                       /* the move code of the pie rule's swap */
+#define KALAH_SWAP      255                       /* the move code of the pie rule's swap */
 
 #if defined(__SIZEOF_INT128__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define KALAH_WIDE_SOWING 1
@@ -63,8 +63,10 @@ typedef struct {
     uint8_t flags;
 } kalah_state;
 
-static inline int kalah_base(const kalah_rules *r, int player) { return player * (r->pits + 1); }
-static inline int kalah_store_index(const kalah_rules *r, int player) { return player * (r->pits + 1) + r->pits; }
+static inline int kalah_base(const kalah_rules *r, int player)
+{ return player * (r->pits + 1); }
+static inline int kalah_store_index(const kalah_rules *r, int player)
+{ return player * (r->pits + 1) + r->pits; }
 
 /* For the checks of a debug build (check.h): the plain byte loops that the
  * word tricks below must agree with. */
@@ -150,16 +152,14 @@ static inline int kalah_side_seeds(const kalah_rules *r, const kalah_state *s, i
 #endif
 
 static inline int kalah_is_over(const kalah_rules *r, const kalah_state *s)
-{
-    return kalah_side_word(r, s, 0) == 0 || kalah_side_word(r, s, 1) == 0;
-}
+{ return kalah_side_word(r, s, 0) == 0 || kalah_side_word(r, s, 1) == 0; }
 
 /* Player 0's final total minus player 1's; only meaningful once the game is over
  * (before the sweep the seeds on each side count for their owner, as the sweep would). */
 static inline int kalah_final_margin(const kalah_rules *r, const kalah_state *s)
 {
-    return s->cell[kalah_store_index(r, 0)] + kalah_side_seeds(r, s, 0)
-         - s->cell[kalah_store_index(r, 1)] - kalah_side_seeds(r, s, 1);
+    return s->cell[kalah_store_index(r, 0)] + kalah_side_seeds(r, s, 0) - s->cell[kalah_store_index(r, 1)] -
+           kalah_side_seeds(r, s, 1);
 }
 
 static inline void kalah_start(const kalah_rules *r, kalah_state *s)
@@ -326,17 +326,15 @@ static inline uint64_t kalah_mix64(uint64_t z)
 /* Two words mixed in turn from a seed: the search table's hash of a state (table.h). (The solver's
  * table has two shorter hashes of its own: solve.c says why.) */
 static inline uint64_t kalah_hash2(uint64_t a, uint64_t b, uint64_t seed)
-{
-    return kalah_mix64(kalah_mix64(a + seed) ^ b);
-}
+{ return kalah_mix64(kalah_mix64(a + seed) ^ b); }
 
 /* A small, fast generator (splitmix64) so that playouts never touch global state. */
-typedef struct { uint64_t state; } kalah_rng;
+typedef struct {
+    uint64_t state;
+} kalah_rng;
 
 static inline uint64_t kalah_rng_next(kalah_rng *g)
-{
-    return kalah_mix64(g->state += KALAH_GOLDEN);
-}
+{ return kalah_mix64(g->state += KALAH_GOLDEN); }
 
 /* A uniform integer in [0, n) (Lemire's multiply-shift; the bias is below 2^-32 for n <= 9). */
 static inline int kalah_rng_below(kalah_rng *g, int n)

@@ -34,8 +34,7 @@ static void kalah_check_failed(const char *condition, const char *file, int line
     abort();
 }
 
-#define KALAH_ASSERT(condition) \
-    ((condition) ? (void)0 : kalah_check_failed(#condition, __FILE__, __LINE__, __func__))
+#define KALAH_ASSERT(condition) ((condition) ? (void)0 : kalah_check_failed(#condition, __FILE__, __LINE__, __func__))
 #else
 #define KALAH_ASSERT(condition) ((void)sizeof(condition))
 #endif

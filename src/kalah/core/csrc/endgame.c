@@ -23,9 +23,7 @@
 
 /* The bit where the value of position `rank` of layer `seeds` starts in the payload. */
 static inline uint64_t value_bit(const kalah_egdb *db, int seeds, uint64_t rank)
-{
-    return db->layer_byte[seeds] * 8 + rank * db->layer_bits[seeds];
-}
+{ return db->layer_byte[seeds] * 8 + rank * db->layer_bits[seeds]; }
 
 /* The value at `bit` of a layer being built, read with atomic loads of its aligned words. */
 static inline int load_value(const kalah_egdb *db, int seeds, uint64_t bit)
@@ -88,14 +86,14 @@ int kalah_egdb_init(kalah_egdb *db, int pits, int empty_capture, int max_seeds)
     return 0;
 }
 
-uint64_t kalah_egdb_size(const kalah_egdb *db) { return db->layer_offset[db->max_seeds + 1]; }
+uint64_t kalah_egdb_size(const kalah_egdb *db)
+{ return db->layer_offset[db->max_seeds + 1]; }
 
-uint64_t kalah_egdb_bytes(const kalah_egdb *db) { return db->layer_byte[db->max_seeds + 1] + KALAH_EGDB_PADDING; }
+uint64_t kalah_egdb_bytes(const kalah_egdb *db)
+{ return db->layer_byte[db->max_seeds + 1] + KALAH_EGDB_PADDING; }
 
 uint64_t kalah_egdb_layer_size(const kalah_egdb *db, int seeds)
-{
-    return db->binom[seeds + db->places - 1][db->places - 1];
-}
+{ return db->binom[seeds + db->places - 1][db->places - 1]; }
 
 uint64_t kalah_egdb_index(const kalah_egdb *db, const uint8_t *pits, int seeds)
 {
@@ -142,8 +140,8 @@ static inline int distance(const kalah_egdb *db, kalah_u128 b)
 /* The successors of `b` (mover's view, `seeds` seeds), with their values'
  * places prefetched. Returns their number, or -1 when the position is over
  * (*over_value set). m is the pit count: a constant where it is inlined. */
-static inline __attribute__((always_inline)) int
-expand(const kalah_egdb *db, const int m, kalah_u128 b, int seeds, successor *out, int *over_value)
+static inline __attribute__((always_inline)) int expand(const kalah_egdb *db, const int m, kalah_u128 b, int seeds,
+                                                        successor *out, int *over_value)
 {
     const kalah_pits_rules *pr = &db->moves;
     uint8_t pits[16];
@@ -226,7 +224,8 @@ typedef struct {
     uint64_t *phase_start;    /* dmax + 2: build-order index where phase D starts */
 } build_plan;
 
-static inline uint64_t *group_at(const build_plan *plan, int s, int d) { return &plan->group[(size_t)s * (plan->dmax + 2) + d]; }
+static inline uint64_t *group_at(const build_plan *plan, int s, int d)
+{ return &plan->group[(size_t)s * (plan->dmax + 2) + d]; }
 static inline uint64_t group_count(const build_plan *plan, int s, int d)
 {
     if (s < 0 || d < 0 || d > plan->dmax) return 0;
@@ -250,9 +249,7 @@ static void plan_free(build_plan *plan)
 }
 
 static inline uint64_t compositions(const kalah_egdb *db, int seeds, int places)
-{
-    return db->binom[seeds + places - 1][places - 1];
-}
+{ return db->binom[seeds + places - 1][places - 1]; }
 
 static build_plan *plan_new(const kalah_egdb *db, int seeds)
 {
@@ -343,9 +340,7 @@ static void cursor_start(build_cursor *c, const build_plan *plan, int d, uint64_
 }
 
 static inline kalah_u128 cursor_board(const build_cursor *c)
-{
-    return (kalah_u128)c->x_rows[c->xi] | ((kalah_u128)c->y_rows[c->yi] << (8 * c->plan->m));
-}
+{ return (kalah_u128)c->x_rows[c->xi] | ((kalah_u128)c->y_rows[c->yi] << (8 * c->plan->m)); }
 
 /* The next position of the phase (the cursor must not be at its last). */
 static inline void cursor_next(build_cursor *c)
@@ -378,8 +373,8 @@ typedef struct {
 
 /* The next batch of positions in build order (at most `*left` of them): their
  * boards, and the bits of their own values, located and prefetched. */
-static inline __attribute__((always_inline)) void
-next_batch(const kalah_egdb *db, build_cursor *cursor, kalah_u128 *board, uint64_t *slot, uint64_t *left)
+static inline __attribute__((always_inline)) void next_batch(const kalah_egdb *db, build_cursor *cursor,
+                                                             kalah_u128 *board, uint64_t *slot, uint64_t *left)
 {
     for (int j = 0; j < BUILD_BATCH && *left; j++, (*left)--) {
         board[j] = cursor_board(cursor);
@@ -391,7 +386,8 @@ next_batch(const kalah_egdb *db, build_cursor *cursor, kalah_u128 *board, uint64
 }
 
 /* Block [lo, hi) of a phase. */
-static inline __attribute__((always_inline)) void build_block(kalah_egdb *db, const int m, int seeds, int d, uint64_t lo, uint64_t hi)
+static inline __attribute__((always_inline)) void build_block(kalah_egdb *db, const int m, int seeds, int d,
+                                                              uint64_t lo, uint64_t hi)
 {
     build_cursor cursor = {0};
     cursor_start(&cursor, db->plan, d, lo);
@@ -497,7 +493,8 @@ int kalah_pits_play_bytes(int pits, int empty_capture, const uint8_t *in, int mo
     return mv.gain;
 }
 
-static inline uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t rotl64(uint64_t x, int k)
+{ return (x << k) | (x >> (64 - k)); }
 
 uint64_t kalah_checksum64(const uint8_t *data, uint64_t size, uint64_t seed)
 {

@@ -27,7 +27,7 @@
 #include "board.h"
 
 #define KALAH_EGDB_MAX_SEEDS 64   /* values must fit int8 (and 7 bits) and ranks in 64 bits */
-#define KALAH_EGDB_PADDING 8      /* bytes after the last layer, for the 64-bit load of a probe */
+#define KALAH_EGDB_PADDING   8      /* bytes after the last layer, for the 64-bit load of a probe */
 
 #ifndef __SIZEOF_INT128__
 #error "the endgame databases and the solver need a compiler with unsigned __int128 (GCC or Clang, 64-bit)"
@@ -44,8 +44,10 @@ typedef unsigned __int128 kalah_u128;
 #error "the pits-only words are read as bytes in memory: a little-endian machine is needed"
 #endif
 
-static inline int kalah_u128_byte(kalah_u128 b, int j) { return (int)(uint8_t)(b >> (8 * j)); }
-static inline kalah_u128 kalah_u128_one(int j) { return (kalah_u128)1 << (8 * j); }
+static inline int kalah_u128_byte(kalah_u128 b, int j)
+{ return (int)(uint8_t)(b >> (8 * j)); }
+static inline kalah_u128 kalah_u128_one(int j)
+{ return (kalah_u128)1 << (8 * j); }
 
 /* The byte sum: one multiplication per half (exact: a board never holds 256 seeds). */
 static inline int kalah_u128_sum(kalah_u128 b)
@@ -124,8 +126,10 @@ static inline void kalah_pits_rules_init(kalah_pits_rules *pr, int m, int empty_
             pr->sow[i][k] = pr->sow[i][k - 1];
             pr->store_hit[i][k] = pr->store_hit[i][k - 1];
             pr->last[i][k] = (uint8_t)place;
-            if (place == m) pr->store_hit[i][k] = 1;
-            else pr->sow[i][k] += kalah_u128_one(place < m ? place : place - 1);
+            if (place == m)
+                pr->store_hit[i][k] = 1;
+            else
+                pr->sow[i][k] += kalah_u128_one(place < m ? place : place - 1);
         }
     }
 }
@@ -171,8 +175,8 @@ static inline int kalah_pits_check_move(const kalah_pits_rules *pr, kalah_u128 b
  * (non-zero) content of pit i and m the pit count (pass a constant where the
  * caller can, so that the halves' rotation compiles to fixed shifts). The same
  * rules as kalah_play in board.h, with the stores left out. */
-static inline __attribute__((always_inline)) void
-kalah_pits_play(const kalah_pits_rules *pr, const int m, kalah_u128 b, int seeds, int i, int sown, kalah_pits_move *out)
+static inline __attribute__((always_inline)) void kalah_pits_play(const kalah_pits_rules *pr, const int m, kalah_u128 b,
+                                                                  int seeds, int i, int sown, kalah_pits_move *out)
 {
     KALAH_ASSERT(m == pr->m && 0 <= i && i < m && sown > 0 && sown == kalah_u128_byte(b, i));
     KALAH_ASSERT(kalah_pits_sane(b, m, seeds) && (b & pr->own_mask) != 0 && (b & pr->opp_mask) != 0);
@@ -278,7 +282,8 @@ uint64_t kalah_egdb_index(const kalah_egdb *db, const uint8_t *pits, int seeds);
 /* The index in its layer of a pits-only word (mover's view): the colex rank.
  * The prefix sums of all places come from two multiplications (each prefix is
  * below 256, so bytes never carry), then one small table load per bar. */
-static inline __attribute__((always_inline)) uint64_t kalah_egdb_rank_bars(const kalah_egdb *db, kalah_u128 b, const int bars)
+static inline __attribute__((always_inline)) uint64_t kalah_egdb_rank_bars(const kalah_egdb *db, kalah_u128 b,
+                                                                           const int bars)
 {
     const uint64_t ones = 0x0101010101010101ull;
     uint64_t low = (uint64_t)b * ones;                          /* byte j: places 0..j, j < 8 */
@@ -292,9 +297,12 @@ static inline __attribute__((always_inline)) uint64_t kalah_egdb_rank_bars(const
 static inline uint64_t kalah_egdb_rank(const kalah_egdb *db, kalah_u128 b)
 {
     switch (db->places) { /* constant bounds, so that the loops unroll for the usual boards */
-    case 12: return kalah_egdb_rank_bars(db, b, 11);
-    case 14: return kalah_egdb_rank_bars(db, b, 13);
-    default: return kalah_egdb_rank_bars(db, b, db->places - 1);
+    case 12:
+        return kalah_egdb_rank_bars(db, b, 11);
+    case 14:
+        return kalah_egdb_rank_bars(db, b, 13);
+    default:
+        return kalah_egdb_rank_bars(db, b, db->places - 1);
     }
 }
 
@@ -341,9 +349,7 @@ static inline kalah_egdb_ref kalah_egdb_find(const kalah_egdb *db, kalah_u128 b,
 
 /* The value of a pits-only word with `seeds` seeds (<= K; the layer complete). */
 static inline int kalah_egdb_value(const kalah_egdb *db, kalah_u128 b, int seeds)
-{
-    return kalah_egdb_read(db, kalah_egdb_find(db, b, seeds));
-}
+{ return kalah_egdb_read(db, kalah_egdb_find(db, b, seeds)); }
 
 /* The probe of kalah_oracle: db is a kalah_egdb. Returns 1 and the value
  * (from the side to move, stores excluded) when the position is covered. */
@@ -353,7 +359,8 @@ int kalah_egdb_probe(const void *db, const kalah_rules *r, const kalah_state *s,
  * 2m pits from the mover's view, not over; pit `move` is not empty. Writes the
  * successor's pits (from its mover's view) to `out` and returns the gain;
  * *extra and *left as in kalah_pits_move. */
-int kalah_pits_play_bytes(int pits, int empty_capture, const uint8_t *in, int move, uint8_t *out, int *extra, int *left);
+int kalah_pits_play_bytes(int pits, int empty_capture, const uint8_t *in, int move, uint8_t *out, int *extra,
+                          int *left);
 
 /* A 64-bit checksum of a byte range (fast, not cryptographic). */
 uint64_t kalah_checksum64(const uint8_t *data, uint64_t size, uint64_t seed);

@@ -85,9 +85,12 @@ static inline int kalah_eval_strong(const kalah_rules *r, const kalah_state *s)
 static inline int kalah_evaluate(int kind, const kalah_rules *r, const kalah_state *s)
 {
     switch (kind) {
-    case KALAH_EVAL_SEED: return kalah_eval_seed(r, s);
-    case KALAH_EVAL_STRONG: return kalah_eval_strong(r, s);
-    default: return kalah_eval_store(r, s);
+    case KALAH_EVAL_SEED:
+        return kalah_eval_seed(r, s);
+    case KALAH_EVAL_STRONG:
+        return kalah_eval_strong(r, s);
+    default:
+        return kalah_eval_store(r, s);
     }
 }
 

@@ -18,7 +18,10 @@
 #define KM_NUMBER(i) numbers[i]
 static int km_trace_node(km_trace *t, int32_t *numbers, long index, long parent, int move)
 {
-    if (t->nodes >= t->max_nodes) { t->full = 1; return 0; }
+    if (t->nodes >= t->max_nodes) {
+        t->full = 1;
+        return 0;
+    }
     numbers[index] = (int32_t)t->nodes;
     t->parent[t->nodes] = parent < 0 ? -1 : numbers[parent];
     t->move[t->nodes] = (uint8_t)move;
@@ -28,7 +31,10 @@ static int km_trace_node(km_trace *t, int32_t *numbers, long index, long parent,
 }
 static int km_trace_iteration(km_trace *t, const int32_t *numbers, long selected, long expanded, int margin)
 {
-    if (t->iterations >= t->max_iterations) { t->full = 1; return 0; }
+    if (t->iterations >= t->max_iterations) {
+        t->full = 1;
+        return 0;
+    }
     t->selected[t->iterations] = numbers[selected];
     t->expanded[t->iterations] = expanded < 0 ? -1 : numbers[expanded];
     t->margin[t->iterations] = (int16_t)margin;
@@ -51,8 +57,8 @@ typedef struct {
     uint8_t moves[KALAH_MAX_MOVES];
 } ks_mnode;
 
-int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, double deadline,
-            double exploration, uint64_t seed, long max_nodes, ks_mcts_result *out KM_TRACE_PARAM)
+int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, double deadline, double exploration,
+            uint64_t seed, long max_nodes, ks_mcts_result *out KM_TRACE_PARAM)
 {
     memset(out, 0, sizeof *out);
     if (max_nodes < 16) max_nodes = 16;
@@ -61,7 +67,10 @@ int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, do
     if (!nodes) return -1;
 #ifdef KALAH_TRACE
     int32_t *numbers = malloc(sizeof(int32_t) * (size_t)max_nodes);
-    if (!numbers) { free(nodes); return -1; }
+    if (!numbers) {
+        free(nodes);
+        return -1;
+    }
     km_trace_node(trace, numbers, 0, -1, KS_NO_MOVE);
 #endif
     kalah_rng g = {seed};
@@ -78,7 +87,8 @@ int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, do
     nodes[0].wins = nodes[0].margin = 0;
     while (nodes[0].n > 0) {
         if (max_playouts > 0 && playouts >= max_playouts) break;
-        if ((max_playouts <= 0 || deadline > 0) && (playouts & 63) == 0 && deadline > 0 && kalah_now() >= deadline) break;
+        if ((max_playouts <= 0 || deadline > 0) && (playouts & 63) == 0 && deadline > 0 && kalah_now() >= deadline)
+            break;
         /* selection */
         long at = 0;
         int level = 0;
@@ -91,7 +101,10 @@ int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, do
                 ks_mnode *q = &nodes[p->child + k];
                 KALAH_ASSERT(q->visits > 0 && q->parent == at); /* a created child has had its playout */
                 double u = q->wins / q->visits + exploration * sqrt(logn / q->visits);
-                if (u > best) { best = u; pick = p->child + k; }
+                if (u > best) {
+                    best = u;
+                    pick = p->child + k;
+                }
             }
             at = pick;
             level++;
@@ -104,7 +117,10 @@ int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, do
         ks_mnode *p = &nodes[at];
         if (p->n > 0) {
             if (p->child < 0) {
-                if (count + p->n <= max_nodes) { p->child = (int32_t)count; count += p->n; }
+                if (count + p->n <= max_nodes) {
+                    p->child = (int32_t)count;
+                    count += p->n;
+                }
             }
             KALAH_ASSERT(count <= max_nodes);
             if (p->child >= 0) {
@@ -162,7 +178,10 @@ int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, do
             out->wins[k] = q->wins;
             out->margin[k] = q->margin;
         }
-        if (out->visits[k] > best_visits) { best_visits = out->visits[k]; out->best_move = out->moves[k]; }
+        if (out->visits[k] > best_visits) {
+            best_visits = out->visits[k];
+            out->best_move = out->moves[k];
+        }
     }
     free(nodes);
 #ifdef KALAH_TRACE

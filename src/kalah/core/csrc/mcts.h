@@ -40,7 +40,7 @@ typedef struct {
 #endif
 
 /* Returns 0 on success, -1 when out of memory. max_playouts <= 0: until the deadline. */
-int ks_mcts(const kalah_rules *r, const kalah_state *s, long max_playouts, double deadline,
-            double exploration, uint64_t seed, long max_nodes, ks_mcts_result *out KM_TRACE_PARAM);
+int ks_mcts(const kalah_rules *r, const kalah_state *s, long max_playouts, double deadline, double exploration,
+            uint64_t seed, long max_nodes, ks_mcts_result *out KM_TRACE_PARAM);
 
 #endif

@@ -12,9 +12,7 @@
  * rule, which the caller checks where it matters). Whole laps of the
  * 2m + 1 places do not change where the last seed lands. */
 static inline int kalah_ends_in_store(const kalah_rules *r, int i, int seeds)
-{
-    return seeds % r->ring_len == r->pits - i;
-}
+{ return seeds % r->ring_len == r->pits - i; }
 
 /* Does sowing the mover's pit i (holding `seeds` seeds, possibly none) capture
  * at once? Then *gain is what the capture puts into the store: the facing
@@ -25,12 +23,16 @@ static inline int kalah_ends_in_store(const kalah_rules *r, int i, int seeds)
  * that goes round the opponent's row back into the mover's has put a seed
  * into the facing pit too. (The rules are read first, whatever the pit, so
  * that a loop over the pits reads them once.) */
-static inline int kalah_captures(const kalah_rules *r, const uint8_t *own, const uint8_t *opp, int i, int seeds, int *gain)
+static inline int kalah_captures(const kalah_rules *r, const uint8_t *own, const uint8_t *opp, int i, int seeds,
+                                 int *gain)
 {
     const int m = r->pits, len = r->ring_len, empty_capture = r->empty_capture;
     if (seeds == 0 || seeds >= len) return 0;
     int place = i + seeds, lapped = 0;
-    if (place >= len) { place -= len; lapped = 1; }
+    if (place >= len) {
+        place -= len;
+        lapped = 1;
+    }
     if (place >= m || own[place] != 0) return 0;
     int facing = opp[m - 1 - place] + lapped;
     if (!facing && !empty_capture) return 0;

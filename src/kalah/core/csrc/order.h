@@ -13,7 +13,8 @@
 #include "moves.h"
 #include "search.h"
 
-static __attribute__((noinline)) void ks_order(const ks_context *c, const kalah_state *s, uint8_t *moves, int n, int first)
+static __attribute__((noinline)) void ks_order(const ks_context *c, const kalah_state *s, uint8_t *moves, int n,
+                                               int first)
 {
     if (!c->ordering || n < 2) return;
     const kalah_rules *r = &c->rules;
@@ -23,13 +24,17 @@ static __attribute__((noinline)) void ks_order(const ks_context *c, const kalah_
     int score[KALAH_MAX_MOVES];
     for (int k = 0; k < n; k++) {
         int mv = moves[k], sc, gain;
-        if (mv == first) sc = 10000;
-        else if (mv == KALAH_SWAP) sc = 0;
+        if (mv == first)
+            sc = 10000;
+        else if (mv == KALAH_SWAP)
+            sc = 0;
         else {
             int seeds = own[mv];
             sc = mv;
-            if (kalah_ends_in_store(r, mv, seeds) && !(s->flags & KALAH_FIRST_MOVE)) sc = 1000 + mv;
-            else if (mv + seeds < m && kalah_captures(r, own, opp, mv, seeds, &gain)) sc = 99 + gain;
+            if (kalah_ends_in_store(r, mv, seeds) && !(s->flags & KALAH_FIRST_MOVE))
+                sc = 1000 + mv;
+            else if (mv + seeds < m && kalah_captures(r, own, opp, mv, seeds, &gain))
+                sc = 99 + gain;
         }
         score[k] = sc;
     }

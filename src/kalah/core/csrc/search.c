@@ -139,7 +139,8 @@ static inline void ks_node_moves(ks_context *c, ks_node *nd, const kalah_state *
  * the moves in search order. With a window (alpha and beta), a table bound
  * answers or narrows it; without one (NULL), only an exact entry answers.
  * Returns 1 when the node is already decided, with its *value. */
-static inline int ks_node_open(ks_context *c, ks_node *nd, const kalah_state *s, int depth, int *alpha, int *beta, int *value)
+static inline int ks_node_open(ks_context *c, ks_node *nd, const kalah_state *s, int depth, int *alpha, int *beta,
+                               int *value)
 {
     if (!ks_enter(c) || !KS_TRACE_ENTER(c, depth, alpha != NULL, alpha ? *alpha : 0, beta ? *beta : 0)) {
         *value = 0;
@@ -150,7 +151,8 @@ static inline int ks_node_open(ks_context *c, ks_node *nd, const kalah_state *s,
         return 1;
     }
     ks_entry *e = ks_node_probe(c, nd, s, depth, KS_TABLE_MIN_DEPTH);
-    if (KS_TRACE_PROBED(c, alpha ? ks_table_window(c, e, depth, alpha, beta, value) : ks_table_exact(c, e, depth, value))) {
+    if (KS_TRACE_PROBED(c, alpha ? ks_table_window(c, e, depth, alpha, beta, value)
+                                 : ks_table_exact(c, e, depth, value))) {
         KS_TRACE_EXIT(c, *value, e->flag, 0);
         return 1;
     }
@@ -175,16 +177,12 @@ static inline void ks_node_store(ks_context *c, const ks_node *nd, int depth, in
 
 /* The flag of a fail-soft result searched with the window (alpha, beta). */
 static inline int ks_bound_flag(int value, int alpha, int beta)
-{
-    return value <= alpha ? KS_UPPER : value >= beta ? KS_LOWER : KS_EXACT;
-}
+{ return value <= alpha ? KS_UPPER : value >= beta ? KS_LOWER : KS_EXACT; }
 
 /* Is the child of a node of this depth at the frontier (depth 1, or the game
  * is over)? Then it is a leaf, visited by its parent without a call. */
 static inline int ks_frontier(const ks_context *c, const kalah_state *child, int depth)
-{
-    return depth == 1 || kalah_is_over(&c->rules, child);
-}
+{ return depth == 1 || kalah_is_over(&c->rules, child); }
 
 /* The value of a frontier child (entered with ks_enter) for its parent s: a
  * leaf's value is exact, so no window is needed. */
@@ -226,7 +224,10 @@ static int ks_minimax(ks_context *c, const kalah_state *s, int depth)
         KS_TRACE_CHILD(c, nd.moves[k], KS_K_SEARCH);
         int v = KS_SAME(s, child) ? ks_minimax(c, &child, depth - 1) : -ks_minimax(c, &child, depth - 1);
         if (c->aborted) return 0;
-        if (v > best) { best = v; best_move = nd.moves[k]; }
+        if (v > best) {
+            best = v;
+            best_move = nd.moves[k];
+        }
     }
     /* Step 3. Memoize it. */
     ks_node_store(c, &nd, depth, best, KS_EXACT, best_move);
@@ -268,7 +269,10 @@ static int ks_alphabeta(ks_context *c, const kalah_state *s, int depth, int alph
             best = v;
             best_move = nd.moves[k];
             if (v > a) a = v;
-            if (v >= beta) { c->stats.cutoffs++; break; }
+            if (v >= beta) {
+                c->stats.cutoffs++;
+                break;
+            }
         }
     }
     /* Step 3. Store the value with what it is: an upper bound, exact, or a lower bound. */
@@ -302,7 +306,10 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
         kalah_play(&c->rules, &child, nd.moves[k]);
         int same = KS_SAME(s, child), v;
         uint64_t busy = 0;
-        if (k > 0 && ks_busy_defer(c, &child, depth - 1, i < nd.n, &busy)) { later[n_later++] = k; continue; }
+        if (k > 0 && ks_busy_defer(c, &child, depth - 1, i < nd.n, &busy)) {
+            later[n_later++] = k;
+            continue;
+        }
         /* the first child is searched with the window (a, beta): a probe too when that is a null window */
         KS_TRACE_CHILD(c, nd.moves[k], k == 0 && beta - a > 1 ? KS_K_PV : KS_K_PROBE);
         if (ks_frontier(c, &child, depth)) {
@@ -324,7 +331,10 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
             best = v;
             best_move = nd.moves[k];
             if (v > a) a = v;
-            if (v >= beta) { c->stats.cutoffs++; break; }
+            if (v >= beta) {
+                c->stats.cutoffs++;
+                break;
+            }
         }
     }
     /* Step 3. Store the value with what it is: an upper bound, exact, or a lower bound. */
@@ -402,8 +412,8 @@ static int ks_scout_eval(ks_context *c, const kalah_state *s, int depth)
             best = same ? ks_scout_eval(c, &child, depth - 1) : -ks_scout_eval(c, &child, depth - 1);
             best_move = nd.moves[k];
         } else {
-            int better = same ? ks_scout_test(c, &child, depth - 1, best, 1)
-                              : !ks_scout_test(c, &child, depth - 1, -best, 0);
+            int better =
+                same ? ks_scout_test(c, &child, depth - 1, best, 1) : !ks_scout_test(c, &child, depth - 1, -best, 0);
             if (!c->aborted && better) {
                 c->stats.researches++;
                 KS_TRACE_KIND(c, KS_K_EVAL);
@@ -432,8 +442,10 @@ static int ks_mtdf(ks_context *c, const kalah_state *s, int depth, int guess)
         g = ks_alphabeta(c, s, depth, beta - 1, beta);
         if (c->aborted) return 0;
         if (passes++) c->stats.researches++;
-        if (g < beta) upper = g;
-        else lower = g;
+        if (g < beta)
+            upper = g;
+        else
+            lower = g;
     }
     KALAH_ASSERT((lower == g && g == upper) || c->deeper_entries); /* deeper entries may disagree between passes */
     return g;
@@ -463,15 +475,27 @@ static int ks_child_value(ks_context *c, int algorithm, const kalah_state *s, co
 {
     int v;
     switch (algorithm) {
-    case KS_MINIMAX: KS_TRACE_KIND(c, KS_K_SEARCH); v = ks_minimax(c, child, depth); break;
-    case KS_SCOUT: KS_TRACE_KIND(c, KS_K_EVAL); v = ks_scout_eval(c, child, depth); break;
-    case KS_PVS: KS_TRACE_KIND(c, KS_K_PV); v = ks_pvs_aspiration(c, child, depth, KS_SAME(s, *child) ? c->value : -c->value); break;
+    case KS_MINIMAX:
+        KS_TRACE_KIND(c, KS_K_SEARCH);
+        v = ks_minimax(c, child, depth);
+        break;
+    case KS_SCOUT:
+        KS_TRACE_KIND(c, KS_K_EVAL);
+        v = ks_scout_eval(c, child, depth);
+        break;
+    case KS_PVS:
+        KS_TRACE_KIND(c, KS_K_PV);
+        v = ks_pvs_aspiration(c, child, depth, KS_SAME(s, *child) ? c->value : -c->value);
+        break;
     case KS_MTDF: {
         int guess = c->root_n ? c->value : 0;
         v = ks_mtdf(c, child, depth, KS_SAME(s, *child) ? guess : -guess);
         break;
     }
-    default: KS_TRACE_KIND(c, KS_K_SEARCH); v = ks_alphabeta(c, child, depth, -KS_INF, KS_INF); break;
+    default:
+        KS_TRACE_KIND(c, KS_K_SEARCH);
+        v = ks_alphabeta(c, child, depth, -KS_INF, KS_INF);
+        break;
     }
     return KS_SAME(s, *child) ? v : -v;
 }
@@ -496,7 +520,8 @@ static int ks_child_above(ks_context *c, int algorithm, const kalah_state *s, co
     case KS_PVS:
     case KS_MTDF:
         KS_TRACE_KIND(c, KS_K_PROBE);
-        v = same ? ks_pvs(c, child, depth, threshold, threshold + 1) : -ks_pvs(c, child, depth, -threshold - 1, -threshold);
+        v = same ? ks_pvs(c, child, depth, threshold, threshold + 1)
+                 : -ks_pvs(c, child, depth, -threshold - 1, -threshold);
         if (c->aborted || v <= threshold) return v;
         c->stats.researches++;
         if (algorithm == KS_MTDF) {
@@ -509,7 +534,8 @@ static int ks_child_above(ks_context *c, int algorithm, const kalah_state *s, co
         return v;
     default:
         KS_TRACE_KIND(c, KS_K_SEARCH);
-        v = same ? ks_alphabeta(c, child, depth, threshold, KS_INF) : -ks_alphabeta(c, child, depth, -KS_INF, -threshold);
+        v = same ? ks_alphabeta(c, child, depth, threshold, KS_INF)
+                 : -ks_alphabeta(c, child, depth, -KS_INF, -threshold);
         *exact = v > threshold;
         return v;
     }
@@ -540,7 +566,8 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
     if (!KS_TRACE_ROOT(c, algorithm, depth)) return 0;
     /* Search order: the previous iteration's (best first), else the static ordering. */
     int have_order = c->root_n == n && memcmp(c->root_moves, moves, n) == 0;
-    if (have_order) memcpy(order, c->root_order, n);
+    if (have_order)
+        memcpy(order, c->root_order, n);
     else {
         memcpy(order, moves, n);
         ks_order(c, s, order, n, KS_NO_MOVE);
@@ -563,14 +590,21 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
             if (c->aborted) return 0;
             values[k] = v;
             flags[k] = exact ? KS_EXACT : KS_UPPER;
-            if (exact) { best = v; best_move = moves[k]; break; }
+            if (exact) {
+                best = v;
+                best_move = moves[k];
+                break;
+            }
         }
         if (best_move == KS_NO_MOVE) {
             /* Entries of deeper searches (deeper_entries) can make the tests disagree with
              * the passes on the root: take the move that came closest. */
             KALAH_ASSERT(c->deeper_entries);
             for (int k = 0; k < n; k++)
-                if (values[k] > best) { best = values[k]; best_move = moves[k]; }
+                if (values[k] > best) {
+                    best = values[k];
+                    best_move = moves[k];
+                }
         }
         KALAH_ASSERT(best == value || c->deeper_entries); /* else some move reaches the root's value */
     } else {
@@ -582,7 +616,10 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
             kalah_state child = *s;
             kalah_play(r, &child, mv);
             uint64_t busy = 0;
-            if (i > 0 && ks_busy_defer(c, &child, depth - 1, i < n, &busy)) { later[n_later++] = mv; continue; }
+            if (i > 0 && ks_busy_defer(c, &child, depth - 1, i < n, &busy)) {
+                later[n_later++] = mv;
+                continue;
+            }
             KS_TRACE_MOVE(c, mv);
             int v, exact;
             if (i == 0 || c->all_values || algorithm == KS_MINIMAX) {
@@ -598,7 +635,10 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
             if (c->aborted) return 0;
             values[k] = v;
             flags[k] = exact ? KS_EXACT : KS_UPPER;
-            if (exact && (v > best || (v == best && mv < best_move))) { best = v; best_move = mv; }
+            if (exact && (v > best || (v == best && mv < best_move))) {
+                best = v;
+                best_move = mv;
+            }
         }
     }
     /* Completed: publish, and order the next iteration best first, then by value. */
@@ -612,8 +652,7 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
     c->depth = depth;
     c->exact = c->heuristic == heuristic_before;
     int key[KALAH_MAX_MOVES];
-    for (int k = 0; k < n; k++)
-        key[k] = moves[k] == best_move ? KS_INF : flags[k] == KS_UNKNOWN ? -KS_INF : values[k];
+    for (int k = 0; k < n; k++) key[k] = moves[k] == best_move ? KS_INF : flags[k] == KS_UNKNOWN ? -KS_INF : values[k];
     memcpy(c->root_order, moves, n);
     kalah_sort_by_key(key, c->root_order, n);
     KS_TRACE_EXIT(c, best, KS_EXACT, 0);
@@ -629,7 +668,8 @@ int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, in
     int settled = 0, last_best = KS_NO_MOVE;
     for (int depth = first; depth <= last; depth++) {
         double iteration_started = c->soft_deadline > 0 ? kalah_now() : 0;
-        int saved_n = c->root_n, saved_best = c->best_move, saved_value = c->value, saved_depth = c->depth, saved_exact = c->exact;
+        int saved_n = c->root_n, saved_best = c->best_move, saved_value = c->value, saved_depth = c->depth,
+            saved_exact = c->exact;
         int saved_values[KALAH_MAX_MOVES];
         uint8_t saved_flags[KALAH_MAX_MOVES];
         memcpy(saved_values, c->root_values, sizeof saved_values);

@@ -19,9 +19,9 @@
 #include "clock.h"
 #include "evaluate.h"
 
-#define KS_INF 1000000
-#define KS_MAX_DEPTH 120
-#define KS_NO_MOVE 254
+#define KS_INF        1000000
+#define KS_MAX_DEPTH  120
+#define KS_NO_MOVE    254
 #define KS_ASPIRATION KALAH_UNIT /* a seed each side of the last value: 2-6 % fewer nodes than a full window */
 
 enum { KS_MINIMAX = 0, KS_ALPHABETA = 1, KS_SCOUT = 2, KS_PVS = 3, KS_MTDF = 4 };
@@ -60,32 +60,32 @@ typedef struct {
     ks_entry *table;            /* NULL: no table */
     uint64_t mask;              /* table size - 1 (a power of two) */
     uint64_t generation, salt;  /* ks_clear starts a new generation of keys */
-    int use_table;              /* look values up (memoization); entries are still written for move ordering and the PV */
-    int deeper_entries;         /* entries of deeper searches answer too (tournament engines' rule); 0: only at their
+    int use_table; /* look values up (memoization); entries are still written for move ordering and the PV */
+    int deeper_entries; /* entries of deeper searches answer too (tournament engines' rule); 0: only at their
                                  * own depth (or when proven), so that values are those of depth-limited minimax */
-    int ordering;               /* order moves (table move, extra turns, captures); 0: pits in order */
-    int all_values;             /* root: the exact value of every move, not just the best */
-    int aspiration;             /* pvs: search the root's first move in a window around the last iteration's value (on) */
+    int ordering; /* order moves (table move, extra turns, captures); 0: pits in order */
+    int all_values; /* root: the exact value of every move, not just the best */
+    int aspiration; /* pvs: search the root's first move in a window around the last iteration's value (on) */
     ks_stats stats;
-    uint64_t heuristic;         /* heuristic leaves seen (and heuristic table values used): 0 means proven */
-    double deadline;            /* seconds on the monotonic clock; 0: none */
-    double soft_deadline;       /* past it, stop after an iteration once the best move is settled; 0: none */
+    uint64_t heuristic; /* heuristic leaves seen (and heuristic table values used): 0 means proven */
+    double deadline; /* seconds on the monotonic clock; 0: none */
+    double soft_deadline; /* past it, stop after an iteration once the best move is settled; 0: none */
     int aborted;
-    const int *stop;            /* shared with other threads (smp.c): set, the search stops; NULL: none */
-    const int *answered;        /* smp.c: set when a helper has completed the last depth asked, so the
+    const int *stop; /* shared with other threads (smp.c): set, the search stops; NULL: none */
+    const int *answered; /* smp.c: set when a helper has completed the last depth asked, so the
                                  * main thread stops and takes the helper's answer; NULL: none */
-    uint64_t *busy;             /* shared with other threads (smp.c): keys of the nodes being searched; NULL: one thread */
+    uint64_t *busy; /* shared with other threads (smp.c): keys of the nodes being searched; NULL: one thread */
     int clock_countdown;
     /* root results of the last completed iteration */
     int root_n;
-    uint8_t root_moves[KALAH_MAX_MOVES];  /* the legal moves, ascending codes */
+    uint8_t root_moves[KALAH_MAX_MOVES]; /* the legal moves, ascending codes */
     int root_values[KALAH_MAX_MOVES];
-    uint8_t root_flags[KALAH_MAX_MOVES];  /* KS_EXACT, KS_UPPER (the move is no better than this) or KS_UNKNOWN */
-    uint8_t root_order[KALAH_MAX_MOVES];  /* the search order of the next iteration */
+    uint8_t root_flags[KALAH_MAX_MOVES]; /* KS_EXACT, KS_UPPER (the move is no better than this) or KS_UNKNOWN */
+    uint8_t root_order[KALAH_MAX_MOVES]; /* the search order of the next iteration */
     int best_move;
     int value;
-    int depth;   /* depth of the last completed iteration */
-    int exact;   /* the value is proven */
+    int depth; /* depth of the last completed iteration */
+    int exact; /* the value is proven */
     /* The trace build only (trace.h): where the nodes go; NULL: none. Declared in
      * both builds so that the context (inside kalah.core.search.Engine, which the
      * trace build cimports) has one layout. */
@@ -119,8 +119,10 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
 
 /* Another thread asks a search whose context's `stop` points to `flag` to stop
  * (it does so at its next look at the clock); ks_clear_stop rearms the flag. */
-static inline void ks_request_stop(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
-static inline void ks_clear_stop(int *flag) { __atomic_store_n(flag, 0, __ATOMIC_RELAXED); }
+static inline void ks_request_stop(int *flag)
+{ __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
+static inline void ks_clear_stop(int *flag)
+{ __atomic_store_n(flag, 0, __ATOMIC_RELAXED); }
 
 /* The principal variation from the table: up to `max` moves, returns how many. */
 int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max);

@@ -20,7 +20,6 @@
 #include "search.h"
 #include "table.h"
 
-
 typedef struct {
     ks_context ctx;
     int algorithm;
@@ -35,8 +34,7 @@ static void *ks_helper_run(void *arg)
     ks_iterate(&h->ctx, h->algorithm, &h->root, h->first, h->last);
     /* At a fixed depth the helper that completes it first has the answer (the value and
      * best move at a depth do not depend on who searched): the main thread need not finish. */
-    if (h->answered && h->ctx.root_n > 0 && h->ctx.depth == h->last)
-        __atomic_store_n(h->answered, 1, __ATOMIC_RELAXED);
+    if (h->answered && h->ctx.root_n > 0 && h->ctx.depth == h->last) __atomic_store_n(h->answered, 1, __ATOMIC_RELAXED);
     return NULL;
 }
 

@@ -29,11 +29,11 @@ _Static_assert(KALAH_MAX_PITS <= 8, "a slot keeps the best move in 3 bits");
 /* The fields of a slot: shift and mask of each. */
 #define SLOT_LOWER_SHIFT 0  /* (lower + seeds) / 2 */
 #define SLOT_UPPER_SHIFT 8  /* (upper + seeds) / 2, rounded up */
-#define SLOT_BOUND_MASK 0xFFu
-#define SLOT_MOVE_SHIFT 16
-#define SLOT_MOVE_MASK 7u
-#define SLOT_WORK_SHIFT 19
-#define SLOT_WORK_MASK 31u
+#define SLOT_BOUND_MASK  0xFFu
+#define SLOT_MOVE_SHIFT  16
+#define SLOT_MOVE_MASK   7u
+#define SLOT_WORK_SHIFT  19
+#define SLOT_WORK_MASK   31u
 #define SLOT_CHECK_SHIFT 24 /* the check takes the 40 bits above */
 _Static_assert(SLOT_UPPER_SHIFT - SLOT_LOWER_SHIFT == 8 && SLOT_MOVE_SHIFT - SLOT_UPPER_SHIFT == 8 &&
                    SLOT_WORK_SHIFT - SLOT_MOVE_SHIFT == 3 && SLOT_CHECK_SHIFT - SLOT_WORK_SHIFT == 5,
@@ -52,7 +52,8 @@ typedef struct {
     int work;         /* log2 of the nodes its search took (at most SLOT_WORK_MASK): replacement keeps the most */
 } tt_data;
 
-static inline uint64_t slot_check(uint64_t slot) { return slot >> SLOT_CHECK_SHIFT; }
+static inline uint64_t slot_check(uint64_t slot)
+{ return slot >> SLOT_CHECK_SHIFT; }
 
 static inline TT_INLINE uint64_t slot_encode(uint64_t check, int seeds, tt_data d)
 {
@@ -60,8 +61,9 @@ static inline TT_INLINE uint64_t slot_encode(uint64_t check, int seeds, tt_data 
     KALAH_ASSERT(((d.lower + seeds) & 1) == 0 && ((d.upper + seeds) & 1) == 0);
     KALAH_ASSERT(0 <= d.move && d.move < KALAH_MAX_PITS && d.work >= 1);
     uint64_t work = (uint64_t)d.work > SLOT_WORK_MASK ? SLOT_WORK_MASK : (uint64_t)d.work;
-    return (uint64_t)((d.lower + seeds) >> 1) << SLOT_LOWER_SHIFT | (uint64_t)((d.upper + seeds + 1) >> 1) << SLOT_UPPER_SHIFT |
-           (uint64_t)d.move << SLOT_MOVE_SHIFT | work << SLOT_WORK_SHIFT | check << SLOT_CHECK_SHIFT;
+    return (uint64_t)((d.lower + seeds) >> 1) << SLOT_LOWER_SHIFT |
+           (uint64_t)((d.upper + seeds + 1) >> 1) << SLOT_UPPER_SHIFT | (uint64_t)d.move << SLOT_MOVE_SHIFT |
+           work << SLOT_WORK_SHIFT | check << SLOT_CHECK_SHIFT;
 }
 
 static inline TT_INLINE tt_data slot_decode(uint64_t slot, int seeds)
@@ -75,16 +77,16 @@ static inline TT_INLINE tt_data slot_decode(uint64_t slot, int seeds)
     };
 }
 
-#define BUCKET 4 /* slots: half a cache line (8-way buckets replaced worse, measured on Kalah(6,4)) */
-#define BUSY_SIZE (1 << 16)
-#define BUSY_MASK (BUSY_SIZE - 1)
+#define BUCKET             4 /* slots: half a cache line (8-way buckets replaced worse, measured on Kalah(6,4)) */
+#define BUSY_SIZE          (1 << 16)
+#define BUSY_MASK          (BUSY_SIZE - 1)
 #define ETC_ABOVE_DATABASE 14
 /* A proof refutes every reply of the opponent, so among moves that hand over the turn those that
  * leave fewer replies come first: each costs half a seed of gain (a seed is 16). On one thread the
  * value of Kalah(6,5) took 305 million nodes against 586 million without; a quarter of a seed did
  * less, 3/8 about the same, and from 5/8 on (two replies outweigh a seed stored) twice the nodes
  * of none on Kalah(6,4) (docs/solve.md). */
-#define REPLY_COST 8
+#define REPLY_COST          8
 #define BUSY_ABOVE_DATABASE 6
 
 struct kalah_solver {
@@ -159,7 +161,8 @@ void kalah_solver_set_oracle(kalah_solver *solver, const kalah_oracle *oracle)
     solver->etc_seeds = base + ETC_ABOVE_DATABASE;
     solver->busy_seeds = base + BUSY_ABOVE_DATABASE;
     solver->egdb = oracle && oracle->probe == kalah_egdb_probe ? (const kalah_egdb *)oracle->db : NULL;
-    if (solver->egdb && (solver->egdb->pits != solver->pits || solver->egdb->empty_capture != solver->rules.empty_capture)) {
+    if (solver->egdb &&
+        (solver->egdb->pits != solver->pits || solver->egdb->empty_capture != solver->rules.empty_capture)) {
         solver->oracle = NULL;
         solver->oracle_seeds = -1;
         solver->egdb = NULL;
@@ -167,9 +170,7 @@ void kalah_solver_set_oracle(kalah_solver *solver, const kalah_oracle *oracle)
 }
 
 void kalah_solver_clear(kalah_solver *solver)
-{
-    memset(solver->table, 0, solver->table_bytes);
-}
+{ memset(solver->table, 0, solver->table_bytes); }
 
 /* The solver's own two hashes of a pits-only word, on purpose: the key picks the bucket (and the ABDADA
  * mark), the check, independent of it, finds the slot, so that a false match needs 64 + 40 bits to agree
@@ -239,16 +240,15 @@ static inline TT_INLINE void tt_write(kalah_solver *solver, uint64_t key, uint64
 }
 
 /* A write of bounds found by a search of this work. */
-static inline TT_INLINE void tt_write_bounds(kalah_solver *solver, uint64_t key, uint64_t check, int seeds, int lower, int upper,
-                                   int move, int work)
+static inline TT_INLINE void tt_write_bounds(kalah_solver *solver, uint64_t key, uint64_t check, int seeds, int lower,
+                                             int upper, int move, int work)
 {
-    tt_write(solver, key, check, seeds, (tt_data){.found = 1, .lower = lower, .upper = upper, .move = move, .work = work});
+    tt_write(solver, key, check, seeds,
+             (tt_data){.found = 1, .lower = lower, .upper = upper, .move = move, .work = work});
 }
 
 static inline int log2_work(uint64_t nodes)
-{
-    return nodes ? 64 - __builtin_clzll(nodes) : 0;
-}
+{ return nodes ? 64 - __builtin_clzll(nodes) : 0; }
 
 /* The moves the mover of `pits` has: its nonempty pits, the low m bytes (m <= 8). */
 static inline int mover_moves(kalah_u128 pits, int m)
@@ -312,8 +312,8 @@ static inline int exact_value(const kalah_solver *solver, const child *c, int *v
 }
 
 /* The node's search, with m the pit count (a constant where inlined). */
-static inline __attribute__((always_inline)) int
-search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta, uint64_t key)
+static inline __attribute__((always_inline)) int search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha,
+                                                          int beta, uint64_t key)
 {
     kalah_solver *solver = w->solver;
     KALAH_ASSERT(alpha < beta);
@@ -321,7 +321,8 @@ search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha, int beta
     /* Step 1. Count the node, look at the clock now and then; the seeds left bound the value. */
     uint64_t start_nodes = ++w->nodes;
     if ((start_nodes & 0x3FFF) == 0) {
-        if ((w->stop && __atomic_load_n(w->stop, __ATOMIC_RELAXED)) || __atomic_load_n(w->done, __ATOMIC_RELAXED) || (w->deadline > 0 && kalah_now() > w->deadline))
+        if ((w->stop && __atomic_load_n(w->stop, __ATOMIC_RELAXED)) || __atomic_load_n(w->done, __ATOMIC_RELAXED) ||
+            (w->deadline > 0 && kalah_now() > w->deadline))
             w->aborted = 1;
     }
     if (w->aborted) return 0;
@@ -515,8 +516,8 @@ static void *run_worker(void *arg)
     return NULL;
 }
 
-int kalah_solver_search(kalah_solver *solver, const uint8_t *pits, int alpha, int beta, int threads,
-                        double deadline, volatile int *stop, int *aborted, uint64_t *nodes)
+int kalah_solver_search(kalah_solver *solver, const uint8_t *pits, int alpha, int beta, int threads, double deadline,
+                        volatile int *stop, int *aborted, uint64_t *nodes)
 {
     if (threads < 1) threads = 1;
     if (threads > KALAH_MAX_THREADS) threads = KALAH_MAX_THREADS;

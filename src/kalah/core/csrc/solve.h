@@ -43,15 +43,15 @@ void kalah_solver_clear(kalah_solver *solver);
  * g >= beta at least g, otherwise exactly g. When deadline (a CLOCK_MONOTONIC
  * time in seconds, 0 for none) passes or *stop becomes nonzero, *aborted is set
  * and the result means nothing. *nodes receives the nodes visited. */
-int kalah_solver_search(kalah_solver *solver, const uint8_t *pits, int alpha, int beta, int threads,
-                        double deadline, volatile int *stop, int *aborted, uint64_t *nodes);
+int kalah_solver_search(kalah_solver *solver, const uint8_t *pits, int alpha, int beta, int threads, double deadline,
+                        volatile int *stop, int *aborted, uint64_t *nodes);
 
 /* Ask the search given `stop` to end (from any thread; the search reads the flag atomically). */
-static inline void kalah_solver_request_stop(volatile int *stop) { __atomic_store_n(stop, 1, __ATOMIC_RELAXED); }
+static inline void kalah_solver_request_stop(volatile int *stop)
+{ __atomic_store_n(stop, 1, __ATOMIC_RELAXED); }
 
 /* What the table knows of a position: returns 1 and the bounds (and the best
  * move, or -1) when it holds an entry. */
 int kalah_solver_lookup(kalah_solver *solver, const uint8_t *pits, int *lower, int *upper, int *best);
-
 
 #endif

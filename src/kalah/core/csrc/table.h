@@ -47,17 +47,14 @@ static inline uint64_t ks_hash(const kalah_state *s)
 
 /* The table key of a state in this search. */
 static inline uint64_t ks_key(const ks_context *c, const kalah_state *s)
-{
-    return (ks_hash(s) ^ c->salt) | 1; /* 0 marks an empty slot */
-}
+{ return (ks_hash(s) ^ c->salt) | 1; /* 0 marks an empty slot */ }
 
 /* Is an entry well formed, and its move legal in s? (for the checks of a debug
  * build: a 64-bit key makes two states sharing an entry practically impossible) */
 static inline int ks_entry_sane(const ks_context *c, const ks_entry *e, const kalah_state *s)
 {
-    return e->key != 0 && e->flag <= KS_UPPER && 1 <= e->depth && e->depth <= KS_MAX_DEPTH &&
-           -KS_INF < e->value && e->value < KS_INF &&
-           (e->move == KS_NO_MOVE || kalah_is_legal(&c->rules, s, e->move));
+    return e->key != 0 && e->flag <= KS_UPPER && 1 <= e->depth && e->depth <= KS_MAX_DEPTH && -KS_INF < e->value &&
+           e->value < KS_INF && (e->move == KS_NO_MOVE || kalah_is_legal(&c->rules, s, e->move));
 }
 
 #define KS_WAYS 4
@@ -71,7 +68,7 @@ static inline ks_entry *ks_bucket(const ks_context *c, uint64_t key, int *ways)
 
 /* `proven` holds two things: bit 0, no heuristic leaf below (the value holds at any greater depth);
  * bits 1-7, the search (generation) that stored the entry, for replacement. */
-#define KS_PROVEN(e) ((e)->proven & 1)
+#define KS_PROVEN(e)     ((e)->proven & 1)
 #define KS_GENERATION(c) ((uint8_t)((c)->generation & 127))
 
 /* Several threads may read and write the table at once (smp.c): a slot holds
@@ -107,13 +104,12 @@ static inline ks_entry *ks_table_find(ks_context *c, uint64_t key, ks_entry *out
 
 /* Is the entry's value valid for a search of this depth? */
 static inline int ks_usable(const ks_context *c, const ks_entry *e, int depth)
-{
-    return e->depth == depth || (KS_PROVEN(e) && depth >= e->depth) || (c->deeper_entries && e->depth > depth);
-}
+{ return e->depth == depth || (KS_PROVEN(e) && depth >= e->depth) || (c->deeper_entries && e->depth > depth); }
 
 /* Writes an entry; `move` is the best or refuting move, KS_NO_MOVE if none.
  * The value is proven when no heuristic leaf was seen since heuristic_before. */
-static inline void ks_table_store(ks_context *c, uint64_t key, int depth, int value, int flag, int move, uint64_t heuristic_before)
+static inline void ks_table_store(ks_context *c, uint64_t key, int depth, int value, int flag, int move,
+                                  uint64_t heuristic_before)
 {
     KALAH_ASSERT(key & 1);
     KALAH_ASSERT(1 <= depth && depth <= KS_MAX_DEPTH);
@@ -130,9 +126,13 @@ static inline void ks_table_store(ks_context *c, uint64_t key, int depth, int va
     if (!e) { /* the victim: an empty slot, else one of an older search, else the shallowest */
         int worst = INT32_MAX;
         for (int i = 0; i < ways; i++) {
-            int score = slot[i].key == 0 && slot[i].data == 0 ? -1000
-                      : ((slot[i].proven >> 1) != KS_GENERATION(c) ? -500 : 0) + slot[i].depth;
-            if (score < worst) { worst = score; e = &b[i]; }
+            int score = slot[i].key == 0 && slot[i].data == 0
+                            ? -1000
+                            : ((slot[i].proven >> 1) != KS_GENERATION(c) ? -500 : 0) + slot[i].depth;
+            if (score < worst) {
+                worst = score;
+                e = &b[i];
+            }
         }
     }
     ks_entry entry = {0};
@@ -151,23 +151,20 @@ static inline void ks_table_store(ks_context *c, uint64_t key, int depth, int va
  * young brothers wait) that another thread is busy with are put off to the end
  * of the node's move list. Marks are hints, never values: a lost or stale mark
  * only costs time, and the order of a node's moves does not change its value. */
-#define KS_BUSY_SLOTS 8192
+#define KS_BUSY_SLOTS     8192
 #define KS_BUSY_MIN_DEPTH 3 /* smaller subtrees are cheaper to search twice than to mark */
 
 static inline int ks_busy_elsewhere(const ks_context *c, uint64_t key)
-{
-    return __atomic_load_n(&c->busy[key & (KS_BUSY_SLOTS - 1)], __ATOMIC_RELAXED) == key;
-}
+{ return __atomic_load_n(&c->busy[key & (KS_BUSY_SLOTS - 1)], __ATOMIC_RELAXED) == key; }
 
 static inline void ks_busy_mark(ks_context *c, uint64_t key)
-{
-    __atomic_store_n(&c->busy[key & (KS_BUSY_SLOTS - 1)], key, __ATOMIC_RELAXED);
-}
+{ __atomic_store_n(&c->busy[key & (KS_BUSY_SLOTS - 1)], key, __ATOMIC_RELAXED); }
 
 static inline void ks_busy_unmark(ks_context *c, uint64_t key)
 {
     uint64_t expected = key;
-    __atomic_compare_exchange_n(&c->busy[key & (KS_BUSY_SLOTS - 1)], &expected, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    __atomic_compare_exchange_n(&c->busy[key & (KS_BUSY_SLOTS - 1)], &expected, 0, 0, __ATOMIC_RELAXED,
+                                __ATOMIC_RELAXED);
 }
 
 /* Before a node searches a later child (`depth` left below it): returns 1 to put
@@ -204,11 +201,25 @@ static inline int ks_table_window(ks_context *c, ks_entry *e, int depth, int *al
         return 1;
     }
     if (e->flag == KS_UPPER) {       /* value <= v */
-        if (v <= *alpha) { ks_table_used(c, e); *value = v; return 1; }
-        if (v < *beta) { ks_table_used(c, e); *beta = v; }
+        if (v <= *alpha) {
+            ks_table_used(c, e);
+            *value = v;
+            return 1;
+        }
+        if (v < *beta) {
+            ks_table_used(c, e);
+            *beta = v;
+        }
     } else {                         /* value >= v */
-        if (v >= *beta) { ks_table_used(c, e); *value = v; return 1; }
-        if (v > *alpha) { ks_table_used(c, e); *alpha = v; }
+        if (v >= *beta) {
+            ks_table_used(c, e);
+            *value = v;
+            return 1;
+        }
+        if (v > *alpha) {
+            ks_table_used(c, e);
+            *alpha = v;
+        }
     }
     KALAH_ASSERT(*alpha < *beta); /* a narrowed window that closed would have answered */
     return 0;

@@ -42,7 +42,7 @@ enum {
 
 /* A pending move that makes the next node a root (the MTD(f) passes at the root). */
 #define KS_TRACE_NEW_ROOT 253
-#define KS_TRACE_STACK (KS_MAX_DEPTH + 8)
+#define KS_TRACE_STACK    (KS_MAX_DEPTH + 8)
 
 enum { KS_TB_WINDOW = 1, KS_TB_CUTOFF = 2, KS_TB_HIT = 4 };
 
@@ -133,8 +133,7 @@ static inline int ks_trace_root(ks_context *c, int algorithm, int depth)
 static inline int ks_trace_probed(ks_context *c, int answered)
 {
     ks_trace *t = c->trace;
-    if (t && t->top > 0 && c->stats.tt_hits != t->hits[t->top - 1])
-        t->nodes[t->stack[t->top - 1]].bits |= KS_TB_HIT;
+    if (t && t->top > 0 && c->stats.tt_hits != t->hits[t->top - 1]) t->nodes[t->stack[t->top - 1]].bits |= KS_TB_HIT;
     return answered;
 }
 
@@ -149,26 +148,26 @@ static inline void ks_trace_exit(ks_context *c, int value, int flag, int cutoff)
     if (cutoff) x->bits |= KS_TB_CUTOFF;
 }
 
-#define KS_TRACE_CHILD(c, move, kind) ks_trace_child(c, move, kind)
-#define KS_TRACE_MOVE(c, move) ks_trace_move(c, move)
-#define KS_TRACE_KIND(c, kind) ks_trace_kind(c, kind)
-#define KS_TRACE_ROOT(c, algorithm, depth) ks_trace_root(c, algorithm, depth)
+#define KS_TRACE_CHILD(c, move, kind)                 ks_trace_child(c, move, kind)
+#define KS_TRACE_MOVE(c, move)                        ks_trace_move(c, move)
+#define KS_TRACE_KIND(c, kind)                        ks_trace_kind(c, kind)
+#define KS_TRACE_ROOT(c, algorithm, depth)            ks_trace_root(c, algorithm, depth)
 #define KS_TRACE_ENTER(c, depth, window, alpha, beta) ks_trace_enter(c, depth, window, alpha, beta)
-#define KS_TRACE_ENTER_CHILD(c, same, depth, lo, hi) \
+#define KS_TRACE_ENTER_CHILD(c, same, depth, lo, hi)                                                                   \
     ks_trace_enter(c, depth, 1, (same) ? (lo) : -(hi), (same) ? (hi) : -(lo))
-#define KS_TRACE_PROBED(c, answered) ks_trace_probed(c, answered)
+#define KS_TRACE_PROBED(c, answered)          ks_trace_probed(c, answered)
 #define KS_TRACE_EXIT(c, value, flag, cutoff) ks_trace_exit(c, value, flag, cutoff)
 
 #else /* the release build: no trace, the same code as without hooks */
 
-#define KS_TRACE_CHILD(c, move, kind) ((void)0)
-#define KS_TRACE_MOVE(c, move) ((void)0)
-#define KS_TRACE_KIND(c, kind) ((void)0)
-#define KS_TRACE_ROOT(c, algorithm, depth) 1
+#define KS_TRACE_CHILD(c, move, kind)                 ((void)0)
+#define KS_TRACE_MOVE(c, move)                        ((void)0)
+#define KS_TRACE_KIND(c, kind)                        ((void)0)
+#define KS_TRACE_ROOT(c, algorithm, depth)            1
 #define KS_TRACE_ENTER(c, depth, window, alpha, beta) 1
-#define KS_TRACE_ENTER_CHILD(c, same, depth, lo, hi) 1
-#define KS_TRACE_PROBED(c, answered) (answered)
-#define KS_TRACE_EXIT(c, value, flag, cutoff) ((void)0)
+#define KS_TRACE_ENTER_CHILD(c, same, depth, lo, hi)  1
+#define KS_TRACE_PROBED(c, answered)                  (answered)
+#define KS_TRACE_EXIT(c, value, flag, cutoff)         ((void)0)
 
 #endif
 

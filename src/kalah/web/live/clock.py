@@ -18,12 +18,24 @@ DAY_MS = 86_400_000
 def new_clock(minutes: float | None = None, increment_seconds: float = 0.0, days: int | None = None) -> dict[str, Any]:
     """A clock of ``minutes`` + ``increment_seconds`` a move, or of ``days`` a move, or none (both None)."""
     if days:
-        return {"kind": "days", "base_ms": days * DAY_MS, "increment_ms": 0, "ms": [days * DAY_MS] * 2,
-                "running": None, "since": None}
+        return {
+            "kind": "days",
+            "base_ms": days * DAY_MS,
+            "increment_ms": 0,
+            "ms": [days * DAY_MS] * 2,
+            "running": None,
+            "since": None,
+        }
     if minutes:
         base = int(round(minutes * 60_000))
-        return {"kind": "clock", "base_ms": base, "increment_ms": int(round(increment_seconds * 1000)),
-                "ms": [base, base], "running": None, "since": None}
+        return {
+            "kind": "clock",
+            "base_ms": base,
+            "increment_ms": int(round(increment_seconds * 1000)),
+            "ms": [base, base],
+            "running": None,
+            "since": None,
+        }
     return {"kind": "none", "base_ms": 0, "increment_ms": 0, "ms": [0, 0], "running": None, "since": None}
 
 

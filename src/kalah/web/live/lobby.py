@@ -38,8 +38,12 @@ class Challenge:
     def out(self) -> dict[str, Any]:
         """The challenge as ``ChallengeOut`` (no key, no author)."""
         clock = clocks.new_clock(self.offer.clock.minutes, self.offer.clock.increment, self.offer.clock.days)
-        return {"id": self.id, "variant": self.offer.variant.model_dump(),
-                "variant_name": Variant(**self.offer.variant.model_dump()).name, "clock": clocks.describe(clock)}
+        return {
+            "id": self.id,
+            "variant": self.offer.variant.model_dump(),
+            "variant_name": Variant(**self.offer.variant.model_dump()).name,
+            "clock": clocks.describe(clock),
+        }
 
 
 class Lobby:

@@ -8,8 +8,19 @@ from pydantic import BaseModel, Field, model_validator
 
 from ..models import Expected, GameState, MoveCount, MoveIn, Strict, VariantIn
 
-__all__ = ["ChallengeIn", "ChallengeOut", "ClockIn", "LiveInfoOut", "LiveOut", "MoveIn", "NewLiveGame", "SeatOut",
-           "TakeBackIn", "ClaimIn", "Expected"]
+__all__ = [
+    "ChallengeIn",
+    "ChallengeOut",
+    "ClockIn",
+    "LiveInfoOut",
+    "LiveOut",
+    "MoveIn",
+    "NewLiveGame",
+    "SeatOut",
+    "TakeBackIn",
+    "ClaimIn",
+    "Expected",
+]
 
 
 class ClockIn(Strict):
@@ -20,7 +31,7 @@ class ClockIn(Strict):
     days: int | None = Field(None, ge=1, le=14, description="correspondence: days for each move")
 
     @model_validator(mode="after")
-    def _one_kind(self) -> "ClockIn":
+    def _one_kind(self) -> ClockIn:
         if self.minutes is not None and self.days is not None:
             raise ValueError("a clock has minutes or days a move, not both")
         return self

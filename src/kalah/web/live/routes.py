@@ -68,17 +68,24 @@ async def live_page() -> FileResponse:
     return FileResponse(str(STATIC / "live.html"), media_type="text/html")
 
 
-@router.post("/api/live/games", response_model=SeatOut, status_code=201,
-             summary="Start a game between two people: your seat's token and the invitation to the other",
-             responses={429: {"description": "this address started too many games lately"}})
+@router.post(
+    "/api/live/games",
+    response_model=SeatOut,
+    status_code=201,
+    summary="Start a game between two people: your seat's token and the invitation to the other",
+    responses={429: {"description": "this address started too many games lately"}},
+)
 async def create_live_game(body: NewLiveGame, request: Request) -> dict[str, Any]:
     """Store a new game between two people; the answer holds the creator's seat token and the invitation."""
     return await _live(request.app).create(body.variant, body.clock, body.seat, _address(request))
 
 
-@router.post("/api/live/games/{game_id}/claim", response_model=SeatOut,
-             summary="Take a game's empty seat with its invitation",
-             responses={409: {"description": "the seat is taken (the invitation is spent)"}})
+@router.post(
+    "/api/live/games/{game_id}/claim",
+    response_model=SeatOut,
+    summary="Take a game's empty seat with its invitation",
+    responses={409: {"description": "the seat is taken (the invitation is spent)"}},
+)
 async def claim_seat(game_id: int, body: ClaimIn, request: Request) -> dict[str, Any]:
     """Spend the invitation: the empty seat and a token of its own."""
     return await _live(request.app).claim(game_id, body.invite)
@@ -91,10 +98,15 @@ async def live_game(game_id: int, request: Request) -> dict[str, Any]:
     return await live.snapshot(await live.game(game_id))
 
 
-@router.post("/api/live/games/{game_id}/moves", response_model=LiveOut,
-             summary="Play your seat's move (X-Seat-Token); stored before the answer",
-             responses={403: {"description": "not the token of a seat of this game"},
-                        409: {"description": "not your turn, the game is over or moved on"}})
+@router.post(
+    "/api/live/games/{game_id}/moves",
+    response_model=LiveOut,
+    summary="Play your seat's move (X-Seat-Token); stored before the answer",
+    responses={
+        403: {"description": "not the token of a seat of this game"},
+        409: {"description": "not your turn, the game is over or moved on"},
+    },
+)
 async def live_move(game_id: int, body: MoveIn, request: Request, token: SeatToken = None) -> dict[str, Any]:
     """Play the move of the seat whose token is in X-Seat-Token."""
     return await _live(request.app).move(game_id, token, body.move, body.moves)
@@ -106,15 +118,21 @@ async def resign(game_id: int, request: Request, token: SeatToken = None) -> dic
     return await _live(request.app).resign(game_id, token)
 
 
-@router.post("/api/live/games/{game_id}/takeback", response_model=LiveOut,
-             summary="Ask the opponent to take back your last move, or accept or decline their request")
+@router.post(
+    "/api/live/games/{game_id}/takeback",
+    response_model=LiveOut,
+    summary="Ask the opponent to take back your last move, or accept or decline their request",
+)
 async def take_back(game_id: int, body: TakeBackIn, request: Request, token: SeatToken = None) -> dict[str, Any]:
     """Request, accept or decline a take-back."""
     return await _live(request.app).take_back(game_id, token, body.action, body.moves)
 
 
-@router.post("/api/live/games/{game_id}/rematch", response_model=LiveOut,
-             summary="Ask for a rematch; when both have, it starts with the seats swapped")
+@router.post(
+    "/api/live/games/{game_id}/rematch",
+    response_model=LiveOut,
+    summary="Ask for a rematch; when both have, it starts with the seats swapped",
+)
 async def rematch(game_id: int, request: Request, token: SeatToken = None) -> dict[str, Any]:
     """Ask for a rematch (after the game)."""
     return await _live(request.app).rematch(game_id, token)
@@ -126,8 +144,11 @@ async def challenges(request: Request) -> list[dict[str, Any]]:
     return _lobby(request.app).listing()
 
 
-@router.post("/api/live/challenges/{challenge_id}/accept", response_model=SeatOut,
-             summary="Accept an open challenge: the game starts; your seat's token")
+@router.post(
+    "/api/live/challenges/{challenge_id}/accept",
+    response_model=SeatOut,
+    summary="Accept an open challenge: the game starts; your seat's token",
+)
 async def accept(challenge_id: str, request: Request) -> dict[str, Any]:
     """Accept a challenge: the game starts, with the acceptor's seat token in the answer."""
     if len(challenge_id) > 40:
@@ -169,6 +190,7 @@ async def _admit(websocket: WebSocket, live: LiveService) -> bool:
 
 async def _serve(connection: Connection, on_message: Any) -> None:
     """Run a joined connection: write its queue, read its messages, until either side stops."""
+
     async def read() -> None:
         allowance, last = float(MESSAGE_BURST), time.monotonic()
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
@@ -181,8 +203,11 @@ async def _serve(connection: Connection, on_message: Any) -> None:
                     return
                 await on_message(text)
 
-    tasks = [asyncio.ensure_future(read()), asyncio.ensure_future(connection.write()),
-             asyncio.ensure_future(connection.gone.wait())]
+    tasks = [
+        asyncio.ensure_future(read()),
+        asyncio.ensure_future(connection.write()),
+        asyncio.ensure_future(connection.gone.wait()),
+    ]
     try:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -210,7 +235,7 @@ async def game_push(websocket: WebSocket, game_id: int) -> None:
     try:
         try:
             hello = await asyncio.wait_for(websocket.receive_json(), HELLO_SECONDS)
-        except (asyncio.TimeoutError, WebSocketDisconnect, ValueError, RuntimeError):
+        except (TimeoutError, WebSocketDisconnect, ValueError, RuntimeError):
             return
         token = hello.get("token") if isinstance(hello, dict) else None
         connection.seat = seat_of(game.row, token if isinstance(token, str) else None)
@@ -286,9 +311,13 @@ class LiveGuard:
         if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
             match = _GAME_ACTION.match(scope["path"])
             if match and int(match.group(1)) in self.live.ids and not await self._deletable(scope, match):
-                response = JSONResponse({"detail": f"game {match.group(1)} is played between people: its players"
-                                         f" move with their seats' tokens (/api/live/games/{match.group(1)}/...)"},
-                                        status_code=403)
+                response = JSONResponse(
+                    {
+                        "detail": f"game {match.group(1)} is played between people: its players"
+                        f" move with their seats' tokens (/api/live/games/{match.group(1)}/...)"
+                    },
+                    status_code=403,
+                )
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)

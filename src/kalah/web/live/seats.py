@@ -16,9 +16,10 @@ import json
 import secrets
 import sqlite3
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from kalah.rules import KalahError
 
@@ -88,16 +89,22 @@ class SeatStore:
         """A new live game whose seats are held by the tokens of digests ``seats`` (None: empty, waiting
         for the holder of ``invite``)."""
         with self._transaction() as db:
-            db.execute("INSERT INTO live_games (game_id, seat0, seat1, invite, clock) VALUES (?, ?, ?, ?, ?)",
-                       (game_id, seats[0], seats[1], digest(invite) if invite else None, json.dumps(clock)))
+            db.execute(
+                "INSERT INTO live_games (game_id, seat0, seat1, invite, clock) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seats[0], seats[1], digest(invite) if invite else None, json.dumps(clock)),
+            )
 
     def row(self, game_id: int) -> dict[str, Any] | None:
         """The game's seats (digests), clock and result, or None if it is not a live game."""
         found = self._db().execute("SELECT * FROM live_games WHERE game_id = ?", (game_id,)).fetchone()
         if found is None:
             return None
-        return {"seats": [found["seat0"], found["seat1"]], "invite": found["invite"],
-                "clock": json.loads(found["clock"]), "result": json.loads(found["result"]) if found["result"] else None}
+        return {
+            "seats": [found["seat0"], found["seat1"]],
+            "invite": found["invite"],
+            "clock": json.loads(found["clock"]),
+            "result": json.loads(found["result"]) if found["result"] else None,
+        }
 
     def claim(self, game_id: int, invite: str) -> tuple[int, str]:
         """Take the empty seat with the invitation: its seat and a new token for it (the invitation is spent)."""
@@ -107,14 +114,18 @@ class SeatStore:
             if found is None or found["invite"] is None or not hmac.compare_digest(found["invite"], digest(invite)):
                 raise SeatError("this invitation is not valid any more: the seat is taken (you may watch the game)")
             seat = 0 if found["seat0"] is None else 1
-            db.execute(f"UPDATE live_games SET seat{seat} = ?, invite = NULL WHERE game_id = ?", (digest(token), game_id))
+            db.execute(
+                f"UPDATE live_games SET seat{seat} = ?, invite = NULL WHERE game_id = ?", (digest(token), game_id)
+            )
         return seat, token
 
     def save(self, game_id: int, clock: dict[str, Any], result: dict[str, Any] | None) -> None:
         """Keep the game's clock and result."""
         with self._transaction() as db:
-            db.execute("UPDATE live_games SET clock = ?, result = ? WHERE game_id = ?",
-                       (json.dumps(clock), json.dumps(result) if result else None, game_id))
+            db.execute(
+                "UPDATE live_games SET clock = ?, result = ? WHERE game_id = ?",
+                (json.dumps(clock), json.dumps(result) if result else None, game_id),
+            )
 
     def live_ids(self) -> set[int]:
         """Every live game's id."""

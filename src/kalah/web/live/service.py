@@ -13,8 +13,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from kalah.records import PlayerInfo
 from kalah.rules import IllegalMoveError, KalahError, Position, Variant
@@ -34,11 +35,11 @@ PRESENCE_DELAY = 0.25
 class LiveLimits:
     """What one address may hold at once, and how many games it may start in a window."""
 
-    connections: int = 40          #: open push connections (games and lobby)
-    games: int = 30                #: live games created in ``window`` seconds
-    challenges: int = 3            #: open challenges in the lobby
+    connections: int = 40  #: open push connections (games and lobby)
+    games: int = 30  #: live games created in ``window`` seconds
+    challenges: int = 3  #: open challenges in the lobby
     window: float = 600.0
-    lobby_grace: float = 5.0       #: seconds a challenge outlives its author's connection
+    lobby_grace: float = 5.0  #: seconds a challenge outlives its author's connection
 
 
 def too_many(what: str, retry_after: int = 60) -> ApiError:
@@ -102,8 +103,9 @@ class LiveService:
         if due is None or live.row["result"] is not None:
             return
         loop = asyncio.get_running_loop()
-        live.timer = loop.call_later(max(0.0, due - time.time()) + 0.005,
-                                     lambda: loop.create_task(self._flag(live.game_id)))
+        live.timer = loop.call_later(
+            max(0.0, due - time.time()) + 0.005, lambda: loop.create_task(self._flag(live.game_id))
+        )
 
     async def _flag(self, game_id: int) -> None:
         live = await self.game(game_id)
@@ -135,13 +137,24 @@ class LiveService:
             state = live.state or (await self.service.state(live.game_id)).model_dump(mode="json")
         connected, watchers = self.hub.presence(f"game:{live.game_id}")
         clock = live.row["clock"]
-        return {"state": state, "live": {
-            "seats_taken": [held is not None for held in live.row["seats"]],
-            "connected": connected, "watchers": watchers,
-            "clock": {"kind": clock.get("kind", "none"), "text": clocks.describe(clock),
-                      "ms": clocks.left(clock, time.time()), "running": clock.get("running")},
-            "result": live.row["result"], "takeback_from": live.takeback_from,
-            "rematch_from": sorted(live.rematch_from), "rematch_game": live.rematch_game}}
+        return {
+            "state": state,
+            "live": {
+                "seats_taken": [held is not None for held in live.row["seats"]],
+                "connected": connected,
+                "watchers": watchers,
+                "clock": {
+                    "kind": clock.get("kind", "none"),
+                    "text": clocks.describe(clock),
+                    "ms": clocks.left(clock, time.time()),
+                    "running": clock.get("running"),
+                },
+                "result": live.row["result"],
+                "takeback_from": live.takeback_from,
+                "rematch_from": sorted(live.rematch_from),
+                "rematch_game": live.rematch_game,
+            },
+        }
 
     async def push(self, live: LiveGame, state: dict[str, Any] | None = None) -> dict[str, Any]:
         """Send the game's snapshot to every page that shows it; returns the snapshot."""
@@ -174,8 +187,9 @@ class LiveService:
             raise too_many("new games", int(made[0] + self.limits.window - now) + 1)
         made.append(now)
 
-    async def new_game(self, variant_in: VariantIn, clock_in: ClockIn, seats: list[str | None],
-                       invite: str | None) -> int:
+    async def new_game(
+        self, variant_in: VariantIn, clock_in: ClockIn, seats: list[str | None], invite: str | None
+    ) -> int:
         """Store a game between two people (both seats' token digests, or None for the invited one)."""
         try:
             variant = Variant(**variant_in.model_dump())
@@ -184,8 +198,12 @@ class LiveService:
         clock = clocks.new_clock(clock_in.minutes, clock_in.increment, clock_in.days)
         players = [PlayerInfo(NAMES[0], "human"), PlayerInfo(NAMES[1], "human")]
         service = self.service
-        game_id = await service._db(service.library.create_game, Position.start(variant), players,
-                                    tags={"source": "live", "clock": clocks.describe(clock)})
+        game_id = await service._db(
+            service.library.create_game,
+            Position.start(variant),
+            players,
+            tags={"source": "live", "clock": clocks.describe(clock)},
+        )
         await asyncio.to_thread(self.seats.add, game_id, seats, invite, clock)
         self.ids.add(game_id)
         return game_id
@@ -319,9 +337,11 @@ class LiveService:
             live.rematch_from.add(seat)
             if live.rematch_from == {0, 1} and live.rematch_game is None:
                 base = live.row["clock"]
-                clock_in = ClockIn(days=base["base_ms"] // clocks.DAY_MS if base.get("kind") == "days" else None,
-                                   minutes=base["base_ms"] / 60_000 if base.get("kind") == "clock" else None,
-                                   increment=base.get("increment_ms", 0) / 1000)
+                clock_in = ClockIn(
+                    days=base["base_ms"] // clocks.DAY_MS if base.get("kind") == "days" else None,
+                    minutes=base["base_ms"] / 60_000 if base.get("kind") == "clock" else None,
+                    increment=base.get("increment_ms", 0) / 1000,
+                )
                 variant = VariantIn(**state["variant"])
                 swapped = [live.row["seats"][1], live.row["seats"][0]]
                 live.rematch_game = await self.new_game(variant, clock_in, swapped, None)
