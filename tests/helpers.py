@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import Iterator
 
 from hypothesis import strategies as st
 
@@ -117,3 +119,26 @@ def kill_group(process) -> None:
     except ProcessLookupError:
         pass
     process.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def app_in_thread(app) -> Iterator[str]:
+    """A web application served by uvicorn in a thread on a free port of 127.0.0.1: its URL, until the end."""
+    import threading
+    import time
+
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not server.started and time.time() < deadline:
+        time.sleep(0.05)
+    assert server.started, "the test server did not start"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import threading
 import time
 from pathlib import Path
 
 import pytest
+
+from helpers import app_in_thread
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -27,25 +28,11 @@ READY = '#board[data-busy="false"][data-human-to-move="true"]'
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    import uvicorn
-
     from kalah.web import create_app
 
     db = tmp_path_factory.mktemp("web") / "games.sqlite"
-    app = create_app(db, workers=1, pool="thread")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert server.started, "the test server did not start"
-    yield {"url": f"http://127.0.0.1:{port}", "db": db}
-    server.should_exit = True
-    thread.join(timeout=10)
+    with app_in_thread(create_app(db, workers=1, pool="thread")) as url:
+        yield {"url": url, "db": db}
 
 
 @pytest.fixture(scope="module")

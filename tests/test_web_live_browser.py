@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import threading
-import time
 
 import httpx
 import pytest
 
+from helpers import app_in_thread
 from test_web_browser import ARTIFACTS, CHROMIUM, board_state, browser  # noqa: F401  (a fixture)
 
 pytestmark = [
@@ -27,25 +25,11 @@ MY_TURN = '#board[data-busy="false"][data-human-to-move="true"]'
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    import uvicorn
-
     from kalah.web import create_app
 
     db = tmp_path_factory.mktemp("live") / "games.sqlite"
-    app = create_app(db, workers=1, pool="thread")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not server.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert server.started, "the test server did not start"
-    yield {"url": f"http://127.0.0.1:{port}", "db": db}
-    server.should_exit = True
-    thread.join(timeout=10)
+    with app_in_thread(create_app(db, workers=1, pool="thread")) as url:
+        yield {"url": url, "db": db}
 
 
 @pytest.fixture()
