@@ -79,6 +79,12 @@ class ServerThread:
         games = [g for g in self.library.list_games() if g.status == "finished"]
         return [g for g in games if name is None or name in (g.players[0].name, g.players[1].name)]
 
+    def ended_games(self, name: str) -> list:
+        """The library's games of the agent called ``name`` that have ended: played out, or stopped by a
+        forfeit (of its opponent, when the agent itself went on to the end)."""
+        games = [g for g in self.library.list_games() if g.status in ("finished", "stopped")]
+        return [g for g in games if name in (g.players[0].name, g.players[1].name)]
+
     def wait_for(self, condition, timeout: float = 60.0, every: float = 0.2) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -69,7 +69,8 @@ class WellBehaved:
         out, err = self.process.communicate(timeout=120)
         assert self.process.returncode == 0, err
         assert f"stopped: played {self.games} game" in err
-        assert self.server.wait_for(lambda: len(self.server.finished_games(self.name)) >= self.games, timeout=10)
+        # Paired with a hostile agent that forfeits, its game ends stopped rather than played out.
+        assert self.server.wait_for(lambda: len(self.server.ended_games(self.name)) >= self.games, timeout=10)
 
 
 @pytest.fixture
