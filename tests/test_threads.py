@@ -190,43 +190,37 @@ def test_pondering_fills_the_table_for_the_next_move():
     from kalah.endgame import oracle_for
     from kalah.players import make_player
 
-    # Each player's first move is timed, so the two games (and the positions counted) can differ; on
-    # this 2-core machine about one run in two met the bar on main before this change. Pondering that
-    # works shows in one of five tries; pondering that is broken never does.
-    for _attempt in range(5):
-        nodes = {}
-        for spec in ("pvs:time=0.02,manage=off", "pvs:time=0.02,manage=off,ponder=on"):
-            player = make_player(spec)
-            position = Position.start(Variant(6, 4))
-            after = position.play(player.choose_move(position))
-            while after.to_move == position.to_move:  # an extra turn: nothing to ponder yet
-                assert "pondering" not in player.last_info
-                position, after = after, after.play(player.choose_move(after))
-            assert player.last_info.get("pondering", False) == spec.endswith("ponder=on")
-            time.sleep(
-                1.0
-            )  # the opponent thinks; the pondering player searches meanwhile (a loaded CI machine needs the margin)
-            player.stop_thinking()
-            assert player._pondering is None
-            # What the player pondered is in its table: a search of that position on it (with entries of deeper
-            # searches answering, as the players' timed searches use them) needs far fewer nodes than on the table
-            # of the player's own move alone. Counted at a fixed depth on one thread, so that neither the clock
-            # nor the threads change the count.
-            again = search(
-                after,
-                "pvs",
-                depth=18,
-                exact_depth=False,
-                keep_table=True,
-                engine=player._engine,
-                move_values=False,
-                threads=1,
-                oracle=oracle_for(after.variant),
-            )
-            nodes[spec] = again.stats.nodes
-            player.reset()
-        if 2 * nodes["pvs:time=0.02,manage=off,ponder=on"] < nodes["pvs:time=0.02,manage=off"]:
-            break
+    nodes = {}
+    for spec in ("pvs:time=0.02,manage=off", "pvs:time=0.02,manage=off,ponder=on"):
+        player = make_player(spec)
+        position = Position.start(Variant(6, 4))
+        after = position.play(player.choose_move(position))
+        while after.to_move == position.to_move:  # an extra turn: nothing to ponder yet
+            assert "pondering" not in player.last_info
+            position, after = after, after.play(player.choose_move(after))
+        assert player.last_info.get("pondering", False) == spec.endswith("ponder=on")
+        time.sleep(
+            1.0
+        )  # the opponent thinks; the pondering player searches meanwhile (a loaded CI machine needs the margin)
+        player.stop_thinking()
+        assert player._pondering is None
+        # What the player pondered is in its table: a search of that position on it (with entries of deeper
+        # searches answering, as the players' timed searches use them) needs far fewer nodes than on the table
+        # of the player's own move alone. Counted at a fixed depth on one thread, so that neither the clock
+        # nor the threads change the count.
+        again = search(
+            after,
+            "pvs",
+            depth=18,
+            exact_depth=False,
+            keep_table=True,
+            engine=player._engine,
+            move_values=False,
+            threads=1,
+            oracle=oracle_for(after.variant),
+        )
+        nodes[spec] = again.stats.nodes
+        player.reset()
     assert 2 * nodes["pvs:time=0.02,manage=off,ponder=on"] < nodes["pvs:time=0.02,manage=off"], nodes
     assert not [t for t in threading.enumerate() if t.name == "kalah-ponder"]
 
