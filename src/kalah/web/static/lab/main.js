@@ -12,8 +12,8 @@ import { $, $input, $select, sleep } from "../dom.js";
 import { errorText } from "../api.js";
 import { Compare } from "./compare.js";
 import { Editor, parsePosition } from "./editor.js";
-import { ALGORITHMS, KIND_NAMES, MAX_DEPTH, boundText, fetchLine, fetchTrace, fetchTreeFacts, indexTrace, moveLetter, pathTo, valueText,
-  windowText } from "./trace.js";
+import { ALGORITHMS, Lines, MAX_DEPTH, boundText, describeNode, fetchTrace, fetchTreeFacts, indexTrace, lineText, moveLetter,
+  pathTo } from "./trace.js";
 import { TreeView } from "./tree.js";
 
 /** @typedef {import("./trace.js").Position} Position */
@@ -22,9 +22,9 @@ import { TreeView } from "./tree.js";
 
 /**
  * The page's state; changed only by the functions below.
- * @type {{position: Position, ix: Indexed | null, current: number, playing: boolean, lines: Map<string, Position>}}
+ * @type {{position: Position, ix: Indexed | null, current: number, playing: boolean, lines: Lines | null}}
  */
-const S = { position: /** @type {Position} */ (/** @type {unknown} */ (null)), ix: null, current: 0, playing: false, lines: new Map() };
+const S = { position: /** @type {Position} */ (/** @type {unknown} */ (null)), ix: null, current: 0, playing: false, lines: null };
 
 const editor = new Editor((position) => { S.position = position; clearTrace(); updateUrl(); });
 const tree = new TreeView(/** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#tree"))), (id) => show(id));
@@ -41,6 +41,8 @@ function updateUrl() {
   const params = new URLSearchParams({ position: JSON.stringify(S.position), algorithm: $select("#algorithm").value,
     depth: $input("#depth").value });
   history.replaceState(null, "", `/lab?${params}`);
+  // The MCTS page searches the same position with UCT beside the algorithm chosen here.
+  /** @type {HTMLAnchorElement} */ ($("#open-mcts")).href = `/lab/mcts?${params}`;
 }
 
 function clearTrace() {
@@ -67,7 +69,7 @@ async function run() {
   try {
     const trace = await fetchTrace(S.position, $select("#algorithm").value, depth);
     S.ix = indexTrace(trace);
-    S.lines = new Map();
+    S.lines = new Lines(trace.position);
     setCount(trace.nodes.length);
     tree.load(S.ix);
     status(`${capped}${trace.algorithm}, depth ${trace.depth}: value ${boundText(trace.result.value)}, best move ` +
@@ -96,11 +98,10 @@ async function show(id) {
   if (!ix) return;
   S.current = Math.max(0, Math.min(ix.trace.nodes.length - 1, id));
   tree.goTo(S.current);
-  const node = ix.trace.nodes[S.current];
-  $("#now-node").textContent = `${S.current + 1} of ${ix.trace.nodes.length} · ${KIND_NAMES[node.kind] || node.kind} · ${node.depth} plies left` +
-    (node.table_hit ? " · table hit" : "");
-  $("#now-window").textContent = windowText(node) || "none (plain minimax)";
-  $("#now-value").textContent = valueText(node) + (node.cutoff ? " — cutoff: the other moves are not searched" : "");
+  const said = describeNode(ix, S.current);
+  $("#now-node").textContent = said.node;
+  $("#now-window").textContent = said.window;
+  $("#now-value").textContent = said.value;
   showLine(S.current);
   await showBoard(ix, S.current);
 }
@@ -109,13 +110,8 @@ async function show(id) {
 function showLine(id) {
   const ix = S.ix;
   if (!ix) return;
-  const path = pathTo(ix, id);
-  const names = path.slice(1).map((at) => {
-    const parent = ix.trace.nodes[at].parent;
-    return moveLetter(ix.trace.nodes[at].move, parent === null ? 0 : Math.max(0, tree.mover[parent]));
-  });
-  $("#now-line").textContent = names.length ? names.join(" ") : "(the root)";
-  $("#now-best").textContent = bestLine(ix, path[0], id) || "none yet";
+  $("#now-line").textContent = lineText(ix, tree.mover, id);
+  $("#now-best").textContent = bestLine(ix, pathTo(ix, id)[0], id) || "none yet";
 }
 
 /**
@@ -147,15 +143,12 @@ function bestLine(ix, root, step) {
 /** @param {Indexed} ix @param {number} id */
 async function showBoard(ix, id) {
   const moves = pathTo(ix, id).slice(1).map((at) => /** @type {Move} */ (ix.trace.nodes[at].move));
-  const key = JSON.stringify(moves);
-  let position = S.lines.get(key);
-  if (!position) {
-    try {
-      const line = await fetchLine(ix.trace.position, moves);
-      position = line.positions[line.positions.length - 1];
-      S.lines.set(key, position);
-    } catch (error) { status(errorText(error), true); return; }
-  }
+  const lines = S.lines;
+  if (!lines) return;
+  let position;
+  try {
+    position = await lines.after(moves);
+  } catch (error) { status(errorText(error), true); return; }
   if (S.ix === ix && S.current === id) {
     editor.draw(position);
     $("#board-caption").textContent = moves.length ? `at node ${id + 1}` : "at the root";

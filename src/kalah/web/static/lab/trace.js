@@ -154,3 +154,47 @@ async function post(url, body) {
   }
   return data;
 }
+
+/** What the lab says about a node: where it is in the search, its window and what it returned.
+ * @param {Indexed} ix @param {number} id @returns {{node: string, window: string, value: string}} */
+export function describeNode(ix, id) {
+  const node = ix.trace.nodes[id];
+  return {
+    node: `${id + 1} of ${ix.trace.nodes.length} · ${KIND_NAMES[node.kind] || node.kind} · ${node.depth} plies left` +
+      (node.table_hit ? " · table hit" : ""),
+    window: windowText(node) || "none (plain minimax)",
+    value: valueText(node) + (node.cutoff ? " — cutoff: the other moves are not searched" : ""),
+  };
+}
+
+/** The line from the node's root to the node in pit letters (`mover`: who moves at each node, -1 where not known yet).
+ * @param {Indexed} ix @param {number[]} mover @param {number} id @returns {string} */
+export function lineText(ix, mover, id) {
+  const names = pathTo(ix, id).slice(1).map((at) => {
+    const parent = ix.trace.nodes[at].parent;
+    return moveLetter(ix.trace.nodes[at].move, parent === null ? 0 : Math.max(0, mover[parent]));
+  });
+  return names.length ? names.join(" ") : "(the root)";
+}
+
+/** The positions at the ends of lines of moves from one position, asked of the server once each (POST /api/lab/line). */
+export class Lines {
+  /** @param {Position} position */
+  constructor(position) {
+    this.position = position;
+    /** @type {Map<string, Position>} */
+    this.known = new Map();
+  }
+
+  /** The position after `moves`. @param {Move[]} moves @returns {Promise<Position>} */
+  async after(moves) {
+    const key = JSON.stringify(moves);
+    let position = this.known.get(key);
+    if (!position) {
+      const line = await fetchLine(this.position, moves);
+      position = line.positions[line.positions.length - 1];
+      this.known.set(key, position);
+    }
+    return position;
+  }
+}
