@@ -1,12 +1,13 @@
 """The lab's MCTS page (/lab/mcts) and its route POST /api/trace/mcts: UCT iteration by iteration,
-exactly kalah.search.mcts_trace's, beside alpha-beta; in Chromium at desktop and phone widths."""
+exactly kalah.search.mcts_trace's, side by side with a traced alpha-beta search of the same position
+(each pane stepped on its own); in Chromium at desktop and phone widths."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
-from urllib.parse import quote
+from urllib.parse import parse_qsl, quote, urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
@@ -74,16 +75,21 @@ def test_the_page_steps_through_the_iterations(browser, server, tmp_path, width)
     page.goto(f"{server['url']}/lab/mcts?position={quote(json.dumps(POSITION))}&playouts=80&seed=2&depth=4")
     page.wait_for_selector('[data-iteration="1"]')
     for _ in range(9):
-        page.click('[data-action="step"]')
+        page.click('#mcts-pane [data-action="step"]')
     page.wait_for_selector('[data-iteration="10"]')
     stats = expected.stats(10)
     assert page.get_attribute('svg#mcts-tree [data-node-id="0"]', "data-visits") == "10"
     for node in page.locator("svg#mcts-tree [data-node-id]").all():
         assert int(node.get_attribute("data-visits")) == stats[int(node.get_attribute("data-node-id"))].visits
     step = expected.iterations[9]
-    assert page.get_attribute(f'svg#mcts-tree [data-node-id="{step.expanded}"]', "class") == "mnode expanded"
+    assert page.get_attribute(f'svg#mcts-tree [data-node-id="{step.expanded}"]', "class") == "mnode expanded backed"
     for node in step.path[1:]:
-        assert "selected" in page.get_attribute(f'svg#mcts-tree [data-node-id="{node}"]', "class")
+        assert page.get_attribute(f'svg#mcts-tree [data-node-id="{node}"]', "class") == "mnode selected backed"
+    # backpropagation: exactly the path and the new node; the playout: its margin, hung under the new node
+    backed = page.eval_on_selector_all("svg#mcts-tree .backed", "ns => ns.map(n => Number(n.dataset.nodeId))")
+    assert sorted(backed) == sorted([*step.path, step.expanded])
+    assert page.get_attribute("svg#mcts-tree [data-playout]", "data-margin") == str(step.margin)
+    assert page.locator("#phases dt").all_inner_texts() == ["selection", "expansion", "playout", "backpropagation"]
     assert page.locator("#root-moves tr").count() == 1 + 4
     page.click('[data-action="end"]')
     page.wait_for_selector('[data-iteration="80"]')
@@ -93,11 +99,119 @@ def test_the_page_steps_through_the_iterations(browser, server, tmp_path, width)
         in page.inner_text("#verdict")
     )
     for _ in range(3):
-        page.click('[data-action="back"]')  # an iteration that expands a node: the frame shows it
+        page.click('#mcts-pane [data-action="back"]')  # an iteration that expands a node: the frame shows it
     page.wait_for_selector('[data-iteration="77"]')
     ARTIFACTS.mkdir(exist_ok=True)
     path = tmp_path / f"lab-mcts-{width}.png"
     page.screenshot(path=str(path), full_page=True)
     shutil.copy(path, ARTIFACTS / path.name)
+    context.close()
+    assert not errors, errors
+
+
+def board_of(page, svg: str) -> list[list[int]]:
+    """The rows a board drew (board.js's data-pit, data-store and data-seeds), player 0 first."""
+    seeds = page.eval_on_selector_all(
+        f"{svg} [data-pit], {svg} [data-store]",
+        "cs => cs.map(c => [c.dataset.pit || `${c.dataset.store}-store`, Number(c.dataset.seeds)])",
+    )
+    cells = dict(seeds)
+    pits = int(page.get_attribute(svg, "data-pits"))
+    return [[cells[f"{p}-{i}"] for i in range(pits)] + [cells[f"{p}-store"]] for p in (0, 1)]
+
+
+def wait_for_board(page, svg: str, position: Position) -> None:
+    """Until the board (drawn after the server's answer) shows the position."""
+    for _ in range(100):
+        if board_of(page, svg) == [list(row) for row in position.board]:
+            return
+        page.wait_for_timeout(50)
+    assert board_of(page, svg) == [list(row) for row in position.board]
+
+
+def linked(href: str) -> dict[str, str]:
+    """The parameters of a link's URL."""
+    return dict(parse_qsl(urlsplit(href).query))
+
+
+def after(position: Position, nodes: list[dict], node_id: int) -> Position:
+    """The position at a traced node: the moves from its root played out by the rules."""
+    line = []
+    while nodes[node_id]["parent"] is not None:
+        line.insert(0, nodes[node_id]["move"])
+        node_id = nodes[node_id]["parent"]
+    for move in line:
+        position = position.play(move)
+    return position
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium)")
+@pytest.mark.parametrize("width", [1280, 390])
+def test_uct_and_alphabeta_side_by_side_on_one_position(browser, server, tmp_path, width):  # noqa: F811
+    import httpx
+
+    start = Position.from_dict(POSITION)
+    body = {"position": POSITION, "algorithm": "pvs", "depth": 3, "evaluation": "strong", "options": {}}
+    traced = httpx.post(f"{server['url']}/api/trace", json=body, timeout=30).json()
+    uct = trace_mcts(start, 60, seed=3)
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server['url']}/lab/mcts?position={quote(json.dumps(POSITION))}&playouts=60&seed=3&depth=3&algorithm=pvs")
+    page.wait_for_selector('[data-iteration="1"]')
+    page.wait_for_selector('#ab-pane[data-current="0"]')
+    # Both trees are drawn: UCT's after its first iteration, and pvs's whole trace, as the route answers it.
+    assert page.locator("svg#mcts-tree [data-node-id]").count() == 2
+    assert int(page.get_attribute("#ab-pane", "data-node-count")) == len(traced["nodes"])
+    assert page.get_attribute("#ab-pane", "data-algorithm") == "pvs"
+    page.wait_for_selector('#ab-tree [data-node-id="0"][data-current="true"]')
+    # The same position: both boards at their roots show it.
+    page.click('#mcts-pane [data-action="start"]')
+    page.wait_for_selector('[data-iteration="0"]')
+    wait_for_board(page, "#mcts-board", start)
+    wait_for_board(page, "#ab-board", start)
+    # Stepping the alpha-beta pane moves its tree and board, not UCT's.
+    for _ in range(5):
+        page.click('#ab-pane [data-action="step"]')
+    page.wait_for_selector('#ab-tree [data-node-id="5"][data-current="true"]')
+    assert page.locator('#ab-tree [data-current="true"]').count() == 1
+    wait_for_board(page, "#ab-board", after(start, traced["nodes"], 5))
+    assert page.get_attribute("#iteration-number", "data-iteration") == "0"
+    # Stepping UCT moves its iteration and board (where the playout began), not alpha-beta's node.
+    for _ in range(7):
+        page.click('#mcts-pane [data-action="step"]')
+    page.wait_for_selector('[data-iteration="7"]')
+    step = uct.iterations[6]
+    began = step.expanded if step.expanded is not None else step.path[-1]
+    wait_for_board(page, "#mcts-board", after(start, uct.to_json()["nodes"], began))
+    assert page.get_attribute("#ab-pane", "data-current") == "5"
+    page.click('#ab-pane [data-action="back"]')
+    page.wait_for_selector('#ab-tree [data-node-id="4"][data-current="true"]')
+    # Another algorithm beside the same UCT: only that pane is traced again, from the same position.
+    page.select_option("#ab-algorithm", "minimax")
+    page.wait_for_selector('#ab-pane[data-algorithm="minimax"][data-current="0"]')
+    body["algorithm"] = "minimax"
+    minimax = httpx.post(f"{server['url']}/api/trace", json=body, timeout=30).json()
+    assert int(page.get_attribute("#ab-pane", "data-node-count")) == len(minimax["nodes"])
+    wait_for_board(page, "#ab-board", start)
+    assert page.get_attribute("#iteration-number", "data-iteration") == "7"
+    # The links between the labs carry the position.
+    lab = page.get_attribute("#open-lab", "href")
+    assert urlsplit(lab).path == "/lab" and linked(lab)["algorithm"] == "minimax"
+    assert Position.from_dict(json.loads(linked(lab)["position"])) == start
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = tmp_path / f"lab-mcts-duel-{width}.png"
+    page.screenshot(path=str(path), full_page=True)
+    shutil.copy(path, ARTIFACTS / path.name)
+    page.goto(f"{server['url']}{lab}")
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    mcts = page.get_attribute("#open-mcts", "href")
+    assert urlsplit(mcts).path == "/lab/mcts" and linked(mcts)["algorithm"] == "minimax"
+    assert Position.from_dict(json.loads(linked(mcts)["position"])) == start
+    page.click("#open-mcts")
+    page.wait_for_selector('#ab-pane[data-algorithm="minimax"][data-current="0"]')
+    wait_for_board(page, "#ab-board", start)
     context.close()
     assert not errors, errors

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { boundText, indexTrace, moveLetter, pathTo, valueText, windowText } from "../../src/kalah/web/static/lab/trace.js";
+import { boundText, describeNode, indexTrace, lineText, moveLetter, pathTo, valueText, windowText } from "../../src/kalah/web/static/lab/trace.js";
 import { TWO_ITERATIONS, node } from "./fixtures.js";
 
 test("the index: each node's children in visiting order, its subtree's last id, its level; the roots", () => {
@@ -45,4 +45,13 @@ test("moves in the pit letters of the side that made them", () => {
   assert.equal(moveLetter(5, 1), "f");
   assert.equal(moveLetter("swap", 1), "swap");
   assert.equal(moveLetter(null, 0), "root");
+});
+
+test("a node described as the lab says it, and its line in the letters of the side that moved", () => {
+  const ix = indexTrace(TWO_ITERATIONS);
+  assert.deepEqual(describeNode(ix, 7), { node: "8 of 8 · search · 1 plies left", window: "[−∞, ∞]",
+    value: "≥0 — cutoff: the other moves are not searched" });
+  assert.equal(lineText(ix, [0, 1, 1, 0, 1, 0, 0, 1], 6), "A c");
+  assert.equal(lineText(ix, ix.trace.nodes.map(() => -1), 6), "A C");  // who moves not known yet: numbered as player 0's
+  assert.equal(lineText(ix, [], 3), "(the root)");
 });
