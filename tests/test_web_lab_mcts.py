@@ -208,6 +208,7 @@ def test_uct_and_alphabeta_side_by_side_on_one_position(browser, server, tmp_pat
     page.goto(f"{server['url']}{lab}")
     page.wait_for_selector('[data-node-id="0"][data-current="true"]')
     mcts = page.get_attribute("#open-mcts", "href")
+    assert page.get_attribute("#open-mcts-duel", "href") == mcts
     assert urlsplit(mcts).path == "/lab/mcts" and linked(mcts)["algorithm"] == "minimax"
     assert Position.from_dict(json.loads(linked(mcts)["position"])) == start
     page.click("#open-mcts")

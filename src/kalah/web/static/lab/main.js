@@ -42,7 +42,7 @@ function updateUrl() {
     depth: $input("#depth").value });
   history.replaceState(null, "", `/lab?${params}`);
   // The MCTS page searches the same position with UCT beside the algorithm chosen here.
-  /** @type {HTMLAnchorElement} */ ($("#open-mcts")).href = `/lab/mcts?${params}`;
+  for (const id of ["#open-mcts", "#open-mcts-duel"]) /** @type {HTMLAnchorElement} */ ($(id)).href = `/lab/mcts?${params}`;
 }
 
 function clearTrace() {
