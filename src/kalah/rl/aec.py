@@ -18,11 +18,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from kalah.core.board import CoreGame
-from kalah.players.encoding import action_count, action_of_move, move_of_action, observation_size
+from kalah.players.encoding import action_count, action_of_move, move_of_action
 from kalah.rules import IllegalMoveError, Position
 from kalah.rules.svg import board_svg
 
-from .options import check_render_mode, options, text_board
+from .options import board_space, check_render_mode, options, text_board
 
 AGENTS = ["player_0", "player_1"]
 
@@ -66,7 +66,7 @@ class raw_env(AECEnv):
         self.render_mode = check_render_mode(render_mode, ("ansi", "human", "svg"))
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
-        board = spaces.Box(0, self.variant.total_seeds, (observation_size(self.variant),), np.uint8)
+        board = board_space(self.variant)
         mask = spaces.Box(0, 1, (action_count(self.variant),), np.int8)
         self.observation_spaces = {agent: spaces.Dict({"observation": board, "action_mask": mask}) for agent in AGENTS}
         self.action_spaces = {agent: spaces.Discrete(action_count(self.variant)) for agent in AGENTS}

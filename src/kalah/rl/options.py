@@ -5,10 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+from gymnasium import spaces
+
+from kalah.players.encoding import observation_size
 from kalah.rules import KalahError, Position, Variant, pit_letter
 
 REWARDS = ("win", "margin")
 RENDER_MODES = ("ansi", "svg")
+#: The agent's seat: player 0, player 1 (the opponent moves first), or drawn at each reset.
+SEATS = (0, 1, "random")
 
 
 class EnvOptionError(KalahError, ValueError):
@@ -43,6 +49,18 @@ def options(
     if reward not in REWARDS:
         raise EnvOptionError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
     return Options(variant, reward)
+
+
+def board_space(variant: Variant) -> spaces.Box:
+    """The space of one observation (``kalah.players.encoding``): the board from a seat, as ``uint8`` counts."""
+    return spaces.Box(0, variant.total_seeds, (observation_size(variant),), np.uint8)
+
+
+def check_seat(seat: Any) -> int | str:
+    """``seat`` if it is one of :data:`SEATS`, else :class:`EnvOptionError` (True and False are no seats)."""
+    if isinstance(seat, bool) or seat not in SEATS:
+        raise EnvOptionError(f"seat must be 0, 1 or 'random', got {seat!r}")
+    return seat
 
 
 def check_render_mode(render_mode: Any, allowed: tuple[str, ...] = RENDER_MODES) -> str | None:

@@ -16,14 +16,13 @@ from gymnasium import spaces
 
 from kalah.core.board import CoreGame
 from kalah.players import Player, PlayerSpecError, make_player
-from kalah.players.encoding import action_count, action_of_move, move_of_action, observation_size
+from kalah.players.encoding import action_count, action_of_move, move_of_action
 from kalah.players.spec import parse_spec
 from kalah.rules import IllegalMoveError, Position
 from kalah.rules.svg import board_svg
 
-from .options import EnvOptionError, check_render_mode, options, text_board
+from .options import EnvOptionError, board_space, check_render_mode, check_seat, options, text_board
 
-SEATS = (0, 1, "random")
 ILLEGAL = ("loss", "raise")
 
 
@@ -55,14 +54,13 @@ class KalahEnv(gym.Env[np.ndarray, np.int64]):
     ) -> None:
         self.options = options(pits, seeds, empty_capture, pie_rule, reward)
         self.variant = self.options.variant
-        if seat not in SEATS or isinstance(seat, bool):
-            raise EnvOptionError(f"seat must be 0, 1 or 'random', got {seat!r}")
+        check_seat(seat)
         if illegal not in ILLEGAL:
             raise EnvOptionError(f"illegal must be one of {', '.join(ILLEGAL)}, got {illegal!r}")
         self.render_mode = check_render_mode(render_mode)
         self.opponent_spec = _checked_spec(opponent)
         self.seat_option, self.illegal = seat, illegal
-        self.observation_space = spaces.Box(0, self.variant.total_seeds, (observation_size(self.variant),), np.uint8)
+        self.observation_space = board_space(self.variant)
         self.action_space = spaces.Discrete(action_count(self.variant))
         self.seat = 0
         self._game = CoreGame(variant=self.variant)

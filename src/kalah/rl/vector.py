@@ -23,7 +23,7 @@ from kalah.core.batch import OPPONENTS, BatchGames
 from kalah.players.encoding import action_count, observation_size
 from kalah.rules.svg import board_svg
 
-from .options import EnvOptionError, check_render_mode, options, text_board
+from .options import EnvOptionError, board_space, check_render_mode, check_seat, options, text_board
 
 
 class KalahVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
@@ -54,8 +54,7 @@ class KalahVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                 f"the batched environment's opponent is one of {', '.join(OPPONENTS)} "
                 f"(any player spec: the single environment), got {opponent!r}"
             )
-        if seat not in (0, 1, "random") or isinstance(seat, bool):
-            raise EnvOptionError(f"seat must be 0, 1 or 'random', got {seat!r}")
+        check_seat(seat)
         if illegal != "loss":
             raise EnvOptionError(
                 f"the batched environment scores an illegal action as a loss (illegal='loss'), got {illegal!r}"
@@ -63,7 +62,7 @@ class KalahVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.render_mode = check_render_mode(render_mode)
         self.num_envs = num_envs
         size, count = observation_size(self.variant), action_count(self.variant)
-        self.single_observation_space = spaces.Box(0, self.variant.total_seeds, (size,), np.uint8)
+        self.single_observation_space = board_space(self.variant)
         self.single_action_space = spaces.Discrete(count)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)

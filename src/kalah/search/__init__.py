@@ -119,9 +119,7 @@ def check_algorithm(name: Any) -> AlgorithmName:
     Raises:
         SearchError: ``name`` is not one of ``ALGORITHMS``.
     """
-    if not isinstance(name, str) or name.strip().lower() not in ALGORITHMS:
-        raise SearchError(f"unknown algorithm {name!r}; accepted: {', '.join(ALGORITHMS)}")
-    return cast(AlgorithmName, name.strip().lower())
+    return cast(AlgorithmName, _one_of(name, ALGORITHMS, "algorithm"))
 
 
 def check_evaluation(name: Any) -> EvaluationName:
@@ -130,9 +128,14 @@ def check_evaluation(name: Any) -> EvaluationName:
     Raises:
         SearchError: ``name`` is not one of ``EVALUATIONS``.
     """
-    if not isinstance(name, str) or name.strip().lower() not in EVALUATIONS:
-        raise SearchError(f"unknown evaluation {name!r}; accepted: {', '.join(EVALUATIONS)}")
-    return cast(EvaluationName, name.strip().lower())
+    return cast(EvaluationName, _one_of(name, EVALUATIONS, "evaluation"))
+
+
+def _one_of(name: Any, accepted: tuple[str, ...], what: str) -> str:
+    """``name`` in lower case without spaces around if it is one of ``accepted``, else a SearchError naming them."""
+    if not isinstance(name, str) or name.strip().lower() not in accepted:
+        raise SearchError(f"unknown {what} {name!r}; accepted: {', '.join(accepted)}")
+    return name.strip().lower()
 
 
 def check_depth(depth: Any) -> int | None:

@@ -25,3 +25,23 @@ export const boardElement = () => /** @type {SVGSVGElement} */ (/** @type {unkno
 
 /** @param {number} ms @returns {Promise<void>} */
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let bannerTimer;
+
+/**
+ * A message over the board (#banner: the board page's and the live page's).
+ * @param {string} text @param {string} [kind] its look: good, capture, info or result
+ * @param {number} [ms] hide it after this long (default: keep it)
+ */
+export function showBanner(text, kind, ms) {
+  const banner = $("#banner");
+  banner.textContent = text;
+  banner.className = "banner " + (kind || "");
+  banner.hidden = false;
+  clearTimeout(bannerTimer);
+  if (ms) bannerTimer = setTimeout(() => { banner.hidden = true; }, ms);
+}
+
+/** Hide the message over the board. */
+export function hideBanner() { $("#banner").hidden = true; }

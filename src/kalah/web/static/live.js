@@ -18,7 +18,7 @@
 import { effectMarks } from "./anim.js";
 import * as api from "./api.js";
 import { createBoard } from "./board.js";
-import { $, $input, $select, boardElement } from "./dom.js";
+import { $, $input, $select, boardElement, showBanner } from "./dom.js";
 import { openLobby, offerChallenge } from "./lobby.js";
 import { drawControls, drawPanels, resultText, tickClocks } from "./liveview.js";
 import { keepToken, tokenOf } from "./seatstore.js";
@@ -44,18 +44,6 @@ function setStatus(text, error) {
   const status = $("#status");
   status.textContent = text;
   status.classList.toggle("error", !!error);
-}
-
-/** @type {ReturnType<typeof setTimeout> | undefined} */
-let bannerTimer;
-/** @param {string} text @param {string} [kind] @param {number} [ms] */
-function showBanner(text, kind, ms) {
-  const banner = $("#banner");
-  banner.textContent = text;
-  banner.className = "banner " + (kind || "");
-  banner.hidden = false;
-  clearTimeout(bannerTimer);
-  if (ms) bannerTimer = setTimeout(() => { banner.hidden = true; }, ms);
 }
 
 /** A message that stays under the status line until another game opens. @param {string} text */

@@ -24,25 +24,8 @@ export function setBusy(busy) {
   boardElement().dataset.busy = busy ? "true" : "false";
 }
 
-/** @type {ReturnType<typeof setTimeout> | undefined} */
-let bannerTimer;
-
-/**
- * A message over the board.
- * @param {string} text @param {string} [kind] its look: good, capture, info or result
- * @param {number} [ms] hide it after this long (default: keep it)
- */
-export function showBanner(text, kind, ms) {
-  const banner = $("#banner");
-  banner.textContent = text;
-  banner.className = "banner " + (kind || "");
-  banner.hidden = false;
-  clearTimeout(bannerTimer);
-  if (ms) bannerTimer = setTimeout(() => { banner.hidden = true; }, ms);
-}
-
-/** Hide the message over the board. */
-export function hideBanner() { $("#banner").hidden = true; }
+// The banner over the board is the live page's too (dom.js); the views import it from here.
+export { hideBanner, showBanner } from "./dom.js";
 
 /** @param {Player[] | null} players @param {number} p @returns {string} */
 function playerLabel(players, p) {
