@@ -157,9 +157,19 @@ async function run() {
   updateUrls(position);
   status("Running UCT…");
   const body = { position, playouts: Number($input("#playouts").value), seed: Number($input("#seed").value), depth: abDepth() };
-  const answer = await fetch("/api/trace/mcts", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body) });
-  const data = await answer.json().catch(() => ({ detail: answer.statusText }));
+  /** @type {Response} */
+  let answer;
+  /** @type {any} */
+  let data;
+  try {
+    answer = await fetch("/api/trace/mcts", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body) });
+    const statusText = answer.statusText;
+    data = await answer.json().catch(() => ({ detail: statusText }));
+  } catch (error) {
+    status(`The server did not answer: ${errorText(error)}`, true);
+    return;
+  }
   if (run !== S.run) return;
   if (!answer.ok) {
     status(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail), true);

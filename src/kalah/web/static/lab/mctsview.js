@@ -68,10 +68,11 @@ export class MctsView {
       const node = t.nodes[id];
       const kind = (step && step.expanded === id ? " expanded" : onPath.has(id) ? " selected" : "") + (backed.has(id) ? " backed" : "");
       const g = el("g", { class: `mnode${kind}`, "data-node-id": id, "data-visits": stats.visits[id] }, nodes);
-      el("circle", { cx: x(p.x), cy: y(p.y), r: 6 + 16 * Math.sqrt(stats.visits[id] / most) }, g);
+      const r = 6 + 16 * Math.sqrt(stats.visits[id] / most);
+      el("circle", { cx: x(p.x), cy: y(p.y), r }, g);
       const rate = stats.visits[id] ? (stats.wins[id] / stats.visits[id]).toFixed(2) : "–";
       el("text", { x: x(p.x), y: y(p.y) + 34 }, g).textContent = `${moveLetter(node.move, node.mover)} ${stats.visits[id]} ${rate}`;
-      if (backed.has(id)) el("text", { x: x(p.x) + 20, y: y(p.y) - 12, class: "plus" }, g).textContent = "+1";
+      if (backed.has(id)) el("text", { x: x(p.x) + r + 9, y: y(p.y) - r / 2, class: "plus" }, g).textContent = "+1";
       el("title", {}, g).textContent = `node ${id}: ${stats.visits[id]} visits, ${stats.wins[id]} wins, summed margin ${stats.margin[id]}` +
         ` (for the player who moved into it)`;
     }
