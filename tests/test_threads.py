@@ -187,8 +187,26 @@ ONE_MOVE = Position.from_dict(
 )
 
 
-def test_pondering_fills_the_table_for_the_next_move():
+def ponder_for_cpu_seconds(thread: threading.Thread | None, seconds: float, wall_limit: float = 120.0) -> None:
+    """Wait until ``thread`` has used ``seconds`` of CPU (or ended, or ``wall_limit`` passed); without a thread, a
+    second (the opponent's think time for a player that does not ponder)."""
     import time
+
+    if thread is None or thread.ident is None:
+        time.sleep(1.0)
+        return
+    clock = time.pthread_getcpuclockid(thread.ident)
+    began = time.monotonic()
+    while thread.is_alive() and time.monotonic() - began < wall_limit:
+        try:
+            if time.clock_gettime(clock) >= seconds:
+                return
+        except OSError:  # the thread ended between the two calls
+            return
+        time.sleep(0.02)
+
+
+def test_pondering_fills_the_table_for_the_next_move():
 
     from kalah import search
     from kalah.endgame import oracle_for
@@ -202,8 +220,10 @@ def test_pondering_fills_the_table_for_the_next_move():
         player = make_player(spec)
         assert player.choose_move(ONE_MOVE) == 0
         assert player.last_info.get("pondering", False) == spec.endswith("ponder=on")
-        # The opponent thinks; the pondering player searches meanwhile (a loaded machine needs the margin).
-        time.sleep(1.0)
+        # The opponent thinks; the pondering player searches meanwhile. It passes depth 18 within about half a
+        # second of CPU; a wall-clock wait was not enough on a machine under a load of 15 (2 runs in 15 stopped
+        # it short, and a table of an unfinished deeper iteration may cost more nodes than none).
+        ponder_for_cpu_seconds(player._pondering, 1.0)
         player.stop_thinking()
         assert player._pondering is None
         # What the player pondered is in its table: a search of that position on it (with entries of deeper
