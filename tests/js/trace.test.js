@@ -54,4 +54,8 @@ test("a node described as the lab says it, and its line in the letters of the si
   assert.equal(lineText(ix, [0, 1, 1, 0, 1, 0, 0, 1], 6), "A c");
   assert.equal(lineText(ix, ix.trace.nodes.map(() => -1), 6), "A C");  // who moves not known yet: numbered as player 0's
   assert.equal(lineText(ix, [], 3), "(the root)");
+  const scout = indexTrace({ ...TWO_ITERATIONS, nodes: [node(0, null, null, { alpha: null, beta: null, kind: "eval" })] });
+  assert.equal(describeNode(scout, 0).window, "none (Scout's EVAL: an exact value)");
+  const minimax = indexTrace({ ...TWO_ITERATIONS, nodes: [node(0, null, null, { alpha: null, beta: null })] });
+  assert.equal(describeNode(minimax, 0).window, "none (plain minimax)");
 });

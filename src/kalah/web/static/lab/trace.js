@@ -162,7 +162,7 @@ export function describeNode(ix, id) {
   return {
     node: `${id + 1} of ${ix.trace.nodes.length} · ${KIND_NAMES[node.kind] || node.kind} · ${node.depth} plies left` +
       (node.table_hit ? " · table hit" : ""),
-    window: windowText(node) || "none (plain minimax)",
+    window: windowText(node) || (node.kind === "eval" ? "none (Scout's EVAL: an exact value)" : "none (plain minimax)"),
     value: valueText(node) + (node.cutoff ? " — cutoff: the other moves are not searched" : ""),
   };
 }
