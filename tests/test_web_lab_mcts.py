@@ -159,7 +159,9 @@ def test_uct_and_alphabeta_side_by_side_on_one_position(browser, server, tmp_pat
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{server['url']}/lab/mcts?position={quote(json.dumps(POSITION))}&playouts=60&seed=3&depth=3&algorithm=pvs")
+    page.goto(
+        f"{server['url']}/lab/mcts?position={quote(json.dumps(POSITION))}&playouts=60&seed=3&depth=3&algorithm=pvs"
+    )
     page.wait_for_selector('[data-iteration="1"]')
     page.wait_for_selector('#ab-pane[data-current="0"]')
     # Both trees are drawn: UCT's after its first iteration, and pvs's whole trace, as the route answers it.
