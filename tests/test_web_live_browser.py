@@ -114,6 +114,21 @@ def test_the_board_pages_button_makes_an_invitation(people, server):
     token = page.evaluate("() => Object.entries(localStorage).find(([k]) => k.startsWith('kalah.seat.'))[1]")
     assert token not in watch and token not in href  # the seat token is in no link
     shot(page, "invite-1280")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server["url"])
+    page.click("#btn-copy")
+    page.wait_for_selector("#btn-copy:text('Copied')")
+    assert page.evaluate("() => navigator.clipboard.readText()") == href
+
+
+def test_without_a_clipboard_the_invitation_is_selected_to_copy(people, server):
+    """A page served over plain http to another machine has no navigator.clipboard."""
+    page = people()
+    page.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
+    invite_from_form(page, server)
+    href = page.get_attribute("[data-invite]", "href")
+    page.click("#btn-copy")
+    page.wait_for_selector("#btn-copy:text('Selected')")
+    assert page.evaluate("() => getSelection().toString()") == href
 
 
 def board_of(view):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
@@ -195,7 +196,7 @@ class LiveService:
                 async with live.lock:
                     await self._mend_clock(live)
                     self._arm(live)
-            except (ApiError, KalahError, OSError) as error:  # one damaged game keeps no other from its flag
+            except (ApiError, KalahError, OSError, sqlite3.Error) as error:  # one damaged game keeps no other from its flag
                 log.warning("live game %d: its clock was not restored (%s)", game_id, error)
         return len(rows)
 

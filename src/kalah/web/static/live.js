@@ -237,6 +237,26 @@ async function invite(body) {
   location.hash = `#/game/${seat.game_id}`;
 }
 
+/** Copy the invitation link, saying so on the button. A page served over plain http to another machine
+ * (a room's network) has no navigator.clipboard: the link's text is selected for the reader to copy. */
+async function copyInvitation() {
+  const button = $("#btn-copy");
+  const link = $("#invite-link");
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(link.getAttribute("href") || "");
+    copied = true;
+  } catch (e) {
+    link.textContent = link.getAttribute("href") || "";  // the whole link, selected: Ctrl+C copies it
+    const range = document.createRange();
+    range.selectNodeContents(link);
+    getSelection()?.removeAllRanges();
+    getSelection()?.addRange(range);
+  }
+  button.textContent = copied ? "Copied" : "Selected: copy it";
+  setTimeout(() => { button.textContent = "Copy"; }, 2500);
+}
+
 /** Take the empty seat of `id` with the invitation. @param {number} id @param {string} code */
 async function join(id, code) {
   try {
@@ -278,7 +298,7 @@ function init() {
     const next = S.snap && S.snap.live.rematch_game;
     if (next && S.token) keepToken(next, S.token);
   });
-  $("#btn-copy").addEventListener("click", () => navigator.clipboard?.writeText($("#invite-link").getAttribute("href") || ""));
+  $("#btn-copy").addEventListener("click", copyInvitation);
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof Element && event.target.closest("input, select, textarea")) return;
     const snap = S.snap;
