@@ -376,6 +376,20 @@ def test_a_challenge_goes_when_withdrawn_or_when_its_author_leaves(people, own_s
         assert httpx.get(f"{url}/api/live/challenges").json() == []
 
 
+def test_the_library_offers_a_live_game_to_its_players_and_to_watchers(people, server):
+    alice, stranger = people(), people()
+    game_id, _ = invite_from_form(alice, server, clock="")
+    row = f'tr[data-game="{game_id}"]'
+    for page in (alice, stranger):
+        page.goto(f"{server['url']}/?anim=0#/library")
+        page.wait_for_selector(f"{row} a.watch")
+        assert page.query_selector(f"{row} button.delete") is None  # the server keeps it until it ends
+    assert alice.query_selector(f"{row} a.continue") is not None  # her browser holds a seat
+    assert stranger.query_selector(f"{row} a.continue") is None  # nothing to continue: watch only
+    alice.click(f"{row} a.continue")
+    alice.wait_for_selector(f'#board[data-game="{game_id}"][data-seat="0"]')
+
+
 def test_the_live_page_on_a_phone(people, server):
     alice, bob = people(width=390, height=844), people(width=390, height=844)
     game_id, invitation = invite_from_form(alice, server, pits="6", seeds="4")

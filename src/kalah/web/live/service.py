@@ -196,7 +196,12 @@ class LiveService:
                 async with live.lock:
                     await self._mend_clock(live)
                     self._arm(live)
-            except (ApiError, KalahError, OSError, sqlite3.Error) as error:  # one damaged game keeps no other from its flag
+            except (
+                ApiError,
+                KalahError,
+                OSError,
+                sqlite3.Error,
+            ) as error:  # one damaged game keeps no other from its flag
                 log.warning("live game %d: its clock was not restored (%s)", game_id, error)
         return len(rows)
 
