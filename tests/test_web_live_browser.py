@@ -359,17 +359,22 @@ def test_a_correspondence_game_on_the_page(people, own_server):
     assert final["live"]["result"] == {"winner": 1, "reason": "time"} and final["state"]["moves"] == 2
 
 
-def test_a_challenge_goes_when_withdrawn_or_when_its_author_leaves(people, own_server):
+def test_a_challenge_goes_when_withdrawn_or_when_its_author_plays_or_leaves(people, own_server):
     url = own_server["url"]
     author, taker = people(), people()
     taker.goto(f"{url}/live?anim=0#/lobby")
-    for leave in ("withdraw", "close"):
-        author.goto(f"{url}/live?anim=0#/new")
+    author.goto(f"{url}/live?anim=0#/new")
+    for leave in ("withdraw", "play", "close"):
+        author.evaluate("() => { location.hash = '#/new'; }")  # the same page: its lobby connection stays open
         author.click('[data-action="challenge"]')
         author.wait_for_selector('li[data-mine="true"]')
         taker.wait_for_selector("li[data-challenge] button.accept")
         if leave == "withdraw":
             author.click("li[data-mine] button.withdraw")
+        elif leave == "play":  # the author starts another game: someone accepting would pull them out of it
+            author.evaluate("() => { location.hash = '#/new'; }")
+            author.click('[data-action="invite"]')
+            author.wait_for_selector("#board[data-game]")
         else:
             author.context.close()
         taker.wait_for_selector("li[data-challenge]", state="detached")  # pushed to the lobby's other pages

@@ -19,7 +19,7 @@ import { effectMarks } from "./anim.js";
 import * as api from "./api.js";
 import { createBoard } from "./board.js";
 import { $, $input, $select, boardElement } from "./dom.js";
-import { openLobby, offerChallenge } from "./lobby.js";
+import { openLobby, offerChallenge, withdrawMine } from "./lobby.js";
 import { dueText } from "./clocktext.js";
 import { drawControls, drawPanels, moveDue, resultText, tickClocks } from "./liveview.js";
 import { keepToken, tokenOf } from "./seatstore.js";
@@ -180,6 +180,7 @@ function connect(id) {
 
 /** Open game `id` as its player (with this browser's token) or as a watcher. @param {number} id @param {boolean} watch */
 async function openGame(id, watch) {
+  withdrawMine();
   showView("game");
   S.id = id;
   S.snap = null;

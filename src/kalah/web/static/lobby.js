@@ -88,6 +88,12 @@ function cancel(id) {
   say("Your challenge is withdrawn.");
 }
 
+/** Withdraw this page's open challenge, if it has one: its author went to play or watch a game, and
+ * someone accepting it then would pull them out of that game. */
+export function withdrawMine() {
+  if (mine !== null) cancel(mine);
+}
+
 /** Connect to the lobby's news (once). */
 export function openLobby() {
   if (socket && socket.readyState <= 1) { drawList(); return; }
