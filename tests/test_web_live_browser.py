@@ -84,11 +84,13 @@ def shot(page, name):
     page.screenshot(path=str(ARTIFACTS / f"live-{name}.png"), full_page=True)
 
 
-def invite_from_form(page, server, pits="3", seeds="2", clock="3+2"):
+def invite_from_form(page, server, pits="3", seeds="2", clock="3+2", pie=False):
     page.goto(f"{server['url']}/live?anim=0#/new")
     page.select_option("#lv-pits", pits)
     page.select_option("#lv-seeds", seeds)
     page.select_option("#lv-clock", clock)
+    if pie:
+        page.check("#lv-pie")
     page.click('[data-action="invite"]')
     link = page.wait_for_selector('[data-invite][href*="#/join/"]')
     href = link.get_attribute("href")
@@ -379,6 +381,22 @@ def test_a_challenge_goes_when_withdrawn_or_when_its_author_plays_or_leaves(peop
             author.context.close()
         taker.wait_for_selector("li[data-challenge]", state="detached")  # pushed to the lobby's other pages
         assert httpx.get(f"{url}/api/live/challenges").json() == []
+
+
+def test_the_pie_rule_swap_between_two_screens(people, server):
+    alice, bob = people(), people(width=390, height=844)
+    game_id, invitation = invite_from_form(alice, server, pits="6", seeds="4", pie=True)
+    open_link(bob, invitation)
+    bob.wait_for_selector(f'#board[data-game="{game_id}"][data-seat="1"]')
+    alice.wait_for_selector(MY_TURN)
+    assert alice.is_hidden("#btn-swap")  # the first player has no swap
+    alice.click('#board [data-pit="0-0"].legal')
+    bob.wait_for_selector(f'#board[data-moves="1"]{MY_TURN[6:]}')
+    bob.click("#btn-swap")
+    alice.wait_for_selector(f'#board[data-moves="2"]{MY_TURN[6:]}')  # after the swap, the first player moves
+    after = httpx.get(f"{server['url']}/api/games/{game_id}").json()
+    assert after["history"][-1] == "swap" and after["board"][1][0] == 0  # Bob holds the row Alice moved from
+    assert board_of(board_state(alice)) == after["board"] and bob.is_hidden("#btn-swap")
 
 
 def test_the_library_offers_a_live_game_to_its_players_and_to_watchers(people, server):
