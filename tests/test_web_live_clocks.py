@@ -157,3 +157,18 @@ def test_a_move_stored_without_its_clock_sets_the_clock_right_at_restart(tmp_pat
         seen = clock_of(client, game_id)
         assert seen["running"] == 0 and seen["ms"] == [180_000, 180_000 + 2_000]  # the increment, no charge
         assert GameLibrary(db).summary(game_id).status == "playing"
+
+
+def test_a_damaged_clock_keeps_neither_the_server_nor_other_flags_from_starting(tmp_path):
+    db, wall = tmp_path / "games.sqlite", WallClock()
+    with serve(db, wall) as client:
+        games = [start(client, {"minutes": 1}) for _ in range(3)]
+        for game_id, tokens in games:
+            move(client, game_id, tokens[0], 0, 0)
+    with sqlite3.connect(db) as write:  # written by hand: not JSON, and JSON that is no clock
+        write.execute("UPDATE live_games SET clock = '{not json' WHERE game_id = ?", (games[0][0],))
+        write.execute("UPDATE live_games SET clock = '{\"running\": 1}' WHERE game_id = ?", (games[1][0],))
+    wall.now += 120
+    with serve(db, wall) as client:
+        wait_until(lambda: GameLibrary(db).summary(games[2][0]).status == "stopped")
+        assert client.get("/api/info").status_code == 200

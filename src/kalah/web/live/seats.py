@@ -123,8 +123,9 @@ class SeatStore:
     def running(self) -> dict[int, dict[str, Any]]:
         """The rows (as :meth:`row`) of the games not ended whose clock runs: those whose flag can fall."""
         found = self._db().execute(
-            "SELECT * FROM live_games WHERE result IS NULL AND json_extract(clock, '$.running') IS NOT NULL"
-        )
+            "SELECT * FROM live_games WHERE result IS NULL"
+            " AND CASE WHEN json_valid(clock) THEN json_extract(clock, '$.running') END IS NOT NULL"
+        )  # a damaged clock (not JSON) is passed over rather than failing every other game's
         return {row["game_id"]: _decode(row) for row in found}
 
     def live_ids(self) -> set[int]:

@@ -196,12 +196,8 @@ class LiveService:
                 async with live.lock:
                     await self._mend_clock(live)
                     self._arm(live)
-            except (
-                ApiError,
-                KalahError,
-                OSError,
-                sqlite3.Error,
-            ) as error:  # one damaged game keeps no other from its flag
+            except (ApiError, KalahError, OSError, sqlite3.Error, LookupError, TypeError, ValueError) as error:
+                # one damaged game (a clock written by hand, a game gone) keeps no other from its flag
                 log.warning("live game %d: its clock was not restored (%s)", game_id, error)
         return len(rows)
 
