@@ -1,4 +1,4 @@
-"""The page's pure JavaScript modules (geometry, animation marks, pit letters, the lab's trace index and tree layout) under
+"""The page's pure JavaScript modules (geometry, animation marks, pit letters, the live page's clock texts, the lab's trace index and tree layout) under
 Node's own test runner, without a browser: `node --test tests/js/`. Run here so that the README's test command
 runs them too; skipped, saying so, where Node is missing (CI installs it, see .ci/run)."""
 
@@ -22,6 +22,7 @@ def test_every_pure_module_has_unit_tests():
         "trace.test.js",
         "layout.test.js",
         "notation.test.js",
+        "clocktext.test.js",
     }
 
 

@@ -54,16 +54,43 @@ def people(browser):  # noqa: F811
     assert not errors, f"JavaScript errors: {errors}"
 
 
+class WallClock:
+    """The server's wall clock for its games' clocks, moved by the test (a day passes at once)."""
+
+    def __init__(self) -> None:
+        import time
+
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture()
+def own_server(tmp_path):
+    """A server of one's own: its wall clock set by the test, a lobby grace of half a second."""
+    from kalah.web import create_app
+    from kalah.web.live import LiveLimits
+
+    wall = WallClock()
+    app = create_app(tmp_path / "games.sqlite", workers=1, pool="thread", live_limits=LiveLimits(lobby_grace=0.5))
+    app.state.live.now = wall
+    with app_in_thread(app) as url:
+        yield {"url": url, "wall": wall}
+
+
 def shot(page, name):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"live-{name}.png"), full_page=True)
 
 
-def invite_from_form(page, server, pits="3", seeds="2", clock="3+2"):
+def invite_from_form(page, server, pits="3", seeds="2", clock="3+2", pie=False):
     page.goto(f"{server['url']}/live?anim=0#/new")
     page.select_option("#lv-pits", pits)
     page.select_option("#lv-seeds", seeds)
     page.select_option("#lv-clock", clock)
+    if pie:
+        page.check("#lv-pie")
     page.click('[data-action="invite"]')
     link = page.wait_for_selector('[data-invite][href*="#/join/"]')
     href = link.get_attribute("href")
@@ -89,10 +116,37 @@ def test_the_board_pages_button_makes_an_invitation(people, server):
     token = page.evaluate("() => Object.entries(localStorage).find(([k]) => k.startsWith('kalah.seat.'))[1]")
     assert token not in watch and token not in href  # the seat token is in no link
     shot(page, "invite-1280")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server["url"])
+    page.click("#btn-copy")
+    page.wait_for_selector("#btn-copy:text('Copied')")
+    assert page.evaluate("() => navigator.clipboard.readText()") == href
+
+
+def test_without_a_clipboard_the_invitation_is_selected_to_copy(people, server):
+    """A page served over plain http to another machine has no navigator.clipboard."""
+    page = people()
+    page.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
+    invite_from_form(page, server)
+    href = page.get_attribute("[data-invite]", "href")
+    page.click("#btn-copy")
+    page.wait_for_selector("#btn-copy:text('Selected')")
+    assert page.evaluate("() => getSelection().toString()") == href
+
+
+def board_of(view):
+    """The board ([[pits..., store], [pits..., store]]) that a page's data-seeds show."""
+    pits = len(view["pits"]) // 2
+    return [[view["pits"][f"{p}-{i}"] for i in range(pits)] + [view["stores"][str(p)]] for p in (0, 1)]
+
+
+def running_clock(page):
+    """The seat whose clock runs on ``page`` (None: neither)."""
+    running = page.query_selector("[data-clock].running")
+    return None if running is None else int(running.get_attribute("data-clock"))
 
 
 def test_two_people_play_a_whole_game_with_a_clock_a_take_back_and_a_watcher(people, server):
-    alice, bob, carol = people(), people(), people()
+    alice, bob, carol, dave = people(), people(), people(), people()
     game_id, invitation = invite_from_form(alice, server)
     open_link(bob, invitation)
     bob.wait_for_selector(f'#board[data-game="{game_id}"][data-seat="1"]')
@@ -101,26 +155,48 @@ def test_two_people_play_a_whole_game_with_a_clock_a_take_back_and_a_watcher(peo
     carol.wait_for_selector(f'#board[data-game="{game_id}"]')
     alice.wait_for_selector('#watchers[data-watchers="1"]')
     alice.wait_for_selector(MY_TURN)
-    # each side sees both clocks, the server's milliseconds
+    # each side sees both clocks, the server's milliseconds; none runs before the first move
     assert int(alice.get_attribute('[data-clock="1"]', "data-ms")) > 170_000
+    assert running_clock(carol) is None
 
-    # a stranger (no token: Carol's page) cannot move: the server says 403 and nothing changes
+    # strangers cannot move: a page without a token (Carol's), and one with a forged token (Dave's)
+    dave.goto(f"{server['url']}/live")
+    dave.evaluate(f"() => localStorage.setItem('kalah.seat.{game_id}', 'forged-token-of-nobody-0123456789')")
+    dave.goto(f"{server['url']}/live?anim=0#/game/{game_id}")
+    dave.wait_for_selector(f'#board[data-game="{game_id}"][data-seat=""]')
+    dave.wait_for_selector("#notice:not([hidden])")  # the server's hello: the token holds no seat
+    assert "not valid" in dave.text_content("#notice")
+    for page, token in ((carol, None), (dave, "forged-token-of-nobody-0123456789")):
+        status = page.evaluate(
+            """async ([id, token]) => (await fetch(`/api/live/games/${id}/moves`, {method: "POST",
+                headers: {"Content-Type": "application/json", ...(token ? {"X-Seat-Token": token} : {})},
+                body: JSON.stringify({move: 0, moves: 0})})).status""",
+            [game_id, token],
+        )
+        assert status == 403
+        assert page.get_attribute("#board", "data-human-to-move") == "false"
     refused = httpx.post(f"{server['url']}/api/live/games/{game_id}/moves", json={"move": 0, "moves": 0})
     assert refused.status_code == 403
-    assert carol.get_attribute("#board", "data-human-to-move") == "false"
+    assert httpx.get(f"{server['url']}/api/games/{game_id}").json()["moves"] == 0  # nothing changed
+    for page in (alice, bob, carol, dave):
+        assert page.get_attribute("#board", "data-moves") == "0"
 
     # Alice plays, asks to take it back, Bob accepts: back to the start
     alice.click('#board [data-pit="0-0"].legal')
     bob.wait_for_selector('#board[data-moves="1"]')
     alice.wait_for_selector('#board[data-moves="1"][data-busy="false"]')
     alice.click("#btn-takeback")
+    alice.wait_for_selector("#asked:not([hidden])")  # Alice sees that she waits for Bob
     bob.wait_for_selector("#request:not([hidden])")
     shot(bob, "takeback-request")
     bob.click("#btn-accept")
     for page in (alice, bob, carol):
         page.wait_for_selector('#board[data-moves="0"][data-busy="false"]')
+    alice.wait_for_selector("#banner:not([hidden])")
+    assert "take back" in alice.text_content("#banner")
 
-    # then the whole game: whoever's turn it is plays their first legal pit; the watcher sees every move
+    # then the whole game: whoever's turn it is plays their first legal pit; the watcher sees every move,
+    # each as the server has it, and the clock of the player to move runs on every screen
     seen_by_carol = []
     pages = {0: alice, 1: bob}
     for _ in range(200):
@@ -133,15 +209,19 @@ def test_two_people_play_a_whole_game_with_a_clock_a_take_back_and_a_watcher(peo
         mover.click("#board .legal")
         for page in (alice, bob, carol):
             page.wait_for_selector(f'#board[data-moves="{moves + 1}"][data-busy="false"]')
-        seen_by_carol.append(board_state(carol))
-        view = board_state(carol)
         after = httpx.get(f"{server['url']}/api/games/{game_id}").json()
-        assert view["moves"] == after["moves"]
+        view = board_state(carol)
+        assert view["moves"] == after["moves"] == moves + 1
+        assert board_of(view) == after["board"], f"the watcher's board after move {moves + 1}"
+        seen_by_carol.append(carol.text_content("#history li:last-child"))
+        if not after["over"]:
+            assert running_clock(carol) == after["to_move"] and running_clock(alice) == after["to_move"]
     final = httpx.get(f"{server['url']}/api/games/{game_id}").json()
     assert final["over"] and final["status"] == "finished"
-    assert len(seen_by_carol) == final["moves"]
+    assert seen_by_carol == final["history"]  # every move, in order
     for page in (alice, bob, carol):
         page.wait_for_selector('#board[data-over="true"]')
+    assert running_clock(carol) is None  # the clocks stopped with the game
     shot(alice, "over-1280")
     # the game is in the library like any other
     assert any(game["id"] == game_id for game in httpx.get(f"{server['url']}/api/games").json())
@@ -165,7 +245,172 @@ def test_closing_the_tab_and_coming_back_keeps_the_seat(people, server, browser)
     carol = people()
     open_link(carol, invitation)
     carol.wait_for_selector(f'#board[data-game="{game_id}"][data-seat=""]')
+    carol.wait_for_selector("#notice:not([hidden])")
     assert "seat is taken" in carol.text_content("#notice")
+
+
+def test_a_browser_that_closes_and_opens_again_keeps_its_seat(people, server, browser):  # noqa: F811
+    """The whole browser context closes (as a browser quits), and one with the same stored profile opens."""
+    alice, bob = people(), people()
+    game_id, invitation = invite_from_form(alice, server, clock="")
+    open_link(bob, invitation)
+    bob.wait_for_selector(f'#board[data-game="{game_id}"][data-seat="1"]')
+    alice.click('#board [data-pit="0-0"].legal')
+    bob.wait_for_selector(f'#board[data-moves="1"]{MY_TURN[6:]}')
+    profile = bob.context.storage_state()  # what a browser keeps on disk: localStorage among it
+    bob.context.close()
+    alice.wait_for_selector('#panel-top [data-presence="false"]')  # Alice sees Bob away
+    again = browser.new_context(viewport={"width": 1280, "height": 900}, storage_state=profile)
+    try:
+        page = again.new_page()
+        page.goto(f"{server['url']}/live?anim=0#/game/{game_id}")
+        page.wait_for_selector(f'#board[data-seat="1"]{MY_TURN[6:]}')
+        alice.wait_for_selector('#panel-top [data-presence="true"]')
+        page.click("#board .legal")
+        alice.wait_for_selector('#board[data-moves="2"]')
+        assert httpx.get(f"{server['url']}/api/games/{game_id}").json()["moves"] == 2
+    finally:
+        again.close()
+
+
+def test_resign_and_a_rematch_with_the_seats_swapped(people, server):
+    alice, bob, carol = people(), people(width=390, height=844), people()
+    game_id, invitation = invite_from_form(alice, server)
+    open_link(bob, invitation)
+    bob.wait_for_selector(f'#board[data-game="{game_id}"][data-seat="1"]')
+    open_link(carol, alice.get_attribute("[data-watch]", "href"))
+    carol.wait_for_selector(f'#board[data-game="{game_id}"]')
+    alice.wait_for_selector(MY_TURN)
+    alice.click('#board [data-pit="0-0"].legal')
+    bob.wait_for_selector(f'#board[data-moves="1"]{MY_TURN[6:]}')
+    assert bob.is_disabled("#btn-takeback")  # Bob has not moved yet: nothing of his to take back
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.click("#btn-resign")
+    for page in (alice, bob, carol):
+        page.wait_for_selector('#board[data-over="true"]')
+    assert "Player 2 resigned: Player 1 wins" in carol.text_content("#status")
+    alice.click("#btn-rematch")
+    bob.wait_for_selector("#asked:not([hidden])")
+    assert "asks for a rematch" in bob.text_content("#asked")
+    assert bob.text_content("#btn-rematch") == "Accept the rematch"
+    shot(bob, "rematch-offer-390")
+    bob.click("#btn-rematch")
+    # both players go to the rematch, with the seats swapped; the watcher may follow by a link
+    bob.wait_for_selector(f'#board:not([data-game="{game_id}"])[data-seat="0"]{MY_TURN[6:]}')
+    alice.wait_for_selector(f'#board:not([data-game="{game_id}"])[data-seat="1"]')
+    carol.wait_for_selector("#rematch-link:not([hidden])")
+    assert "#/watch/" in carol.get_attribute("#rematch-link", "href")
+
+
+def assert_fits(page):
+    wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    culprits = page.evaluate("""() => [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+        .map((e) => e.tagName + '#' + e.id + '.' + e.className).slice(0, 5)""")
+    assert wide <= 0, f"the live page is {wide} px wider than the screen: {culprits}"
+    spilled = page.evaluate("""() => [...document.querySelectorAll('.player-panel > *')]
+        .filter((e) => e.getBoundingClientRect().right > e.parentElement.getBoundingClientRect().right + 1)
+        .map((e) => e.className)""")
+    assert not spilled, f"these spill out of their player panel: {spilled}"
+
+
+def test_a_correspondence_game_on_the_page(people, own_server):
+    url, wall = own_server["url"], own_server["wall"]
+    day, hour = 86_400_000, 3_600_000
+    alice, bob = people(), people(width=390, height=844)
+    game_id, invitation = invite_from_form(alice, own_server, pits="6", seeds="4", clock="d1")
+    open_link(bob, invitation)
+    bob.wait_for_selector(f'#board[data-game="{game_id}"][data-seat="1"]')
+    alice.wait_for_selector(MY_TURN)
+    assert alice.text_content('[data-clock="0"]') == "1d 0h" and alice.text_content('[data-clock="1"]') == "1d 0h"
+    alice.click('#board [data-pit="0-0"].legal')  # 4 seeds from pit A: Bob's turn
+    bob.wait_for_selector(f'#board[data-moves="1"]{MY_TURN[6:]}')
+    # days and hours, not a ticking m:ss; the deadline in the status line
+    assert re.fullmatch(r"1d 0h|23h 59m", bob.text_content('[data-clock="1"]'))
+    assert "(by " in bob.text_content("#status")
+    alice.wait_for_selector('#board[data-moves="1"][data-busy="false"]')
+    assert "You may close this page" in alice.text_content("#status")
+    shot(bob, "correspondence-390")
+    assert_fits(bob)
+
+    alice.context.close()  # Alice goes away for ten hours: her time does not run
+    wall.now += 10 * 3600
+    clock = httpx.get(f"{url}/api/live/games/{game_id}").json()["live"]["clock"]
+    assert clock["ms"] == [day, day - 10 * hour] and clock["running"] == 1
+    bob.reload()
+    bob.wait_for_selector(f'#board[data-moves="1"]{MY_TURN[6:]}')
+    assert re.fullmatch(r"14h 0m|13h 59m", bob.text_content('[data-clock="1"]'))
+    assert bob.text_content('[data-clock="0"]') == "1d 0h"
+    bob.click("#board .legal")
+    bob.wait_for_selector('#board[data-moves="2"][data-busy="false"]')
+    assert bob.text_content('[data-clock="1"]') == "1d 0h"  # full again after his move
+
+    wall.now += 24 * 3600 + 1  # a day and a second pass: Alice let her move's time run out
+    late = httpx.post(f"{url}/api/live/games/{game_id}/moves", json={"move": 0, "moves": 2})
+    assert late.status_code == 403  # no token, no move, nothing changes
+    refused = bob.evaluate(
+        """async (id) => (await fetch(`/api/live/games/${id}/moves`, {method: "POST",
+            headers: {"Content-Type": "application/json", "X-Seat-Token": localStorage.getItem(`kalah.seat.${id}`)},
+            body: JSON.stringify({move: 0, moves: 2})})).status""",
+        game_id,
+    )
+    assert refused == 409  # Bob may not move for her; the server finds her time out and ends the game
+    bob.wait_for_selector('#board[data-over="true"]')
+    assert "Player 1 ran out of time: Player 2 wins" in bob.text_content("#status")
+    final = httpx.get(f"{url}/api/live/games/{game_id}").json()
+    assert final["live"]["result"] == {"winner": 1, "reason": "time"} and final["state"]["moves"] == 2
+
+
+def test_a_challenge_goes_when_withdrawn_or_when_its_author_plays_or_leaves(people, own_server):
+    url = own_server["url"]
+    author, taker = people(), people()
+    taker.goto(f"{url}/live?anim=0#/lobby")
+    author.goto(f"{url}/live?anim=0#/new")
+    for leave in ("withdraw", "play", "close"):
+        author.evaluate("() => { location.hash = '#/new'; }")  # the same page: its lobby connection stays open
+        author.click('[data-action="challenge"]')
+        author.wait_for_selector('li[data-mine="true"]')
+        taker.wait_for_selector("li[data-challenge] button.accept")
+        if leave == "withdraw":
+            author.click("li[data-mine] button.withdraw")
+        elif leave == "play":  # the author starts another game: someone accepting would pull them out of it
+            author.evaluate("() => { location.hash = '#/new'; }")
+            author.click('[data-action="invite"]')
+            author.wait_for_selector("#board[data-game]")
+        else:
+            author.context.close()
+        taker.wait_for_selector("li[data-challenge]", state="detached")  # pushed to the lobby's other pages
+        assert httpx.get(f"{url}/api/live/challenges").json() == []
+
+
+def test_the_pie_rule_swap_between_two_screens(people, server):
+    alice, bob = people(), people(width=390, height=844)
+    game_id, invitation = invite_from_form(alice, server, pits="6", seeds="4", pie=True)
+    open_link(bob, invitation)
+    bob.wait_for_selector(f'#board[data-game="{game_id}"][data-seat="1"]')
+    alice.wait_for_selector(MY_TURN)
+    assert alice.is_hidden("#btn-swap")  # the first player has no swap
+    alice.click('#board [data-pit="0-0"].legal')
+    bob.wait_for_selector(f'#board[data-moves="1"]{MY_TURN[6:]}')
+    bob.click("#btn-swap")
+    alice.wait_for_selector(f'#board[data-moves="2"]{MY_TURN[6:]}')  # after the swap, the first player moves
+    after = httpx.get(f"{server['url']}/api/games/{game_id}").json()
+    assert after["history"][-1] == "swap" and after["board"][1][0] == 0  # Bob holds the row Alice moved from
+    assert board_of(board_state(alice)) == after["board"] and bob.is_hidden("#btn-swap")
+
+
+def test_the_library_offers_a_live_game_to_its_players_and_to_watchers(people, server):
+    alice, stranger = people(), people()
+    game_id, _ = invite_from_form(alice, server, clock="")
+    row = f'tr[data-game="{game_id}"]'
+    for page in (alice, stranger):
+        page.goto(f"{server['url']}/?anim=0#/library")
+        page.wait_for_selector(f"{row} a.watch")
+        assert page.query_selector(f"{row} button.delete") is None  # the server keeps it until it ends
+    assert alice.query_selector(f"{row} a.continue") is not None  # her browser holds a seat
+    assert stranger.query_selector(f"{row} a.continue") is None  # nothing to continue: watch only
+    alice.click(f"{row} a.continue")
+    alice.wait_for_selector(f'#board[data-game="{game_id}"][data-seat="0"]')
 
 
 def test_the_live_page_on_a_phone(people, server):
@@ -176,11 +421,7 @@ def test_the_live_page_on_a_phone(people, server):
     alice.wait_for_selector(MY_TURN)
     for name, page in (("alice", alice), ("bob", bob)):
         shot(page, f"phone-{name}")
-        wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        culprits = page.evaluate("""() => [...document.querySelectorAll('body *')]
-            .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-            .map((e) => e.tagName + '#' + e.id + '.' + e.className).slice(0, 5)""")
-        assert wide <= 0, f"the live page is {wide} px wider than a 390 px phone: {culprits}"
+        assert_fits(page)
 
 
 def test_the_lobby_offers_a_challenge_that_another_accepts(people, server):

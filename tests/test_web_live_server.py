@@ -150,38 +150,46 @@ def test_a_thousand_idle_push_connections_do_not_slow_a_game(server):
     assert statistics.median(latencies) < 1.0, latencies  # generous: a few milliseconds on an idle machine
 
 
-def test_an_acknowledged_move_and_the_seats_survive_a_sigkill(tmp_path):
-    """The server is killed (SIGKILL) right after answering a move: the move is in the library, and the
-    restarted server still knows who holds which seat."""
-    import os
-    import signal
+def serve_process(db):
+    """``kalah serve``'s app on the library ``db`` in a process of its own (a new session, for SIGKILL):
+    (process, url) once it answers."""
     import subprocess
     import sys
 
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code = (
+        "import sys, uvicorn; from kalah.web import create_app; "
+        "uvicorn.run(create_app(sys.argv[1], workers=1, pool='thread'), host='127.0.0.1',"
+        " port=int(sys.argv[2]), log_level='warning')"
+    )
+    process = subprocess.Popen([sys.executable, "-c", code, str(db), str(port)], start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            if httpx.get(f"{url}/api/info", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError("the server did not start")
+
+
+def stop_process(process):
+    import os
+    import signal
+
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def test_an_acknowledged_move_and_the_seats_survive_a_sigkill(tmp_path):
+    """The server is killed (SIGKILL) right after answering a move: the move is in the library, and the
+    restarted server still knows who holds which seat."""
     db = tmp_path / "games.sqlite"
-
-    def serve():
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        code = (
-            "import sys, uvicorn; from kalah.web import create_app; "
-            "uvicorn.run(create_app(sys.argv[1], workers=1, pool='thread'), host='127.0.0.1',"
-            " port=int(sys.argv[2]), log_level='warning')"
-        )
-        process = subprocess.Popen([sys.executable, "-c", code, str(db), str(port)], start_new_session=True)
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                if httpx.get(f"{url}/api/info", timeout=1).status_code == 200:
-                    return process, url
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        process.kill()
-        raise AssertionError("the server did not start")
-
-    process, url = serve()
+    process, url = serve_process(db)
     try:
         game_id, tokens, _ = start(url)
         answer = httpx.post(
@@ -189,12 +197,11 @@ def test_an_acknowledged_move_and_the_seats_survive_a_sigkill(tmp_path):
         )  # 4 seeds from pit a: no extra turn
         assert answer.status_code == 200
     finally:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+        stop_process(process)
     from kalah.records import GameLibrary
 
     assert [m.move for m in GameLibrary(db).record(game_id).moves] == [0]
-    process, url = serve()
+    process, url = serve_process(db)
     try:
         assert (
             httpx.post(
@@ -211,5 +218,76 @@ def test_an_acknowledged_move_and_the_seats_survive_a_sigkill(tmp_path):
         listed = {g["id"]: g for g in httpx.get(f"{url}/api/games").json()}
         assert listed[game_id]["live"] is True
     finally:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+        stop_process(process)
+
+
+def test_after_a_restart_flags_fall_on_time_without_anyone_opening_the_games(tmp_path):
+    """The server arms every running clock as it starts: a game whose time ran out while it was down ends
+    at once, another when its time runs out though nobody opens it, and a third's waiting player, connected
+    by push, hears of it."""
+    from kalah.records import GameLibrary
+
+    db = tmp_path / "games.sqlite"
+    process, url = serve_process(db)
+    due = {}
+    try:
+        games = {name: start_clocked(url, minutes) for name, minutes in (("down", 0.02), ("quiet", 0.2), ("seen", 0.2))}
+        for name, (game_id, tokens) in games.items():
+            played = httpx.post(
+                f"{url}/api/live/games/{game_id}/moves",
+                json={"move": 0, "moves": 0},
+                headers={"X-Seat-Token": tokens[0]},
+            )
+            assert played.status_code == 200, played.text
+            due[name] = time.time() + played.json()["live"]["clock"]["ms"][1] / 1000  # player 2's time runs
+    finally:
+        stop_process(process)
+    time.sleep(max(0.0, due["down"] - time.time()) + 0.1)  # the first game's time runs out while the server is down
+    library = GameLibrary(db)
+    assert all(library.summary(game_id).status == "playing" for game_id, _ in games.values())
+
+    async def waiting_player_hears(url):
+        game_id, tokens = games["seen"]
+        async with websockets.connect(url.replace("http", "ws") + f"/api/games/{game_id}/live") as push:
+            await push.send(json.dumps({"token": tokens[0]}))
+
+            async def ended():
+                async for raw in push:
+                    message = json.loads(raw)
+                    if message["type"] == "state" and message["live"]["result"]:
+                        return message["live"]["result"], time.time()
+
+            return await asyncio.wait_for(ended(), 60)
+
+    process, url = serve_process(db)
+    try:
+        started = time.time()
+        quiet_id = games["quiet"][0]
+        quiet_before = library.summary(quiet_id).status
+        wait_until(lambda: library.summary(games["down"][0]).status == "stopped", 10)
+        assert library.record(games["down"][0]).stop_reason == "Player 2 ran out of time"
+        result, heard = asyncio.run(waiting_player_hears(url))
+        assert result == {"winner": 0, "reason": "time"} and heard >= due["seen"] - 0.05
+        wait_until(lambda: library.summary(quiet_id).status == "stopped", 10)
+        fell = time.time()
+        assert library.record(quiet_id).stop_reason == "Player 2 ran out of time"
+        if started < due["quiet"] - 1:  # the server started well before the time ran out (a busy machine may not)
+            assert quiet_before == "playing"
+        assert fell >= due["quiet"] - 0.05
+        # nobody opened the quiet game: the server itself let its flag fall, on time (generously)
+        assert fell < max(due["quiet"], started) + 5
+    finally:
+        stop_process(process)
+
+
+def start_clocked(url, minutes):
+    made = httpx.post(f"{url}/api/live/games", json={"clock": {"minutes": minutes}}).json()
+    claimed = httpx.post(f"{url}/api/live/games/{made['game_id']}/claim", json={"invite": made["invite"]}).json()
+    return made["game_id"], {0: made["token"], 1: claimed["token"]}
+
+
+def wait_until(check, seconds):
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.05)

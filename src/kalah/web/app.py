@@ -141,6 +141,7 @@ def create_app(
         )
         app.state.service = GameService(library, engines, allow_exec=allow_exec, move_seconds=move_seconds)
         try:
+            await app.state.live.restore()  # the clocks of live games run on: their flags fall on time
             await app.state.service.warm_up()  # start the workers now rather than at the first computer move
             yield
         finally:

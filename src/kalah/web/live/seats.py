@@ -97,14 +97,7 @@ class SeatStore:
     def row(self, game_id: int) -> dict[str, Any] | None:
         """The game's seats (digests), clock and result, or None if it is not a live game."""
         found = self._db().execute("SELECT * FROM live_games WHERE game_id = ?", (game_id,)).fetchone()
-        if found is None:
-            return None
-        return {
-            "seats": [found["seat0"], found["seat1"]],
-            "invite": found["invite"],
-            "clock": json.loads(found["clock"]),
-            "result": json.loads(found["result"]) if found["result"] else None,
-        }
+        return None if found is None else _decode(found)
 
     def claim(self, game_id: int, invite: str) -> tuple[int, str]:
         """Take the empty seat with the invitation: its seat and a new token for it (the invitation is spent)."""
@@ -127,9 +120,26 @@ class SeatStore:
                 (json.dumps(clock), json.dumps(result) if result else None, game_id),
             )
 
+    def running(self) -> dict[int, dict[str, Any]]:
+        """The rows (as :meth:`row`) of the games not ended whose clock runs: those whose flag can fall."""
+        found = self._db().execute(
+            "SELECT * FROM live_games WHERE result IS NULL"
+            " AND CASE WHEN json_valid(clock) THEN json_extract(clock, '$.running') END IS NOT NULL"
+        )  # a damaged clock (not JSON) is passed over rather than failing every other game's
+        return {row["game_id"]: _decode(row) for row in found}
+
     def live_ids(self) -> set[int]:
         """Every live game's id."""
         return {row[0] for row in self._db().execute("SELECT game_id FROM live_games")}
+
+
+def _decode(found: sqlite3.Row) -> dict[str, Any]:
+    return {
+        "seats": [found["seat0"], found["seat1"]],
+        "invite": found["invite"],
+        "clock": json.loads(found["clock"]),
+        "result": json.loads(found["result"]) if found["result"] else None,
+    }
 
 
 def seat_of(row: dict[str, Any], token: str | None) -> int | None:

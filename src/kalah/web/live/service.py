@@ -11,6 +11,8 @@ take-back from interleaving.
 from __future__ import annotations
 
 import asyncio
+import logging
+import sqlite3
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
@@ -25,6 +27,8 @@ from . import clock as clocks
 from .hub import Hub
 from .models import ClockIn, VariantIn
 from .seats import SeatError, SeatStore, digest, new_token, seat_of
+
+log = logging.getLogger(__name__)
 
 NAMES = ("Player 1", "Player 2")
 #: Seconds news of arrivals and departures waits, so that many go out as one message.
@@ -75,6 +79,8 @@ class LiveService:
         self.ids = seats.live_ids()
         self._created: dict[str, deque[float]] = defaultdict(deque)
         self._presence_due: set[int] = set()
+        #: the wall clock the game clocks read (seconds); tests put a clock of their own here
+        self.now: Callable[[], float] = time.time
 
     @property
     def service(self) -> GameService:
@@ -104,7 +110,7 @@ class LiveService:
             return
         loop = asyncio.get_running_loop()
         live.timer = loop.call_later(
-            max(0.0, due - time.time()) + 0.005, lambda: loop.create_task(self._flag(live.game_id))
+            max(0.0, due - self.now()) + 0.005, lambda: loop.create_task(self._flag(live.game_id))
         )
 
     async def _flag(self, game_id: int) -> None:
@@ -112,10 +118,12 @@ class LiveService:
         async with live.lock:
             if await self._flag_if_due(live):
                 await self.push(live)
+            else:  # early (the wall clock was set back) or stale: wait for the deadline as it is now
+                self._arm(live)
 
     async def _flag_if_due(self, live: LiveGame) -> bool:
         """End the game if the running player's time is out (the other wins); True if it did."""
-        now = time.time()
+        now = self.now()
         loser = clocks.expired(live.row["clock"], now)
         if loser is None or live.row["result"] is not None:
             return False
@@ -146,7 +154,7 @@ class LiveService:
                 "clock": {
                     "kind": clock.get("kind", "none"),
                     "text": clocks.describe(clock),
-                    "ms": clocks.left(clock, time.time()),
+                    "ms": clocks.left(clock, self.now()),
                     "running": clock.get("running"),
                 },
                 "result": live.row["result"],
@@ -174,6 +182,42 @@ class LiveService:
         self._presence_due.discard(game_id)
         connected, watchers = self.hub.presence(f"game:{game_id}")
         self.hub.send(f"game:{game_id}", {"type": "presence", "connected": connected, "watchers": watchers})
+
+    # --- after a restart -------------------------------------------------------------
+
+    async def restore(self) -> int:
+        """Arm the flag of every live game whose clock runs (the server does this as it starts): a player
+        whose time ran out while the server was down loses at once, the others when their time runs out,
+        whether or not anyone opens the game. Returns how many games it armed."""
+        rows = await asyncio.to_thread(self.seats.running)
+        for game_id, row in rows.items():
+            live = self.games.setdefault(game_id, LiveGame(game_id, row))
+            try:
+                async with live.lock:
+                    await self._mend_clock(live)
+                    self._arm(live)
+            except (ApiError, KalahError, OSError, sqlite3.Error, LookupError, TypeError, ValueError) as error:
+                # one damaged game (a clock written by hand, a game gone) keeps no other from its flag
+                log.warning("live game %d: its clock was not restored (%s)", game_id, error)
+        return len(rows)
+
+    async def _mend_clock(self, live: LiveGame) -> None:
+        """Set the clock right when the library holds a move the clock missed (the server stopped after
+        storing the move and before saving the clock): that move's time is not known, so the mover is
+        charged nothing for it and the opponent's time runs from now."""
+        state = (await self.service.state(live.game_id)).model_dump(mode="json")
+        clock = live.row["clock"]
+        over = state["over"] or state["status"] != "playing"
+        if not over and state["to_move"] == clock["running"]:
+            return
+        now = self.now()
+        clock["since"] = now
+        if over:
+            clocks.stop(clock, now)
+        else:
+            clocks.moved(clock, clock["running"], state["to_move"], False, now)
+        live.state = state
+        await asyncio.to_thread(self.seats.save, live.game_id, clock, live.row["result"])
 
     # --- making games ---------------------------------------------------------------
 
@@ -257,7 +301,7 @@ class LiveService:
                 raise ApiError(409, f"it is not your turn in game {game_id}")
             if live.row["seats"][1 - seat] is None:
                 raise ApiError(409, "wait for your opponent to take their seat")
-            now = time.time()
+            now = self.now()
             live.state = None  # until the move is stored (or refused)
             async with self.service.lock(game_id):
                 after = await self.service._db(self._move_sync, game_id, move, moves, state)
@@ -288,7 +332,7 @@ class LiveService:
         async with live.lock:
             seat = self._seat(live, token)
             self._check_playing(live, (await self.service.state(game_id)).model_dump(mode="json"))
-            await self._end(live, {"winner": 1 - seat, "reason": "resign"}, f"{NAMES[seat]} resigned", time.time())
+            await self._end(live, {"winner": 1 - seat, "reason": "resign"}, f"{NAMES[seat]} resigned", self.now())
             return await self.push(live)
 
     async def take_back(self, game_id: int, token: str | None, action: str, moves: int) -> dict[str, Any]:
@@ -313,7 +357,7 @@ class LiveService:
             if action == "decline":
                 return await self.push(live, state)
             count = next(n for n, m in enumerate(reversed(record.moves), 1) if m.player == asker)
-            now = time.time()
+            now = self.now()
             live.state = None
             async with self.service.lock(game_id):
                 await self.service._db(self.service.library.take_back, game_id, count, moves)

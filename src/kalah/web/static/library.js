@@ -4,11 +4,13 @@
  *
  * For tests: each row is tr[data-game=ID][data-status=playing|finished|stopped]
  * with links a.continue, a.replay, a.review, a.export, a.watch (games between people in progress) and the
- * button button.delete; button#library-more shows the next page of older games. */
+ * button button.delete; button#library-more shows the next page of older games. A game between people in
+ * progress has a.continue only in a browser that holds one of its seats, and no button.delete. */
 
 import * as api from "./api.js";
 import { $, $input, $select } from "./dom.js";
 import { showView } from "./page.js";
+import { tokenOf } from "./seatstore.js";
 import { setMode } from "./state.js";
 
 /** @typedef {import("./api.js").GameSummary} GameSummary */
@@ -52,9 +54,10 @@ function row(game) {
   }
   const actions = document.createElement("td");
   actions.className = "actions";
-  if (game.live && game.status === "playing") {
+  const livePlaying = game.live && game.status === "playing";
+  if (livePlaying) {
     // a game between people: its players go on at /live (their browsers hold the seats), anyone may watch
-    actions.appendChild(link("Continue", `/live#/game/${game.id}`, "button small continue"));
+    if (tokenOf(game.id)) actions.appendChild(link("Continue", `/live#/game/${game.id}`, "button small continue"));
     const watch = link("Watch", `/live#/watch/${game.id}`, "button small watch");
     watch.dataset.watch = "";
     actions.appendChild(watch);
@@ -66,7 +69,8 @@ function row(game) {
   remove.className = "button small delete";
   remove.textContent = "Delete";
   remove.addEventListener("click", () => deleteGame(game));
-  actions.append(link("Replay", `#/replay/${game.id}`, "button small replay"), exportLink, remove);
+  // the server deletes a game between people only once it has ended
+  actions.append(link("Replay", `#/replay/${game.id}`, "button small replay"), exportLink, ...(livePlaying ? [] : [remove]));
   if (game.moves) actions.insertBefore(link("Review", `#/review/${game.id}`, "button small review"), exportLink);
   tr.appendChild(actions);
   return tr;

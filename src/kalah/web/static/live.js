@@ -19,8 +19,9 @@ import { effectMarks } from "./anim.js";
 import * as api from "./api.js";
 import { createBoard } from "./board.js";
 import { $, $input, $select, boardElement, showBanner } from "./dom.js";
-import { openLobby, offerChallenge } from "./lobby.js";
-import { drawControls, drawPanels, resultText, tickClocks } from "./liveview.js";
+import { openLobby, offerChallenge, withdrawMine } from "./lobby.js";
+import { dueText } from "./clocktext.js";
+import { drawControls, drawPanels, moveDue, resultText, tickClocks } from "./liveview.js";
 import { keepToken, tokenOf } from "./seatstore.js";
 import { STYLE } from "./style.js";
 
@@ -81,9 +82,30 @@ function draw(snap) {
   $("#invite-box").hidden = live.seats_taken[0] && live.seats_taken[1] || $("#invite-link").getAttribute("href") === "#";
   if (ended) { setStatus(resultText(snap)); showBanner(resultText(snap), "result"); }
   else if (!(live.seats_taken[0] && live.seats_taken[1])) setStatus("Waiting for your friend to open the invitation…");
-  else if (S.seat === null) setStatus(`Watching: ${state.players[state.to_move].name} to move`);
-  else if (myTurn) setStatus("Your move: click a pit");
-  else setStatus(`${state.players[state.to_move].name} to move`);
+  else {
+    const due = moveDue();  // a correspondence game: the day and hour the move is due
+    const by = due === null ? "" : ` (by ${dueText(due)})`;
+    if (S.seat === null) setStatus(`Watching: ${state.players[state.to_move].name} to move${by}`);
+    else if (myTurn) setStatus(`Your move: click a pit${by}`);
+    else setStatus(`${state.players[state.to_move].name} to move${by}` +
+      (due === null ? "" : ". You may close this page: your seat stays in this browser."));
+  }
+}
+
+/** Tell this page's player what became of their requests: a take-back declined or granted, a rematch made
+ * (the players go to it; its seats are held by the same tokens). @param {Live | null} before @param {Live} now */
+function answered(before, now) {
+  if (!before || S.seat === null || before.state.id !== now.state.id) return;
+  const other = now.state.players[1 - S.seat].name;
+  if (before.live.takeback_from === S.seat && now.live.takeback_from === null && now.live.result === null) {
+    showBanner(now.state.moves < before.state.moves ? `${other} let you take back your move`
+      : `${other} declined to take back your move`, "", 3000);
+  }
+  const rematch = now.live.rematch_game;
+  if (before.live.rematch_game === null && rematch !== null && S.token) {
+    keepToken(rematch, S.token);
+    location.hash = `#/game/${rematch}`;
+  }
 }
 
 /** Take news of the game: animate a move one on, then draw. @param {Live} snap */
@@ -95,6 +117,7 @@ async function show(snap) {
     // presence, a request or a clock: no move to animate
     S.snap = snap;
     if (!S.busy) draw(snap);
+    answered(previous, snap);
     return;
   }
   S.snap = snap;
@@ -110,6 +133,7 @@ async function show(snap) {
   boardElement().dataset.busy = "false";
   if (!(snap.live.result || snap.state.over)) $("#banner").hidden = true;
   draw(S.snap);
+  answered(previous, snap);
 }
 
 /** Queue news so that animations play one after another. @param {Live} snap */
@@ -144,6 +168,7 @@ function connect(id) {
 
 /** Open game `id` as its player (with this browser's token) or as a watcher. @param {number} id @param {boolean} watch */
 async function openGame(id, watch) {
+  withdrawMine();
   showView("game");
   S.id = id;
   S.snap = null;
@@ -201,6 +226,26 @@ async function invite(body) {
   location.hash = `#/game/${seat.game_id}`;
 }
 
+/** Copy the invitation link, saying so on the button. A page served over plain http to another machine
+ * (a room's network) has no navigator.clipboard: the link's text is selected for the reader to copy. */
+async function copyInvitation() {
+  const button = $("#btn-copy");
+  const link = $("#invite-link");
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(link.getAttribute("href") || "");
+    copied = true;
+  } catch (e) {
+    link.textContent = link.getAttribute("href") || "";  // the whole link, selected: Ctrl+C copies it
+    const range = document.createRange();
+    range.selectNodeContents(link);
+    getSelection()?.removeAllRanges();
+    getSelection()?.addRange(range);
+  }
+  button.textContent = copied ? "Copied" : "Selected: copy it";
+  setTimeout(() => { button.textContent = "Copy"; }, 2500);
+}
+
 /** Take the empty seat of `id` with the invitation. @param {number} id @param {string} code */
 async function join(id, code) {
   try {
@@ -242,7 +287,7 @@ function init() {
     const next = S.snap && S.snap.live.rematch_game;
     if (next && S.token) keepToken(next, S.token);
   });
-  $("#btn-copy").addEventListener("click", () => navigator.clipboard?.writeText($("#invite-link").getAttribute("href") || ""));
+  $("#btn-copy").addEventListener("click", copyInvitation);
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof Element && event.target.closest("input, select, textarea")) return;
     const snap = S.snap;

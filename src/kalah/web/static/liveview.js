@@ -4,8 +4,10 @@
  *
  * For tests: each clock is [data-clock="0"|"1"] with the milliseconds left in
  * data-ms (counted down on the page between the server's news; the server
- * decides when time is out); #watchers has data-watchers. */
+ * decides when time is out); a correspondence clock (days a move) shows days
+ * and hours, and its deadline in its title; #watchers has data-watchers. */
 
+import { clockText, daysText, dueText } from "./clocktext.js";
 import { $ } from "./dom.js";
 
 /** @typedef {import("./api.js").Live} Live */
@@ -13,21 +15,16 @@ import { $ } from "./dom.js";
 /** The clock as the server last told it, and when (performance.now()). */
 let clockBase = { ms: [0, 0], running: /** @type {number | null} */ (null), at: 0, kind: "none" };
 
-/** Milliseconds as a clock shows them: "2:59", "0:08.4", "1:02:03", "2d 4h". @param {number} ms @returns {string} */
-export function clockText(ms) {
-  const total = Math.max(0, ms);
-  if (total >= 86_400_000) return `${Math.floor(total / 86_400_000)}d ${Math.floor(total / 3_600_000) % 24}h`;
-  const seconds = Math.floor(total / 1000);
-  const pad = (/** @type {number} */ n) => String(n).padStart(2, "0");
-  if (seconds >= 3600) return `${Math.floor(seconds / 3600)}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}`;
-  if (total < 10_000) return `0:0${(total / 1000).toFixed(1)}`;
-  return `${Math.floor(seconds / 60)}:${pad(seconds % 60)}`;
-}
-
 /** The milliseconds left for player `p` now, by the page's reckoning. @param {number} p @returns {number} */
 function msLeft(p) {
   const spent = clockBase.running === p ? performance.now() - clockBase.at : 0;
   return Math.max(0, Math.round(clockBase.ms[p] - spent));
+}
+
+/** When the running correspondence move is due (milliseconds since the epoch), or null. @returns {number | null} */
+export function moveDue() {
+  if (clockBase.kind !== "days" || clockBase.running === null) return null;
+  return Date.now() + msLeft(clockBase.running);
 }
 
 /** Show the clocks' time left (called every few hundred milliseconds). */
@@ -37,9 +34,9 @@ export function tickClocks() {
     const p = Number(el.dataset.clock);
     const ms = msLeft(p);
     el.dataset.ms = String(ms);
-    el.textContent = clockText(ms);
+    el.textContent = clockBase.kind === "days" ? daysText(ms) : clockText(ms);
     el.classList.toggle("running", clockBase.running === p);
-    el.classList.toggle("low", clockBase.kind === "clock" && ms < 20_000);
+    el.classList.toggle("low", clockBase.kind === "clock" ? ms < 20_000 : ms < 3_600_000);
   }
 }
 
@@ -72,7 +69,9 @@ export function drawPanels(snap, seat, bottom, board, toMove, over) {
     if (live.clock.kind !== "none") {
       const clock = add("span", "clock", "");
       clock.dataset.clock = String(p);
-      clock.title = live.clock.text;
+      clock.dataset.kind = live.clock.kind;
+      const due = live.clock.kind === "days" && live.clock.running === p ? Date.now() + live.clock.ms[p] : null;
+      clock.title = live.clock.text + (due === null ? "" : `: to move by ${dueText(due)}`);
     }
     add("span", "score", String(board[p][board[p].length - 1]));
   }
@@ -112,16 +111,30 @@ export function drawControls(snap, seat, busy) {
     el.disabled = !!disabled;
   };
   button("#btn-swap", !(myTurn && state.legal_moves.includes("swap")), busy);
-  button("#btn-takeback", !player || ended, busy || live.takeback_from !== null ||
-    !state.history.length || state.moves === 0);
-  button("#btn-resign", !player || ended, busy);
-  button("#btn-rematch", !player || !ended || live.rematch_game !== null, seat !== null && live.rematch_from.includes(seat));
+  const seated = live.seats_taken[0] && live.seats_taken[1];
+  // the first player's first move is move 1, the second's move 2 at the earliest (the server knows for sure)
+  const haveMoved = seat !== null && state.moves >= seat + 1;
+  button("#btn-takeback", !player || ended || !seated, busy || live.takeback_from !== null || !haveMoved);
+  button("#btn-resign", !player || ended || !seated, busy);
+  const asked = seat !== null && live.rematch_from.includes(seat);
+  const offered = seat !== null && live.rematch_from.includes(1 - seat);
+  button("#btn-rematch", !player || !ended || live.rematch_game !== null, asked);
+  $("#btn-rematch").textContent = asked ? "Rematch asked" : offered ? "Accept the rematch" : "Rematch";
   const rematch = $("#rematch-link");
   rematch.hidden = live.rematch_game === null;
   if (live.rematch_game !== null) rematch.setAttribute("href", `#/${player ? "game" : "watch"}/${live.rematch_game}`);
   const asking = live.takeback_from;
   $("#request").hidden = !(player && asking !== null && asking !== seat && !ended);
   $("#request-text").textContent = asking !== null ? `${state.players[asking].name} asks to take back their last move.` : "";
+  const other = seat === null ? "" : state.players[1 - seat].name;
+  /** @type {string} */
+  let waiting = "";
+  if (!ended && asking !== null && asking === seat) waiting = `You asked to take back your last move: waiting for ${other}.`;
+  else if (ended && live.rematch_game === null && asked) waiting = `Rematch asked: waiting for ${other}.`;
+  else if (ended && live.rematch_game === null && offered) waiting = `${other} asks for a rematch.`;
+  else if (seat === null && ended && live.rematch_from.length && live.rematch_game === null) waiting = "A rematch is asked.";
+  $("#asked").textContent = waiting;
+  $("#asked").hidden = !waiting;
   const watchers = $("#watchers");
   watchers.dataset.watchers = String(live.watchers);
   watchers.textContent = live.watchers === 0 ? "no one watching" : live.watchers === 1 ? "1 watching" : `${live.watchers} watching`;

@@ -6,7 +6,7 @@
  * the server sends this page its seat's token and the page opens the game.
  *
  * For tests: each challenge is li[data-challenge=ID] with button.accept; this
- * page's own challenge has data-mine="true". */
+ * page's own challenge has data-mine="true" and button.withdraw. */
 
 import * as api from "./api.js";
 import { $ } from "./dom.js";
@@ -46,7 +46,12 @@ function drawList() {
       const note = document.createElement("span");
       note.className = "muted";
       note.textContent = "yours: waiting for someone to accept";
-      li.append(note);
+      const withdraw = document.createElement("button");
+      withdraw.type = "button";
+      withdraw.className = "withdraw small";
+      withdraw.textContent = "Withdraw";
+      withdraw.addEventListener("click", () => cancel(challenge.id));
+      li.append(note, withdraw);
     } else {
       const accept = document.createElement("button");
       accept.type = "button";
@@ -73,6 +78,20 @@ async function take(id) {
     keepToken(seat.game_id, seat.token);
     location.hash = `#/game/${seat.game_id}`;
   } catch (error) { say(api.errorText(error), true); }
+}
+
+/** Withdraw this page's challenge `id`. @param {string} id */
+function cancel(id) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "cancel", id }));
+  mine = null;
+  try { sessionStorage.removeItem(KEY); } catch (e) { /* private mode */ }
+  say("Your challenge is withdrawn.");
+}
+
+/** Withdraw this page's open challenge, if it has one: its author went to play or watch a game, and
+ * someone accepting it then would pull them out of that game. */
+export function withdrawMine() {
+  if (mine !== null) cancel(mine);
 }
 
 /** Connect to the lobby's news (once). */
