@@ -44,6 +44,7 @@ from .limits import (
 )
 from .live import LiveLimits
 from .live import install as install_live
+from .memory import QuietCollector
 from .models import (
     MAX_ID,
     AnalyseIn,
@@ -140,10 +141,13 @@ def create_app(
             max_queued=queued_jobs,
         )
         app.state.service = GameService(library, engines, allow_exec=allow_exec, move_seconds=move_seconds)
+        collector = QuietCollector()
         try:
             await app.state.service.warm_up()  # start the workers now rather than at the first computer move
+            collector.settle()  # what lives now lives as long as the server: no full collection walks it
             yield
         finally:
+            collector.restore()
             engines.stop()
 
     app = FastAPIOffline(
