@@ -46,7 +46,7 @@ from pathlib import Path
 import httpx
 import websockets
 
-from common import LoopLag, free_port, markdown_table, ms, report, wait_until_up
+from common import LoopLag, free_port, http_client, markdown_table, ms, report, wait_until_up
 
 SERVER = """
 import sys, uvicorn
@@ -222,9 +222,9 @@ async def play_share(
     lag = LoopLag()
     lag.start()
     rng = random.Random(seed)
-    limits = httpx.Limits(max_connections=2 * len(tables), max_keepalive_connections=2 * len(tables))
     deadline = [until]
-    async with httpx.AsyncClient(limits=limits, timeout=60) as http:
+    connections = 2 * len(tables)
+    async with http_client(url, max_connections=connections, max_keepalive_connections=connections) as http:
         await asyncio.gather(
             *(table(url, http, variant, random.Random(rng.random()), share, think, deadline, delay) for delay in tables)
         )
