@@ -218,6 +218,7 @@ class LoopLag:
         if self._task is not None:
             self._task.cancel()
 
-    def text(self) -> str:
-        """p50/p99/max in milliseconds."""
-        return f"p50 {ms(self.samples, digits=1)}, p99 {ms(self.samples, 0.99, 1)}, max {ms(self.samples, 1.0, 1)} ms"
+    @staticmethod
+    def describe(samples: Sequence[float]) -> str:
+        """p50/p99/max of lag ``samples`` in milliseconds."""
+        return f"p50 {ms(samples, digits=1)}, p99 {ms(samples, 0.99, 1)}, max {ms(samples, 1.0, 1)} ms"
