@@ -34,3 +34,22 @@ def test_the_state_after_a_move_is_the_state_read_back(tmp_path, variant, specs)
             state = service._state_sync(game_id)
             assert made == state
             position = after
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_a_human_move_answers_the_state_read_back(tmp_path, variant):
+    library = GameLibrary(tmp_path / "games.sqlite")
+    service = GameService(library, Scheduler(make_slots(1, "thread"), run_seconds=5))
+    rng = random.Random(variant.name)
+    position = Position.start(variant)
+    game_id = library.create_game(position, [PlayerInfo("you", "human"), PlayerInfo("easy", "easy")])
+    moves = 0
+    while not position.is_over:
+        move = rng.choice(position.legal_moves())
+        if position.to_move == 0:
+            answered = service._human_move_sync(game_id, move, moves)
+            assert answered == service._state_sync(game_id)
+            position = position.play(move)
+        else:  # the computer's move, stored as the service stores it
+            position = library.add_move(game_id, move, 0.0, {}, moves)
+        moves += 1

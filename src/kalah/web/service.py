@@ -461,10 +461,12 @@ class GameService:
             )
         move = self._parse(raw, position)
         try:
-            self.library.add_move(game_id, move, 0.0, {}, expected_moves)
+            after = self.library.add_move(game_id, move, 0.0, {}, expected_moves)
         except IllegalMoveError as error:
             raise invalid(f"illegal move: {error}") from None
-        return self._state_sync(game_id)
+        # the state after, from the record read above: the game is not read and replayed again (its status
+        # and redo list before the move do not matter, the move sets both)
+        return self._state_after(self._state_of(game_id, record, "playing", False), position, move, after)
 
     @staticmethod
     def _check_current(game_id: int, record: GameRecord, expected_moves: int) -> None:
