@@ -3,8 +3,8 @@
     python benchmarks/bench_live.py [--games 200] [--seconds 60] [--ramp 10] [--think 1,3] [--processes 4]
                                     [--pits 6] [--seeds 4] [--seed 1]
 
-Starts a server (``kalah.web.create_app`` under uvicorn, as ``kalah serve``
-runs it) in a fresh process on a fresh game library, with the per-address
+Starts a server (``kalah.web.create_app`` under uvicorn with ``kalah serve``'s
+configuration, ``kalah.web.connections.server_config``) in a fresh process on a fresh game library, with the per-address
 caps raised (every scripted player comes from 127.0.0.1). Then ``--games``
 tables play at once, each between two scripted players: the tables open one
 after the other over ``--ramp`` seconds; at each, one player invites and the
@@ -46,16 +46,18 @@ from pathlib import Path
 import httpx
 import websockets
 
-from common import LoopLag, free_port, http_client, markdown_table, ms, report, wait_until_up
+from common import LoopLag, figure, free_port, http_client, markdown_table, ms, report, wait_until_up
 
 SERVER = """
 import sys, uvicorn
 from kalah.web import create_app
+from kalah.web.connections import ConnectionLimits, server_config
 from kalah.web.live import LiveLimits
 app = create_app(sys.argv[1], workers=1, pool="thread",
                  live_limits=LiveLimits(connections=100_000, games=100_000, challenges=100))
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning", ws_ping_interval=None,
-            timeout_keep_alive=60)
+config = server_config(app, "127.0.0.1", int(sys.argv[2]), ConnectionLimits(per_address=100_000))
+config.ws_ping_interval = None
+uvicorn.Server(config).run()
 """
 
 
@@ -64,7 +66,7 @@ def start_server(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
     process = subprocess.Popen(
         [sys.executable, "-c", SERVER, str(directory / "games.sqlite"), str(port)],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=(directory / "server.log").open("wb"),
         start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
@@ -146,7 +148,7 @@ async def player(
                         share.errors.append(f"move: {answer.status_code} {answer.text[:100]}")
                         return
     except (OSError, websockets.WebSocketException, httpx.HTTPError) as error:
-        share.errors.append(f"push: {error!r}")
+        share.errors.append(f"{'move' if isinstance(error, httpx.HTTPError) else 'push'}: {error!r}")
 
 
 async def one_game(
@@ -163,37 +165,55 @@ async def one_game(
     ``first`` game of a table opens it: the table is open once both seats are connected (or it failed)."""
     began = time.perf_counter()
     try:
-        made = await http.post(f"{url}/api/live/games", json={"variant": variant})
-        if made.status_code != 201:
-            share.errors.append(f"create: {made.status_code}")
-            return False
-        seat = made.json()
-        claimed = await http.post(f"{url}/api/live/games/{seat['game_id']}/claim", json={"invite": seat["invite"]})
-        if claimed.status_code != 200:
-            share.errors.append(f"claim: {claimed.status_code}")
-            return False
-        game = Game()
-        tokens = (seat["token"], claimed.json()["token"])
-        players = [
-            asyncio.ensure_future(
-                player(url, http, seat["game_id"], n, tokens[n], game, random.Random(rng.random()), share, think, until)
-            )
-            for n in (0, 1)
-        ]
-        seated = asyncio.ensure_future(game.both_seated.wait())
-        await asyncio.wait([seated, *players], return_when=asyncio.FIRST_COMPLETED)
-        if game.both_seated.is_set():
-            share.opening.append(time.perf_counter() - began)
-        seated.cancel()
-        if first:
-            share.all_open, first = max(share.all_open, time.time()), False
-        await asyncio.gather(*players)
-        unanswered = [number for number, (sent_at, _) in game.sent.items() if sent_at < until[0] - 5]
-        share.errors += [f"game {seat['game_id']}: no push of move {number}" for number in unanswered]
-        return True
+        return await _play_one(url, http, variant, rng, share, think, until, first, began)
+    except httpx.HTTPError as error:
+        share.errors.append(f"open: {error!r}")
+        return False
     finally:
         if first:
             share.all_open = max(share.all_open, time.time())
+
+
+async def _play_one(
+    url: str,
+    http: httpx.AsyncClient,
+    variant: dict[str, int],
+    rng: random.Random,
+    share: Share,
+    think: tuple[float, float],
+    until: list[float],
+    first: bool,
+    began: float,
+) -> bool:
+    """Invite, claim, connect both seats and play to the end; the first game of a table marks it open."""
+    made = await http.post(f"{url}/api/live/games", json={"variant": variant})
+    if made.status_code != 201:
+        share.errors.append(f"create: {made.status_code}")
+        return False
+    seat = made.json()
+    claimed = await http.post(f"{url}/api/live/games/{seat['game_id']}/claim", json={"invite": seat["invite"]})
+    if claimed.status_code != 200:
+        share.errors.append(f"claim: {claimed.status_code}")
+        return False
+    game = Game()
+    tokens = (seat["token"], claimed.json()["token"])
+    players = [
+        asyncio.ensure_future(
+            player(url, http, seat["game_id"], n, tokens[n], game, random.Random(rng.random()), share, think, until)
+        )
+        for n in (0, 1)
+    ]
+    seated = asyncio.ensure_future(game.both_seated.wait())
+    await asyncio.wait([seated, *players], return_when=asyncio.FIRST_COMPLETED)
+    if game.both_seated.is_set():
+        share.opening.append(time.perf_counter() - began)
+    seated.cancel()
+    if first:
+        share.all_open, first = max(share.all_open, time.time()), False
+    await asyncio.gather(*players)
+    unanswered = [number for number, (sent_at, _) in game.sent.items() if sent_at < until[0] - 5]
+    share.errors += [f"game {seat['game_id']}: no push of move {number}" for number in unanswered]
+    return True
 
 
 async def table(
@@ -269,6 +289,7 @@ def main() -> None:
         finally:
             server.kill()
             server.wait()
+        log = (Path(directory) / "server.log").read_text(errors="replace").splitlines()
     steady_from = max(share.all_open for share in shares)
     steady = [latency for share in shares for sent, latency in share.moves if sent >= steady_from]
     arriving = [latency for share in shares for sent, latency in share.moves if sent < steady_from]
@@ -314,13 +335,23 @@ def main() -> None:
         + "How late each player process's own event loop woke (a lag there is in the latencies it measured):\n\n"
         + lags
         + ("\n\nFirst errors:\n" + notes if notes else "")
+        + f"\n\nThe server's log: {len(log)} lines"
+        + ("; the first:\n\n" + "\n".join(f"    {line[:160]}" for line in log[:5]) if log else ".")
         + "\n\nThe server and the players share this machine's two cores; timings on a busy machine read slower."
     )
+    name = "live.md" if think[1] > 0 else "live-no-think.md"
     report(
         f"Live games: move to the other screen, {args.games} games of Kalah({args.pits},{args.seeds}) at once",
         body,
-        "live.md" if think[1] > 0 else "live-no-think.md",
+        name,
     )
+    if name == "live.md" and args.games == 200:
+        figure(
+            "live-push",
+            "`kalah serve`, 200 games between people at once: a move to the other screen",
+            f"p50 {ms(steady, digits=1)} ms, p99 {ms(steady, 0.99, 1)} ms, {len(errors)} errors",
+            name,
+        )
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import httpx
 
-from common import LoopLag, free_port, http_client, markdown_table, ms, report, wait_until_up
+from common import LoopLag, figure, free_port, http_client, markdown_table, ms, report, wait_until_up
 
 PER_ADDRESS = 64  # kalah.web.connections.ConnectionLimits.per_address
 KINDS = ("idle", "drip", "no body")
@@ -238,6 +238,12 @@ def main() -> None:
         "Timings are noisy on a machine shared with other work."
     )
     report("Slow connections against kalah serve", body, "slow_connections.md")
+    figure(
+        "slow-connections",
+        f"`kalah serve` with {options.connections:,} slow connections open against it: an honest player's moves",
+        f"p50 {ms(latencies)} ms, p99 {ms(latencies, 0.99)} ms, {len(result['failures'])} failures",
+        "slow_connections.md",
+    )
 
 
 if __name__ == "__main__":

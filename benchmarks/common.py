@@ -124,7 +124,7 @@ def wait_until_up(process: Any, url: str, seconds: float = 60.0) -> None:
         time.sleep(0.2)
 
 
-def http_client(url: str, address: str | None = None, timeout: float = 60, **limits: int) -> Any:
+def http_client(url: str, address: str | None = None, timeout: float = 60, **limits: int | None) -> Any:
     """An ``httpx.AsyncClient`` for the server at ``url`` (plain HTTP on loopback), connecting from ``address``.
 
     No client loads the certificate store: httpx makes an SSL context for every client (tens of
@@ -132,8 +132,10 @@ def http_client(url: str, address: str | None = None, timeout: float = 60, **lim
     wake up to 5 s late while they opened; plain HTTP needs none."""
     import httpx
 
+    # a kept-alive connection is dropped after 2 s idle, before the server's 5 s (kalah serve closes idle
+    # connections): reusing one the server is closing fails the request (a POST is not retried)
     transport = httpx.AsyncHTTPTransport(
-        local_address=address, verify=False, limits=httpx.Limits(**limits) if limits else httpx.Limits()
+        local_address=address, verify=False, limits=httpx.Limits(keepalive_expiry=2.0, **limits)
     )
     return httpx.AsyncClient(base_url=url, timeout=timeout, transport=transport)
 
