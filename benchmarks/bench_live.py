@@ -165,13 +165,13 @@ async def one_game(
     ``first`` game of a table opens it: the table is open once both seats are connected (or it failed)."""
     began = time.perf_counter()
     try:
-        return await _play_one(url, http, variant, rng, share, think, until, first, began)
+        started = await _play_one(url, http, variant, rng, share, think, until, first, began)
     except httpx.HTTPError as error:
         share.errors.append(f"open: {error!r}")
-        return False
-    finally:
-        if first:
-            share.all_open = max(share.all_open, time.time())
+        started = False
+    if first and not started:  # a table that failed to open is open as far as waiting for it goes
+        share.all_open = max(share.all_open, time.time())
+    return started
 
 
 async def _play_one(
