@@ -47,7 +47,11 @@ def machine() -> str:
 
 
 def command() -> str:
-    return "python " + " ".join(shlex.quote(arg) for arg in sys.argv)
+    """The command line of this run as typed from the repository's root, wherever it was run from."""
+    script = Path(sys.argv[0]).resolve()
+    root = RESULTS.parent.parent
+    shown = str(script.relative_to(root)) if script.is_relative_to(root) else sys.argv[0]
+    return "python " + " ".join(shlex.quote(arg) for arg in [shown, *sys.argv[1:]])
 
 
 def markdown_table(headers: list[str], rows: list[list[object]]) -> str:
