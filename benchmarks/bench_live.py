@@ -85,6 +85,19 @@ class Share:
     lag: list[float] = field(default_factory=list)  #: this process's event loop lag samples, seconds
 
 
+@dataclass
+class Run:
+    """What every player of one process shares: the server, its HTTP client, the game, the thinking time,
+    the deadline (``time.time()``) and where the measurements go."""
+
+    url: str
+    http: httpx.AsyncClient
+    variant: dict[str, int]
+    think: tuple[float, float]
+    until: float
+    share: Share
+
+
 class Game:
     """One game's shared bookkeeping: when each move was sent (both clocks, one process)."""
 
@@ -94,27 +107,16 @@ class Game:
         self.both_seated = asyncio.Event()
 
 
-async def player(
-    url: str,
-    http: httpx.AsyncClient,
-    game_id: int,
-    seat: int,
-    token: str,
-    game: Game,
-    rng: random.Random,
-    share: Share,
-    think: tuple[float, float],
-    until: list[float],
-) -> None:
+async def player(run: Run, game_id: int, seat: int, token: str, game: Game, rng: random.Random) -> None:
     """Play one seat: wait for pushes, move when it is this seat's turn, time the opponent's moves' arrival."""
-    ws_url = url.replace("http://", "ws://") + f"/api/games/{game_id}/live"
+    ws_url = run.url.replace("http://", "ws://") + f"/api/games/{game_id}/live"
     try:
         async with websockets.connect(ws_url, max_size=2**20, ping_interval=None) as socket_:
             await socket_.send(json.dumps({"token": token}))
             moved_at = -1
             while True:
                 try:  # no news comes to a seat whose opponent stopped at the deadline: stop there too
-                    raw = await asyncio.wait_for(socket_.recv(), max(0.1, until[0] + 2 - time.time()))
+                    raw = await asyncio.wait_for(socket_.recv(), max(0.1, run.until + 2 - time.time()))
                 except TimeoutError:
                     return
                 message = json.loads(raw)
@@ -128,109 +130,79 @@ async def player(
                 number = state["moves"]
                 if number in game.sent and state["last"] and state["last"]["player"] != seat and number > moved_at:
                     sent_at, began = game.sent.pop(number)
-                    share.moves.append((sent_at, time.perf_counter() - began))
-                if state["over"] or time.time() > until[0]:
+                    run.share.moves.append((sent_at, time.perf_counter() - began))
+                if state["over"] or time.time() > run.until:
                     return
                 if state["to_move"] == seat and number > moved_at and all(message["live"]["seats_taken"]):
                     moved_at = number
                     move = rng.choice(state["legal_moves"])
-                    if think[1] > 0:
-                        await asyncio.sleep(rng.uniform(*think))
-                    if time.time() > until[0]:
+                    if run.think[1] > 0:
+                        await asyncio.sleep(rng.uniform(*run.think))
+                    if time.time() > run.until:
                         return
                     game.sent[number + 1] = (time.time(), time.perf_counter())
-                    answer = await http.post(
-                        f"{url}/api/live/games/{game_id}/moves",
+                    answer = await run.http.post(
+                        f"{run.url}/api/live/games/{game_id}/moves",
                         json={"move": move, "moves": number},
                         headers={"X-Seat-Token": token},
                     )
                     if answer.status_code != 200:
-                        share.errors.append(f"move: {answer.status_code} {answer.text[:100]}")
+                        run.share.errors.append(f"move: {answer.status_code} {answer.text[:100]}")
                         return
     except (OSError, websockets.WebSocketException, httpx.HTTPError) as error:
-        share.errors.append(f"{'move' if isinstance(error, httpx.HTTPError) else 'push'}: {error!r}")
+        run.share.errors.append(f"{'move' if isinstance(error, httpx.HTTPError) else 'push'}: {error!r}")
 
 
-async def one_game(
-    url: str,
-    http: httpx.AsyncClient,
-    variant: dict[str, int],
-    rng: random.Random,
-    share: Share,
-    think: tuple[float, float],
-    until: list[float],
-    first: bool,
-) -> bool:
+async def one_game(run: Run, rng: random.Random, first: bool) -> bool:
     """Invite, claim and play one game to its end (or the deadline); False when it could not start. The
     ``first`` game of a table opens it: the table is open once both seats are connected (or it failed)."""
     began = time.perf_counter()
     try:
-        started = await _play_one(url, http, variant, rng, share, think, until, first, began)
+        started = await _play_one(run, rng, first, began)
     except httpx.HTTPError as error:
-        share.errors.append(f"open: {error!r}")
+        run.share.errors.append(f"open: {error!r}")
         started = False
     if first and not started:  # a table that failed to open is open as far as waiting for it goes
-        share.all_open = max(share.all_open, time.time())
+        run.share.all_open = max(run.share.all_open, time.time())
     return started
 
 
-async def _play_one(
-    url: str,
-    http: httpx.AsyncClient,
-    variant: dict[str, int],
-    rng: random.Random,
-    share: Share,
-    think: tuple[float, float],
-    until: list[float],
-    first: bool,
-    began: float,
-) -> bool:
+async def _play_one(run: Run, rng: random.Random, first: bool, began: float) -> bool:
     """Invite, claim, connect both seats and play to the end; the first game of a table marks it open."""
-    made = await http.post(f"{url}/api/live/games", json={"variant": variant})
+    made = await run.http.post(f"{run.url}/api/live/games", json={"variant": run.variant})
     if made.status_code != 201:
-        share.errors.append(f"create: {made.status_code}")
+        run.share.errors.append(f"create: {made.status_code}")
         return False
     seat = made.json()
-    claimed = await http.post(f"{url}/api/live/games/{seat['game_id']}/claim", json={"invite": seat["invite"]})
+    claimed = await run.http.post(f"{run.url}/api/live/games/{seat['game_id']}/claim", json={"invite": seat["invite"]})
     if claimed.status_code != 200:
-        share.errors.append(f"claim: {claimed.status_code}")
+        run.share.errors.append(f"claim: {claimed.status_code}")
         return False
     game = Game()
     tokens = (seat["token"], claimed.json()["token"])
     players = [
-        asyncio.ensure_future(
-            player(url, http, seat["game_id"], n, tokens[n], game, random.Random(rng.random()), share, think, until)
-        )
+        asyncio.ensure_future(player(run, seat["game_id"], n, tokens[n], game, random.Random(rng.random())))
         for n in (0, 1)
     ]
     seated = asyncio.ensure_future(game.both_seated.wait())
     await asyncio.wait([seated, *players], return_when=asyncio.FIRST_COMPLETED)
     if game.both_seated.is_set():
-        share.opening.append(time.perf_counter() - began)
+        run.share.opening.append(time.perf_counter() - began)
     seated.cancel()
     if first:
-        share.all_open, first = max(share.all_open, time.time()), False
+        run.share.all_open, first = max(run.share.all_open, time.time()), False
     await asyncio.gather(*players)
-    unanswered = [number for number, (sent_at, _) in game.sent.items() if sent_at < until[0] - 5]
-    share.errors += [f"game {seat['game_id']}: no push of move {number}" for number in unanswered]
+    unanswered = [number for number, (sent_at, _) in game.sent.items() if sent_at < run.until - 5]
+    run.share.errors += [f"game {seat['game_id']}: no push of move {number}" for number in unanswered]
     return True
 
 
-async def table(
-    url: str,
-    http: httpx.AsyncClient,
-    variant: dict[str, int],
-    rng: random.Random,
-    share: Share,
-    think: tuple[float, float],
-    until: list[float],
-    delay: float,
-) -> None:
+async def table(run: Run, rng: random.Random, delay: float) -> None:
     """Games one after the other at one table, from ``delay`` seconds on, until the deadline."""
     await asyncio.sleep(delay)
     first = True
-    while time.time() < until[0]:
-        if not await one_game(url, http, variant, rng, share, think, until, first):
+    while time.time() < run.until:
+        if not await one_game(run, rng, first):
             await asyncio.sleep(1)
         first = False
 
@@ -242,12 +214,10 @@ async def play_share(
     lag = LoopLag()
     lag.start()
     rng = random.Random(seed)
-    deadline = [until]
     connections = 2 * len(tables)
     async with http_client(url, max_connections=connections, max_keepalive_connections=connections) as http:
-        await asyncio.gather(
-            *(table(url, http, variant, random.Random(rng.random()), share, think, deadline, delay) for delay in tables)
-        )
+        run = Run(url, http, variant, think, until, share)
+        await asyncio.gather(*(table(run, random.Random(rng.random()), delay) for delay in tables))
     lag.stop()
     share.lag = lag.samples
     return share
