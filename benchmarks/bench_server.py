@@ -19,28 +19,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 
-import httpx
-
-from common import markdown_table, report
+from common import Tally, client_address, free_port, http_client, markdown_table, ms, report, wait_until_up
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def start_server(workers: int, directory: Path) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
+def start_server(workers: int, directory: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``kalah serve`` on a free loopback port over a fresh library in ``directory``, up and answering."""
+    port = free_port()
     process = subprocess.Popen(
         [
             sys.executable,
@@ -59,50 +49,12 @@ def start_server(workers: int, directory: Path) -> tuple[subprocess.Popen, str]:
         start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(url + "/api/info", timeout=1).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit("kalah serve did not start")
-        time.sleep(0.2)
-
-
-class Tally:
-    def __init__(self) -> None:
-        self.latencies: dict[str, list[float]] = defaultdict(list)
-        self.busy = 0
-        self.errors: list[str] = []
-
-    async def request(
-        self, client: httpx.AsyncClient, route: str, method: str, url: str, **kwargs
-    ) -> httpx.Response | None:
-        began = time.perf_counter()
-        try:
-            response = await client.request(method, url, **kwargs)
-        except httpx.HTTPError as error:
-            self.errors.append(f"{route}: {type(error).__name__}")
-            return None
-        self.latencies[route].append(time.perf_counter() - began)
-        if response.status_code in (429, 503):
-            self.busy += 1
-        elif response.status_code >= 500:
-            self.errors.append(f"{route}: {response.status_code}")
-        return response
-
-
-def client_address(number: int) -> str:
-    """The address client ``number`` connects from."""
-    return f"127.0.{1 + number // 250}.{1 + number % 250}"
+    wait_until_up(process, url)
+    return process, url
 
 
 async def play(url: str, tally: Tally, until: float, address: str) -> None:
-    async with httpx.AsyncClient(
-        base_url=url, timeout=60, transport=httpx.AsyncHTTPTransport(local_address=address)
-    ) as client:
+    async with http_client(url, address) as client:
         game = None
         while time.monotonic() < until:
             if game is None or game["over"]:
@@ -143,11 +95,6 @@ async def play(url: str, tally: Tally, until: float, address: str) -> None:
                 game = response.json()
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
 def run(url: str, clients: int, seconds: float) -> tuple[list[list[object]], Tally, float]:
     tally = Tally()
     began = time.monotonic()
@@ -166,9 +113,9 @@ def run(url: str, clients: int, seconds: float) -> tuple[list[list[object]], Tal
                 route,
                 len(values),
                 f"{len(values) / elapsed:.0f}",
-                f"{statistics.median(values) * 1000:.0f}",
-                f"{percentile(values, 0.95) * 1000:.0f}",
-                f"{percentile(values, 0.99) * 1000:.0f}",
+                ms(values),
+                ms(values, 0.95),
+                ms(values, 0.99),
             ]
         )
     return rows, tally, elapsed
@@ -194,9 +141,9 @@ def main() -> None:
                     [
                         clients,
                         f"{total / elapsed:.0f}",
-                        tally.busy,
-                        len(tally.errors),
-                        ", ".join(sorted(set(tally.errors))[:3]) or "-",
+                        sum(tally.count(route, (429, 503)) for route in tally.statuses),
+                        sum(tally.failures().values()),
+                        ", ".join(sorted(tally.failures())[:3]) or "-",
                     ]
                 )
         finally:

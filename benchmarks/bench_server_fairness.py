@@ -1,7 +1,7 @@
 """Honest players beside attackers against one ``kalah serve``: do the honest ones still get their share?
 
     python benchmarks/bench_server_fairness.py [--honest 50] [--alone 200] [--seconds 30] [--head-start 8]
-                                               [--think 0] [--workers 2]
+                                               [--think 1,3] [--workers 2]
 
 Starts ``kalah serve`` in a fresh process on a fresh library. Every client
 connects from an address of its own in 127.0.0.0/8 (the server shares its
@@ -22,10 +22,17 @@ from 127.0.9.x. Two rows:
    Retry-After; 50 connections drip a request line a byte a second.
 2. ``--alone`` honest clients and no attackers.
 
-Honest clients move as fast as answers come unless ``--think S`` has them
-look at the board S seconds before each move (as people do): without it,
-200 clients keep the server saturated, and a request's latency is about
-the number of clients over the requests the server answers a second.
+An honest client is a person at the page: before each of its moves it
+looks at the board for a time drawn uniformly from ``--think`` seconds
+(default 1 to 3 s), then plays the first legal pit and asks for the
+computer's answer at once, as the page does (waiting as told by
+Retry-After when refused). ``--think 0`` has them move as fast as answers
+come: 200 such clients keep the server saturated, and a request's latency
+is then about the number of clients over the requests the server answers a
+second (a load test, not people; its results go to
+server_fairness_think0.md). The clients run in processes of their own,
+at most 50 honest clients to a process and the attackers in another, and
+each process reports how late its own event loop woke.
 
 Reports the honest clients' human-move latency (p50/p95/p99), their
 computer moves' latency and refusals (429 or 503), and what the attackers
@@ -38,70 +45,40 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
+import concurrent.futures
+import random
 import tempfile
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
 
 import httpx
 
-from bench_server import percentile, start_server
-from common import figure, markdown_table, report
+from bench_server import start_server
+from common import LoopLag, Tally, client_address, figure, http_client, markdown_table, ms, report
 
-#: Seconds over which the honest clients arrive, before they are measured.
+#: Seconds over which the honest clients arrive and open their first games, before they are measured.
 RAMP = 5.0
-
-
-class Tally:
-    """Latencies by route and status counts, for one group of clients (honest, or an attacker)."""
-
-    def __init__(self) -> None:
-        self.latencies: dict[str, list[float]] = defaultdict(list)
-        self.statuses: dict[str, Counter[int]] = defaultdict(Counter)
-        self.errors: Counter[str] = Counter()
-
-    async def request(
-        self, client: httpx.AsyncClient, route: str, method: str, url: str, **kwargs: Any
-    ) -> httpx.Response | None:
-        began = time.perf_counter()
-        try:
-            response = await client.request(method, url, **kwargs)
-        except httpx.HTTPError as error:
-            self.errors[f"{route}: {type(error).__name__}"] += 1
-            return None
-        self.latencies[route].append(time.perf_counter() - began)
-        self.statuses[route][response.status_code] += 1
-        return response
+#: Seconds after the last arrival before the measured window opens (the last first games are made).
+SETTLE = 3.0
 
 
 def _client(url: str, address: str, timeout: float = 60) -> httpx.AsyncClient:
-    return httpx.AsyncClient(base_url=url, timeout=timeout, transport=httpx.AsyncHTTPTransport(local_address=address))
-
-
-def honest_address(number: int) -> str:
-    return f"127.0.{1 + number // 250}.{1 + number % 250}"
+    return http_client(url, address, timeout)
 
 
 class Start:
-    """The honest clients open their first games (not measured), then all play for ``seconds`` together."""
+    """The honest clients open their first games (not measured), then all play from ``begin`` to ``until``
+    (``time.time()``: the clients run in several processes)."""
 
-    def __init__(self, clients: int, seconds: float) -> None:
-        self.waiting, self.seconds = clients, seconds
-        self.ready = asyncio.Event()
-        self.until = 0.0
+    def __init__(self, begin: float, until: float) -> None:
+        self.begin, self.until = begin, until
         self.opening: list[float] = []
 
-    def arrived(self) -> None:
-        self.waiting -= 1
-        if self.waiting == 0:
-            self.until = time.monotonic() + self.seconds
-            self.ready.set()
 
-
-async def honest(url: str, address: str, tally: Tally, start: Start, delay: float, think: float) -> None:
+async def honest(url: str, address: str, tally: Tally, start: Start, delay: float, think: tuple[float, float]) -> None:
     """The page against the 'easy' level (as benchmarks/bench_server.py plays), from ``delay`` seconds on."""
+    rng = random.Random(address)
     await asyncio.sleep(delay)
     async with _client(url, address) as client:
         game = None
@@ -115,9 +92,8 @@ async def honest(url: str, address: str, tally: Tally, start: Start, delay: floa
             if game is None:
                 await asyncio.sleep(0.5)
         start.opening.append(time.perf_counter() - began)
-        start.arrived()
-        await start.ready.wait()
-        while time.monotonic() < start.until:
+        await asyncio.sleep(max(0.0, start.begin - time.time()))
+        while time.time() < start.until:
             if game is None or game["over"]:
                 response = await tally.request(
                     client, "new game", "POST", "/api/games", json={"players": ["human", "easy"]}
@@ -127,7 +103,7 @@ async def honest(url: str, address: str, tally: Tally, start: Start, delay: floa
                     continue
                 game = response.json()
             if game["human_to_move"]:
-                await asyncio.sleep(think)  # the person looks at the board
+                await asyncio.sleep(rng.uniform(*think))  # the person looks at the board
                 response = await tally.request(
                     client,
                     "human move",
@@ -223,39 +199,84 @@ async def attackers(url: str, port: int, tally: dict[str, Tally], until: float) 
     return [asyncio.create_task(job) for job in jobs]
 
 
-def run(
-    url: str, honest_clients: int, seconds: float, with_attackers: bool, head_start: float, think: float
-) -> tuple[Tally, dict[str, Tally], list[float]]:
-    port = int(url.rsplit(":", 1)[1])
-    attack_tally: dict[str, Tally] = defaultdict(Tally)
-    honest_tally = Tally()
-    start = Start(honest_clients, seconds)
+def honest_share(
+    url: str, numbers: list[int], begin: float, until: float, think: tuple[float, float], arrive: float
+) -> tuple[Tally, list[float], list[float]]:
+    """One process of honest clients (client ``n`` arrives ``arrive * n`` seconds from now): their tally, the
+    seconds each took to open its first game, and the process's own event loop lag."""
 
-    async def everyone() -> None:
-        ahead = head_start if with_attackers else 0.0
-        tasks = await attackers(url, port, attack_tally, float("inf")) if with_attackers else []
-        await asyncio.sleep(ahead)  # the attack is under way when the honest arrive
-        # the honest clients arrive one after the other over RAMP seconds and open their first games; then
-        # they play, measured, for ``seconds``: a row measures play, not a crowd opening games at once
-        await asyncio.gather(
-            *(
-                honest(url, honest_address(n), honest_tally, start, RAMP * n / honest_clients, think)
-                for n in range(honest_clients)
-            )
-        )
+    async def clients() -> tuple[Tally, list[float], list[float]]:
+        tally, start, lag = Tally(), Start(begin, until), LoopLag()
+        lag.start()
+        await asyncio.gather(*(honest(url, client_address(n), tally, start, arrive * n, think) for n in numbers))
+        lag.stop()
+        return tally, start.opening, lag.samples
+
+    return asyncio.run(clients())
+
+
+def attack_share(url: str, until: float) -> tuple[dict[str, Tally], list[float]]:
+    """The attackers' process, until ``until`` (``time.time()``): their tallies and the process's loop lag."""
+    port = int(url.rsplit(":", 1)[1])
+
+    async def everyone() -> tuple[dict[str, Tally], list[float]]:
+        tally: dict[str, Tally] = defaultdict(Tally)
+        lag = LoopLag()
+        lag.start()
+        tasks = await attackers(url, port, tally, float("inf"))
+        await asyncio.sleep(max(0.0, until - time.time()))
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        lag.stop()
+        return dict(tally), lag.samples
 
-    asyncio.run(everyone())
-    return honest_tally, attack_tally, start.opening
+    return asyncio.run(everyone())
 
 
-def _ms(values: list[float], fraction: float | None = None) -> str:
-    if not values:
-        return "-"
-    value = statistics.median(values) if fraction is None else percentile(values, fraction)
-    return f"{value * 1000:.0f}"
+#: Honest clients per process of their own (a Python process with hundreds of connections lags itself).
+PER_PROCESS = 50
+
+
+def run(
+    url: str,
+    honest_clients: int,
+    seconds: float,
+    with_attackers: bool,
+    head_start: float,
+    think: tuple[float, float],
+) -> tuple[Tally, dict[str, Tally], list[float], dict[str, list[float]]]:
+    """One row: the attackers (in a process of their own) from ``head_start`` seconds before the honest
+    clients, who arrive over RAMP seconds and play, measured, for ``seconds``; each process's loop lag."""
+    now = time.time()
+    ahead = head_start if with_attackers else 0.0
+    begin = now + ahead + RAMP + SETTLE
+    until = begin + seconds
+    processes = max(1, -(-honest_clients // PER_PROCESS))
+    lags: dict[str, list[float]] = {}
+    with concurrent.futures.ProcessPoolExecutor(processes + 1) as pool:
+        attack = pool.submit(attack_share, url, until) if with_attackers else None
+        if attack is not None:
+            time.sleep(ahead)  # the attack is under way when the honest arrive
+        numbers = list(range(honest_clients))
+        shares = [
+            pool.submit(honest_share, url, numbers[p::processes], begin, until, think, RAMP / honest_clients)
+            for p in range(processes)
+        ]
+        honest_tally, opening = Tally(), []
+        for p, share in enumerate(shares):
+            tally, opened, lag = share.result()
+            for route, values in tally.latencies.items():
+                honest_tally.latencies[route] += values
+            for route, counter in tally.statuses.items():
+                honest_tally.statuses[route].update(counter)
+            honest_tally.errors.update(tally.errors)
+            opening += opened
+            lags[f"honest clients {p + 1}"] = lag
+        attacks: dict[str, Tally] = {}
+        if attack is not None:
+            attacks, lags["attackers"] = attack.result()
+    return honest_tally, attacks, opening, lags
 
 
 def _statuses(counter: Counter[int]) -> str:
@@ -270,58 +291,58 @@ def main() -> None:
     parser.add_argument("--head-start", type=float, default=8.0)
     parser.add_argument(
         "--think",
-        type=float,
-        default=0.0,
-        help="seconds an honest player looks at the board before each move (0: none)",
+        default="1,3",
+        help="seconds an honest player looks at the board before each move, MIN,MAX (0: none, a load test)",
     )
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
+    low, _, high = args.think.partition(",")
+    think = (float(low), float(high or low))
     rows: list[list[object]] = []
     attack_rows: list[list[object]] = []
+    lag_rows: list[list[object]] = []
     headline: dict[str, str] = {}
     which: list[str] = []
     with tempfile.TemporaryDirectory() as directory:
         process, url = start_server(args.workers, Path(directory))
         try:
             for clients, attacked in ((args.honest, True), (args.alone, False)):
-                tally, attacks, opening = run(url, clients, args.seconds, attacked, args.head_start, args.think)
+                tally, attacks, opening, lags = run(url, clients, args.seconds, attacked, args.head_start, think)
                 human, computer = tally.latencies["human move"], tally.latencies["computer move"]
-                refused = sum(
-                    count for status, count in tally.statuses["computer move"].items() if status in (429, 503)
-                )
-                failures = Counter(tally.errors)
-                for route, counter in tally.statuses.items():
-                    for status, count in counter.items():
-                        if status >= 500 and status != 503:
-                            failures[f"{route}: {status}"] += count
+                refused = tally.count("computer move", (429, 503))
+                failures = tally.failures()
                 errors = sum(failures.values())
+                lag_rows += [
+                    [f"{clients} honest", who, ms(lag, digits=1), ms(lag, 0.99, 1), ms(lag, 1.0, 1)]
+                    for who, lag in lags.items()
+                ]
                 which += [f"{clients} honest: {name} ({count})" for name, count in sorted(failures.items())]
                 label = f"{clients} honest" + (" + attackers" if attacked else ", no attackers")
                 rows.append(
                     [
                         label,
-                        _ms(opening),
-                        _ms(opening, 0.99),
+                        ms(opening),
+                        ms(opening, 0.99),
                         len(human),
-                        _ms(human),
-                        _ms(human, 0.95),
-                        _ms(human, 0.99),
+                        ms(human),
+                        ms(human, 0.95),
+                        ms(human, 0.99),
                         len(computer),
-                        _ms(computer),
-                        _ms(computer, 0.99),
+                        ms(computer),
+                        ms(computer, 0.99),
                         refused,
                         errors,
                     ]
                 )
                 headline[label] = (
-                    f"human p99 {_ms(human, 0.99)} ms, {refused} computer moves refused"
+                    f"human p99 {ms(human, 0.99)} ms, {refused} computer moves refused"
                     if attacked
-                    else f"human p99 {_ms(human, 0.99)} ms"
+                    else f"human p99 {ms(human, 0.99)} ms"
                 )
                 for name, attack in sorted(attacks.items()):
                     for route, counter in sorted(attack.statuses.items()):
                         attack_rows.append(
-                            [name, route, sum(counter.values()), _statuses(counter), _ms(attack.latencies[route])]
+                            [name, route, sum(counter.values()), _statuses(counter), ms(attack.latencies[route])]
                         )
                     for error, count in sorted(attack.errors.items()):
                         attack_rows.append([name, error, count, "connection error", "-"])
@@ -354,10 +375,20 @@ def main() -> None:
         + ("\n\nHonest errors: " + "; ".join(which) if which else "")
         + "\n\nWhat the attackers got (first row, head start included):\n\n"
         + markdown_table(["attacker", "route", "requests", "answers", "p50 ms"], attack_rows)
+        + "\n\nHow late the load generator's own event loops woke (each process's lag is in the latencies it"
+        " measured; the honest clients run in processes of at most"
+        f" {PER_PROCESS}, the attackers in one of their own):\n\n"
+        + markdown_table(["row", "process", "loop lag p50 ms", "p99 ms", "max ms"], lag_rows)
     )
-    if args.think:  # another question (players as people play): its own file, and no figure of the README
-        body = f"Each honest player looks at the board for {args.think:g} s before each of its moves.\n\n" + body
-        report("Server fairness: honest clients beside attackers", body, f"server_fairness_think{args.think:g}.md")
+    body = (
+        f"Each honest player looks at the board for {think[0]:g} to {think[1]:g} s (uniformly drawn) before each of"
+        " its moves, then asks for the computer's answer at once, as the page does.\n\n" + body
+        if think[1] > 0
+        else "The honest players move as fast as answers come (a load test: people think).\n\n" + body
+    )
+    if think != (1.0, 3.0):  # another question than the issue's: its own file, and no figure of the README
+        name = f"server_fairness_think{args.think.replace(',', '-')}.md"
+        report("Server fairness: honest clients beside attackers", body, name)
         return
     report("Server fairness: honest clients beside attackers", body, "server_fairness.md")
     attacked, alone = headline[f"{args.honest} honest + attackers"], headline[f"{args.alone} honest, no attackers"]

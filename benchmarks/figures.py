@@ -39,6 +39,8 @@ ORDER = [
     "mankalah",  # bench_mankalah.py
     "rl-steps",  # bench_rl.py
     "server-fairness",  # bench_server_fairness.py
+    "live-push",  # bench_live.py
+    "slow-connections",  # bench_slow_connections.py
     "review-40",  # bench_review.py
     "puzzles",  # bench_puzzles.py
 ]

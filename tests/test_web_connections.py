@@ -237,3 +237,37 @@ def test_kalah_serve_takes_the_per_address_limits(tmp_path):
             assert len(client.get("/api/games").json()) == 2
     finally:
         kill_group(process)
+
+
+def test_closed_push_connections_leave_the_address_its_share(server):
+    """A WebSocket is an upgraded HTTP connection: when it closes, its address may open another (every push
+    connection ever opened counted against the cap until the address was shut out of the server)."""
+    import asyncio
+
+    import websockets
+
+    async def open_and_close(count: int) -> None:
+        for _ in range(count):
+            async with websockets.connect(f"ws://127.0.0.1:{server}/api/lobby/live", ping_interval=None) as push:
+                assert '"challenges"' in await asyncio.wait_for(push.recv(), 10)
+
+    asyncio.run(open_and_close(2 * LIMITS["per_address"]))
+    time.sleep(0.3)  # the server sees the last one go
+    assert httpx.get(f"http://127.0.0.1:{server}/api/info", timeout=10).status_code == 200
+
+
+def test_a_push_connection_outlives_the_request_timeouts(server):
+    """The upgrade request of a WebSocket has no body, but h11 still waits for its end: the body's deadline
+    must not close the WebSocket that the connection has become (every push connection was cut at 30 s)."""
+    import asyncio
+
+    import websockets
+
+    async def stay() -> None:
+        async with websockets.connect(f"ws://127.0.0.1:{server}/api/lobby/live", ping_interval=None) as push:
+            assert '"challenges"' in await asyncio.wait_for(push.recv(), 10)
+            await asyncio.sleep(LIMITS["body_seconds"] + LIMITS["header_seconds"] + 1)
+            await push.send('{"type": "nonsense"}')
+            assert '"error"' in await asyncio.wait_for(push.recv(), 10)
+
+    asyncio.run(stay())

@@ -9,11 +9,14 @@ by an empty image, so nothing leaves the machine and nothing is refused."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html
 from fastapi.responses import HTMLResponse, Response
+from starlette.datastructures import MutableHeaders
 
 #: Where the bundled script says its logo is.
 REMOTE_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
@@ -48,3 +51,28 @@ def add_redoc(app: FastAPI, path: str = "/redoc") -> None:
     @app.get(SCRIPT_PATH, include_in_schema=False)
     async def redoc_bundle() -> Response:
         return Response(redoc_script(), media_type="text/javascript", headers={"Cache-Control": "max-age=86400"})
+
+
+class PagePolicy:
+    """ASGI middleware: the pages at ``paths`` are answered with ``policy`` as their Content-Security-Policy.
+
+    A plain ASGI class rather than ``@app.middleware("http")``: that one (Starlette's BaseHTTPMiddleware)
+    runs every request of the server, not only these pages, through a task group and a memory stream,
+    which took about a fifth of the event loop's busy time with 200 live games (py-spy)."""
+
+    def __init__(self, app: Any, paths: Sequence[str], policy: str) -> None:
+        self.app = app
+        self.paths = frozenset(paths)
+        self.policy = policy
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] not in self.paths:
+            await self.app(scope, receive, send)
+            return
+
+        async def with_policy(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message)["Content-Security-Policy"] = self.policy
+            await send(message)
+
+        await self.app(scope, receive, with_policy)

@@ -29,7 +29,7 @@ from kalah.records import GameLibrary
 from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
-from .apidocs import add_redoc
+from .apidocs import PagePolicy, add_redoc
 from .guard import FRAME_POLICY, SameOriginOnly
 from .lab import router as lab_router
 from .limits import (
@@ -44,6 +44,7 @@ from .limits import (
 )
 from .live import LiveLimits
 from .live import install as install_live
+from .memory import QuietCollector
 from .models import (
     MAX_ID,
     AnalyseIn,
@@ -85,6 +86,12 @@ def client_of(request: Request) -> str:
     """The key the engine scheduler shares the engines by: the client's address (kalah.web.scheduler)."""
     return address_key(request.client.host if request.client else None)
 
+
+#: What a route that starts engine work answers when the scheduler refuses the job (kalah.web.scheduler).
+ENGINE_REFUSALS: dict[int | str, dict[str, Any]] = {
+    429: {"description": "this client has its share of engine jobs under way: retry after the Retry-After seconds"},
+    503: {"description": "all engines are busy: retry after the Retry-After seconds"},
+}
 
 #: Games per page of GET /api/games unless the client asks for another number, and the most it may ask.
 PAGE = 100
@@ -140,11 +147,14 @@ def create_app(
             max_queued=queued_jobs,
         )
         app.state.service = GameService(library, engines, allow_exec=allow_exec, move_seconds=move_seconds)
+        collector = QuietCollector()
         try:
             await app.state.live.restore()  # the clocks of live games run on: their flags fall on time
             await app.state.service.warm_up()  # start the workers now rather than at the first computer move
+            collector.settle()  # what lives now lives as long as the server: no full collection walks it
             yield
         finally:
+            collector.restore()
             engines.stop()
 
     app = FastAPIOffline(
@@ -161,17 +171,14 @@ def create_app(
     app.add_middleware(BodyLimit, max_bytes=max_body)
     app.add_middleware(SameOriginOnly)  # outermost but for the one below: its 403 and frame headers come first
 
-    @app.middleware("http")
-    async def _docs_stay_local(request: Request, call_next: Any) -> Response:
-        # The API documentation pages are drawn by scripts bundled with fastapi-offline; the policy
-        # keeps their browsers from fetching anything else (ReDoc's footer asks a CDN for its logo).
-        response: Response = await call_next(request)
-        if request.url.path in ("/docs", "/redoc"):
-            response.headers["Content-Security-Policy"] = (
-                "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline';"
-                f" img-src 'self' data:; worker-src 'self' blob:; font-src 'self' data:; {FRAME_POLICY}"
-            )
-        return response
+    # The API documentation pages are drawn by scripts bundled with fastapi-offline; the policy
+    # keeps their browsers from fetching anything else (ReDoc's footer asks a CDN for its logo).
+    app.add_middleware(
+        PagePolicy,
+        paths=("/docs", "/redoc"),
+        policy="default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline';"
+        f" img-src 'self' data:; worker-src 'self' blob:; font-src 'self' data:; {FRAME_POLICY}",
+    )
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, error: ApiError) -> JSONResponse:
@@ -300,10 +307,7 @@ def create_app(
         summary="Let the computer player to move choose and play its move",
         responses={
             409: {"description": "not a computer's turn, the game is over or moved on"},
-            429: {
-                "description": "this client has its share of engine jobs under way: retry after the Retry-After seconds"
-            },
-            503: {"description": "all engines are busy: retry after the Retry-After seconds"},
+            **ENGINE_REFUSALS,
         },
     )
     async def computer_move(game_id: GameId, request: Expected, http: Request) -> GameState:
@@ -392,10 +396,7 @@ def create_app(
         summary="Every node of a search, in visiting order (kalah.trace; format kalah-trace/1)",
         responses={
             422: {"description": "a bad position, algorithm, option or depth, or too many nodes"},
-            429: {
-                "description": "this client has its share of engine jobs under way: retry after the Retry-After seconds"
-            },
-            503: {"description": "all engines are busy: retry after the Retry-After seconds"},
+            **ENGINE_REFUSALS,
         },
     )
     async def trace(request: TraceIn, http: Request) -> dict[str, Any]:
@@ -406,10 +407,7 @@ def create_app(
         summary="UCT iteration by iteration (format kalah-mcts-trace/1) beside alpha-beta",
         responses={
             422: {"description": "a bad position, playouts, seed or depth"},
-            429: {
-                "description": "this client has its share of engine jobs under way: retry after the Retry-After seconds"
-            },
-            503: {"description": "all engines are busy: retry after the Retry-After seconds"},
+            **ENGINE_REFUSALS,
         },
     )
     async def trace_mcts(request: MctsTraceIn, http: Request) -> dict[str, Any]:

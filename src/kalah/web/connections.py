@@ -56,6 +56,7 @@ def guarded_protocol(limits: ConnectionLimits) -> type[H11Protocol]:
         _deadline: asyncio.TimerHandle | None = None
         _waiting_for: str = ""
         _address: str | None = None
+        _upgraded = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -79,6 +80,11 @@ def guarded_protocol(limits: ConnectionLimits) -> type[H11Protocol]:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._cancel()
+            self._release()
+            super().connection_lost(exc)
+
+        def _release(self) -> None:
+            """The connection is gone: its address may open another."""
             if self._address is not None:
                 left = limits.open_by_address.get(self._address, 1) - 1
                 if left > 0:
@@ -86,7 +92,24 @@ def guarded_protocol(limits: ConnectionLimits) -> type[H11Protocol]:
                 else:
                     limits.open_by_address.pop(self._address, None)
                 self._address = None
-            super().connection_lost(exc)
+
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            # From here the socket belongs to uvicorn's WebSocket protocol, and this one's connection_lost
+            # is never called: the count of the address goes with the socket, or every push connection
+            # ever opened would count against the address until the cap shut it out of the server.
+            self._cancel()
+            self._upgraded = True
+            super().handle_websocket_upgrade(event)
+            upgraded = self.transport.get_protocol()
+            if upgraded is self:
+                return
+            lost = upgraded.connection_lost
+
+            def connection_lost(exc: Exception | None) -> None:
+                self._release()
+                lost(exc)
+
+            upgraded.connection_lost = connection_lost  # type: ignore[method-assign]
 
         def handle_events(self) -> None:
             super().handle_events()
@@ -94,6 +117,8 @@ def guarded_protocol(limits: ConnectionLimits) -> type[H11Protocol]:
 
         def _watch(self) -> None:
             """Arm the deadline of what the client owes now: headers (IDLE), a body (SEND_BODY), or nothing."""
+            if self._upgraded:  # the socket is a WebSocket's now, and h11 still waits for the request's end
+                return
             state = self.conn.their_state
             owed = "headers" if state is h11.IDLE else "body" if state is h11.SEND_BODY else ""
             if owed == self._waiting_for or self.transport.is_closing():

@@ -22,6 +22,7 @@ from typing import Any
 from kalah.records import PlayerInfo
 from kalah.rules import IllegalMoveError, KalahError, Position, Variant
 
+from ..models import GameState
 from ..service import ApiError, GameService, invalid
 from . import clock as clocks
 from .hub import Hub
@@ -317,14 +318,15 @@ class LiveService:
 
     def _move_sync(self, game_id: int, raw: int | str, expected: int, state: dict[str, Any]) -> dict[str, Any]:
         """One trip to a database thread: store the move (the library checks it and the move count in its
-        transaction) and read the new state."""
+        transaction) and make the new state from the one before (the game is not read back)."""
         position = Position(state["board"], state["to_move"], Variant.from_dict(state["variant"]))
         move = GameService._parse(raw, position)
         try:
-            self.service.library.add_move(game_id, move, 0.0, {}, expected)
+            after = self.service.library.add_move(game_id, move, 0.0, {}, expected)
         except IllegalMoveError as error:
             raise invalid(f"illegal move: {error}") from None
-        return self.service._state_sync(game_id).model_dump(mode="json")
+        before = GameState.model_validate(state)
+        return GameService._state_after(before, position, move, after).model_dump(mode="json")
 
     async def resign(self, game_id: int, token: str | None) -> dict[str, Any]:
         """The seat of ``token`` gives the game up."""
