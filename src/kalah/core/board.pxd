@@ -1,10 +1,18 @@
 # Declarations of csrc/board.h for Cython modules of the core (cimport kalah.core.board).
+#
+# The same declarations serve both builds of the board (csrc/board.h): kalah_cell is a byte, or 16 bits
+# under KALAH_BIG; Cython takes the width from C. The conversion helpers are inline, so that each
+# extension compiles them for its own build (a big_search must never call the byte build's helpers).
 from libc.stdint cimport uint8_t, uint64_t
+from libc.string cimport memset
 
 cdef extern from "csrc/board.h" nogil:
+    ctypedef unsigned int kalah_cell
+
     enum:
         KALAH_MAX_PITS
         KALAH_MAX_CELLS
+        KALAH_MAX_TOTAL
         KALAH_MAX_MOVES
         KALAH_SWAP
         KALAH_FIRST_MOVE
@@ -18,7 +26,7 @@ cdef extern from "csrc/board.h" nogil:
         int ring_len
 
     ctypedef struct kalah_state:
-        uint8_t cell[KALAH_MAX_CELLS]
+        kalah_cell cell[KALAH_MAX_CELLS]
         uint8_t to_move
         uint8_t flags
 
@@ -43,6 +51,18 @@ cdef extern from "csrc/board.h" nogil:
     int kalah_random_playout(const kalah_rules *r, kalah_state *s, kalah_rng *g)
 
 
-cdef void rules_from_variant(kalah_rules *r, object variant)
-cdef void state_from_position(const kalah_rules *r, kalah_state *s, object position)
+cdef inline void rules_from_variant(kalah_rules *r, object variant):
+    kalah_rules_init(r, variant.pits, variant.seeds, variant.empty_capture, variant.pie_rule)
+
+
+cdef inline void state_from_position(const kalah_rules *r, kalah_state *s, object position):
+    memset(s, 0, sizeof(kalah_state))
+    cdef int i = 0
+    for count in position.cells:
+        s.cell[i] = count
+        i += 1
+    s.to_move = position.to_move
+    kalah_derive_flags(r, s)
+
+
 cdef object position_from_state(const kalah_rules *r, const kalah_state *s, object variant)
