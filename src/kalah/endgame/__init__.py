@@ -129,7 +129,7 @@ def _check_request(pits: int, max_seeds: int) -> None:
     if isinstance(max_seeds, bool) or not isinstance(max_seeds, int) or not 0 <= max_seeds <= limit:
         raise EndgameDatabaseError(f"max_seeds must be an integer from 0 to {limit}, got {max_seeds!r}")
     if not 1 <= pits <= 8:
-        raise EndgameDatabaseError(f"pits must be from 1 to 8, got {pits}")
+        raise EndgameDatabaseError(f"endgame databases hold boards of 1 to 8 pits a side, got {pits}")
 
 
 @dataclass(eq=False)

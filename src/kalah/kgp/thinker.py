@@ -14,7 +14,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from kalah.core.search import MAX_DEPTH, Engine
+from kalah.core.builds import Engine
+from kalah.core.search import MAX_DEPTH
 from kalah.endgame import oracle_for
 from kalah.players import Player
 from kalah.players.engines import SearchPlayer

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kalah.core import solver as core
+from kalah.core.builds import BYTE_MAX_PITS, BYTE_MAX_TOTAL, needs_big
 from kalah.rules import Move, Position
 
 from .bounds import swap_open
@@ -101,7 +102,8 @@ def solve(
             without ``time`` (more than :data:`MAX_EXACT_SEEDS` seeds in the
             pits); ``endgame`` is not a choice or its database does not cover
             the variant; ``checkpoint`` without ``cluster``; a cluster that
-            cannot be reached or has no workers.
+            cannot be reached or has no workers; a board beyond the solver's (more than 8 pits
+            a side or 255 seeds).
         kalah.endgame.EndgameDatabaseError: the endgame database file is damaged.
         OSError: the endgame database file cannot be read.
     """
@@ -109,6 +111,11 @@ def solve(
         position = Position.start()
     if not isinstance(position, Position):
         raise SolveError(f"solve needs a kalah.Position, got {type(position).__name__}")
+    if needs_big(position):
+        raise SolveError(
+            f"the solver is limited to {BYTE_MAX_PITS} pits a side and {BYTE_MAX_TOTAL} seeds (its byte board), got"
+            f" {position.variant.pits} pits and {sum(position.cells)} seeds"
+        )
     if time is not None:
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
             raise SolveError(f"time must be a positive number of seconds, got {time!r}")
