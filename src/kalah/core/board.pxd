@@ -51,16 +51,30 @@ cdef extern from "csrc/board.h" nogil:
     int kalah_random_playout(const kalah_rules *r, kalah_state *s, kalah_rng *g)
 
 
+cdef inline void beyond_this_build(str what):
+    from kalah.rules import InvalidPositionError
+
+    raise InvalidPositionError(
+        f"{what} is beyond this build of the core ({KALAH_MAX_PITS} pits, {KALAH_MAX_TOTAL} seeds): use kalah.core.builds"
+    )
+
+
 cdef inline void rules_from_variant(kalah_rules *r, object variant):
+    # A board beyond this build would write past its cells: kalah.core.builds never sends one here.
+    if variant.pits > KALAH_MAX_PITS or variant.total_seeds > KALAH_MAX_TOTAL:
+        beyond_this_build(variant.name)
     kalah_rules_init(r, variant.pits, variant.seeds, variant.empty_capture, variant.pie_rule)
 
 
 cdef inline void state_from_position(const kalah_rules *r, kalah_state *s, object position):
     memset(s, 0, sizeof(kalah_state))
-    cdef int i = 0
+    cdef int i = 0, total = 0
     for count in position.cells:
+        total += count
         s.cell[i] = count
         i += 1
+    if total > KALAH_MAX_TOTAL:
+        beyond_this_build(f"a board of {total} seeds")
     s.to_move = position.to_move
     kalah_derive_flags(r, s)
 
