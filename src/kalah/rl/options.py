@@ -39,6 +39,7 @@ class Options:
 #: (kalah.core.batch) exist only in the core's byte build.
 MAX_PITS, MAX_TOTAL_SEEDS = 8, 255
 
+
 def options(
     pits: Any = 6, seeds: Any = 4, empty_capture: Any = False, pie_rule: Any = False, reward: Any = "win"
 ) -> Options:

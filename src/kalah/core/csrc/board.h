@@ -27,7 +27,7 @@
 
 #ifdef KALAH_BIG
 typedef uint16_t kalah_cell;
-#define KALAH_MAX_PITS  12
+#define KALAH_MAX_PITS 12
 /* 2 x 13 cells and two more that stay zero, so that the hash reads whole 64-bit words */
 #define KALAH_MAX_CELLS 28
 #define KALAH_MAX_TOTAL 65535 /* seeds on a board: a cell never overflows */
@@ -40,7 +40,7 @@ typedef uint8_t kalah_cell;
 #define KALAH_MAX_MOVES (KALAH_MAX_PITS + 1) /* every pit, plus the swap */
 #define KALAH_SWAP      255                       /* the move code of the pie rule's swap */
 
-#if !defined(KALAH_BIG) && defined(__SIZEOF_INT128__) && defined(__BYTE_ORDER__) && \
+#if !defined(KALAH_BIG) && defined(__SIZEOF_INT128__) && defined(__BYTE_ORDER__) &&                                    \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define KALAH_WIDE_SOWING 1
 #else
