@@ -196,7 +196,11 @@ def check_trace_options(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_traceable(position: Position) -> None:
-    """A SearchError for a board beyond the trace build, which exists only as a byte build (kalah.core.builds)."""
+    """Refuse a board beyond the trace build, which exists only as a byte build (kalah.core.builds).
+
+    Raises:
+        SearchError: ``position`` has more than 8 pits a side or more than 255 seeds.
+    """
     if needs_big(position):
         raise SearchError(
             f"traces are limited to {BYTE_MAX_PITS} pits a side and {BYTE_MAX_TOTAL} seeds (the trace build of the"
