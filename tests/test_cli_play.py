@@ -80,7 +80,7 @@ def test_pie_rule_swap_typed_by_a_person():
     "args, message",
     [
         (["play", "-0", "nobody"], "unknown player 'nobody'"),
-        (["play", "--pits", "12", "-0", "random", "-1", "random"], "pits must be between 1 and 8"),
+        (["play", "--pits", "13", "-0", "random", "-1", "random"], "pits must be between 1 and 12"),
         (["play", "-0", "human", "-1", "random", "--quiet"], "--quiet needs two computer players"),
         (["play", "-0", "random:seed=x", "-1", "random"], "seed must be an integer"),
         (["replay", "/nonexistent/game.json"], "cannot read"),
