@@ -32,11 +32,21 @@ EXTENSIONS = {
     # search.c and mcts.c again, with the trace hooks of csrc/trace.h and mcts.h compiled in (kalah.trace);
     # the release search above has none. Hidden symbols: its ks_* functions never meet those of "search".
     "trace": ["search_traced.c", "mcts_traced.c"],
+    # The big build (csrc/board.h with KALAH_BIG: 16-bit cells, up to 12 pits) of the board and of the
+    # search, for the boards the byte build cannot hold; kalah.core picks the build by the board, so
+    # every size up to 8 pits keeps the byte build's speed. Hidden symbols, as for "trace".
+    "big_board": [],
+    "big_search": ["big.c"],
 }
+BIG = ["-DKALAH_BIG", "-fvisibility=hidden"]
 # name -> extra compiler flags
-FLAGS = {"trace": ["-DKALAH_TRACE", "-fvisibility=hidden"]}
+FLAGS = {"trace": ["-DKALAH_TRACE", "-fvisibility=hidden"], "big_board": BIG, "big_search": BIG}
 # name -> C files its sources include (a change rebuilds it)
-INCLUDES = {"trace": ["search.c", "mcts.c"]}
+INCLUDES = {
+    "trace": ["search.c", "mcts.c"],
+    "big_board": ["../board.pyx"],
+    "big_search": ["search.c", "smp.c", "mcts.c", "reference.c", "../search.pyx"],
+}
 
 debug = os.environ.get("KALAH_DEBUG", "") not in ("", "0")
 only = {name for name in os.environ.get("KALAH_ONLY", "").split(",") if name}

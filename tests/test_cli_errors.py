@@ -141,6 +141,11 @@ MISUSES = [
         "cannot write in the folder /proc",
     ),
     (["endgame", "build", "-k", "5", "--threads", "0", "--path", "{folder}/endgame"], "--threads must be at least 1"),
+    # boards of up to 12 pits are played; the solver and the databases keep 8 and say so
+    (["play", "--pits", "13"], "pits must be between 1 and 12, got 13"),
+    (["solve", "--pits", "12", "--seeds", "12"], "the solver is limited to 8 pits a side and 255 seeds"),
+    (["endgame", "build", "--pits", "9", "-k", "5", "--path", "{folder}/endgame"], "1 to 8 pits a side, got 9"),
+    (["book", "build", "--pits", "9", "--seeds", "2", "-n", "2", "-o", "{folder}/book.json"], "8 pits a side"),
 ]
 
 

@@ -80,7 +80,7 @@ def test_pie_rule_swap_typed_by_a_person():
     "args, message",
     [
         (["play", "-0", "nobody"], "unknown player 'nobody'"),
-        (["play", "--pits", "12", "-0", "random", "-1", "random"], "pits must be between 1 and 8"),
+        (["play", "--pits", "13", "-0", "random", "-1", "random"], "pits must be between 1 and 12"),
         (["play", "-0", "human", "-1", "random", "--quiet"], "--quiet needs two computer players"),
         (["play", "-0", "random:seed=x", "-1", "random"], "seed must be an integer"),
         (["replay", "/nonexistent/game.json"], "cannot read"),
@@ -205,3 +205,15 @@ def test_ctrl_c_stops_a_game_while_an_engine_thinks(tmp_path):
     process.wait(timeout=30)
     assert time.monotonic() - stopped < 5  # not the minute the engine had (0.3 s on an idle machine)
     assert process.returncode == 130
+
+
+def test_a_game_of_kalah_12_12_in_the_terminal(tmp_path):
+    # 12 pits a side (letters A..L, a..l) and 288 seeds: the big build of the core plays the computer's moves
+    record = tmp_path / "game.json"
+    run = kalah("play", "--pits", "12", "--seeds", "12", "-1", "pvs:depth=3", "--record", str(record), input="l\nq\n")
+    assert run.returncode == 0, run.stderr
+    assert "A   B   C   D   E   F   G   H   I   J   K   L" in run.stdout
+    assert "l   k   j   i   h   g   f   e   d   c   b   a" in run.stdout
+    data = json.loads(record.read_text())
+    assert data["variant"]["pits"] == 12 and data["moves"][0]["move"] == 11
+    assert sum(map(sum, data["moves"][-1]["board"])) == 288

@@ -155,10 +155,10 @@ def test_a_board_bigger_than_the_core_is_refused_with_an_error():
     async def handler(reader, writer, _):
         writer.write(b"kgp 1 0 1\r\n")
         await _until(reader, "mode")
-        writer.write(("2 state <12,0,0," + ",".join(["12"] * 24) + ">\r\n").encode())
+        writer.write(("2 state <13,0,0," + ",".join(["12"] * 26) + ">\r\n").encode())
         error, _ = await _until(reader, "error")
         answers.append(error)
 
     report, _ = _run("random", ClientOptions("x:1", retries=0), handler)
-    assert answers and answers[0].ref == 2 and "12 pits" in answers[0].text(0)
-    assert not report.ok and "12 pits a side are not supported" in report.reason
+    assert answers and answers[0].ref == 2 and "13 pits" in answers[0].text(0)
+    assert not report.ok and "13 pits a side are not supported" in report.reason

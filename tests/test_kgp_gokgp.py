@@ -21,7 +21,17 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def practice(tmp_path_factory):
-    work = tmp_path_factory.mktemp("go-kgp")
+    yield from _practice_server(tmp_path_factory, 6)
+
+
+@pytest.fixture(scope="module")
+def practice_12(tmp_path_factory):
+    # go-kgp's -board-size and -board-init: Kalah(12,12), the last stage of the FAU tournament
+    yield from _practice_server(tmp_path_factory, 12)
+
+
+def _practice_server(tmp_path_factory, size):
+    work = tmp_path_factory.mktemp(f"go-kgp-{size}")
     binary = build_go_kgp_practice(work)
     tcp, www = free_port(), free_port()
     db = work / "kgp.db"
@@ -33,9 +43,9 @@ def practice(tmp_path_factory):
             "-wwwport",
             str(www),
             "-board-size",
-            "6",
+            str(size),
             "-board-init",
-            "6",
+            str(size),
             "-timeout",
             "1s",
             "-db",
@@ -69,14 +79,14 @@ def _finished_games(db, name):
     return games
 
 
-def _play(server, name, games):
+def _play(server, name, games, player="alphabeta:depth=6"):
     return subprocess.run(
         [
             *kalah_command(),
             "kgp",
             server,
             "--player",
-            "alphabeta:depth=6",
+            player,
             "--name",
             name,
             "--games",
@@ -105,3 +115,11 @@ def test_our_client_plays_on_go_kgp_over_a_websocket(practice):
     assert run.returncode == 0, run.stderr
     assert "stopped: played 1 game" in run.stderr
     assert len(_finished_games(practice["db"], "kalah-ws")) >= 1
+
+
+def test_our_client_plays_go_kgps_bots_at_kalah_12_12(practice_12):
+    run = _play(f"127.0.0.1:{practice_12['tcp']}", "kalah-12", 1, "pvs:depth=4")
+    assert run.returncode == 0, run.stderr
+    assert "stopped: played 1 game" in run.stderr
+    played = _finished_games(practice_12["db"], "kalah-12")
+    assert len(played) >= 1 and all(opponent.startswith(("MinMax", "Random")) for opponent, _ in played), played

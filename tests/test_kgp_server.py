@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from classroom_helpers import ServerThread
+from kalah.rules import Variant
 from kgp_interop import kalah_command, pykgp_dir
 
 
@@ -135,3 +136,35 @@ def test_our_client_answers_eval_mode_and_two_clients_pair(tmp_path):
         assert any({g.players[0].name, g.players[1].name} == {"agent-2", "agent-4"} for g in games) or all(
             any(n.startswith("bot-") for n in (g.players[0].name, g.players[1].name)) for g in games
         )
+
+
+@pytest.mark.parametrize("size", [8, 10, 12])
+def test_our_client_plays_the_fau_stages_on_our_server(tmp_path, size):
+    # Kalah(8,8), (10,10) and (12,12), the stages of the FAU tournament: (12,12) holds 288 seeds
+    with ServerThread(tmp_path / "lib.sqlite", move_time=1.0, variant=Variant(size, size)) as server:
+        run = subprocess.run(
+            [
+                *kalah_command(),
+                "kgp",
+                f"127.0.0.1:{server.kgp_port}",
+                "--player",
+                "pvs:depth=3",
+                "--name",
+                "big",
+                "--games",
+                "1",
+                "--retries",
+                "0",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        assert run.returncode == 0, run.stderr
+        assert "stopped: played 1 game" in run.stderr
+        assert server.wait_for(lambda: len(server.finished_games("big")) >= 1, timeout=10)
+        record = server.library.record(server.finished_games("big")[0].id)  # the game library holds it whole
+        assert record.variant.pits == size and record.finished and record.final.is_over
+        assert sum(record.final.cells) == 2 * size * size
+        results = server.server.book.results()
+        assert results and not any(r["reason"].startswith("forfeit") for r in results)

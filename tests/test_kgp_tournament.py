@@ -15,12 +15,13 @@ from kalah.rules import InvalidVariantError, Variant
 from kgp_interop import kalah_command
 
 
-def test_stages_are_parsed_and_big_boards_refused():
+def test_stages_are_parsed_and_boards_beyond_12_pits_refused():
     assert parse_stage("6x6") == Variant(6, 6)
+    assert parse_stage("12x12") == Variant(12, 12)  # the FAU tournament's last stage
     with pytest.raises(TournamentError):
         parse_stage("six by six")
-    with pytest.raises(InvalidVariantError, match="pits must be between 1 and 8"):
-        parse_stage("12x12")
+    with pytest.raises(InvalidVariantError, match="pits must be between 1 and 12"):
+        parse_stage("13x12")
 
 
 @pytest.mark.slow

@@ -102,8 +102,19 @@ def test_sowing_on_a_kgp_board_follows_kgp_order():
     assert position.play(2).board == [[0, 0, 0, 4], [0, 0, 0, 4]]
 
 
+def test_boards_of_the_fau_stages_are_positions():
+    for size in (8, 10, 12):
+        position = position_from_board(parse_board(f"<{size},0,0," + ",".join([str(size)] * 2 * size) + ">"))
+        assert position.board == Position.start(Variant(size, size)).board and position.variant.pits == size
+        assert board_from_position(position.play(0)) == parse_board(
+            f"<{size},1,0," + ",".join(["0"] + [str(size + 1)] * (size - 1) + [str(size)] * size) + ">"
+        )
+
+
 def test_boards_beyond_the_core_are_refused_clearly():
-    with pytest.raises(UnsupportedBoardError, match="12 pits a side are not supported"):
-        position_from_board(parse_board("<12," + ",".join(["0", "0"] + ["12"] * 24) + ">"))
+    with pytest.raises(UnsupportedBoardError, match="13 pits a side are not supported"):
+        position_from_board(parse_board("<13," + ",".join(["0", "0"] + ["12"] * 26) + ">"))
+    with pytest.raises(UnsupportedBoardError, match="a board of 1200 seeds is not supported"):
+        position_from_board(parse_board("<12," + ",".join(["0", "0"] + ["50"] * 24) + ">"))
     with pytest.raises(KgpError):
         move_from_wire(4, position_from_board(parse_board("<3,0,0,0,0,5,1,1,1>")))

@@ -130,3 +130,17 @@ def test_library_refuses_illegal_moves_without_damage(tmp_path):
         library.add_move(game, 2)
     assert library.position(game) == Position.start().play(2)
     assert library.take_back(game) == Position.start()
+
+
+def test_a_game_of_kalah_12_12_in_a_record_file_and_the_library(tmp_path):
+    # 288 seeds, more than a byte counts: the records and the library keep every count as it is
+    path, library = tmp_path / "big.json", GameLibrary(tmp_path / "games.sqlite")
+    writer = LibraryWriter(library)
+    result = play_game(
+        [RandomPlayer(3), RandomPlayer(4)], Position.start(Variant(12, 12)), [RecordFileWriter(path), writer]
+    )
+    record = load_record(path)
+    assert record.variant == Variant(12, 12) and record.final == result.final and sum(result.scores) == 288
+    assert json.loads(record.to_json()) == json.loads(path.read_text())
+    assert library.record(writer.game_id).final == result.final
+    assert library.list_games()[0].scores == result.scores

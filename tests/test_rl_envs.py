@@ -195,7 +195,9 @@ def test_bad_aec_options():
     with pytest.raises(EnvOptionError):
         kalah.rl.env(reward="seeds")
     with pytest.raises(InvalidVariantError):
-        kalah.rl.raw_env(pits=9)
+        kalah.rl.raw_env(pits=13)
+    with pytest.raises(EnvOptionError, match="up to 8 pits a side and 255 seeds"):
+        kalah.rl.raw_env(pits=9)  # a Kalah(9,4) the rules allow, the byte observations do not
     with pytest.raises(EnvOptionError):
         kalah.rl.raw_env(render_mode="rgb_array")
 

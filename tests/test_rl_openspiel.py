@@ -93,6 +93,6 @@ def test_parameters_follow_the_variant_and_the_rules():
 
 def test_bad_parameters():
     with pytest.raises(InvalidVariantError):
-        pyspiel.load_game("kalah(pits=9)")
+        pyspiel.load_game("kalah(pits=13)")
     with pytest.raises(EnvOptionError):
         kalah.rl.openspiel.KalahGame({"seeds": 3, "colour": 1})

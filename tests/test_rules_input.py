@@ -15,7 +15,7 @@ def test_error_hierarchy():
     "kwargs, message",
     [
         ({"pits": 0}, "pits"),
-        ({"pits": 9}, "pits"),
+        ({"pits": 13}, "pits"),
         ({"seeds": 0}, "seeds"),
         ({"seeds": 16}, "seeds"),
         ({"pits": "6"}, "integer"),
@@ -43,7 +43,7 @@ def test_variant_range_of_the_issue():
         ([[4, 4, 4, 4, 4, True, 0], [4] * 7], "integer"),
         ("abc", "two rows"),
         ([[1], [1]], "pits and a store"),
-        ([[200, 0], [100, 0]], "at most"),
+        ([[600, 0], [401, 0]], "at most 1000"),
     ],
 )
 def test_bad_boards(board, message):

@@ -152,7 +152,7 @@ def test_bad_requests_get_clear_4xx_and_leave_the_game_alone(client, db):
     check(act(client, game_id, "computer-move"), 409, "human's turn")
     check(act(client, 9999, "moves", move=0), 404, "no game 9999")
     check(client.get("/api/games/9999"), 404, "no game")
-    check(client.post("/api/games", json={"variant": {"pits": 9}}), 422, "pits")
+    check(client.post("/api/games", json={"variant": {"pits": 13}}), 422, "pits")
     check(client.post("/api/games", json={"variant": {"seeds": 16}}), 422, "seeds")  # the rules allow 1 to 15
     check(client.post("/api/games", json={"players": ["human", "nosuch:depth=2"]}), 422, "unknown player")
     check(act(client, game_id, "takeback"), 409, "no move")

@@ -538,3 +538,41 @@ def test_a_replay_does_not_congratulate_the_viewer(page, server):
     page.wait_for_function("() => /wins/.test(document.querySelector('#status').textContent)")
     assert "You win" not in page.inner_text("#status") and "You win" not in page.inner_text("#banner")
     assert f"{game['players'][0]['name']} wins" in page.inner_text("#status")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_board_of_12_pits_is_readable_and_playable(browser, server, width):
+    # Kalah(12,12): 24 pits and 288 seeds; on a phone every other value tag moves one tag further out
+    context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=width < 500)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    game_id = start_game(page, server, ["human", "random:seed=3"], variant={"pits": 12, "seeds": 12})
+    page.wait_for_selector(READY)
+    view = board_state(page)
+    assert view["pits"] == {f"{p}-{i}": 12 for p in (0, 1) for i in range(12)}
+    show_analysis(page)
+    page.wait_for_function("document.querySelectorAll('#board .value').length === 12", timeout=30_000)
+    shot(page, f"twelve-pits-{width}")
+    labels = page.evaluate(LABELS)
+    board, letters, tags = labels["board"], labels["letters"], labels["tags"]
+    assert sorted(letter["text"] for letter in letters) == sorted("ABCDEFGHIJKLabcdefghijkl")
+    for letter in letters:
+        assert board["left"] <= letter["left"] and letter["right"] <= board["right"] <= labels["width"], letter
+        assert letter["bottom"] - letter["top"] >= 12, letter
+    for tag in tags:  # 24 pit counts, 2 store counts and 12 values, each large enough to read
+        assert tag["font"]["bottom"] - tag["font"]["top"] >= 12, tag
+    boxes = letters + tags
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not overlap(a, b), f"{a} overlaps {b}"
+    assert_clear_of_the_outline(labels)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.click('#board [data-pit="0-3"]')  # pit D: its whole column answers the tap
+    page.wait_for_function("id => fetch('/api/games/' + id).then(r => r.json()).then(s => s.moves > 0)", arg=game_id)
+    page.wait_for_selector(READY)
+    state = api_state(server, game_id)
+    assert state["history"][0] == "D" and sum(state["board"][0]) + sum(state["board"][1]) == 288
+    assert matches_server(board_state(page), state)
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -56,10 +56,37 @@ test("shown small, the labels keep a readable size on the screen and the board g
 });
 
 test("the value tags of neighbouring pits never touch, for the widest common value", () => {
-  for (const shown of [0, 300, 390, 1280]) {
-    const g = geometry(style, 6, shown);
-    assert.ok(tagWidth("+7.75", g.tags.value, 0) <= g.pitStep - 8 + 1e-9);
+  for (const m of [6, 8, 12]) {
+    for (const shown of [0, 300, 390, 1280]) {
+      const g = geometry(style, m, shown);
+      // staggered, neighbours stand one tag apart in height, and the tags in one line two pits apart
+      const span = g.staggered ? 2 * g.pitStep : g.pitStep;
+      assert.ok(tagWidth("+7.75", g.tags.value, 0) <= span - 8 + 1e-9);
+      if (g.staggered) assert.ok(Math.abs(Math.abs(g.valueY(false, 1) - g.valueY(false, 0)) - g.tags.value.h) < 1e-9);
+      else assert.equal(g.valueY(false, 1), g.valueY(false, 0));
+    }
   }
+});
+
+test("12 pits on a phone: values staggered to a readable size, counts apart, stores' counts further out", () => {
+  for (const shown of [340, 390]) {
+    const g = geometry(style, 12, shown), pixels = (units) => units * shown / g.W;
+    assert.ok(g.staggered);
+    assert.ok(pixels(g.tags.value.font) >= 12 - 1e-9 && pixels(g.tags.count.font) >= 13 - 1e-9);
+    assert.ok(tagWidth("12", g.tags.count, g.countEms) < g.pitStep);  // neighbouring pits' counts
+    // a store's count of three digits stays clear of its neighbouring pit's count
+    const storeTag = tagWidth("288", g.tags.store, 2.5), countTag = tagWidth("12", g.tags.count, g.countEms);
+    const apart = Math.abs(g.storeCountY(false) - g.countY(false)) >= (g.tags.store.h + g.tags.count.h) / 2;
+    const room = g.storeRight.x + g.storeRight.w / 2 - g.colX(11) >= (storeTag + countTag) / 2;
+    assert.ok(apart || room);
+    const glow = g.glow(false);  // the mover's outline holds both lines of values
+    assert.ok(glow.y + glow.h >= g.valueY(false, 1) + g.tags.value.h / 2);
+  }
+  // at full size nothing moves
+  const full = geometry(style, 12);
+  assert.ok(!full.staggered && full.countEms === 2);
+  // the counts of pits and stores line up along their outer edges
+  assert.ok(Math.abs(full.countY(false) + full.tags.count.h / 2 - full.storeCountY(false) - full.tags.store.h / 2) < 1e-9);
 });
 
 test("seeds: a pit shows at most max_in_pit of them inside its cup, the same way every time", () => {

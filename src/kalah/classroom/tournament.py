@@ -40,7 +40,7 @@ class TournamentError(KalahError, ValueError):
 
 
 def parse_stage(text: str) -> Variant:
-    """``6x6`` (pits x seeds) as a variant; boards beyond the core's 8 pits are refused by name."""
+    """``6x6`` (pits x seeds) as a variant, 1 to 12 pits (the ranges of ``Variant``)."""
     match = re.fullmatch(r"\s*(\d{1,3})\s*[xX,:]\s*(\d{1,3})\s*", text)
     if match is None:
         raise TournamentError(f"a stage is PITSxSEEDS such as 6x6, got {text!r}")

@@ -39,7 +39,7 @@ def arena(
     random_plies: int | None = typer.Option(
         None, "--random-plies", help="Openings of K random plies from the start (seeded)."
     ),
-    pits: int = typer.Option(6, "--pits", help="Pits per side (1-8)."),
+    pits: int = typer.Option(6, "--pits", help="Pits per side (1-12)."),
     seeds: int = typer.Option(4, "--seeds", help="Seeds per pit at the start (1-15)."),
     empty_capture: bool = typer.Option(False, "--empty-capture", help="Capture even when the opposite pit is empty."),
     pie_rule: bool = typer.Option(False, "--pie-rule", help="Player 1 may swap sides after the first move."),

@@ -18,7 +18,7 @@ def serve(
     ),
     kgp_port: int = typer.Option(2671, "--kgp-port", help="Port for agents over plain TCP (0: any free port)."),
     db: Path | None = typer.Option(None, "--db", help="Game library (SQLite) for the games, agents and results."),
-    pits: int = typer.Option(6, "--pits", help="Pits per side (1-8 today)."),
+    pits: int = typer.Option(6, "--pits", help="Pits per side (1-12)."),
     seeds: int = typer.Option(6, "--seeds", help="Seeds per pit at the start (1-15)."),
     move_time: float = typer.Option(
         5.0, "--move-time", help="Seconds an agent has for a move; then a random move is played for it."

@@ -10,7 +10,7 @@ import typer
 
 from kalah.rules import InvalidPositionError, KalahError, Position, Variant
 
-PITS = typer.Option(6, "--pits", help="Pits per side (1-8).")
+PITS = typer.Option(6, "--pits", help="Pits per side (1-12).")
 SEEDS = typer.Option(4, "--seeds", help="Seeds per pit at the start (1-15).")
 EMPTY_CAPTURE = typer.Option(False, "--empty-capture", help="Capture even when the opposite pit is empty.")
 PIE_RULE = typer.Option(False, "--pie-rule", help="Player 1 may swap sides after the first move.")

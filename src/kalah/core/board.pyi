@@ -2,6 +2,9 @@
 
 from kalah.rules import Move, Position, Variant
 
+MAX_PITS: int
+MAX_TOTAL: int
+
 def move_code(move: Move) -> int: ...
 def move_from_code(code: int) -> Move: ...
 

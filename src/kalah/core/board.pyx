@@ -7,23 +7,12 @@ Other compiled modules (search, solver) cimport the helpers declared in
 board.pxd to convert between Python positions and flat states.
 """
 
-from libc.string cimport memset
-
 from kalah.rules import SWAP, IllegalMoveError, Position, Variant
 
-
-cdef void rules_from_variant(kalah_rules *r, object variant):
-    kalah_rules_init(r, variant.pits, variant.seeds, variant.empty_capture, variant.pie_rule)
-
-
-cdef void state_from_position(const kalah_rules *r, kalah_state *s, object position):
-    memset(s, 0, sizeof(kalah_state))
-    cdef int i = 0
-    for count in position.cells:
-        s.cell[i] = count
-        i += 1
-    s.to_move = position.to_move
-    kalah_derive_flags(r, s)
+#: The most pits a side and seeds on a board of this build (csrc/board.h): 8 and 255 in bytes, 12 and
+#: 65,535 in the big build's 16-bit cells.
+MAX_PITS = KALAH_MAX_PITS
+MAX_TOTAL = KALAH_MAX_TOTAL
 
 
 cdef object position_from_state(const kalah_rules *r, const kalah_state *s, object variant):

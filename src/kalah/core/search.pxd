@@ -1,7 +1,7 @@
 # Declarations of csrc/search.h, csrc/mcts.h and csrc/memory.h, and the compiled engine class (cimport kalah.core.search).
 from libc.stdint cimport uint8_t, int8_t, int32_t, uint64_t
 
-from kalah.core.board cimport kalah_rules, kalah_state, kalah_oracle
+from kalah.core.board cimport KALAH_MAX_MOVES, kalah_rules, kalah_state, kalah_oracle
 
 cdef extern from "csrc/memory.h" nogil:
     void *kalah_table_alloc(size_t bytes)
@@ -58,9 +58,9 @@ cdef extern from "csrc/search.h" nogil:
         int aborted
         const int *stop
         int root_n
-        uint8_t root_moves[9]
-        int root_values[9]
-        uint8_t root_flags[9]
+        uint8_t root_moves[KALAH_MAX_MOVES]
+        int root_values[KALAH_MAX_MOVES]
+        uint8_t root_flags[KALAH_MAX_MOVES]
         int best_move
         int value
         int depth
@@ -81,10 +81,10 @@ cdef extern from "csrc/mcts.h" nogil:
         long playouts
         long nodes
         int n
-        uint8_t moves[9]
-        long visits[9]
-        double wins[9]
-        double margin[9]
+        uint8_t moves[KALAH_MAX_MOVES]
+        long visits[KALAH_MAX_MOVES]
+        double wins[KALAH_MAX_MOVES]
+        double margin[KALAH_MAX_MOVES]
         int best_move
         int depth
 

@@ -110,17 +110,32 @@ def database_path(
 
 
 def table_positions(pits: int, max_seeds: int) -> int:
-    """Positions of a database of ``pits`` pits per side and K = ``max_seeds``."""
+    """Positions of a database of ``pits`` pits per side and K = ``max_seeds``.
+
+    Raises:
+        EndgameDatabaseError: ``pits`` or ``max_seeds`` is beyond the databases' range.
+    """
+    _check_request(pits, max_seeds)
     return core.table_size(pits, max_seeds)
 
 
 def table_bytes(pits: int, max_seeds: int) -> int:
-    """Bytes of the packed values of a database of ``pits`` pits per side and K = ``max_seeds`` (its file: 64 more)."""
+    """Bytes of the packed values of a database of ``pits`` pits per side and K = ``max_seeds`` (its file: 64 more).
+
+    Raises:
+        EndgameDatabaseError: ``pits`` or ``max_seeds`` is beyond the databases' range.
+    """
+    _check_request(pits, max_seeds)
     return core.table_bytes(pits, max_seeds)
 
 
 def build_memory(pits: int, max_seeds: int) -> int:
-    """Bytes of memory a build needs: the packed values (each layer is packed in place as it is computed)."""
+    """Bytes of memory a build needs: the packed values (each layer is packed in place as it is computed).
+
+    Raises:
+        EndgameDatabaseError: ``pits`` or ``max_seeds`` is beyond the databases' range.
+    """
+    _check_request(pits, max_seeds)
     return core.table_bytes(pits, max_seeds)
 
 
@@ -129,7 +144,7 @@ def _check_request(pits: int, max_seeds: int) -> None:
     if isinstance(max_seeds, bool) or not isinstance(max_seeds, int) or not 0 <= max_seeds <= limit:
         raise EndgameDatabaseError(f"max_seeds must be an integer from 0 to {limit}, got {max_seeds!r}")
     if not 1 <= pits <= 8:
-        raise EndgameDatabaseError(f"pits must be from 1 to 8, got {pits}")
+        raise EndgameDatabaseError(f"endgame databases hold boards of 1 to 8 pits a side, got {pits}")
 
 
 @dataclass(eq=False)

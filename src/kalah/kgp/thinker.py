@@ -4,8 +4,10 @@ A search player (``pvs``, ``alphabeta``, ... but not ``mcts``) deepens one
 depth at a time and reports the best move of each finished iteration, so a
 server that stops it early still has its best decision so far; every other
 player (``random``, ``mcts``, ``perfect``, ``exec:``) reports its one move.
-The thinking runs in a worker thread; :meth:`Thinker.stop` may be called from
-any thread.
+The thinking runs in a worker thread; :meth:`Thinker.interrupt` may be called from
+any thread. A player with ``choose_move_until(position, stop)`` (``perfect``,
+``exec:``) is stopped mid-move too: it returns None soon after the decision's
+``stopped`` event is set (and its ``interrupt()``, when it has one, is called).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from kalah.core.search import MAX_DEPTH, Engine
+from kalah.core.builds import Engine
+from kalah.core.search import MAX_DEPTH
 from kalah.endgame import oracle_for
 from kalah.players import Player
 from kalah.players.engines import SearchPlayer
@@ -43,6 +46,9 @@ class Thinker:
         that had not started yet did not see it). Set the decision's ``stopped`` event first."""
         if self._engine is not None:
             self._engine.stop()
+        interrupt = getattr(self.player, "interrupt", None)
+        if interrupt is not None:
+            interrupt()
 
     def think(self, position: Position, report: Report, stopped: threading.Event, evaluate: bool = False) -> None:
         """Decide ``position`` (its mover is ours), calling ``report`` with each better move until the decision
@@ -55,8 +61,9 @@ class Thinker:
             elif evaluate:
                 self._deepen(position, report, EVAL_ALGORITHM, "strong", None, None)
             else:
-                move = self.player.choose_move(position)
-                if not self._stopped.is_set():
+                until = getattr(self.player, "choose_move_until", None)
+                move = until(position, stopped) if until is not None else self.player.choose_move(position)
+                if move is not None and not self._stopped.is_set():
                     report(move, None)
 
     def _deepen(

@@ -15,6 +15,13 @@ within ``total`` seconds (120 s and the protocol's hour by default; the spec
 ``exec[move=S,total=S]:COMMAND`` sets them); a program that is
 late, exits, answers something malformed or plays an illegal move raises
 :class:`ExternalEngineError` (the arena scores that as a forfeit).
+
+``choose_move_until(position, stop)`` gives up waiting for the answer soon
+after ``stop`` is set (the KGP client's ``stop``) and returns None. The
+program is not killed (the protocol cannot start it again mid-game): its late
+answer is read and discarded at its next turn, and it is then told the move
+the game went on with and the opponent's since (each ``CHANGE`` carries the
+whole board).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from typing import IO
 
@@ -41,6 +49,10 @@ MAX_CHAIN = 64
 
 class ExternalEngineError(KalahError):
     """An external program broke the protocol, failed or ran out of time."""
+
+
+class _Stopped(Exception):
+    """Waiting for the program's answer was stopped (``choose_move_until``)."""
 
 
 class ExecPlayer(ComputerPlayer):
@@ -71,16 +83,34 @@ class ExecPlayer(ComputerPlayer):
         self._used = 0.0
         self._ended = False
         self.exit_code: int | None = None  # the program's, once closed
+        self._stop: threading.Event | None = None  # set, the wait for an answer ends (choose_move_until)
+        self._owed: Position | None = None  # asked to move here, its answer not read yet (stopped)
 
     # --- the game ------------------------------------------------------------------------
+
+    def choose_move_until(self, position: Position, stop: threading.Event) -> Move | None:
+        """:meth:`choose_move`, or None soon after ``stop`` is set (from another thread)."""
+        self._stop = stop
+        try:
+            return self.choose_move(position)
+        except _Stopped:
+            return None
+        finally:
+            self._stop = None
 
     def choose_move(self, position: Position) -> Move:
         """Tell the program the moves since its last one and read its answer, within the time limits."""
         if self._process is None:
             self._start(position)
+        elif self._owed is not None:
+            self._settle(position)
         else:
             self._tell_moves_until(position)
-        move = self._read_move(position)
+        try:
+            move = self._read_move(position)
+        except _Stopped:
+            self._owed = position
+            raise
         after = position.play(move)
         if move == SWAP:
             self._swapped = True  # the swapper gets no echo
@@ -155,6 +185,23 @@ class ExecPlayer(ComputerPlayer):
             self._send_change(move + 1, after)
             self._known = after
 
+    def _settle(self, position: Position) -> None:
+        """After a stopped wait: read the late answer (checked, then dropped), and tell the program the move
+        the game went on with instead (one of its own, chosen elsewhere) and the opponent's since."""
+        owed = self._owed
+        assert owed is not None and self._known == owed
+        self._read_move(owed)  # may be stopped again: then it is still owed
+        self._owed = None
+        for move in owed.legal_moves():
+            after = owed.play(move)
+            rest = [] if after == position else _chain(after, position, 1 - self._me)
+            if rest is not None and move != SWAP:
+                self._send_change(move + 1, after)
+                self._known = after
+                self._tell_moves_until(position)
+                return
+        raise ExternalEngineError(f"cannot tell {self.name} how the game reached {position} after its stopped turn")
+
     def _tell_moves_until(self, position: Position) -> None:
         assert self._known is not None
         if position == self._known:
@@ -221,7 +268,9 @@ class ExecPlayer(ComputerPlayer):
                         "its time for the match" if self._used + self.timeout > self.total else f"{self.timeout:g} s"
                     )
                     raise ExternalEngineError(f"{self.name} did not answer within {limit}")
-                if not waiting.select(left):
+                if self._stop is not None and self._stop.is_set():
+                    raise _Stopped
+                if not waiting.select(min(left, 0.02)):  # a fiftieth of a second: how soon a stop is seen
                     continue
                 chunk = os.read(stdout.fileno(), 4096)
                 if not chunk:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 
-from kalah.core.search import Engine
+from kalah.core.builds import Engine
 from kalah.endgame import oracle_for
 from kalah.rules import Move, Position
 from kalah.search import (

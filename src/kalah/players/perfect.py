@@ -8,13 +8,20 @@ Among the moves of the best value it picks the one whose principal variation end
 drawing). When the position cannot be solved in time it falls back to a
 time-limited principal-variation search (``kalah.search``, ``fallback``
 seconds, default 2), which probes the endgame database when one is present.
+Boards beyond the solver's (more than 8 pits or 255 seeds) get that search at once.
+
+``choose_move_until(position, stop)`` is the same decision, ended early (None)
+when ``stop`` is set: the solve stops as at its deadline and the search
+through :meth:`PerfectPlayer.interrupt` (the KGP client's ``stop``).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 
 from kalah.book import fastest_move, lookup
+from kalah.core.builds import Engine, needs_big
 from kalah.endgame import oracle_for
 from kalah.rules import Move, Position
 from kalah.search import search
@@ -38,11 +45,26 @@ class PerfectPlayer(ComputerPlayer):
         #: Moves answered from the opening book so far.
         self.book_moves = 0
         self.name = "perfect"
+        self._engine: Engine | None = None  # the fallback search's, which interrupt() stops
         options = [f"time={time:g}"] + ([f"threads={threads}"] if threads else []) + ([] if book else ["book=off"])
         self.spec = "perfect:" + ",".join(options)
 
     def choose_move(self, position: Position) -> Move:
         """A best move by the solver (the fastest win or the slowest loss), or by a search if time runs out."""
+        return self._choose(position, threading.Event())
+
+    def choose_move_until(self, position: Position, stop: threading.Event) -> Move | None:
+        """:meth:`choose_move`, or None soon after ``stop`` is set (from another thread; call
+        :meth:`interrupt` then too, for the search)."""
+        move = self._choose(position, stop)
+        return None if stop.is_set() else move
+
+    def interrupt(self) -> None:
+        """Stop the fallback search under way (from any thread); the solve watches its ``stop`` event."""
+        if self._engine is not None:
+            self._engine.stop()
+
+    def _choose(self, position: Position, stop: threading.Event) -> Move:
         moves = position.legal_moves()
         if len(moves) == 1:
             self.last_info = {"forced": True}
@@ -52,10 +74,17 @@ class PerfectPlayer(ComputerPlayer):
             self.book_moves += 1
             self.last_info = {"value": entry.value, "exact": True, "best_moves": list(entry.best_moves), "book": True}
             return entry.move
+        if needs_big(position):  # beyond the solver: the search alone
+            self.last_info = {"exact": False}
+            return self._search(position, None, stop)
         deadline = time.monotonic() + self.time
-        result = solve(position, self.time, threads=self.threads, pv=False)
+        result = solve(position, self.time, threads=self.threads, pv=False, stop=stop)
         if result.value is not None and result.best_moves:
-            move = self._fastest(position, result.value, result.best_moves, deadline)
+            move = (
+                result.best_moves[0]
+                if stop.is_set()
+                else self._fastest(position, result.value, result.best_moves, deadline)
+            )
             self.last_info = {
                 "value": result.value,
                 "exact": True,
@@ -63,7 +92,9 @@ class PerfectPlayer(ComputerPlayer):
                 "nodes": result.nodes,
             }
             return move
-        return self._search(position, result)
+        if stop.is_set():  # no time for the search: the solve's heuristic guess, else any move
+            return result.unproven_best_move if result.unproven_best_move is not None else moves[0]
+        return self._search(position, result, stop)
 
     def _fastest(self, position: Position, value: int, best: list[Move], deadline: float) -> Move:
         """Among equally good moves: the shortest line to the end when winning, the longest otherwise
@@ -71,11 +102,17 @@ class PerfectPlayer(ComputerPlayer):
         The rule is :func:`kalah.book.fastest_move`, which built the book's moves."""
         return fastest_move(position, value, best, deadline=deadline, threads=self.threads)
 
-    def _search(self, position: Position, solved: SolveResult) -> Move:
+    def _search(self, position: Position, solved: SolveResult | None, stop: threading.Event) -> Move:
+        if stop.is_set():  # stopped already: interrupt() would find no search to stop
+            return position.legal_moves()[0]
+        if self._engine is None:
+            self._engine = Engine(20)
+        oracle = oracle_for(position.variant) if not needs_big(position) else None
         result = search(
-            position, algorithm="pvs", time=self.fallback, move_values=False, oracle=oracle_for(position.variant)
+            position, algorithm="pvs", time=self.fallback, move_values=False, oracle=oracle, engine=self._engine
         )
-        self.last_info = {"exact": False, "lower": solved.lower, "upper": solved.upper, "value": result.value}
+        bounds = {"lower": solved.lower, "upper": solved.upper} if solved is not None else {}
+        self.last_info = {"exact": False, **bounds, "value": result.value}
         assert result.best_move is not None  # the position is not over: the player was asked to move
         return result.best_move
 

@@ -41,11 +41,22 @@ class Options:
         return -float(self.variant.total_seeds) if self.reward == "margin" else -1.0
 
 
+#: The largest boards of the environments: the observations are bytes (uint8), and the batched games
+#: (kalah.core.batch) exist only in the core's byte build.
+MAX_PITS, MAX_TOTAL_SEEDS = 8, 255
+
+
 def options(
     pits: Any = 6, seeds: Any = 4, empty_capture: Any = False, pie_rule: Any = False, reward: Any = "win"
 ) -> Options:
-    """Check the options shared by every environment (:class:`InvalidVariantError` for a bad variant)."""
+    """Check the options shared by every environment (:class:`InvalidVariantError` for a bad variant,
+    :class:`EnvOptionError` for a board beyond the environments')."""
     variant = Variant(pits, seeds, empty_capture, pie_rule)
+    if variant.pits > MAX_PITS or variant.total_seeds > MAX_TOTAL_SEEDS:
+        raise EnvOptionError(
+            f"the learning environments hold boards of up to {MAX_PITS} pits a side and {MAX_TOTAL_SEEDS} seeds"
+            f" (observations are bytes; the batched games are the core's byte build), got {variant.name}"
+        )
     if reward not in REWARDS:
         raise EnvOptionError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
     return Options(variant, reward)

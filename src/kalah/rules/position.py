@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from .errors import IllegalMoveError, InvalidPositionError, KalahError
-from .variant import MAX_TOTAL_SEEDS, STANDARD, Variant
+from .variant import MAX_PITS, MAX_TOTAL_SEEDS, MIN_PITS, STANDARD, Variant
 
 SWAP: Literal["swap"] = "swap"
 Move = int | Literal["swap"]
@@ -312,7 +312,8 @@ class Position:
                 variant = Variant(pits=len(board[0]) - 1)
             except KalahError:
                 raise InvalidPositionError(
-                    f"a row has {len(board[0])} entries; rows need 2 to 9 (1 to 8 pits and a store)"
+                    f"a row has {len(board[0])} entries; rows need {MIN_PITS + 1} to {MAX_PITS + 1}"
+                    f" ({MIN_PITS} to {MAX_PITS} pits and a store)"
                 ) from None
         return cls(board, data.get("to_move", 0), variant)
 

@@ -7,10 +7,12 @@ from typing import Any
 
 from .errors import InvalidVariantError
 
-MIN_PITS, MAX_PITS = 1, 8
+MIN_PITS, MAX_PITS = 1, 12
 MIN_SEEDS, MAX_SEEDS = 1, 15
-#: The flat board stores counts in bytes; 8 pits x 15 seeds x 2 sides = 240 fits.
-MAX_TOTAL_SEEDS = 255
+#: Seeds on one board at most. The compiled core keeps boards of up to 8 pits and 255 seeds in bytes
+#: (its fast build) and bigger ones in 16-bit cells (Kalah(12,15) holds 360); 1,000 keeps every value
+#: the search computes (100 units a seed) far inside its range.
+MAX_TOTAL_SEEDS = 1000
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,9 +33,11 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, cast
 
+from kalah.core import builds
 from kalah.core import search as core
 from kalah.core.board import move_from_code
-from kalah.core.search import MAX_DEPTH, MAX_THREADS, NO_MOVE, UNIT, Engine
+from kalah.core.builds import Engine
+from kalah.core.search import MAX_DEPTH, MAX_THREADS, NO_MOVE, UNIT
 from kalah.rules import KalahError, Move, Position
 
 #: How much is known about a root move's value (see :class:`MoveValue`).
@@ -395,7 +397,7 @@ def search(
       only get an upper bound).
     - ``memo``, ``ordering``, ``iterative``: the transposition table, move
       ordering and progressive deepening (default: on for all but minimax).
-    - ``engine``: a ``kalah.core.search.Engine`` to reuse (its table is cleared
+    - ``engine``: a ``kalah.core.builds.Engine`` to reuse (its table is cleared
       unless ``keep_table``); ``oracle``: a PyCapsule named ``"kalah.oracle"``
       with exact endgame values.
     - ``keep_table``: with ``engine``, start from the table of its previous
@@ -559,7 +561,7 @@ def _mcts(
 ) -> SearchResult:
     if playouts is None and time is None:
         playouts = DEFAULT_PLAYOUTS
-    raw = core.mcts(position, playouts=playouts or 0, seconds=time or 0.0, seed=seed)
+    raw = builds.mcts(position, playouts=playouts or 0, seconds=time or 0.0, seed=seed)
     return _mcts_result(position, evaluation, raw)
 
 

@@ -25,6 +25,7 @@ from kalah.core import trace as core_trace
 from kalah.rules import Move, Position
 
 from . import SearchError, SearchResult, _mcts_result, _move
+from .tracing import check_traceable
 
 __all__ = [
     "MAX_TRACED_PLAYOUTS",
@@ -172,10 +173,12 @@ def trace_mcts(
 
     Raises:
         SearchError: a position that is not a :class:`kalah.Position`, or ``playouts`` not a whole
-            number from 1 to :data:`MAX_TRACED_PLAYOUTS`, or a bad ``seed`` or ``exploration``.
+            number from 1 to :data:`MAX_TRACED_PLAYOUTS`, or a bad ``seed`` or ``exploration``, or a
+            board beyond the trace build (more than 8 pits or 255 seeds).
     """
     if not isinstance(position, Position):
         raise SearchError(f"position must be a kalah.Position, got {type(position).__name__}")
+    check_traceable(position)
     if isinstance(playouts, bool) or not isinstance(playouts, int) or not 1 <= playouts <= MAX_TRACED_PLAYOUTS:
         raise SearchError(f"playouts must be a whole number from 1 to {MAX_TRACED_PLAYOUTS}, got {playouts!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:

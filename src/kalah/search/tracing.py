@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from kalah.core import trace as core_trace
 from kalah.core.board import move_from_code
+from kalah.core.builds import BYTE_MAX_PITS, BYTE_MAX_TOTAL, needs_big
 from kalah.core.search import ALGORITHMS as CORE_ALGORITHMS
 from kalah.core.search import EVALUATIONS as CORE_EVALUATIONS
 from kalah.core.search import INF, NO_MOVE, UNIT
@@ -194,6 +195,19 @@ def check_trace_options(options: dict[str, Any]) -> dict[str, Any]:
     return checked
 
 
+def check_traceable(position: Position) -> None:
+    """Refuse a board beyond the trace build, which exists only as a byte build (kalah.core.builds).
+
+    Raises:
+        SearchError: ``position`` has more than 8 pits a side or more than 255 seeds.
+    """
+    if needs_big(position):
+        raise SearchError(
+            f"traces are limited to {BYTE_MAX_PITS} pits a side and {BYTE_MAX_TOTAL} seeds (the trace build of the"
+            f" core), got {position.variant.pits} pits and {sum(position.cells)} seeds"
+        )
+
+
 def trace(
     position: Position,
     algorithm: str,
@@ -212,12 +226,13 @@ def trace(
     ``max_nodes`` nodes raises :class:`TraceTooLargeError`.
 
     Raises:
-        SearchError: bad arguments (as :func:`kalah.search`), ``mcts``, no depth, or a bad
-            ``max_nodes``.
+        SearchError: bad arguments (as :func:`kalah.search`), ``mcts``, no depth, a bad
+            ``max_nodes``, or a board beyond the trace build (more than 8 pits or 255 seeds).
         TraceTooLargeError: the search visits more than ``max_nodes`` nodes.
     """
     if not isinstance(position, Position):
         raise SearchError(f"position must be a kalah.Position, got {type(position).__name__}")
+    check_traceable(position)
     algorithm = check_algorithm(algorithm)
     if algorithm == "mcts":
         raise SearchError(

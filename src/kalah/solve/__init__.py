@@ -20,11 +20,13 @@ proved (``lower <= value <= upper``).
 from __future__ import annotations
 
 import os
+import threading
 import time as _time
 from collections.abc import Callable
 from typing import Any
 
 from kalah.core import solver as core
+from kalah.core.builds import BYTE_MAX_PITS, BYTE_MAX_TOTAL, needs_big
 from kalah.rules import Move, Position
 
 from .bounds import swap_open
@@ -75,6 +77,7 @@ def solve(
     progress: Callable[[int, int], None] | None = None,
     cluster: Any = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    stop: threading.Event | None = None,
 ) -> SolveResult:
     """Solve ``position`` (default: the start of standard Kalah) exactly.
 
@@ -92,6 +95,9 @@ def solve(
     ``progress`` hears the bounds after every worker's answer); ``checkpoint``
     names its SQLite file of proven bounds, from which a stopped solve resumes.
 
+    ``stop`` (with ``time``), set from another thread, ends the solve as its
+    deadline would: within a twentieth of a second, with the bounds proven so far.
+
     >>> kalah.solve(kalah.Position.start(kalah.Variant(4, 2))).describe()
     '+6'
 
@@ -101,7 +107,8 @@ def solve(
             without ``time`` (more than :data:`MAX_EXACT_SEEDS` seeds in the
             pits); ``endgame`` is not a choice or its database does not cover
             the variant; ``checkpoint`` without ``cluster``; a cluster that
-            cannot be reached or has no workers.
+            cannot be reached or has no workers; ``stop`` without ``time``; a board beyond the solver's (more than 8 pits
+            a side or 255 seeds).
         kalah.endgame.EndgameDatabaseError: the endgame database file is damaged.
         OSError: the endgame database file cannot be read.
     """
@@ -109,6 +116,11 @@ def solve(
         position = Position.start()
     if not isinstance(position, Position):
         raise SolveError(f"solve needs a kalah.Position, got {type(position).__name__}")
+    if needs_big(position):
+        raise SolveError(
+            f"the solver is limited to {BYTE_MAX_PITS} pits a side and {BYTE_MAX_TOTAL} seeds (its byte board), got"
+            f" {position.variant.pits} pits and {sum(position.cells)} seeds"
+        )
     if time is not None:
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
             raise SolveError(f"time must be a positive number of seconds, got {time!r}")
@@ -119,6 +131,8 @@ def solve(
             f"{position.variant.name} with {position.seeds_in_pits} seeds in the pits is too large to solve exactly "
             f"here (the limit without a time budget is {MAX_EXACT_SEEDS}); give a time budget to get proven bounds"
         )
+    if stop is not None and (time is None or cluster is not None):
+        raise SolveError("stop ends a solve as its deadline would: it needs a time budget (time=) and no cluster")
     if tt_log2 is not None and (isinstance(tt_log2, bool) or not isinstance(tt_log2, int) or not 10 <= tt_log2 <= 34):
         raise SolveError(f"tt_log2 must be an integer from 10 to 34, got {tt_log2!r}")
     threads = _threads(threads)
@@ -144,7 +158,7 @@ def solve(
         deadline = engine.core.now() + time if time is not None else 0.0
         database = probed_database(position, endgame, threads, time)
         engine.attach(database)
-        state = SolveState(engine, threads, on_bounds=progress)
+        state = SolveState(engine, threads, on_bounds=progress, stop=stop)
         run = Run(state, deadline=deadline)
         # A timed solve keeps the rest of its budget for the root moves one by one.
         bounding = run

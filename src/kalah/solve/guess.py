@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
+from kalah.core.builds import Engine
 from kalah.rules import Move, Position
 
 __all__ = ["DEEP_GUESS_SEEDS", "GUESS_DEPTH", "GUESS_MIN_SEEDS", "Guess", "guess_effort", "heuristic_guess"]
@@ -37,7 +41,9 @@ class Guess:
     """Its best move: a timed solve that proves no value reports it, marked unproven."""
 
 
-def heuristic_guess(position: Position, threads: int | None = None) -> Guess | None:
+def heuristic_guess(
+    position: Position, threads: int | None = None, stop: threading.Event | None = None
+) -> Guess | None:
     """A first guess of the value for MTD(f): a short heuristic search (a fraction of a second; a few
     seconds from :data:`DEEP_GUESS_SEEDS` on) on ``threads`` threads (default one). None for small or
     finished positions, where no guess pays.
@@ -45,13 +51,42 @@ def heuristic_guess(position: Position, threads: int | None = None) -> Guess | N
     Each MTD(f) probe costs a full null-window proof; starting near the true
     value saves the climb from 0 (on Kalah(6,4): four probes of the seven). The
     guess only orders the probes: the result is proven whatever it is.
+    ``stop``, set from another thread, ends the search within a fiftieth of a second (None then).
     """
     if position.seeds_in_pits < GUESS_MIN_SEEDS or position.is_over:
         return None
     from kalah.search import search
 
     depth, seconds = guess_effort(position)
-    result = search(position, "pvs", depth=depth, time=seconds, move_values=False, threads=threads)
+    if stop is None:
+        result = search(position, "pvs", depth=depth, time=seconds, move_values=False, threads=threads)
+    else:
+        engine = Engine(20)  # its own, for the watcher to stop
+        with _stopped_by(stop, engine):
+            result = search(
+                position, "pvs", depth=depth, time=seconds, move_values=False, threads=threads, engine=engine
+            )
+        if stop.is_set():
+            return None
     if result.value is None:
         return None
     return Guess(round(result.value), result.best_move)
+
+
+@contextmanager
+def _stopped_by(stop: threading.Event, engine: Engine) -> Iterator[None]:
+    """While the block runs, a watcher stops ``engine``'s search once ``stop`` is set."""
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.02):
+            if stop.is_set():
+                engine.stop()
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()

@@ -44,11 +44,12 @@ class SideBySide(Generic[K]):
     every node searched, also by tests stopped before they answered.
     """
 
-    def __init__(self, solver: core.Solver, threads: int, deadline: float):
+    def __init__(self, solver: core.Solver, threads: int, deadline: float, stop: threading.Event | None = None):
         self.solver = solver
         self.threads = threads
         self.slots = 2 if threads >= 2 else 1
         self.deadline = deadline
+        self.stop = stop  # set, the running tests stop as at the deadline
         self.nodes = 0
         self.running: dict[K, _Test[K]] = {}
         self._stopped: list[_Test[K]] = []
@@ -122,6 +123,9 @@ class SideBySide(Generic[K]):
         """
         assert self.running
         while True:
+            if self.stop is not None and self.stop.is_set():
+                for running in self.running.values():
+                    running.stop.request()  # each answers as aborted: None, as at the deadline
             try:
                 test, outcome = self._answers.get(timeout=0.05)
             except queue.Empty:
@@ -150,6 +154,8 @@ class SideBySide(Generic[K]):
             test.answered = True
             self._answers.put((test, outcome))
 
+        if self.stop is not None and self.stop.is_set():
+            test.stop.request()  # stopped before it began: it answers at once, as past the deadline
         test.thread = threading.Thread(target=run, daemon=True)
         self.running[test.key] = test
         test.thread.start()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,8 @@ class SolveState:
     """Nodes searched so far by every step."""
     timed_out: bool = False
     """True once a deadline stopped a test."""
+    stop: threading.Event | None = None
+    """Set from another thread, it stops the solve's tests as a deadline would (``solve(stop=...)``)."""
     guesses: dict[Position, Guess] = field(default_factory=dict)
     """The heuristic guesses made for the positions whose value was searched: a timed solve that proves no
     value reports the root's best move, marked unproven, and bounds the root's moves from it first."""
@@ -73,7 +76,7 @@ class Run:
         return self.state.on_bounds
 
     def _tests(self) -> SideBySide[Any]:
-        return SideBySide(self.engine.solver, self.threads, self.deadline)
+        return SideBySide(self.engine.solver, self.threads, self.deadline, self.state.stop)
 
     def _view(self, position: Position) -> tuple[list[int], int, int]:
         """The mover's-view pits, the store difference and the seeds in the pits."""
@@ -104,7 +107,7 @@ class Run:
         depth, seconds = guess_effort(position)
         one_at_a_time = False
         if guess is None and (not self.deadline or self.deadline - self.engine.core.now() > 10 * seconds):
-            found = heuristic_guess(position, self.threads)  # nothing else runs yet: every thread
+            found = heuristic_guess(position, self.threads, self.state.stop)  # nothing else runs yet: every thread
             if found is not None:
                 self.state.guesses[position] = found
                 guess = found.value

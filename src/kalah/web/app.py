@@ -418,7 +418,7 @@ def create_app(
         board: Annotated[str, Query(max_length=2000)], to_move: Annotated[int, Query(ge=0, le=1)] = 0
     ) -> Response:
         try:
-            position = Position(json.loads(board), to_move)
+            position = Position.from_dict({"board": json.loads(board), "to_move": to_move})  # pits by its rows
         except (ValueError, TypeError, RecursionError, KalahError) as error:
             raise invalid(f"bad board: {error}") from None
         return Response(draw_board(position), media_type="image/svg+xml")

@@ -53,7 +53,7 @@ class Strict(BaseModel):
 class VariantIn(Strict):
     """The variant of a new game."""
 
-    pits: int = Field(6, ge=1, le=8, description="pits per side, 1 to 8 (the range of the rules)")
+    pits: int = Field(6, ge=1, le=12, description="pits per side, 1 to 12 (the range of the rules)")
     seeds: int = Field(4, ge=1, le=15, description="seeds per pit at the start, 1 to 15")
     empty_capture: bool = Field(
         False, description="a last seed in an empty own pit captures even when the opposite pit is empty"

@@ -30,7 +30,7 @@ def _all() -> list[dict[str, Any]]:
     responses={422: {"description": "an unknown theme"}},
 )
 async def list_puzzles(
-    pits: Annotated[int | None, Query(ge=1, le=8)] = None,
+    pits: Annotated[int | None, Query(ge=1, le=12)] = None,
     seeds: Annotated[int | None, Query(ge=1, le=15)] = None,
     theme: Annotated[str | None, Query(max_length=20)] = None,
 ) -> list[dict[str, Any]]:

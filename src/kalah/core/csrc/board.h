@@ -1,4 +1,4 @@
-/* The rules of Kalah on a flat byte board: the compiled twin of kalah/rules/position.py.
+/* The rules of Kalah on a flat board: the compiled twin of kalah/rules/position.py.
  *
  * Everything here is static inline so that search and solver code compiled in
  * other translation units gets the move generator inlined into its loops.
@@ -6,6 +6,13 @@
  * Layout of kalah_state.cell: side 0's pits 0..m-1, side 0's store (index m),
  * side 1's pits (m+1 .. 2m), side 1's store (2m+1); the rest stays zero so
  * that whole states can be compared and hashed as bytes.
+ *
+ * Two builds of the same sources: by default cells are bytes and a side has at
+ * most 8 pits, which lets a side be one 64-bit word and a sowing one 128-bit
+ * addition (the speed of every board up to Kalah(8,n)); with KALAH_BIG (the
+ * extensions kalah.core.big_board and big_search, setup.py) cells are 16-bit
+ * and a side has up to 12 pits, with plain loops instead of the word tricks
+ * (Kalah(12,12) holds 288 seeds). kalah.core picks the build by the board.
  *
  * The pie rule's swap exchanges the two rows and gives the move to player 0,
  * exactly as the reference does: player numbers always name the same person.
@@ -18,12 +25,23 @@
 
 #include "check.h"
 
+#ifdef KALAH_BIG
+typedef uint16_t kalah_cell;
+#define KALAH_MAX_PITS 12
+/* 2 x 13 cells and two more that stay zero, so that the hash reads whole 64-bit words */
+#define KALAH_MAX_CELLS 28
+#define KALAH_MAX_TOTAL 65535 /* seeds on a board: a cell never overflows */
+#else
+typedef uint8_t kalah_cell;
 #define KALAH_MAX_PITS  8
 #define KALAH_MAX_CELLS (2 * (KALAH_MAX_PITS + 1))
+#define KALAH_MAX_TOTAL 255 /* seeds on a board: bytes never carry into each other */
+#endif
 #define KALAH_MAX_MOVES (KALAH_MAX_PITS + 1) /* every pit, plus the swap */
 #define KALAH_SWAP      255                       /* the move code of the pie rule's swap */
 
-#if defined(__SIZEOF_INT128__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if !defined(KALAH_BIG) && defined(__SIZEOF_INT128__) && defined(__BYTE_ORDER__) &&                                    \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define KALAH_WIDE_SOWING 1
 #else
 #define KALAH_WIDE_SOWING 0
@@ -58,7 +76,7 @@ typedef struct {
 } kalah_rules;
 
 typedef struct {
-    uint8_t cell[KALAH_MAX_CELLS];
+    kalah_cell cell[KALAH_MAX_CELLS];
     uint8_t to_move;
     uint8_t flags;
 } kalah_state;
@@ -89,7 +107,7 @@ static inline void kalah_rules_init(kalah_rules *r, int pits, int seeds, int emp
 {
     /* Cells are bytes, and the wide sowing and the byte sums below rely on no
      * byte ever carrying into the next: a board holds fewer than 256 seeds. */
-    KALAH_ASSERT(1 <= pits && pits <= KALAH_MAX_PITS && 0 <= seeds && 2 * pits * seeds < 256);
+    KALAH_ASSERT(1 <= pits && pits <= KALAH_MAX_PITS && 0 <= seeds && 2 * pits * seeds <= KALAH_MAX_TOTAL);
     memset(r, 0, sizeof *r);
     r->pits = pits;
     r->seeds = seeds;
@@ -102,7 +120,7 @@ static inline void kalah_rules_init(kalah_rules *r, int pits, int seeds, int emp
         for (int i = 0; i < pits; i++) r->ring[me][pits + 1 + i] = (uint8_t)(opp + i);
         memcpy(r->ring[me] + r->ring_len, r->ring[me], r->ring_len);
     }
-    r->side_mask = pits == 8 ? ~0ull : (1ull << (8 * pits)) - 1;
+    r->side_mask = pits >= 8 ? ~0ull : (1ull << (8 * pits)) - 1;
 #if KALAH_WIDE_SOWING
     r->wide = 2 * (pits + 1) <= 16;
     for (int cell = 0; cell < 16; cell++) r->keep[cell] = ~((unsigned __int128)0xFF << (8 * cell));
@@ -116,7 +134,7 @@ static inline void kalah_rules_init(kalah_rules *r, int pits, int seeds, int emp
 #endif
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if !defined(KALAH_BIG) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* One side's pits as the low bytes of a 64-bit word (a side has at most 8 pits,
  * and cell[] is long enough that the load stays inside the state). */
 static inline uint64_t kalah_side_word(const kalah_rules *r, const kalah_state *s, int player)
@@ -134,9 +152,10 @@ static inline int kalah_side_seeds(const kalah_rules *r, const kalah_state *s, i
     return sum;
 }
 #else
+/* Nonzero when the side has a seed (the plain loops of the big build and of other machines). */
 static inline uint64_t kalah_side_word(const kalah_rules *r, const kalah_state *s, int player)
 {
-    const uint8_t *p = s->cell + kalah_base(r, player);
+    const kalah_cell *p = s->cell + kalah_base(r, player);
     uint64_t any = 0;
     for (int i = 0; i < r->pits; i++) any |= p[i];
     return any;
@@ -144,7 +163,7 @@ static inline uint64_t kalah_side_word(const kalah_rules *r, const kalah_state *
 
 static inline int kalah_side_seeds(const kalah_rules *r, const kalah_state *s, int player)
 {
-    const uint8_t *p = s->cell + kalah_base(r, player);
+    const kalah_cell *p = s->cell + kalah_base(r, player);
     int sum = 0;
     for (int i = 0; i < r->pits; i++) sum += p[i];
     return sum;
@@ -166,7 +185,7 @@ static inline void kalah_start(const kalah_rules *r, kalah_state *s)
 {
     memset(s, 0, sizeof *s);
     for (int player = 0; player < 2; player++)
-        for (int i = 0; i < r->pits; i++) s->cell[kalah_base(r, player) + i] = (uint8_t)r->seeds;
+        for (int i = 0; i < r->pits; i++) s->cell[kalah_base(r, player) + i] = (kalah_cell)r->seeds;
     s->flags = r->pie_rule ? KALAH_FIRST_MOVE : 0;
 }
 
@@ -174,7 +193,7 @@ static inline void kalah_start(const kalah_rules *r, kalah_state *s)
 static inline int kalah_legal_moves(const kalah_rules *r, const kalah_state *s, uint8_t *moves)
 {
     if (kalah_is_over(r, s)) return 0;
-    const uint8_t *p = s->cell + kalah_base(r, s->to_move);
+    const kalah_cell *p = s->cell + kalah_base(r, s->to_move);
     int n = 0;
     for (int i = 0; i < r->pits; i++)
         if (p[i]) moves[n++] = (uint8_t)i;
@@ -192,22 +211,22 @@ static inline int kalah_is_legal(const kalah_rules *r, const kalah_state *s, int
 
 static inline void kalah_swap_sides(const kalah_rules *r, kalah_state *s)
 {
-    uint8_t row[KALAH_MAX_PITS + 1];
+    kalah_cell row[KALAH_MAX_PITS + 1];
     int half = r->pits + 1;
-    memcpy(row, s->cell, half);
-    memmove(s->cell, s->cell + half, half);
-    memcpy(s->cell + half, row, half);
+    memcpy(row, s->cell, half * sizeof *row);
+    memmove(s->cell, s->cell + half, half * sizeof *row);
+    memcpy(s->cell + half, row, half * sizeof *row);
     s->to_move = 0;
     s->flags = 0;
 }
 
 /* The sowing of the `seeds` (less than a lap) and `laps` (whole laps) taken
  * from the mover's pit, byte by byte. */
-static inline void kalah_sow_bytes(const kalah_rules *r, uint8_t *c, int me, int move, int laps, int seeds)
+static inline void kalah_sow_bytes(const kalah_rules *r, kalah_cell *c, int me, int move, int laps, int seeds)
 {
     const uint8_t *ring = r->ring[me];
     c[kalah_base(r, me) + move] = 0;
-    for (int i = 0; laps && i < r->ring_len; i++) c[ring[i]] += (uint8_t)laps;
+    for (int i = 0; laps && i < r->ring_len; i++) c[ring[i]] += (kalah_cell)laps;
     for (int k = 1; k <= seeds; k++) c[ring[move + k]]++;
 }
 
@@ -227,7 +246,7 @@ static inline int kalah_play(const kalah_rules *r, kalah_state *s, int move)
         return 0;
     }
     const int m = r->pits, me = s->to_move, len = r->ring_len;
-    uint8_t *c = s->cell;
+    kalah_cell *c = s->cell;
     const int own = me * (m + 1), store = own + m, opp = (1 - me) * (m + 1);
 
     int seeds = c[own + move];
@@ -246,7 +265,7 @@ static inline int kalah_play(const kalah_rules *r, kalah_state *s, int move)
 #ifdef KALAH_DEBUG
         kalah_state bytes = before; /* the one addition must sow exactly as the byte loop */
         kalah_sow_bytes(r, bytes.cell, me, move, laps, seeds);
-        KALAH_ASSERT(memcmp(bytes.cell, c, KALAH_MAX_CELLS) == 0);
+        KALAH_ASSERT(memcmp(bytes.cell, c, sizeof bytes.cell) == 0);
 #endif
     } else
 #endif
@@ -258,7 +277,7 @@ static inline int kalah_play(const kalah_rules *r, kalah_state *s, int move)
     if (place < m && c[own + place] == 1) {
         int facing = opp + (m - 1 - place);
         if (c[facing] || r->empty_capture) {
-            c[store] += (uint8_t)(c[facing] + 1);
+            c[store] += (kalah_cell)(c[facing] + 1);
             c[own + place] = 0;
             c[facing] = 0;
         }
@@ -267,10 +286,10 @@ static inline int kalah_play(const kalah_rules *r, kalah_state *s, int move)
     if (!extra) s->to_move = (uint8_t)(1 - me);
 
     if (kalah_is_over(r, s)) {
-        c[m] += (uint8_t)kalah_side_seeds(r, s, 0);
-        c[2 * m + 1] += (uint8_t)kalah_side_seeds(r, s, 1);
-        memset(c, 0, m);
-        memset(c + m + 1, 0, m);
+        c[m] += (kalah_cell)kalah_side_seeds(r, s, 0);
+        c[2 * m + 1] += (kalah_cell)kalah_side_seeds(r, s, 1);
+        memset(c, 0, m * sizeof *c);
+        memset(c + m + 1, 0, m * sizeof *c);
     }
 #ifdef KALAH_DEBUG
     /* Seeds are neither made nor lost, and the stores never shrink. */
@@ -288,13 +307,13 @@ static inline void kalah_derive_flags(const kalah_rules *r, kalah_state *s)
     kalah_state start;
     kalah_start(r, &start);
     if (s->to_move == 0) {
-        if (memcmp(start.cell, s->cell, KALAH_MAX_CELLS) == 0) s->flags = KALAH_FIRST_MOVE;
+        if (memcmp(start.cell, s->cell, sizeof s->cell) == 0) s->flags = KALAH_FIRST_MOVE;
         return;
     }
     for (int i = 0; i < r->pits; i++) {
         kalah_state after = start;
         kalah_play(r, &after, i);
-        if (memcmp(after.cell, s->cell, KALAH_MAX_CELLS) == 0) {
+        if (memcmp(after.cell, s->cell, sizeof s->cell) == 0) {
             s->flags = KALAH_SWAP_AVAILABLE;
             return;
         }
@@ -328,6 +347,22 @@ static inline uint64_t kalah_mix64(uint64_t z)
 static inline uint64_t kalah_hash2(uint64_t a, uint64_t b, uint64_t seed)
 { return kalah_mix64(kalah_mix64(a + seed) ^ b); }
 
+#ifdef KALAH_BIG
+/* A hash of the whole state of the big build (the search table's, table.h): the 28 cells as seven
+ * 64-bit words mixed in turn, then the side to move and the pie-rule flags. */
+static inline uint64_t kalah_big_hash(const kalah_state *s)
+{
+    _Static_assert(KALAH_MAX_CELLS % 4 == 0, "the hash reads the cells as whole 64-bit words");
+    uint64_t h = KALAH_GOLDEN;
+    for (int i = 0; i < KALAH_MAX_CELLS; i += 4) {
+        uint64_t word;
+        memcpy(&word, s->cell + i, sizeof word);
+        h = kalah_mix64(h ^ word);
+    }
+    return kalah_mix64(h ^ (((uint64_t)s->to_move << 8 | s->flags) << 1 | 1));
+}
+#endif
+
 /* A small, fast generator (splitmix64) so that playouts never touch global state. */
 typedef struct {
     uint64_t state;
@@ -352,7 +387,7 @@ static inline int kalah_random_playout(const kalah_rules *r, kalah_state *s, kal
     uint8_t moves[KALAH_MAX_MOVES];
     if (kalah_is_over(r, s)) return kalah_final_margin(r, s);
     for (;;) {
-        const uint8_t *p = s->cell + kalah_base(r, s->to_move);
+        const kalah_cell *p = s->cell + kalah_base(r, s->to_move);
         int n = 0;
         for (int i = 0; i < r->pits; i++) {  /* branch-free: the pits' emptiness is unpredictable */
             moves[n] = (uint8_t)i;

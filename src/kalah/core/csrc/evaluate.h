@@ -58,8 +58,8 @@ static inline int kalah_eval_seed(const kalah_rules *r, const kalah_state *s)
 /* Extra-turn moves and the best immediate capture of `player` (as if it were to move). */
 static inline void kalah_eval_chances(const kalah_rules *r, const kalah_state *s, int player, int *extra, int *capture)
 {
-    const uint8_t *own = s->cell + kalah_base(r, player);
-    const uint8_t *opp = s->cell + kalah_base(r, 1 - player);
+    const kalah_cell *own = s->cell + kalah_base(r, player);
+    const kalah_cell *opp = s->cell + kalah_base(r, 1 - player);
     int nextra = 0, best = 0;
     for (int i = 0; i < r->pits; i++) {
         int seeds = own[i], gain;

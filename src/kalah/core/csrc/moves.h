@@ -23,7 +23,7 @@ static inline int kalah_ends_in_store(const kalah_rules *r, int i, int seeds)
  * that goes round the opponent's row back into the mover's has put a seed
  * into the facing pit too. (The rules are read first, whatever the pit, so
  * that a loop over the pits reads them once.) */
-static inline int kalah_captures(const kalah_rules *r, const uint8_t *own, const uint8_t *opp, int i, int seeds,
+static inline int kalah_captures(const kalah_rules *r, const kalah_cell *own, const kalah_cell *opp, int i, int seeds,
                                  int *gain)
 {
     const int m = r->pits, len = r->ring_len, empty_capture = r->empty_capture;

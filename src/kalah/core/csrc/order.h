@@ -19,8 +19,8 @@ static __attribute__((noinline)) void ks_order(const ks_context *c, const kalah_
     if (!c->ordering || n < 2) return;
     const kalah_rules *r = &c->rules;
     const int m = r->pits;
-    const uint8_t *own = s->cell + kalah_base(r, s->to_move);
-    const uint8_t *opp = s->cell + kalah_base(r, 1 - s->to_move);
+    const kalah_cell *own = s->cell + kalah_base(r, s->to_move);
+    const kalah_cell *opp = s->cell + kalah_base(r, 1 - s->to_move);
     int score[KALAH_MAX_MOVES];
     for (int k = 0; k < n; k++) {
         int mv = moves[k], sc, gain;

@@ -33,6 +33,10 @@ _Static_assert(KS_MAX_DEPTH <= INT8_MAX, "an entry keeps its depth in an int8_t"
  * small to repay a probe that usually misses the cache. */
 #define KS_TABLE_MIN_DEPTH 2
 
+#ifdef KALAH_BIG
+static inline uint64_t ks_hash(const kalah_state *s)
+{ return kalah_big_hash(s); }
+#else
 /* A hash of the whole state: the 18 cells, the side to move and the pie-rule flags. */
 static inline uint64_t ks_hash(const kalah_state *s)
 {
@@ -44,6 +48,7 @@ static inline uint64_t ks_hash(const kalah_state *s)
     memcpy(&d, s->cell + 16, 4); /* cells 16, 17, to_move, flags */
     return kalah_mix64(kalah_hash2(a, b, KALAH_GOLDEN) ^ ((uint64_t)d << 1 | 1));
 }
+#endif
 
 /* The table key of a state in this search. */
 static inline uint64_t ks_key(const ks_context *c, const kalah_state *s)

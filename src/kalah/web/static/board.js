@@ -267,17 +267,23 @@ function drawPit(d, place, count, cell) {
     group.setAttribute("tabindex", "0");
     group.setAttribute("aria-label", `pit ${letter}, ${count} seeds`);
   }
+  if (isLegal) {
+    // The whole column answers a tap, from the letter to the seed count: with 12 pits on a phone a pit is small.
+    const ends = [g.letterY(place.top), g.countY(place.top)], half = g.tags.count.h / 2;
+    const y0 = Math.min(...ends) - half, y1 = Math.max(...ends) + half;
+    el("rect", { x: place.x - g.pitStep / 2, y: y0, width: g.pitStep, height: y1 - y0, fill: "transparent", class: "hit" }, group);
+  }
   el("circle", { cx: place.x, cy: place.y, r: g.R + 3, fill: `url(#${d.ids.rim})`, opacity: "0.8" }, group);
   el("circle", { cx: place.x, cy: place.y, r: g.R, fill: `url(#${d.ids.hole})`, class: "cup" }, group);
   const seeds = el("g", { transform: `translate(${place.x} ${place.y})` }, group);
   seedSpots(d.style, count, cell, g.R).forEach((spot, k) => drawSeed(d, seeds, spot, seedClass(d, cell, count, k)));
   el("circle", { cx: place.x, cy: place.y, r: g.R, class: "ring" }, group);
-  tag(group, "count", place.x, g.countY(place.top), String(count), g.tags.count, 2);
+  tag(group, "count", place.x, g.countY(place.top), String(count), g.tags.count, g.countEms);
   el("text", { x: place.x, y: g.letterY(place.top), "text-anchor": "middle", "dominant-baseline": "central",
     "font-size": g.letterSize.toFixed(1), class: place.top ? "letter top" : "letter" }, group).textContent = letter;
   const v = (opts.values || {})[pit];
   if (isLegal && v !== undefined && v !== null) {
-    tag(group, "value" + (opts.best === pit ? " best" : ""), place.x, g.valueY(place.top), (v > 0 ? "+" : "") + v, g.tags.value, 2);
+    tag(group, "value" + (opts.best === pit ? " best" : ""), place.x, g.valueY(place.top, pit), (v > 0 ? "+" : "") + v, g.tags.value, 2);
   }
   const onPit = d.onPit;
   if (isLegal && onPit) {

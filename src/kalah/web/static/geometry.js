@@ -55,7 +55,11 @@
  * @property {{count: TagSize, store: TagSize, value: TagSize}} tags
  * @property {(top: boolean) => number} letterY   centre line of a row's letters (between the rows)
  * @property {(top: boolean) => number} countY    centre line of a row's seed counts (outside the rows)
- * @property {(top: boolean) => number} valueY    centre line of a row's values (on the pits' outer rims)
+ * @property {number} countEms                  the least width of a pit's seed count tag, in ems (2; less where
+ *   the pits stand closer than two ems of the count's font, so that neighbouring counts never touch)
+ * @property {boolean} staggered                 every other pit's value one tag further out (many pits, a small board)
+ * @property {(top: boolean, pit?: number) => number} valueY  centre line of a row's values (on the pits' outer
+ *   rims; the odd pits' one tag further out when staggered)
  * @property {(top: boolean) => number} storeCountY  centre line of the seed count of the store on that side
  * @property {(top: boolean) => Rect} glow        the outline of the row to move: its pits, letters and values
  */
@@ -91,7 +95,12 @@ export function geometry(style, m, shownWidth) {
   /** @param {keyof LABELS} kind @returns {number} */
   const font = (kind) => atLeast(LABELS[kind][0], LABELS[kind][1]);
   // the tags of neighbouring pits must not touch, for the widest common value
-  const valueFont = Math.min(font("value"), (pitStep - 8) / tagWidth("+7.75", { font: 1, h: 1 }, 0));
+  /** @param {number} span @returns {number} */
+  const valueFit = (span) => Math.min(font("value"), (span - 8) / tagWidth("+7.75", { font: 1, h: 1 }, 0));
+  // Where they would be too small to read side by side (12 pits on a phone), every other pit's tag moves one
+  // tag further out: each then has two pits' width.
+  const staggered = valueFit(pitStep) < LABELS.value[1] * unit;
+  const valueFont = valueFit(staggered ? 2 * pitStep : pitStep);
   const tags = { count: { font: font("count"), h: 1.4 * font("count") }, store: { font: font("store"), h: 1.37 * font("store") },
     value: { font: valueFont, h: 1.6 * valueFont } };
   const letterSize = font("letter"), letterBand = 1.2 * letterSize;
@@ -100,12 +109,19 @@ export function geometry(style, m, shownWidth) {
   // mover's outline. Outside each row: the value tags over the rims, the outline, then the seed counts.
   const toLetters = R + atLeast(3, 1);
   const rowGap = Math.max(style.row_bottom - style.row_top, 2 * (toLetters + letterBand) + atLeast(10, 5));
-  const glowOut = R - TAG_OVERLAP + tags.value.h + atLeast(4, 2);
+  const valueRows = staggered ? 2 : 1;
+  const glowOut = R - TAG_OVERLAP + valueRows * tags.value.h + atLeast(4, 2);
   const countIn = glowOut + atLeast(5, 2);
   const overhang = style.row_top - style.store_top;  // a store reaches this far past the rows' centres
   const storeGap = 8;
   // the seed counts of pits and stores line up along their outer edges
-  const outside = Math.max(countIn + tags.count.h, overhang + storeGap + tags.store.h);
+  const countsOut = Math.max(countIn + tags.count.h, overhang + storeGap + tags.store.h);
+  // ... unless a store's count (up to three digits) would reach its neighbouring pit's (12 pits on a phone):
+  // then it goes one tag further out
+  const countEms = Math.min(2, (pitStep - 2) / tags.count.font);
+  const storeToPit = pitStep / 2 + gap + storeW / 2;
+  const storeApart = storeToPit < (tagWidth("288", tags.store, 2.5) + tagWidth("12", tags.count, countEms)) / 2 + 2;
+  const outside = storeApart ? countsOut + atLeast(2, 1) + tags.store.h : countsOut;
   const rowTop = Math.max(style.row_top, 25 + outside), rowBottom = rowTop + rowGap, middle = rowTop + rowGap / 2;
   const store = { y: rowTop - overhang, w: storeW, h: rowGap + 2 * overhang };
   /** @param {boolean} top @param {number} offset from the row's centre, outward @returns {number} */
@@ -116,10 +132,10 @@ export function geometry(style, m, shownWidth) {
     colX: (j) => pitsX0 + pitStep / 2 + j * pitStep,
     storeLeft: { x: side, ...store },
     storeRight: { x: pitsX0 + m * pitStep + gap, ...store },
-    letterSize, tags,
+    letterSize, tags, staggered, countEms,
     letterY: (top) => outward(top, -(toLetters + letterBand / 2)),
-    countY: (top) => outward(top, outside - tags.count.h / 2),
-    valueY: (top) => outward(top, R - TAG_OVERLAP + tags.value.h / 2),
+    countY: (top) => outward(top, countsOut - tags.count.h / 2),
+    valueY: (top, pit = 0) => outward(top, R - TAG_OVERLAP + tags.value.h * (staggered && pit % 2 ? 1.5 : 0.5)),
     storeCountY: (top) => outward(top, outside - tags.store.h / 2),
     glow: (top) => (top ? { x: x0, y: rowTop - glowOut, w: glowW, h: glowOut + rowGap / 2 }
       : { x: x0, y: middle, w: glowW, h: glowOut + rowGap / 2 }),

@@ -10,6 +10,7 @@ import { STYLE } from "../style.js";
 
 /** @typedef {import("./trace.js").Position} Position */
 
+// 8 pits at most: traces come from the byte build of the core (kalah.core.builds), which the rules outgrow at 12
 export const MIN_PITS = 1, MAX_PITS = 8, MIN_SEEDS = 1, MAX_SEEDS = 15;
 
 /** The start of a variant. @param {number} pits @param {number} seeds @returns {Position} */
@@ -25,7 +26,7 @@ export function parsePosition(data) {
   if (!d || !Array.isArray(d.board) || d.board.length !== 2 || !d.board.every((/** @type {unknown} */ r) => Array.isArray(r)))
     throw new Error("a position needs \"board\": two rows of pits and a store");
   const pits = d.board[0].length - 1;
-  if (pits < MIN_PITS || pits > MAX_PITS || d.board[1].length !== pits + 1) throw new Error(`rows need ${MIN_PITS + 1} to ${MAX_PITS + 1} numbers, both alike`);
+  if (pits < MIN_PITS || pits > MAX_PITS || d.board[1].length !== pits + 1) throw new Error(`the lab traces boards of ${MIN_PITS} to ${MAX_PITS} pits a side (the trace build of the core): rows need ${MIN_PITS + 1} to ${MAX_PITS + 1} numbers, both alike`);
   /** @type {number[][]} */
   const board = d.board.map((/** @type {unknown[]} */ r) => r.map((x) => {
     const n = Number(x);
