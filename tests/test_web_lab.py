@@ -256,6 +256,9 @@ def test_pit_letters_on_the_lab_board_are_readable(lab, server, width):  # noqa:
     page = lab["open"](width, 844)
     page.goto(lab_url(server, POSITION, "alphabeta", 3))
     page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    # The board is drawn again once the server has answered for the node (the caption is set then): letters
+    # read before it may be those of the drawing it replaces, detached (no style, no size).
+    page.wait_for_selector("#board-caption:has-text('at the root')")
     letters = page.eval_on_selector_all(
         "#board .letter",
         """ls => ls.map(l => {

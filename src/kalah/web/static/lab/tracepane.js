@@ -20,6 +20,7 @@ import { TreeView } from "./tree.js";
 /** @typedef {import("./trace.js").Trace} Trace */
 /** @typedef {import("./trace.js").Move} Move */
 
+/** A traced search in a pane of its own: its tree, its board and its stepper, all inside `root`. */
 export class TracePane {
   /** @param {HTMLElement} root */
   constructor(root) {
