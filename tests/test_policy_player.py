@@ -77,7 +77,7 @@ def test_bad_files_are_refused_with_a_reason(tmp_path):
     with pytest.raises(PolicyFileError, match="variant"):
         load_policy(no_variant)
     bad_variant = tmp_path / "bad_variant.npz"
-    np.savez(bad_variant, variant=np.array([9, 3, 0, 0]), w0=good[0][0], b0=good[0][1])
+    np.savez(bad_variant, variant=np.array([13, 3, 0, 0]), w0=good[0][0], b0=good[0][1])  # the rules stop at 12
     with pytest.raises(PolicyFileError, match="pits"):
         load_policy(bad_variant)
     with pytest.raises(PolicyFileError, match="outputs"):
