@@ -96,3 +96,18 @@ def test_a_search_player_takes_threads():
 def test_bad_threads_options_are_named(spec, message):
     with pytest.raises(PlayerSpecError, match=message):
         make_player(spec)
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_prepared_searches_on_several_threads_answer_what_one_thread_does(threads):
+    for position in deep_positions():
+        for move_values in (False, True):
+            one = kalah.search(position, "pvs", depth=14, threads=1, move_values=move_values)
+            many = kalah.search(position, "pvs", depth=14, threads=threads, move_values=move_values)
+            assert (many.value, many.best_move, many.exact, many.stats.depth) == (
+                one.value,
+                one.best_move,
+                one.exact,
+                one.stats.depth,
+            ), position
+            assert [(m.move, m.value, m.bound) for m in many.moves] == [(m.move, m.value, m.bound) for m in one.moves]

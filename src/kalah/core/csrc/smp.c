@@ -9,7 +9,8 @@
  * finds the other's results in the table. At a fixed depth, where an entry
  * answers only at its own depth, half the helpers search the same iteration as
  * the main thread (their entries are the ones it needs) and half one iteration
- * ahead; a timed search lets deeper entries answer, and its helpers run one or
+ * ahead (pvs to depth KS_PREPARE_MIN_DEPTH or more: all of them the same
+ * iterations, which ks_iterate then chooses whatever the first); a timed search lets deeper entries answer, and its helpers run one or
  * two iterations ahead. The answer is the deepest completed iteration of any
  * thread (a helper's only when just the best move was asked). With exact-depth
  * entries the value and best move at a depth are those of one thread: only the
