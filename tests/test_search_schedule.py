@@ -18,7 +18,7 @@ from kalah.players import PlayerSpecError, make_player
 def deep_positions() -> list[Position]:
     rng = random.Random(33)
     positions = [Position.start(), Position.start(Variant(6, 6))]
-    while len(positions) < 5:
+    while len(positions) < 4:
         position = random_game_positions(Variant(6, 4), rng, rng.randrange(6, 16))
         if not position.is_over and position.seeds_in_pits >= 24:
             positions.append(position)
@@ -28,7 +28,7 @@ def deep_positions() -> list[Position]:
 @pytest.mark.parametrize("move_values", [False, True])
 def test_a_deep_fixed_depth_pvs_answers_what_deepening_by_one_ply_answers(move_values):
     for position in deep_positions():
-        for depth in (13, 15):
+        for depth in (13, 14):
             prepared = kalah.search(position, "pvs", depth=depth, move_values=move_values)
             # A deadline makes the search deepen one ply at a time (the schedule of a timed search);
             # exact_depth keeps the values those of depth-limited minimax, as at a fixed depth.
@@ -102,12 +102,15 @@ def test_bad_threads_options_are_named(spec, message):
 def test_prepared_searches_on_several_threads_answer_what_one_thread_does(threads):
     for position in deep_positions():
         for move_values in (False, True):
-            one = kalah.search(position, "pvs", depth=14, threads=1, move_values=move_values)
-            many = kalah.search(position, "pvs", depth=14, threads=threads, move_values=move_values)
+            one = kalah.search(position, "pvs", depth=13, threads=1, move_values=move_values)
+            many = kalah.search(position, "pvs", depth=13, threads=threads, move_values=move_values)
             assert (many.value, many.best_move, many.exact, many.stats.depth) == (
                 one.value,
                 one.best_move,
                 one.exact,
                 one.stats.depth,
             ), position
-            assert [(m.move, m.value, m.bound) for m in many.moves] == [(m.move, m.value, m.bound) for m in one.moves]
+            if move_values:  # with the best move only, the other moves' upper bounds depend on the search order
+                assert [(m.move, m.value, m.bound) for m in many.moves] == [
+                    (m.move, m.value, m.bound) for m in one.moves
+                ]
