@@ -405,7 +405,7 @@ def overrun(args: argparse.Namespace) -> None:
                 f"{sum(1 for over in ranked if over > 10)}",
             ]
         )
-        if mode.startswith("managed"):
+        if mode.startswith("managed") and not args.no_write:
             figure(
                 "overrun",
                 "timed pvs searches past their budget, managed as the players (max / p99 ms)",
