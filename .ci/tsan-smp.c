@@ -81,6 +81,7 @@ int main(void)
             search_case(&r, &s, KS_PVS, 10, 0, 0);
             search_case(&r, &s, KS_MTDF, 9, 0, 0);
             search_case(&r, &s, KS_PVS, 60, 1, 0.05); /* timed, deeper entries: the players' search */
+            if (v == 0 && i < 2) search_case(&r, &s, KS_PVS, KS_PREPARE_MIN_DEPTH + 1, 0, 0); /* prepared iterations */
         }
     }
     /* The solver's threads on a small variant. */

@@ -24,11 +24,11 @@ import json, sys, time
 from kalah import Position, search
 args = json.loads(sys.argv[1])
 position = Position.from_json(args["position"])
-started = time.perf_counter()
+started, cpu = time.perf_counter(), time.process_time()
 result = search(position, "pvs", depth=args["depth"], time=args["time"], evaluation=args["evaluation"],
                 move_values=args["move_values"], threads=args["threads"])
-wall = time.perf_counter() - started
-print(json.dumps({"nodes": result.stats.nodes, "seconds": result.stats.seconds, "wall": wall,
+wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+print(json.dumps({"nodes": result.stats.nodes, "seconds": result.stats.seconds, "wall": wall, "cpu": cpu,
                   "depth": result.stats.depth, "value": result.value, "best_move": result.best_move}))
 """
 
@@ -44,7 +44,8 @@ def ours(
     env: dict[str, str] | None = None,
     threads: int | None = None,
 ) -> dict:
-    """pvs on ``position`` in a fresh process: nodes, seconds (the search's own clock), depth, value.
+    """pvs on ``position`` in a fresh process: nodes, seconds (the search's own clock), cpu (the process's CPU
+    seconds during the search: all its threads), depth, value.
     ``threads`` None: the default (one for a fixed depth, every core for a timed search)."""
     args = {
         "position": position.to_json(),
@@ -60,7 +61,8 @@ def ours(
 
 def cmancala(binary: str, depth: int, position: Position | None = None, cache_bits: int = 24) -> dict:
     """CMancala's best-move search of ``position`` (default: the start of Kalah(6,4)) to ``depth``, one thread,
-    in a fresh process."""
+    in a fresh process. Its "Total time" is CPU time (C's ``clock()``), not wall-clock time: on a busy machine
+    compare it with our ``cpu``."""
     from cmancala import encode
 
     load = f"load {encode(position)}\n" if position is not None else ""

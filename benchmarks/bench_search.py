@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 
@@ -201,6 +202,7 @@ def anchored(args: argparse.Namespace) -> None:
         "store nodes": [],
         "store seconds": [],
         "threads seconds": [],
+        "cpu seconds": [],
     }
     for depth in depths:
         # Each figure is the median of --repeat cold runs, taken in turn so that a change of load
@@ -228,9 +230,13 @@ def anchored(args: argparse.Namespace) -> None:
             ratios["threads seconds"].append(_ratio(both["seconds"], theirs["seconds"]))
             ratios["store nodes"].append(_ratio(store["nodes"], theirs["nodes"]))
             ratios["store seconds"].append(_ratio(store["seconds"], theirs["seconds"]))
+            # CMancala's time is CPU time (clock()): our CPU seconds are the like-for-like figure on a busy machine.
+            cpu = statistics.median(run["cpu"] for run in runs["best"])
+            ratios["cpu seconds"].append(_ratio(cpu, theirs["seconds"]))
             row += [
                 f"{theirs['nodes']:,} / {theirs['seconds']:.3f}",
                 f"{ratios['nodes'][-1]} / {ratios['seconds'][-1]}",
+                f"{cpu:.3f} / {ratios['cpu seconds'][-1]}",
                 ratios["threads seconds"][-1],
                 f"{ratios['store nodes'][-1]} / {ratios['store seconds'][-1]}",
             ]
@@ -246,6 +252,7 @@ def anchored(args: argparse.Namespace) -> None:
         headers += [
             "CMancala step: nodes / s",
             "strong 1 thread / CMancala: nodes / s",
+            "strong 1 thread: CPU s / ratio to CMancala",
             f"strong {cores} threads / CMancala: s",
             "store 1 thread / CMancala: nodes / s",
         ]
@@ -257,7 +264,10 @@ def anchored(args: argparse.Namespace) -> None:
         "evaluation is the store difference, our `store`: the store column compares the searches "
         "like for like; `strong` is our default evaluation (finer values, larger trees). Fixed-depth "
         "values are the same on any number of threads. CMancala's nodes are printed in millions "
-        "with three decimals, and count every position but finished games (ours count those too)."
+        "with three decimals, and count every position but finished games (ours count those too). "
+        "CMancala's seconds are CPU time (C's `clock()`), ours wall-clock time of the search, except the "
+        "CPU column (the process's CPU seconds during the search, the median of the runs): on a busy machine "
+        "that column is the like-for-like comparison."
     )
 
     positions = anchor.middle_game_positions(args.middle)
@@ -339,7 +349,8 @@ def anchored(args: argparse.Namespace) -> None:
         figure(
             "pvs-cmancala",
             f"pvs / CMancala, best move only, from the start at depth {' / '.join(map(str, depths))}",
-            f"strong, 1 thread: nodes {' / '.join(ratios['nodes'])}, seconds {' / '.join(ratios['seconds'])}; "
+            f"strong, 1 thread: nodes {' / '.join(ratios['nodes'])}, seconds {' / '.join(ratios['seconds'])}, "
+            f"CPU seconds {' / '.join(ratios['cpu seconds'])}; "
             f"strong, {cores} threads: seconds {' / '.join(ratios['threads seconds'])}; "
             f"store (CMancala's evaluation), 1 thread: nodes {' / '.join(ratios['store nodes'])}, "
             f"seconds {' / '.join(ratios['store seconds'])}",
@@ -394,7 +405,7 @@ def overrun(args: argparse.Namespace) -> None:
                 f"{sum(1 for over in ranked if over > 10)}",
             ]
         )
-        if mode.startswith("managed"):
+        if mode.startswith("managed") and not args.no_write:
             figure(
                 "overrun",
                 "timed pvs searches past their budget, managed as the players (max / p99 ms)",

@@ -83,6 +83,12 @@ def search_answers(emit) -> None:
                 answer.pop("seconds")
                 emit("deep", number, oracle is not None, algorithm, answer)
     engine.set_oracle(None)
+    # pvs to depth 13 or more deepens in steps (KS_PREPARE_STEP in csrc/search.h): best move only and every root value
+    for number, position in enumerate(positions(Variant(6, 4), 2, 5)):
+        for all_values in (False, True):
+            answer = engine.search(position, ALGORITHMS["pvs"], EVALUATIONS["strong"], 1, 14, all_values=all_values)
+            answer.pop("seconds")
+            emit("prepared", number, all_values, answer)
 
 
 def built_table(pits: int, empty_capture: bool, max_seeds: int, threads: int) -> tuple[EndgameTable, bytearray]:

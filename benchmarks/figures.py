@@ -29,6 +29,8 @@ ORDER = [
     "alphabeta-rate",  # bench_search.py
     "pvs-1s",  # bench_search.py --anchor
     "pvs-cmancala",  # bench_search.py --anchor --cmancala
+    "threads-time-to-depth",  # bench_threads.py
+    "threads-match",  # bench_threads.py --match
     "overrun",  # bench_search.py --overrun
     "eval-strength",  # bench_eval_strength.py
     "solve-64-cold",  # bench_solve.py

@@ -52,6 +52,7 @@ cdef extern from "csrc/search.h" nogil:
         int ordering
         int all_values
         ks_stats stats
+        uint64_t busiest_nodes
         uint64_t heuristic
         double deadline
         double soft_deadline

@@ -113,6 +113,9 @@ cdef class Engine:
         npv = ks_pv(c, &state, c.depth, pv, 256) if iterations else 0
         answer = context_answer(c, iterations, elapsed, [pv[k] for k in range(npv)])
         answer["threads"] = threads if c.table != NULL else 1
+        # The most nodes one thread searched: on free cores, the wall-clock time of the search
+        # (benchmarks/bench_threads.py compares it with one thread's nodes, which no load disturbs).
+        answer["busiest_thread_nodes"] = c.busiest_nodes
         return answer
 
 

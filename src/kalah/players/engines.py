@@ -10,6 +10,8 @@ played at once, a move whose choice has settled (the same best move for two
 iterations after most of the time) early, and the time saved goes to the moves
 where the choice is still open, up to twice ``time`` for one move; the game
 never takes more than ``time`` per move on average (see :func:`time_budget`).
+``threads=N`` (all but mcts) searches on N threads sharing the table (default:
+every usable core with ``time=``, one at a fixed depth; see :func:`kalah.search`).
 ``ponder=on`` (pvs and mtdf with ``time=``) thinks on the opponent's time: after
 its move the player goes on searching the position the opponent faces, on one
 thread, until the opponent has moved (or :data:`PONDER_SECONDS` pass), and
@@ -23,6 +25,7 @@ from __future__ import annotations
 import threading
 
 from kalah.core.builds import Engine
+from kalah.core.search import MAX_THREADS
 from kalah.endgame import oracle_for
 from kalah.rules import Move, Position
 from kalah.search import (
@@ -86,6 +89,7 @@ class SearchPlayer(ComputerPlayer):
         memo: bool = True,
         manage: bool = True,
         ponder: bool = False,
+        threads: int | None = None,
     ) -> None:
         super().__init__()
         if algorithm not in ALGORITHMS:
@@ -93,6 +97,7 @@ class SearchPlayer(ComputerPlayer):
         if ponder and (algorithm not in PRACTICAL_ALGORITHMS or time is None or not memo):
             raise SearchError("ponder needs pvs or mtdf with time=SECONDS (and the table on)")
         self.ponder = ponder
+        self.threads = threads  # None: the search's default (every core for time=, one at a fixed depth)
         self._pondering: threading.Thread | None = None
         self.algorithm = algorithm
         self.evaluation = check_evaluation(evaluation)
@@ -135,6 +140,8 @@ class SearchPlayer(ComputerPlayer):
             options.append("manage=off")
         if ponder:
             options.append("ponder=on")
+        if threads is not None:
+            options.append(f"threads={threads}")
         self.spec = algorithm + (":" + ",".join(options) if options else "")
 
     def reset(self) -> None:
@@ -198,6 +205,7 @@ class SearchPlayer(ComputerPlayer):
             playouts=self.playouts,
             seed=self.seed + self._calls,
             engine=self._engine,
+            threads=self.threads,
         )
         self._calls += 1
         if self.manage and self.time:
@@ -239,15 +247,17 @@ def _factory(algorithm: str):
         memo: str | None = None,
         manage: str | None = None,
         ponder: str | None = None,
+        threads: str | None = None,
     ) -> SearchPlayer:
         if algorithm == "mcts":
-            if depth is not None or eval is not None or manage is not None or ponder is not None:
+            if any(option is not None for option in (depth, eval, manage, ponder, threads)):
                 raise PlayerSpecError(
-                    "mcts takes playouts=N, time=SECONDS and seed=N (no depth, eval, manage or ponder)"
+                    "mcts takes playouts=N, time=SECONDS and seed=N (no depth, eval, manage, ponder or threads)"
                 )
         elif playouts is not None or seed is not None:
             raise PlayerSpecError(
-                f"{algorithm} takes depth=N, time=SECONDS, eval=NAME, memo, manage and ponder (no playouts or seed)"
+                f"{algorithm} takes depth=N, time=SECONDS, eval=NAME, memo, manage, ponder and threads"
+                " (no playouts or seed)"
             )
         pondering = ponder is not None and ponder.lower() in ("1", "true", "yes", "on")
         if pondering and (algorithm not in PRACTICAL_ALGORITHMS or time is None):
@@ -268,6 +278,7 @@ def _factory(algorithm: str):
             memo=memo is None or memo.lower() in ("1", "true", "yes", "on"),
             manage=manage is None or manage.lower() in ("1", "true", "yes", "on"),
             ponder=pondering,
+            threads=int_option("threads", threads, None, minimum=1, maximum=MAX_THREADS),
         )
 
     return make
@@ -276,23 +287,23 @@ def _factory(algorithm: str):
 _SUMMARIES = {
     "minimax": (
         "plain negamax search (memoized as in the seeds)",
-        "depth=N, time=SECONDS, eval=strong|store|seed, memo=BOOL, manage=on|off",
+        "depth=N, time=SECONDS, eval=strong|store|seed, memo=BOOL, manage=on|off, threads=N",
     ),
     "alphabeta": (
         "alpha-beta with bound-flag table, progressive deepening, move ordering",
-        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off",
+        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, threads=N",
     ),
     "scout": (
         "Pearl's SCOUT (EVAL/TEST) with memoization and progressive deepening",
-        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off",
+        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, threads=N",
     ),
     "pvs": (
         "principal variation search (NegaScout)",
-        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off",
+        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off, threads=N",
     ),
     "mtdf": (
         "MTD(f): null-window alpha-beta with memory",
-        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off",
+        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off, threads=N",
     ),
     "mcts": ("UCT Monte-Carlo tree search with compiled random playouts", "playouts=N, time=SECONDS, seed=N"),
 }

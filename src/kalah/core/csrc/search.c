@@ -659,14 +659,28 @@ int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
     return 1;
 }
 
+/* The first depth of a pvs search to a fixed depth, and the step between its iterations (ks_iterate). */
+static inline int ks_prepared_first(int first, int last, int *step)
+{
+    int k = KS_PREPARE_ITERATIONS;
+    while (k > 0 && last - k * KS_PREPARE_STEP < first) k--;
+    *step = KS_PREPARE_STEP;
+    return last - k * KS_PREPARE_STEP;
+}
+
 int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, int last)
 {
     int done = 0;
     if (last > KS_MAX_DEPTH) last = KS_MAX_DEPTH;
     if (first < 1) first = 1;
     c->root_n = 0;
-    int settled = 0, last_best = KS_NO_MOVE;
-    for (int depth = first; depth <= last; depth++) {
+    int settled = 0, last_best = KS_NO_MOVE, step = 1;
+    /* pvs to a fixed depth (no deadline: nobody needs the depths in between) prepares its last
+     * iteration with a few shallower ones, KS_PREPARE_STEP apart, not with every depth. */
+    if (algorithm == KS_PVS && c->deadline == 0 && c->soft_deadline == 0 && first < last &&
+        last >= KS_PREPARE_MIN_DEPTH)
+        first = ks_prepared_first(first, last, &step);
+    for (int depth = first; depth <= last; depth += step) {
         double iteration_started = c->soft_deadline > 0 ? kalah_now() : 0;
         int saved_n = c->root_n, saved_best = c->best_move, saved_value = c->value, saved_depth = c->depth,
             saved_exact = c->exact;
