@@ -96,7 +96,13 @@ async def honest(url: str, stop: asyncio.Event, latencies: list[float], failures
             began = time.perf_counter()
             try:
                 if game is None or game["over"]:
-                    game = (await client.post("/api/games", json={"players": ["human", "human"]})).json()
+                    created = await client.post("/api/games", json={"players": ["human", "human"]})
+                    if created.status_code != 201:
+                        failures.append(f"new game {created.status_code}: {created.text[:80]}")
+                        game = None
+                        await asyncio.sleep(1)
+                        continue
+                    game = created.json()
                     continue
                 response = await client.post(
                     f"/api/games/{game['id']}/moves", json={"move": game["legal_moves"][0], "moves": game["moves"]}
