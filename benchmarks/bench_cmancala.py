@@ -205,7 +205,7 @@ def play_one(task: dict) -> dict:
     ours = with_book(task["player"], task["books"])
     theirs = CMancalaPlayer(task["binary"], task["time"], task["cache"], book=task["books"])
     overhead = theirs.overhead(opening)
-    clock = {"ours": [], "theirs": [], "budget": [], "depth_ours": [], "depth_theirs": []}
+    clock = {"ours": [], "theirs": [], "budget": [], "depth_ours": [], "depth_theirs": [], "proven": 0}
 
     class Ours:
         name, spec, is_computer = ours.name, ours.spec, True
@@ -216,6 +216,7 @@ def play_one(task: dict) -> dict:
             after = resource.getrusage(resource.RUSAGE_SELF)
             clock["ours"].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
             self.last_info = getattr(ours, "last_info", {})
+            clock["proven"] += bool(self.last_info.get("exact"))
             if self.last_info.get("depth") is not None:
                 clock["depth_ours"].append(self.last_info["depth"])
             return move
@@ -252,7 +253,17 @@ def play_one(task: dict) -> dict:
         "depth_ours": round(mean(clock["depth_ours"]), 2),
         "depth_theirs": round(mean(clock["depth_theirs"]), 2),
         "overhead_theirs": round(overhead, 4),
+        "endgame_k": _database_k(variant),
+        "proven_ours": clock["proven"],
     }
+
+
+def _database_k(variant) -> int | None:
+    """K of the endgame database our player probes (the largest on disk for the variant), or None."""
+    from kalah.endgame import locate
+
+    database = locate(variant)
+    return database.max_seeds if database is not None else None
 
 
 def with_book(spec: str, books: bool):
@@ -333,6 +344,8 @@ def summary(games: list[dict]) -> dict:
         "cpu_theirs": sum(g["cpu_theirs"] for g in games) / max(theirs_moves, 1),
         "depth_ours": sum(g["depth_ours"] for g in games) / n,
         "depth_theirs": sum(g["depth_theirs"] for g in games) / n,
+        "proven": sum(g.get("proven_ours", 0) for g in games) / max(ours_moves, 1),
+        "k": sorted({str(g.get("endgame_k")) for g in games}),
     }
 
 
@@ -355,6 +368,7 @@ def write_report(kept: list[dict], conditions: list[dict], quiet: bool = False) 
                 f"{s['elo']:+.0f} [{elo(s['low']):+.0f}, {elo(s['high']):+.0f}]",
                 f"{s['cpu_ours']:.3f} / {s['cpu_theirs']:.3f} ({s['cpu_theirs'] / max(s['cpu_ours'], 1e-9):.2f})",
                 f"{s['depth_ours']:.1f} / {s['depth_theirs']:.1f}",
+                f"{100 * s['proven']:.0f}% (K={', '.join(s['k'])})",
             ]
         )
     if not rows:
@@ -376,6 +390,7 @@ def write_report(kept: list[dict], conditions: list[dict], quiet: bool = False) 
                 "Elo vs CMancala [95%]",
                 "CPU s a move: ours / CMancala (ratio)",
                 "mean depth: ours / CMancala",
+                "our moves proven (database)",
             ],
             rows,
         )

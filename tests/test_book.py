@@ -325,6 +325,32 @@ def test_the_kalah_6_5_book_answers_each_seats_first_decision():
     assert player.choose_move(start) == book.get(start).move and player.last_info.get("book") is True
 
 
+def test_a_search_player_with_book_on_plays_the_books_move_at_once_and_banks_the_time():
+    start = Position.start(Variant(6, 4))
+    entry = lookup(start)
+    player = make_player("pvs:time=0.3,book=on")
+    assert player.spec == "pvs:time=0.3,book=on"
+    import time
+
+    began = time.perf_counter()
+    assert player.choose_move(start) == entry.move
+    assert time.perf_counter() - began < 0.1  # a search would take its 0.3 s budget's most
+    assert player.last_info["book"] is True and player.last_info["value"] == entry.value
+    assert player._bank == pytest.approx(0.3)  # the next search may use the saved time
+    plain = make_player("pvs:time=0.05")
+    plain.choose_move(start)
+    assert "book" not in plain.last_info and plain.last_info["depth"] >= 1
+    # beyond the book (Kalah(6,6) has none) it searches as before
+    player.choose_move(Position.start(Variant(6, 6)))
+    assert "book" not in player.last_info and player.last_info["depth"] >= 1
+
+
+@pytest.mark.parametrize("spec", ["mcts:book=on", "alphabeta:depth=3,book=on", "pvs:time=1,book=maybe"])
+def test_book_is_an_option_of_pvs_and_mtdf_only(spec):
+    with pytest.raises(kalah.KalahError):
+        make_player(spec)
+
+
 def test_no_book_for_other_variants():
     assert shipped(Variant(5, 5)) is None
     assert lookup(Position.start(Variant(5, 5))) is None
