@@ -114,6 +114,7 @@ def condition(label: str, directory: str, args: argparse.Namespace, seeds: int, 
         "books": args.books,
         "cache": args.cache,
         "cmancala": binary_digest(args.cmancala) if os.path.exists(args.cmancala) else "?",
+        "endgame": _database_k(seeds),  # the largest database in the data directory, which our player probes
     }
     key = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
     return {**fields, "key": key, "directory": directory, "binary": args.cmancala}
@@ -253,16 +254,17 @@ def play_one(task: dict) -> dict:
         "depth_ours": round(mean(clock["depth_ours"]), 2),
         "depth_theirs": round(mean(clock["depth_theirs"]), 2),
         "overhead_theirs": round(overhead, 4),
-        "endgame_k": _database_k(variant),
+        "endgame_k": _database_k(task["seeds"]),
         "proven_ours": clock["proven"],
     }
 
 
-def _database_k(variant) -> int | None:
-    """K of the endgame database our player probes (the largest on disk for the variant), or None."""
+def _database_k(seeds: int) -> int | None:
+    """K of the endgame database our player probes (the largest on disk for Kalah(6,S)), or None."""
+    from kalah import Variant
     from kalah.endgame import locate
 
-    database = locate(variant)
+    database = locate(Variant(6, seeds))
     return database.max_seeds if database is not None else None
 
 
@@ -359,7 +361,7 @@ def write_report(kept: list[dict], conditions: list[dict], quiet: bool = False) 
         rows.append(
             [
                 c["engine"],
-                f"`{c['player']}` ({c['commit']})",
+                f"`{c['player']}` ({c['commit']}, K={c['endgame']})",
                 f"Kalah(6,{c['seeds']})",
                 f"{c['time']:g}",
                 s["n"],
@@ -381,7 +383,7 @@ def write_report(kept: list[dict], conditions: list[dict], quiet: bool = False) 
         + markdown_table(
             [
                 "engine",
-                "player (commit)",
+                "player (commit, endgame database)",
                 "variant",
                 "s a move",
                 "games",

@@ -11,6 +11,7 @@ from kalah.rules import Position, move_name
 
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
+from .solve import _prepare_endgame
 
 
 def _size(nbytes: int) -> str:
@@ -63,6 +64,9 @@ def register(app: typer.Typer) -> None:
         path = out if out is not None else data_directory() / book_filename(variant)
         earlier = load(path, variant) if path.exists() and not fresh else None
         started = _time.perf_counter()
+        # The database a solve of the start should probe (K=28 for Kalah(6,5)), built once as kalah solve
+        # builds it: without it every position of the book would be solved with a smaller one, far slower.
+        _prepare_endgame(Position.start(variant), None, threads)
 
         def save(book: Book) -> None:
             book.save(path)
