@@ -288,7 +288,9 @@ def equalized_budget(ours: list[float], theirs: list[float], budgets: list[float
     0.5
     >>> round(equalized_budget([0.4, 0.4], [0.3], [0.3], 0.5), 3)  # it used 0.3 of 0.3: now 0.5 to reach 0.4
     0.5
-    >>> round(equalized_budget([0.4], [0.6], [0.3], 0.5), 3)  # 2 CPU a second of time, 0.2 to go: 0.1, held at 0.1/2
+    >>> round(equalized_budget([0.4], [0.6], [0.3], 0.5), 3)  # 0.2 CPU to go at 2 CPU s a second of time
+    0.1
+    >>> round(equalized_budget([0.4], [1.0], [0.5], 0.5), 3)  # ahead already: held at a quarter of our mean
     0.05
     """
     if not ours:

@@ -323,6 +323,12 @@ def test_the_kalah_6_5_book_answers_each_seats_first_decision():
     assert book.get(start).value == 10  # the solver's figure for the start (README, docs/solve.md)
     player = make_player("perfect")
     assert player.choose_move(start) == book.get(start).move and player.last_info.get("book") is True
+    # kalah.analyse answers every entry from the book, exactly, without solving
+    for position in needed[:5]:
+        analysis = kalah.analyse(position, time=0.5)
+        entry = book.get(position)
+        assert (analysis.source, analysis.exact, analysis.value) == ("book", True, entry.value)
+        assert analysis.best_moves == list(entry.best_moves)
 
 
 def test_a_search_player_with_book_on_plays_the_books_move_at_once_and_banks_the_time():
