@@ -2,7 +2,7 @@
 
     python benchmarks/bench_cmancala.py --cmancala /work/cmancala/Mancala \\
         [--seeds 6 4] [--time 0.1 0.5 2] [--games 40] [--jobs 2] [--threads 1] \\
-        [--player 'pvs:time={time}'] [--baseline DIR] [--books] [--fresh] [--report-only]
+        [--player 'pvs:time={time}'] [--baseline DIR] [--books] [--endgame-dir DIR] [--fresh] [--report-only]
 
 For each seeds per pit (Kalah(6,S)) and each time a move T, ``--games`` games
 (even): the built-in balanced openings (every position after two plies,
@@ -11,7 +11,11 @@ each seat. Our player is ``--player`` with ``{time}`` replaced by T (default
 ``pvs:time=T``: the players' time management, at most T a move on average),
 searching on ``--threads`` threads (``KALAH_THREADS``). With ``--baseline DIR``
 (a built checkout of an earlier version) the same games are played by that
-version's player as well, and the report gives the Elo difference.
+version's player as well, and the report gives the Elo difference. Our
+player probes the largest endgame database of the variant's pits in the data
+directory (or ``--endgame-dir``): K=20 answers about half of a Kalah(6,6)
+game's moves exactly, K=28 (3.25 GiB, ``kalah endgame build -k 28``) more;
+the report names the K, and it is part of the games' key.
 
 CPU equalization: each game runs in its own process, which plays our side
 and starts CMancala as a child process for each of its moves. Our CPU time
@@ -73,6 +77,7 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="DIR", help="an earlier built checkout: its player plays too")
     parser.add_argument("--books", action="store_true", help="both sides use their opening books")
     parser.add_argument("--cache", type=int, default=24, help="CMancala's table: 2^N entries")
+    parser.add_argument("--endgame-dir", help="our endgame databases (KALAH_ENDGAME_DIR; default: the data directory)")
     parser.add_argument("--fresh", action="store_true", help="forget the kept games of these conditions")
     parser.add_argument("--report-only", action="store_true", help="only redraw the report from kept games")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -114,16 +119,17 @@ def condition(label: str, directory: str, args: argparse.Namespace, seeds: int, 
         "books": args.books,
         "cache": args.cache,
         "cmancala": binary_digest(args.cmancala) if os.path.exists(args.cmancala) else "?",
-        "endgame": _database_k(seeds),  # the largest database in the data directory, which our player probes
+        "endgame": _database_k(seeds, args.endgame_dir),  # the largest database there: our player probes it
     }
     key = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
-    return {**fields, "key": key, "directory": directory, "binary": args.cmancala}
+    return {**fields, "key": key, "directory": directory, "binary": args.cmancala, "endgame_dir": args.endgame_dir}
 
 
 def commit_of(directory: str) -> str:
-    """The checkout's commit, with ``+dirty`` when its sources have uncommitted changes."""
+    """The checkout's last commit that changed its sources (``src``: a commit of the documents or the
+    benchmarks leaves the engine as it was), with ``+dirty`` when they have uncommitted changes."""
     run_git = lambda *a: subprocess.run(["git", "-C", directory, *a], capture_output=True, text=True).stdout  # noqa: E731
-    head = run_git("rev-parse", "--short", "HEAD").strip() or "unknown"
+    head = run_git("log", "-1", "--format=%h", "--", "src").strip() or "unknown"
     return head + ("+dirty" if run_git("status", "--porcelain", "--", "src").strip() else "")
 
 
@@ -176,6 +182,8 @@ def run(conditions: list[dict], args: argparse.Namespace, kept: list[dict]) -> N
 def worker(task: dict) -> dict:
     """Play one game in a fresh process with the engine's checkout first on the path."""
     environment = dict(os.environ, KALAH_THREADS=str(task["threads"]))
+    if task.get("endgame_dir"):
+        environment["KALAH_ENDGAME_DIR"] = task["endgame_dir"]
     environment["PYTHONPATH"] = os.pathsep.join([str(Path(task["directory"]) / "src"), str(HERE)])
     out = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps(task)],
@@ -254,17 +262,17 @@ def play_one(task: dict) -> dict:
         "depth_ours": round(mean(clock["depth_ours"]), 2),
         "depth_theirs": round(mean(clock["depth_theirs"]), 2),
         "overhead_theirs": round(overhead, 4),
-        "endgame_k": _database_k(task["seeds"]),
+        "endgame_k": _database_k(task["seeds"], task.get("endgame_dir")),
         "proven_ours": clock["proven"],
     }
 
 
-def _database_k(seeds: int) -> int | None:
+def _database_k(seeds: int, directory: str | None = None) -> int | None:
     """K of the endgame database our player probes (the largest on disk for Kalah(6,S)), or None."""
     from kalah import Variant
     from kalah.endgame import locate
 
-    database = locate(Variant(6, seeds))
+    database = locate(Variant(6, seeds), directory)
     return database.max_seeds if database is not None else None
 
 
