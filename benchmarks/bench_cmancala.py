@@ -101,9 +101,15 @@ def main() -> None:
         keys = {c["key"] for c in conditions}
         kept = [game for game in kept if game["key"] not in keys]
         save_results(kept)
+    described = {c["key"]: {k: c[k] for k in FIELDS} for c in conditions}
+    for game in kept:  # games kept before their condition was written with them
+        game.setdefault("condition", described.get(game["key"]))
     if not args.report_only:
         run(conditions, args, kept)
     write_report(kept, conditions)
+
+
+FIELDS = ("engine", "commit", "player", "threads", "seeds", "time", "books", "cache", "cmancala", "endgame")
 
 
 def condition(label: str, directory: str, args: argparse.Namespace, seeds: int, seconds: float) -> dict:
@@ -249,6 +255,7 @@ def play_one(task: dict) -> dict:
     mean = lambda values: sum(values) / len(values) if values else 0.0  # noqa: E731
     return {
         "key": task["key"],
+        "condition": {k: task[k] for k in FIELDS},
         "game": number,
         "engine": task["engine"],
         "seeds": task["seeds"],
@@ -362,16 +369,24 @@ def summary(games: list[dict]) -> dict:
 
 
 def write_report(kept: list[dict], conditions: list[dict], quiet: bool = False) -> None:
+    """Redraw the report: every condition of the kept games (those of this run first)."""
     rows, by_condition = [], {}
-    for c in conditions:
+    known = {c["key"]: c for c in conditions}
+    for game in kept:
+        if game.get("condition") and game["key"] not in known:
+            known[game["key"]] = {**game["condition"], "key": game["key"]}
+    for c in known.values():
         games = [g for g in kept if g["key"] == c["key"]]
         if not games:
             continue
-        s = by_condition[(c["engine"], c["seeds"], c["time"])] = summary(games)
+        s = by_condition[(c["engine"], c["seeds"], c["time"], c["books"], c["threads"], c["endgame"])] = summary(games)
         rows.append(
             [
                 c["engine"],
-                f"`{c['player']}` ({c['commit']}, K={c['endgame']})",
+                f"`{c['player']}` ({c['commit']}, K={c['endgame']}, {c['threads']} thread"
+                + ("s" if c["threads"] > 1 else "")
+                + (", books" if c["books"] else "")
+                + ")",
                 f"Kalah(6,{c['seeds']})",
                 f"{c['time']:g}",
                 s["n"],
@@ -387,13 +402,13 @@ def write_report(kept: list[dict], conditions: list[dict], quiet: bool = False) 
         return
     body = (
         "Our engine against CMancala (one thread, table 2^"
-        f"{conditions[0]['cache']}, {'its book on' if conditions[0]['books'] else 'no book'}) from the "
+        f"{conditions[0]['cache']}; both sides' opening books only where the row says `books`) from the "
         "built-in balanced openings, each from both seats, CMancala's CPU time per move equalized to ours "
-        "(method in the script's docstring).\n\n"
+        "(method in the script's docstring). K: our endgame database.\n\n"
         + markdown_table(
             [
                 "engine",
-                "player (commit, endgame database)",
+                "player (sources' commit, K, threads)",
                 "variant",
                 "s a move",
                 "games",
@@ -408,8 +423,8 @@ def write_report(kept: list[dict], conditions: list[dict], quiet: bool = False) 
         )
     )
     differences = []
-    for (engine, seeds, seconds), s in by_condition.items():
-        base = by_condition.get(("baseline", seeds, seconds))
+    for (engine, seeds, seconds, *rest), s in by_condition.items():
+        base = by_condition.get(("baseline", seeds, seconds, *rest))
         if engine == "ours" and base:
             diff, se = s["elo"] - base["elo"], math.hypot(s["elo_se"], base["elo_se"])
             differences.append(
@@ -419,10 +434,7 @@ def write_report(kept: list[dict], conditions: list[dict], quiet: bool = False) 
         body += "\n\nElo of ours minus the baseline's, both against CMancala:\n\n" + markdown_table(
             ["variant", "s a move", "Elo difference [95%]"], differences
         )
-    body += (
-        f"\n\nThreads of our search: {conditions[0]['threads']}. Games kept in "
-        "`benchmarks/results/match-cmancala.json`; a stopped run resumes with the same command."
-    )
+    body += "\n\nGames kept in `benchmarks/results/match-cmancala.json`; a stopped run resumes with the same command."
     if quiet:
         from kalah.atomic import write_atomic
 
