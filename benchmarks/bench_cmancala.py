@@ -214,6 +214,9 @@ def play_one(task: dict) -> dict:
     from kalah.match import play_game
 
     variant = Variant(6, task["seeds"])
+    # Open (and checksum) our endgame database before the game: once per process, not a move's thinking
+    # (K=28 takes a second or two to check).
+    endgame_k = _database_k(task["seeds"], task.get("endgame_dir"))
     number = task["game"]
     opening = builtin_openings(variant, number // 2 + 1)[number // 2]
     our_seat = number % 2
@@ -269,7 +272,7 @@ def play_one(task: dict) -> dict:
         "depth_ours": round(mean(clock["depth_ours"]), 2),
         "depth_theirs": round(mean(clock["depth_theirs"]), 2),
         "overhead_theirs": round(overhead, 4),
-        "endgame_k": _database_k(task["seeds"], task.get("endgame_dir")),
+        "endgame_k": endgame_k,
         "proven_ours": clock["proven"],
     }
 
