@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import threading
 
-from kalah.book import lookup
+from kalah.book import BookEntry, lookup
 from kalah.core.search import Engine
 from kalah.endgame import oracle_for
 from kalah.rules import Move, Position
@@ -240,7 +240,7 @@ class SearchPlayer(ComputerPlayer):
                 self._start_pondering(after, oracle)
         return result.best_move
 
-    def _book_move(self, entry) -> Move:
+    def _book_move(self, entry: BookEntry) -> Move:
         """The book's move: exact and instant; the time of the move goes to the bank for later moves."""
         if self.manage and self.time:
             self._bank = min(self._bank + self.time, MAX_BANK * self.time)
