@@ -18,12 +18,18 @@ game's moves exactly, K=28 (3.25 GiB, ``kalah endgame build -k 28``) more;
 the report names the K, and it is part of the games' key.
 
 CPU equalization: each game runs in its own process, which plays our side
-and starts CMancala as a child process for each of its moves. Our CPU time
-per move is the process's own (``getrusage(RUSAGE_SELF)`` around the move:
-all search threads), CMancala's is its child's (``RUSAGE_CHILDREN`` before and
-after), less the CPU of a move that only starts it and clears its table
-(a depth-1 search, measured at the start of each game: about 0.06 s with
-its table of 2^24 entries, which one process a move pays every move). Before each CMancala move its ``time`` setting is chosen so that its
+and drives CMancala through its text interface as a child process: by
+default one CMancala process for the whole game (``--cmancala-mode
+session``: its table, allocated and cleared by a depth-1 search before the
+game, is kept from move to move as ours is), or a fresh one a move
+(``fresh``: its table is lost and cleared every move). Our CPU time per move is
+the process's own (``getrusage(RUSAGE_SELF)`` around the move: all search
+threads). CMancala's is its process's, read from ``/proc/PID/stat`` before and
+after the move (to the 10 ms clock tick; over a game's dozens of moves the
+ticks average out), or with ``fresh`` its finished child's
+(``RUSAGE_CHILDREN`` before and after) less the CPU of a move that only
+starts it and clears its table (a depth-1 search, measured at the start of
+each game: about 0.06 s with 2^24 entries). Before each CMancala move its ``time`` setting is chosen so that its
 mean CPU per move in this game so far, this move included, equals ours: the
 CPU it still needs for that, divided by its CPU per second of ``time`` so far
 (it checks its clock only between iterations, and a busy machine gives it
@@ -77,6 +83,12 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="DIR", help="an earlier built checkout: its player plays too")
     parser.add_argument("--books", action="store_true", help="both sides use their opening books")
     parser.add_argument("--cache", type=int, default=24, help="CMancala's table: 2^N entries")
+    parser.add_argument(
+        "--cmancala-mode",
+        choices=["session", "fresh"],
+        default="session",
+        help="one CMancala process a game (its table kept between moves) or a fresh one a move",
+    )
     parser.add_argument("--endgame-dir", help="our endgame databases (KALAH_ENDGAME_DIR; default: the data directory)")
     parser.add_argument("--fresh", action="store_true", help="forget the kept games of these conditions")
     parser.add_argument("--report-only", action="store_true", help="only redraw the report from kept games")
@@ -101,7 +113,7 @@ def main() -> None:
         keys = {c["key"] for c in conditions}
         kept = [game for game in kept if game["key"] not in keys]
         save_results(kept)
-    described = {c["key"]: {k: c[k] for k in FIELDS} for c in conditions}
+    described = {c["key"]: {k: c[k] for k in FIELDS if k in c} for c in conditions}
     for game in kept:  # games kept before their condition was written with them
         game.setdefault("condition", described.get(game["key"]))
     if not args.report_only:
@@ -109,7 +121,7 @@ def main() -> None:
     write_report(kept, conditions)
 
 
-FIELDS = ("engine", "commit", "player", "threads", "seeds", "time", "books", "cache", "cmancala", "endgame")
+FIELDS = ("engine", "commit", "player", "threads", "seeds", "time", "books", "cache", "cmancala", "endgame", "mode")
 
 
 def condition(label: str, directory: str, args: argparse.Namespace, seeds: int, seconds: float) -> dict:
@@ -127,6 +139,8 @@ def condition(label: str, directory: str, args: argparse.Namespace, seeds: int, 
         "cmancala": binary_digest(args.cmancala) if os.path.exists(args.cmancala) else "?",
         "endgame": _database_k(seeds, args.endgame_dir),  # the largest database there: our player probes it
     }
+    if args.cmancala_mode != "fresh":  # (the games of the first runs, one process a move, keep their key)
+        fields["mode"] = args.cmancala_mode
     key = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
     return {**fields, "key": key, "directory": directory, "binary": args.cmancala, "endgame_dir": args.endgame_dir}
 
@@ -208,7 +222,7 @@ def worker(task: dict) -> dict:
 def play_one(task: dict) -> dict:
     import resource
 
-    from cmancala import CMancalaPlayer
+    from cmancala import CMancalaPlayer, CMancalaSession
     from kalah import Variant
     from kalah.arena import builtin_openings
     from kalah.match import play_game
@@ -221,8 +235,12 @@ def play_one(task: dict) -> dict:
     opening = builtin_openings(variant, number // 2 + 1)[number // 2]
     our_seat = number % 2
     ours = with_book(task["player"], task["books"])
-    theirs = CMancalaPlayer(task["binary"], task["time"], task["cache"], book=task["books"])
-    overhead = theirs.overhead(opening)
+    if task.get("mode") == "session":
+        theirs = CMancalaSession(task["binary"], task["time"], task["cache"], book=task["books"], warm=opening)
+        overhead = 0.0  # its table was cleared once, before the game
+    else:
+        theirs = CMancalaPlayer(task["binary"], task["time"], task["cache"], book=task["books"])
+        overhead = theirs.overhead(opening)
     clock = {"ours": [], "theirs": [], "budget": [], "depth_ours": [], "depth_theirs": [], "proven": 0}
 
     class Ours:
@@ -253,12 +271,16 @@ def play_one(task: dict) -> dict:
             return move
 
     players = [Ours(), Theirs()] if our_seat == 0 else [Theirs(), Ours()]
-    result = play_game(players, opening)
+    try:
+        result = play_game(players, opening)
+    finally:
+        if hasattr(theirs, "close"):
+            theirs.close()
     margin = result.margin if our_seat == 0 else -result.margin
     mean = lambda values: sum(values) / len(values) if values else 0.0  # noqa: E731
     return {
         "key": task["key"],
-        "condition": {k: task[k] for k in FIELDS},
+        "condition": {k: task[k] for k in FIELDS if k in task},
         "game": number,
         "engine": task["engine"],
         "seeds": task["seeds"],

@@ -13,8 +13,10 @@ it counts what CMancala computed, whatever else the machine was doing.
 
 from __future__ import annotations
 
+import os
 import re
 import resource
+import shutil
 import subprocess
 
 from kalah import Position
@@ -101,3 +103,96 @@ class CMancalaPlayer:
 
     def reset(self) -> None:
         pass
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user and system) of a live process so far, from /proc (to the clock tick, 10 ms)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class CMancalaSession:
+    """CMancala as one process for a whole game (the same ``choose_move`` as :class:`CMancalaPlayer`).
+
+    Between moves it goes back to its configuration (``config``), takes the
+    move's ``time``, starts a game, loads the position and steps: its table
+    (allocated and cleared once, by a depth-1 search of ``warm`` when given,
+    before the game) stays from one move to the next, as ours does. Its CPU time a move is read from ``/proc`` before and after (to the
+    10 ms clock tick; the match sums it over the game). ``close`` ends it.
+    """
+
+    is_computer = True
+
+    def __init__(
+        self, binary: str, seconds: float, cache_bits: int = 24, book: bool = False, warm: Position | None = None
+    ) -> None:
+        self.seconds, self.book = seconds, book
+        self.name = self.spec = f"cmancala:time={seconds:g}" + (",book=on" if book else "") + ",session"
+        self.last_info: dict[str, object] = {}
+        command = [binary] if shutil.which("stdbuf") is None else ["stdbuf", "-oL", binary]  # line by line
+        self._process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
+        )
+        self._count = 0
+        self._send(
+            f"depth 0\nbook {'true' if book else 'false'}\ncache {cache_bits}\nplayer 1 ai\nplayer 2 ai\n"
+            "progress false\nautoplay false\n"
+        )
+        if warm is not None:  # a depth-1 search: its table is allocated and cleared now, not in a move
+            self._send(f"time 0\ndepth 1\nstart\nload {encode(warm)}\nstep\nlast\n")
+            self._until_marker()
+            self._send("config\ndepth 0\n")
+
+    def _send(self, text: str) -> None:
+        assert self._process.stdin is not None
+        self._process.stdin.write(text)
+        self._process.stdin.flush()
+
+    def _until_marker(self) -> list[str]:
+        """The lines it prints up to the answer to an unknown command sent as a marker."""
+        self._count += 1
+        marker = f"kalah-marker-{self._count}"
+        self._send(marker + "\n")
+        assert self._process.stdout is not None
+        lines = []
+        for line in self._process.stdout:
+            if marker in line and "Unknown command" in line:
+                return lines
+            lines.append(line)
+        raise RuntimeError("CMancala ended unexpectedly; its last lines:\n" + "".join(lines[-20:]))
+
+    def choose_move(self, position: Position) -> int:
+        seconds = max(self.seconds, MIN_SECONDS)
+        before = process_cpu(self._process.pid)
+        self._send(f"time {seconds:.4f}\nstart\nload {encode(position)}\nstep\nlast\n")
+        lines = self._until_marker()
+        cpu = process_cpu(self._process.pid) - before
+        self._send("config\n")  # back to the configuration for the next move's time
+        block = "".join(lines).rpartition("Metadata:")[2]
+        move = re.search(r"Move:\s*(\d+)", block)
+        if not move:
+            raise RuntimeError(f"CMancala gave no move; its output ends with:\n{''.join(lines)[-800:]}")
+        depth = re.search(r"Depth:\s*(\d+)", block)
+        clock = re.search(r"Total time:\s*([\d.]+) seconds", block)
+        self.last_info = {
+            "depth": int(depth.group(1)) if depth else None,
+            "seconds": float(clock.group(1)) if clock else None,
+            "cpu": cpu,
+            "budget": seconds,
+        }
+        pit = pit_of(int(move.group(1)), position.to_move)
+        if pit not in position.legal_moves():
+            raise RuntimeError(f"CMancala played pit {pit}, not legal in {position!r}")
+        return pit
+
+    def reset(self) -> None:
+        pass
+
+    def close(self) -> None:
+        try:
+            self._send("quit\n")
+            self._process.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self._process.kill()
+            self._process.wait()
