@@ -34,7 +34,7 @@ mean CPU per move in this game so far, this move included, equals ours: the
 CPU it still needs for that, divided by its CPU per second of ``time`` so far
 (it checks its clock only between iterations, and a busy machine gives it
 less than a second of CPU a second), held within a quarter and four times our
-mean. Its first move before ours gets T. The report shows both sides' mean CPU
+mean (and its time within ten times T). Its first move before ours gets T. The report shows both sides' mean CPU
 per move (and their ratio); CPU time rather than the wall clock also keeps the
 comparison fair on a machine that other work is using.
 
@@ -54,6 +54,7 @@ the kept games of the conditions asked for; ``--report-only`` only redraws.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import math
@@ -111,8 +112,9 @@ def main() -> None:
     ]
     if args.fresh:
         keys = {c["key"] for c in conditions}
-        kept = [game for game in kept if game["key"] not in keys]
-        save_results(kept)
+        with results_lock():
+            kept = [game for game in load_results() if game["key"] not in keys]
+            save_results(kept)
     described = {c["key"]: {k: c[k] for k in FIELDS if k in c} for c in conditions}
     for game in kept:  # games kept before their condition was written with them
         game.setdefault("condition", described.get(game["key"]))
@@ -163,6 +165,31 @@ def load_results() -> list[dict]:
     return json.loads(RESULTS_FILE.read_text())["games"]
 
 
+@contextlib.contextmanager
+def results_lock():
+    """Hold the results file's lock: runs at the same time (other conditions) add their games, not
+    overwrite each other's."""
+    import fcntl
+
+    RESULTS.mkdir(exist_ok=True)
+    folder = os.open(RESULTS, os.O_RDONLY)  # the folder's lock: no lock file to leave behind
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(folder)
+
+
+def keep_game(game: dict, kept: list[dict]) -> None:
+    """Add ``game`` to the file (read again under the lock) and ``kept`` becomes the file's games."""
+    with results_lock():
+        games = load_results()
+        if (game["key"], game["game"]) not in {(g["key"], g["game"]) for g in games}:
+            games.append(game)
+        save_results(games)
+    kept[:] = games
+
+
 def save_results(games: list[dict]) -> None:
     from kalah.atomic import write_atomic
 
@@ -187,8 +214,7 @@ def run(conditions: list[dict], args: argparse.Namespace, kept: list[dict]) -> N
             except RuntimeError as error:
                 print(f"\ngame {task['game']} of {task['engine']} failed: {error}", file=sys.stderr)
                 continue
-            kept.append(game)
-            save_results(kept)
+            keep_game(game, kept)
             write_report(kept, conditions, quiet=True)
             print(
                 f"\r{count}/{len(tasks)} games, {time.perf_counter() - began:.0f} s; last: {game['engine']} "
@@ -265,8 +291,9 @@ def play_one(task: dict) -> dict:
             move = theirs.choose_move(position)
             clock["theirs"].append(max(0.0, theirs.last_info["cpu"] - overhead))
             clock["budget"].append(theirs.last_info["budget"])
-            if theirs.last_info.get("depth") is not None:
-                clock["depth_theirs"].append(theirs.last_info["depth"])
+            depth = theirs.last_info.get("depth")
+            if depth is not None and depth < 200:  # (a move from its book reports no search depth)
+                clock["depth_theirs"].append(depth)
             self.last_info = theirs.last_info
             return move
 
@@ -341,7 +368,7 @@ def equalized_budget(ours: list[float], theirs: list[float], budgets: list[float
     rate = sum(theirs) / sum(budgets) if theirs and sum(budgets) > 0 and sum(theirs) > 0 else 1.0
     wanted = target * (len(theirs) + 1) - sum(theirs)
     wanted = min(max(wanted, target / 4), 4 * target)
-    return wanted / rate
+    return min(wanted / rate, 10 * nominal)  # a starved process (little CPU a second) never waits for ever
 
 
 # --- the report ------------------------------------------------------------------------------
@@ -411,6 +438,7 @@ def write_report(kept: list[dict], conditions: list[dict], quiet: bool = False) 
                 f"`{c['player']}` ({c['commit']}, K={c['endgame']}, {c['threads']} thread"
                 + ("s" if c["threads"] > 1 else "")
                 + (", books" if c["books"] else "")
+                + (", CMancala a process a move" if c.get("mode", "fresh") == "fresh" else "")
                 + ")",
                 f"Kalah(6,{c['seeds']})",
                 f"{c['time']:g}",
