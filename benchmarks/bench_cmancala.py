@@ -29,14 +29,20 @@ after the move (to the 10 ms clock tick; over a game's dozens of moves the
 ticks average out), or with ``fresh`` its finished child's
 (``RUSAGE_CHILDREN`` before and after) less the CPU of a move that only
 starts it and clears its table (a depth-1 search, measured at the start of
-each game: about 0.06 s with 2^24 entries). Before each CMancala move its ``time`` setting is chosen so that its
-mean CPU per move in this game so far, this move included, equals ours: the
-CPU it still needs for that, divided by its CPU per second of ``time`` so far
-(it checks its clock only between iterations, and a busy machine gives it
-less than a second of CPU a second), held within a quarter and four times our
-mean (and its time within ten times T). Its first move before ours gets T. The report shows both sides' mean CPU
-per move (and their ratio); CPU time rather than the wall clock also keeps the
-comparison fair on a machine that other work is using.
+each game: about 0.06 s with 2^24 entries).
+
+Before each CMancala move its ``time`` setting is chosen so that its mean CPU
+per move in this game so far, this move included, equals ours: the CPU it
+still needs for that, divided by its CPU per second of ``time`` so far (it
+checks its clock only between iterations, and a busy machine gives it less
+than a second of CPU a second), held within a quarter and four times our
+mean (and its time within ten times T). Its first move before ours gets T.
+Both means count every move, our instant ones too (forced, from the book,
+proven by the endgame database): over a game both sides get the same CPU
+time, as with equal clocks. The report shows both sides' mean CPU per move
+(and their ratio); CPU time rather than the wall clock also keeps the
+comparison fair on a machine that other work is using (but a starved one
+cannot go below CMancala's shortest search, about 0.01 s: see the ratio).
 
 Scores count a draw as half. The 95% interval of a score is Wilson's (draws
 as halves), its Elo the logistic one with the interval mapped through the
@@ -44,8 +50,10 @@ same function; the difference of two engines' Elo against CMancala has the
 interval of the two standard errors combined (normal approximation).
 
 Every finished game is kept in ``results/match-cmancala.json`` (written
-atomically after each game, with the engine's commit, the player, the threads
-and CMancala's binary in its key), so a stopped run resumes where it stopped
+atomically after each game, under a lock so that runs of other conditions can
+go at the same time; the key holds the sources' commit, the player, the
+threads, the database, the books and CMancala's binary and mode), so a
+stopped run resumes where it stopped
 and the report (``results/match-cmancala.md``) is redrawn after each game
 from what is there: partial results are always at hand. ``--fresh`` forgets
 the kept games of the conditions asked for; ``--report-only`` only redraws.
