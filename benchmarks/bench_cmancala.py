@@ -439,7 +439,8 @@ def write_report(kept: list[dict], conditions: list[dict], quiet: bool = False) 
         games = [g for g in kept if g["key"] == c["key"]]
         if not games:
             continue
-        s = by_condition[(c["engine"], c["seeds"], c["time"], c["books"], c["threads"], c["endgame"])] = summary(games)
+        same = (c["seeds"], c["time"], c["books"], c["threads"], c["endgame"], c.get("mode", "fresh"))
+        s = by_condition[(c["engine"], *same)] = summary(games)
         rows.append(
             [
                 c["engine"],
@@ -488,12 +489,20 @@ def write_report(kept: list[dict], conditions: list[dict], quiet: bool = False) 
         base = by_condition.get(("baseline", seeds, seconds, *rest))
         if engine == "ours" and base:
             diff, se = s["elo"] - base["elo"], math.hypot(s["elo_se"], base["elo_se"])
+            books, threads, k, mode = rest
             differences.append(
-                [f"Kalah(6,{seeds})", f"{seconds:g}", f"{diff:+.0f} [{diff - Z95 * se:+.0f}, {diff + Z95 * se:+.0f}]"]
+                [
+                    f"Kalah(6,{seeds})",
+                    f"{seconds:g}",
+                    f"K={k}, {threads} thread{'s' if threads > 1 else ''}{', books' if books else ''}"
+                    + (", CMancala a process a move" if mode == "fresh" else ""),
+                    f"{s['n']} + {base['n']}",
+                    f"{diff:+.0f} [{diff - Z95 * se:+.0f}, {diff + Z95 * se:+.0f}]",
+                ]
             )
     if differences:
         body += "\n\nElo of ours minus the baseline's, both against CMancala:\n\n" + markdown_table(
-            ["variant", "s a move", "Elo difference [95%]"], differences
+            ["variant", "s a move", "settings", "games", "Elo difference [95%]"], differences
         )
     body += "\n\nGames kept in `benchmarks/results/match-cmancala.json`; a stopped run resumes with the same command."
     if quiet:
