@@ -9,7 +9,9 @@ solver provides it; Elo ratings with 95% intervals.
 Players that are not installed (no such player type) are left out and named
 in the report. With --cmancala, a match instead: --player (default
 pvs:time=T) against CMancala at --time T seconds a move, one game from each
-side of each built-in opening; results to results/match-cmancala.md.
+side of each built-in opening, equal wall-clock time a move; results to
+results/match-cmancala-wallclock.md. The full match (several time controls, CPU time equalized,
+parallel and resumable, Elo against a baseline) is benchmarks/bench_cmancala.py.
 With --baseline DIR (a built checkout of an earlier version, e.g. the
 pre-round commit), every pvs player also plays as that version's
 ``pvs-2026-11`` (shown as its ``exec:`` command) through ``exec:`` and ``kalah mankalah`` of DIR, so only in
@@ -148,7 +150,7 @@ def match_cmancala(args: argparse.Namespace) -> None:
         f"CMancala {mean(theirs_seconds):.3f} (it checks its clock only between iterations).\n\n"
         + markdown_table(["opening", "we moved", "our margin"], rows)
     )
-    report("Match against CMancala", body, "match-cmancala.md")
+    report("Match against CMancala", body, "match-cmancala-wallclock.md")  # match-cmancala.md: bench_cmancala.py
 
 
 class _Timing(Observer):

@@ -121,6 +121,67 @@ def test_extending_a_book_reuses_its_entries(small_book):
     assert bigger.built["levels"][:3] == small_book.built["levels"][:3]
 
 
+def test_a_ply_limited_book_holds_every_line_within_its_plies_and_agrees_with_the_solver():
+    book = build_book(SMALL, None, plies=4)
+    assert book.plies == 4 and book.moves == 4
+    needed, missing = lines(book)
+    assert missing == [] and {position_key(position) for position in needed} == set(book.entries)
+
+    # Walked here independently: every position fewer than 4 moves from the start where a seat decides,
+    # on the lines where that seat plays its book move and the other side anything.
+    def walk(position, seat, ply, found):
+        if position.is_over or ply >= 4:
+            return
+        moves = position.legal_moves()
+        if position.to_move == seat and len(moves) > 1:
+            found.add(position_key(position))
+            moves = [book.get(position).move]
+        for move in moves:
+            walk(position.play(move), seat, ply + 1, found)
+
+    expected: set[str] = set()
+    for seat in (0, 1):
+        walk(Position.start(SMALL), seat, 0, expected)
+    assert set(book.entries) == expected
+    # the seat-0 line of Kalah(4,3) reaches its third decision within four plies, so plies and moves differ
+    assert len(book) < len(build_book(SMALL, 4))
+    for key, entry in book.entries.items():
+        _check_entry(_position(key, SMALL), entry)
+    again = Book.from_bytes(book.to_bytes())
+    assert again.plies == 4 and again.entries == book.entries
+
+
+def test_a_stopped_build_resumes_from_its_last_save_without_solving_again(tmp_path, monkeypatch):
+    import kalah.book as books
+
+    path = tmp_path / "k43.book.json.gz"
+    saves = []
+
+    def save_then_stop(book):
+        book.save(path)
+        saves.append(len(book))
+        if len(saves) == 5:
+            raise KeyboardInterrupt  # as Ctrl-C during the build: the last save is what is left
+
+    with pytest.raises(KeyboardInterrupt):
+        build_book(SMALL, 3, checkpoint=save_then_stop, checkpoint_seconds=0)
+    kept = load(path, SMALL)
+    assert len(kept) == saves[-1] and 0 < len(kept)
+    solved = []
+    choose = books.choose
+    monkeypatch.setattr(
+        books, "choose", lambda position, **options: solved.append(position) or choose(position, **options)
+    )
+    resumed = build_book(SMALL, 3, book=kept)
+    full = build_book(SMALL, 3, book=None)
+    resumed_solves = len(solved) - len(full)
+    assert not {position_key(position) for position in solved[:resumed_solves]} & set(kept.entries)
+    assert resumed_solves == len(full) - len(kept)
+    assert set(resumed.entries) == set(full.entries) and resumed.moves == 3 and lines(resumed)[1] == []
+    for key, entry in full.entries.items():
+        assert (resumed.entries[key].value, resumed.entries[key].best_moves) == (entry.value, entry.best_moves)
+
+
 def test_the_file_round_trips_and_is_reproducible(small_book, tmp_path):
     path = tmp_path / "small.book.json.gz"
     small_book.save(path)
@@ -251,9 +312,10 @@ def test_the_kalah_6_5_book_answers_each_seats_first_decision():
     # they are checked to be exactly the first decisions of the seats, each move among its best moves.
     variant = Variant(6, 5)
     book = shipped(variant)
-    assert book is not None and book.moves == 1
+    assert book is not None and book.moves >= 1
     needed, missing = lines(book)
-    assert missing == [] and {position_key(position) for position in needed} == set(book.entries)
+    assert missing == [] and {position_key(position) for position in needed} <= set(book.entries)
+    needed += [_position(key, variant) for key in set(book.entries) - {position_key(p) for p in needed}]
     for position in needed:
         entry = book.get(position)
         assert entry.move in entry.best_moves and entry.move in position.legal_moves()
@@ -261,6 +323,38 @@ def test_the_kalah_6_5_book_answers_each_seats_first_decision():
     assert book.get(start).value == 10  # the solver's figure for the start (README, docs/solve.md)
     player = make_player("perfect")
     assert player.choose_move(start) == book.get(start).move and player.last_info.get("book") is True
+    # kalah.analyse answers every entry from the book, exactly, without solving
+    for position in needed[:5]:
+        analysis = kalah.analyse(position, time=0.5)
+        entry = book.get(position)
+        assert (analysis.source, analysis.exact, analysis.value) == ("book", True, entry.value)
+        assert analysis.best_moves == list(entry.best_moves)
+
+
+def test_a_search_player_with_book_on_plays_the_books_move_at_once_and_banks_the_time():
+    start = Position.start(Variant(6, 4))
+    entry = lookup(start)
+    player = make_player("pvs:time=0.3,book=on")
+    assert player.spec == "pvs:time=0.3,book=on"
+    import time
+
+    began = time.perf_counter()
+    assert player.choose_move(start) == entry.move
+    assert time.perf_counter() - began < 0.1  # a search would take its 0.3 s budget's most
+    assert player.last_info["book"] is True and player.last_info["value"] == entry.value
+    assert player._bank == pytest.approx(0.3)  # the next search may use the saved time
+    plain = make_player("pvs:time=0.05")
+    plain.choose_move(start)
+    assert "book" not in plain.last_info and plain.last_info["depth"] >= 1
+    # beyond the book (Kalah(6,6) has none) it searches as before
+    player.choose_move(Position.start(Variant(6, 6)))
+    assert "book" not in player.last_info and player.last_info["depth"] >= 1
+
+
+@pytest.mark.parametrize("spec", ["mcts:book=on", "alphabeta:depth=3,book=on", "pvs:time=1,book=maybe"])
+def test_book_is_an_option_of_pvs_and_mtdf_only(spec):
+    with pytest.raises(kalah.KalahError):
+        make_player(spec)
 
 
 def test_no_book_for_other_variants():
@@ -332,12 +426,17 @@ def test_the_build_command_writes_a_book(tmp_path, capsys):
     assert "Kalah(4,3): 3 moves per seat" in out and "0 missing" in out
     start = load(path, SMALL).get(Position.start(SMALL))
     assert f"plays {'ABCD'[start.move]}\n" in out  # the pit's letter, not its index
+    assert main(["book", "build", "--pits", "4", "--seeds", "3", "--plies", "4", "--out", str(path), "-q"]) == 0
+    assert "within 4 plies of the start" in capsys.readouterr().out
+    assert load(path, SMALL).plies == 4 and lines(load(path, SMALL))[1] == []
 
 
 @pytest.mark.parametrize(
     "arguments, message",
     [
         (["book", "build", "--moves", "-1"], "--moves must be"),
+        (["book", "build"], "--moves N, --plies P"),
+        (["book", "build", "--plies", "31"], "--plies must be"),
         (["book", "build", "--moves", "2", "--seeds", "6"], "at most 60"),
         (["book", "build", "--moves", "2", "--pits", "0"], "pits must be"),
         (["book", "build", "--moves", "two"], "--moves"),

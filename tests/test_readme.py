@@ -33,7 +33,7 @@ SUBSTITUTIONS = {
     "kalah solve --seeds 4 --time 10": "kalah solve --seeds 4 --time 1",
     # a Kalah(6,4) book move takes an hour: a small book, and never the package's own file
     "kalah book build --seeds 4 --moves 6": "kalah book build --pits 4 --seeds 3 --moves 2 --out {tmp}/book.json.gz",
-    "kalah book build --seeds 5 --moves 2 --threads 2": "kalah book build --pits 4 --seeds 3 --moves 2 --threads 2 --out {tmp}/book.json.gz",
+    "kalah book build --seeds 5 --plies 4 --threads 2": "kalah book build --pits 4 --seeds 3 --plies 4 --threads 2 --out {tmp}/book.json.gz",
 }
 
 

@@ -5,7 +5,10 @@ position where that player is to move during its first N decisions of a game
 that it plays by the solver's choice while the opponent may play anything: at
 the player's own positions only its chosen move is followed, at the
 opponent's every legal move (extra turns keep the mover; a forced move is no
-decision and is not stored). Each entry is the move the perfect player
+decision and is not stored). A book may also stop at a number of plies from
+the start (``plies``: every position within that many moves of the start,
+each move one ply, extra turns and forced moves included, as CMancala's book
+counts), whichever limit comes first. Each entry is the move the perfect player
 chooses, the exact value of the position and all its best moves, found by
 :func:`kalah.solve` with the endgame database as the solver normally uses it.
 
@@ -19,7 +22,7 @@ best moves are exact.)
 
 Books ship in the package (``kalah/book/data/``) as gzip-compressed JSON::
 
-    {"format": "kalah-book", "version": 1, "variant": {...}, "moves": N,
+    {"format": "kalah-book", "version": 1, "variant": {...}, "moves": N, ["plies": P,]
      "built": {...build statistics...},
      "entries": {"<cells separated by dots>/<to move>": [move, value, [best moves]], ...}}
 
@@ -115,10 +118,13 @@ class Book:
         *,
         raw: dict[str, Any] | None = None,
         source: str = "the book",
+        plies: int | None = None,
     ) -> None:
         self.variant = variant
         #: The perfect player's decisions per seat the book covers completely.
         self.moves = moves
+        #: The book holds only positions fewer than this many plies from the start (None: no such limit).
+        self.plies = plies
         #: How the book was built: seconds, positions per decision, solver threads, version.
         self.built: dict[str, Any] = built if built is not None else {}
         self._entries: dict[str, BookEntry] = entries if entries is not None else {}
@@ -166,6 +172,7 @@ class Book:
             "version": FORMAT_VERSION,
             "variant": self.variant.to_dict(),
             "moves": self.moves,
+            **({"plies": self.plies} if self.plies is not None else {}),
             "built": self.built,
             "entries": {
                 key: [entry.move, entry.value, list(entry.best_moves)] for key, entry in sorted(self.entries.items())
@@ -204,19 +211,21 @@ class Book:
         try:
             variant = Variant.from_dict(document["variant"])
             moves = document["moves"]
+            plies = document.get("plies")
             built = document.get("built", {})
             raw = document["entries"]
             if (
                 isinstance(moves, bool)
                 or not isinstance(moves, int)
                 or moves < 0
+                or (plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or plies < 0))
                 or not isinstance(raw, dict)
                 or not isinstance(built, dict)
             ):
                 raise ValueError("bad header")
         except (KeyError, TypeError, ValueError, KalahError) as error:
             raise BookError(f"{source} is damaged ({error})") from None
-        book = cls(variant, moves, None, built, raw=raw, source=source)
+        book = cls(variant, moves, None, built, raw=raw, source=source, plies=plies)
         if check:
             book.entries  # noqa: B018 - checks every entry
         return book
@@ -226,7 +235,7 @@ class Book:
         needed, _ = lines(self)
         keys = {position_key(position) for position in needed}
         entries = {key: entry for key, entry in self.entries.items() if key in keys}
-        return Book(self.variant, self.moves, entries, dict(self.built), source=self._source)
+        return Book(self.variant, self.moves, entries, dict(self.built), source=self._source, plies=self.plies)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the book to ``path`` atomically (a reader sees the old file or the new one).
@@ -377,17 +386,20 @@ def choose(position: Position, *, threads: int | None = None) -> BookEntry:
 # --- building ----------------------------------------------------------------------------------
 
 
-def _decisions(position: Position, seat: int, out: dict[str, Position]) -> None:
-    """The positions where ``seat`` next decides, from ``position`` on: the opponent's every move followed,
-    the seat's forced moves played (they are no decision)."""
-    if position.is_over:
+def _decisions(
+    position: Position, seat: int, out: dict[str, tuple[Position, int]], ply: int = 0, plies: int | None = None
+) -> None:
+    """The positions where ``seat`` next decides, from ``position`` (``ply`` moves from the start) on, with
+    their plies: the opponent's every move followed, the seat's forced moves played (they are no
+    decision); none ``plies`` or more moves from the start."""
+    if position.is_over or (plies is not None and ply >= plies):
         return
     moves = position.legal_moves()
     if position.to_move == seat and len(moves) > 1:
-        out.setdefault(position_key(position), position)
+        out.setdefault(position_key(position), (position, ply))
         return
     for move in moves:
-        _decisions(position.play(move), seat, out)
+        _decisions(position.play(move), seat, out, ply + 1, plies)
 
 
 def lines(book: Book, moves: int | None = None) -> tuple[list[Position], list[Position]]:
@@ -395,15 +407,15 @@ def lines(book: Book, moves: int | None = None) -> tuple[list[Position], list[Po
     book's own count), and those of them it is missing (an empty list for a complete book)."""
     wanted = book.moves if moves is None else moves
     start = Position.start(book.variant)
-    frontier: dict[str, Position] = {}
+    frontier: dict[str, tuple[Position, int]] = {}
     for seat in (0, 1):
-        _decisions(start, seat, frontier)
+        _decisions(start, seat, frontier, 0, book.plies)
     needed: list[Position] = []
     missing: list[Position] = []
     seen: set[str] = set()
     for _ in range(wanted):
-        following: dict[str, Position] = {}
-        for key, position in frontier.items():
+        following: dict[str, tuple[Position, int]] = {}
+        for key, (position, ply) in frontier.items():
             if key in seen:
                 continue
             seen.add(key)
@@ -412,15 +424,16 @@ def lines(book: Book, moves: int | None = None) -> tuple[list[Position], list[Po
             if entry is None:
                 missing.append(position)
                 continue
-            _decisions(position.play(entry.move), position.to_move, following)
+            _decisions(position.play(entry.move), position.to_move, following, ply + 1, book.plies)
         frontier = following
     return needed, missing
 
 
 def build_book(
     variant: Variant,
-    moves: int,
+    moves: int | None,
     *,
+    plies: int | None = None,
     book: Book | None = None,
     threads: int | None = 1,
     progress: Progress | None = None,
@@ -428,6 +441,9 @@ def build_book(
     checkpoint_seconds: float = 60.0,
 ) -> Book:
     """Build the book of ``variant`` for the perfect player's first ``moves`` decisions of each seat.
+
+    ``plies`` also stops the lines that many moves from the start (``moves`` None: as many decisions
+    as plies, so the plies alone limit the book).
 
     Every position is solved exactly (:func:`choose`); the solver keeps its
     table between positions. ``book`` extends an earlier book of the variant
@@ -438,10 +454,14 @@ def build_book(
     Returns the book.
 
     Raises:
-        BookError: ``moves`` is negative or not an integer, the variant is too large to
-            solve, or ``book`` is of another variant.
+        BookError: ``moves`` or ``plies`` is negative or not an integer (or both are None), the
+            variant is too large to solve, or ``book`` is of another variant.
         kalah.solve.SolveError: the solver refuses the options.
     """
+    if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or plies < 0):
+        raise BookError(f"plies must be a non-negative integer, got {plies!r}")
+    if moves is None and plies is not None:
+        moves = plies  # a decision takes at least one ply
     if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:
         raise BookError(f"moves must be a non-negative integer, got {moves!r}")
     if variant.seeds * variant.pits * 2 > 60:
@@ -451,11 +471,11 @@ def build_book(
     entries = dict(book.entries) if book is not None else {}
     built = dict(book.built) if book is not None else {}
     levels: list[dict[str, Any]] = list(built.get("levels", []))
-    result = Book(variant, 0, entries, built)
+    result = Book(variant, 0, entries, built, plies=plies)
     start = Position.start(variant)
-    frontier: dict[str, Position] = {}
+    frontier: dict[str, tuple[Position, int]] = {}
     for seat in (0, 1):
-        _decisions(start, seat, frontier)
+        _decisions(start, seat, frontier, 0, plies)
     seen: set[str] = set()
     done = 0
     total = len(frontier)
@@ -465,8 +485,8 @@ def build_book(
         total = done + len(todo)  # the estimate of the level before counted its transpositions twice
         level_started = time.perf_counter()
         solved = 0
-        following: dict[str, Position] = {}
-        for key, position in todo:
+        following: dict[str, tuple[Position, int]] = {}
+        for key, (position, ply) in todo:
             seen.add(key)
             entry = entries.get(key)
             if entry is None:
@@ -480,7 +500,7 @@ def build_book(
                 progress(done, total, level)
             if level < moves:
                 before = len(following)
-                _decisions(position.play(entry.move), position.to_move, following)
+                _decisions(position.play(entry.move), position.to_move, following, ply + 1, plies)
                 total += len(following) - before
         frontier = following
         result.moves = level
@@ -497,6 +517,6 @@ def build_book(
         if checkpoint is not None and solved:
             checkpoint(result)
             saved = time.perf_counter()
-    if book is not None and book.moves > moves:
+    if book is not None and book.moves > moves and book.plies == plies:
         result.moves = book.moves
     return result

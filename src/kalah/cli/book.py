@@ -11,6 +11,7 @@ from kalah.rules import Position, move_name
 
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
+from .solve import _prepare_endgame
 
 
 def _size(nbytes: int) -> str:
@@ -26,8 +27,11 @@ def register(app: typer.Typer) -> None:
 
     @group.command("build")
     def build(
-        moves: int = typer.Option(
-            ..., "--moves", "-n", help="The perfect player's first N decisions of each seat, against every reply."
+        moves: int | None = typer.Option(
+            None, "--moves", "-n", help="The perfect player's first N decisions of each seat, against every reply."
+        ),
+        plies: int | None = typer.Option(
+            None, "--plies", help="Only positions fewer than P moves from the start (extra turns count)."
         ),
         pits: int = PITS,
         seeds: int = SEEDS,
@@ -46,8 +50,12 @@ def register(app: typer.Typer) -> None:
         from kalah.book import Book, book_filename, build_book, data_directory, load
 
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
-        if not 0 <= moves <= 30:
+        if moves is None and plies is None:
+            fail("give --moves N, --plies P or both")
+        if moves is not None and not 0 <= moves <= 30:
             fail(f"--moves must be from 0 to 30, got {moves}")
+        if plies is not None and not 0 <= plies <= 30:
+            fail(f"--plies must be from 0 to 30, got {plies}")
         if threads < 1:
             fail(f"--threads must be at least 1, got {threads}")
         if variant.total_seeds > 60:
@@ -56,17 +64,20 @@ def register(app: typer.Typer) -> None:
         path = out if out is not None else data_directory() / book_filename(variant)
         earlier = load(path, variant) if path.exists() and not fresh else None
         started = _time.perf_counter()
+        # The database a solve of the start should probe (K=28 for Kalah(6,5)), built once as kalah solve
+        # builds it: without it every position of the book would be solved with a smaller one, far slower.
+        _prepare_endgame(Position.start(variant), None, threads)
 
         def save(book: Book) -> None:
             book.save(path)
 
         if quiet:
-            book = build_book(variant, moves, book=earlier, threads=threads, checkpoint=save)
+            book = build_book(variant, moves, plies=plies, book=earlier, threads=threads, checkpoint=save)
         else:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
             with Progress(
-                TextColumn("[bold]move {task.fields[level]}/" + str(moves) + "[/bold]"),
+                TextColumn("[bold]move {task.fields[level]}/" + str(moves or plies) + "[/bold]"),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn("positions"),
@@ -77,6 +88,7 @@ def register(app: typer.Typer) -> None:
                 book = build_book(
                     variant,
                     moves,
+                    plies=plies,
                     book=earlier,
                     threads=threads,
                     checkpoint=save,
@@ -84,7 +96,8 @@ def register(app: typer.Typer) -> None:
                 )
         book.save(path)
         seconds = _time.perf_counter() - started
-        typer.echo(f"opening book: {variant.name}, {book.moves} moves per seat")
+        within = f", within {book.plies} plies of the start" if book.plies is not None else ""
+        typer.echo(f"opening book: {variant.name}, {book.moves} moves per seat{within}")
         typer.echo(f"positions: {len(book):,}")
         typer.echo(f"size: {_size(path.stat().st_size)}")
         typer.echo(f"time: {seconds:.1f} s")
@@ -108,8 +121,10 @@ def register(app: typer.Typer) -> None:
             fail(f"no opening book of {variant.name} ships with this kalah")
         book = load(path)
         built = book.built
+        within = f" within {book.plies} plies of the start" if book.plies is not None else ""
         typer.echo(
-            f"{book.variant.name}: {book.moves} moves per seat, {len(book):,} positions, {_size(path.stat().st_size)}"
+            f"{book.variant.name}: {book.moves} moves per seat{within}, {len(book):,} positions, "
+            f"{_size(path.stat().st_size)}"
         )
         for number, level in enumerate(built.get("levels", [])[: book.moves], start=1):
             typer.echo(f"  move {number}: {level.get('positions', '?')} positions, {level.get('seconds', '?')} s")

@@ -15,7 +15,9 @@ every usable core with ``time=``, one at a fixed depth; see :func:`kalah.search`
 ``ponder=on`` (pvs and mtdf with ``time=``) thinks on the opponent's time: after
 its move the player goes on searching the position the opponent faces, on one
 thread, until the opponent has moved (or :data:`PONDER_SECONDS` pass), and
-starts its next search from that table. After each move ``last_info`` says what the search
+starts its next search from that table. ``book=on`` (pvs and mtdf) plays the move of the opening
+book that ships for the variant (:mod:`kalah.book`: solved moves, in Kalah(6,3), (6,4) and (6,5)) where
+it holds the position, at once, and a timed player banks the time. After each move ``last_info`` says what the search
 found: value (seeds, for the player), depth, nodes, principal variation, and
 ``outcome`` such as ``"wins by 6"`` once the search has proven the result.
 """
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import threading
 
+from kalah.book import BookEntry, lookup
 from kalah.core.builds import Engine
 from kalah.core.search import MAX_THREADS
 from kalah.endgame import oracle_for
@@ -90,8 +93,12 @@ class SearchPlayer(ComputerPlayer):
         manage: bool = True,
         ponder: bool = False,
         threads: int | None = None,
+        book: bool = False,
     ) -> None:
         super().__init__()
+        if book and algorithm not in PRACTICAL_ALGORITHMS:
+            raise SearchError("book needs pvs or mtdf")
+        self.book = book
         if algorithm not in ALGORITHMS:
             raise SearchError(f"unknown algorithm {algorithm!r}; accepted: {', '.join(ALGORITHMS)}")
         if ponder and (algorithm not in PRACTICAL_ALGORITHMS or time is None or not memo):
@@ -142,6 +149,8 @@ class SearchPlayer(ComputerPlayer):
             options.append("ponder=on")
         if threads is not None:
             options.append(f"threads={threads}")
+        if book:
+            options.append("book=on")
         self.spec = algorithm + (":" + ",".join(options) if options else "")
 
     def reset(self) -> None:
@@ -184,6 +193,9 @@ class SearchPlayer(ComputerPlayer):
         self.stop_thinking()
         if self.algorithm != "mcts" and self._engine is None:
             self._engine = Engine(20)
+        entry = lookup(position) if self.book else None
+        if entry is not None:
+            return self._book_move(entry)
         oracle = None if self.algorithm == "mcts" else oracle_for(position.variant)
         # Table values hold for one variant's rules, with or without exact endgames (the database on
         # disk for a variant is the same from move to move; a new capsule is made for every call).
@@ -236,6 +248,20 @@ class SearchPlayer(ComputerPlayer):
                 self._start_pondering(after, oracle)
         return result.best_move
 
+    def _book_move(self, entry: BookEntry) -> Move:
+        """The book's move: exact and instant; the time of the move goes to the bank for later moves."""
+        if self.manage and self.time:
+            self._bank = min(self._bank + self.time, MAX_BANK * self.time)
+        self._calls += 1
+        self.last_info = {
+            "algorithm": self.algorithm,
+            "value": entry.value,
+            "exact": True,
+            "book": True,
+            "best_moves": list(entry.best_moves),
+        }
+        return entry.move
+
 
 def _factory(algorithm: str):
     def make(
@@ -248,24 +274,28 @@ def _factory(algorithm: str):
         manage: str | None = None,
         ponder: str | None = None,
         threads: str | None = None,
+        book: str | None = None,
     ) -> SearchPlayer:
         if algorithm == "mcts":
-            if any(option is not None for option in (depth, eval, manage, ponder, threads)):
+            if any(option is not None for option in (depth, eval, manage, ponder, threads, book)):
                 raise PlayerSpecError(
-                    "mcts takes playouts=N, time=SECONDS and seed=N (no depth, eval, manage, ponder or threads)"
+                    "mcts takes playouts=N, time=SECONDS and seed=N (no depth, eval, manage, ponder, threads or book)"
                 )
         elif playouts is not None or seed is not None:
             raise PlayerSpecError(
-                f"{algorithm} takes depth=N, time=SECONDS, eval=NAME, memo, manage, ponder and threads"
+                f"{algorithm} takes depth=N, time=SECONDS, eval=NAME, memo, manage, ponder, threads and book"
                 " (no playouts or seed)"
             )
+        with_book = book is not None and book.lower() in ("1", "true", "yes", "on")
+        if with_book and algorithm not in PRACTICAL_ALGORITHMS:
+            raise PlayerSpecError("book=on needs pvs or mtdf")
         pondering = ponder is not None and ponder.lower() in ("1", "true", "yes", "on")
         if pondering and (algorithm not in PRACTICAL_ALGORITHMS or time is None):
             raise PlayerSpecError("ponder=on needs pvs or mtdf with time=SECONDS")
         evaluation = (eval or "strong").strip().lower()
         if evaluation not in EVALUATIONS:
             raise PlayerSpecError(f"unknown evaluation {eval!r}; accepted: {', '.join(EVALUATIONS)}")
-        for option, value in (("memo", memo), ("manage", manage), ("ponder", ponder)):
+        for option, value in (("memo", memo), ("manage", manage), ("ponder", ponder), ("book", book)):
             if value is not None and value.lower() not in ("0", "1", "true", "false", "yes", "no", "on", "off"):
                 raise PlayerSpecError(f"option {option} must be on or off, got {value!r}")
         return SearchPlayer(
@@ -279,6 +309,7 @@ def _factory(algorithm: str):
             manage=manage is None or manage.lower() in ("1", "true", "yes", "on"),
             ponder=pondering,
             threads=int_option("threads", threads, None, minimum=1, maximum=MAX_THREADS),
+            book=with_book,
         )
 
     return make
@@ -299,11 +330,11 @@ _SUMMARIES = {
     ),
     "pvs": (
         "principal variation search (NegaScout)",
-        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off, threads=N",
+        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off, threads=N, book=on|off",
     ),
     "mtdf": (
         "MTD(f): null-window alpha-beta with memory",
-        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off, threads=N",
+        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off, threads=N, book=on|off",
     ),
     "mcts": ("UCT Monte-Carlo tree search with compiled random playouts", "playouts=N, time=SECONDS, seed=N"),
 }
