@@ -40,6 +40,25 @@ def pit_of(move: int, to_move: int) -> int:
     return move - 1 if to_move == 0 else 6 - move
 
 
+def read_move(block: str, output: str, position: Position, cpu: float, budget: float) -> tuple[int, dict]:
+    """Our pit of the move CMancala printed in ``block`` (its last answer), and what it said about the search."""
+    move = re.search(r"Move:\s*(\d+)", block)
+    if not move:
+        raise RuntimeError(f"CMancala gave no move; its output ends with:\n{output[-800:]}")
+    depth = re.search(r"Depth:\s*(\d+)", block)
+    clock = re.search(r"Total time:\s*([\d.]+) seconds", block)
+    info = {
+        "depth": int(depth.group(1)) if depth else None,
+        "seconds": float(clock.group(1)) if clock else None,
+        "cpu": cpu,
+        "budget": budget,
+    }
+    pit = pit_of(int(move.group(1)), position.to_move)
+    if pit not in position.legal_moves():
+        raise RuntimeError(f"CMancala played pit {pit}, not legal in {position!r}")
+    return pit, info
+
+
 def children_cpu() -> float:
     """CPU seconds (user and system) of this process's finished child processes so far."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -85,20 +104,7 @@ class CMancalaPlayer:
         before = children_cpu()
         out = self._run(position, f"time {seconds:.4f}\ndepth 0")
         cpu = children_cpu() - before
-        move = re.search(r"Move:\s*(\d+)", out)
-        if not move:
-            raise RuntimeError(f"CMancala gave no move; its output ends with:\n{out[-800:]}")
-        depth = re.search(r"Depth:\s*(\d+)", out)
-        clock = re.search(r"Total time:\s*([\d.]+) seconds", out)
-        self.last_info = {
-            "depth": int(depth.group(1)) if depth else None,
-            "seconds": float(clock.group(1)) if clock else None,
-            "cpu": cpu,
-            "budget": seconds,
-        }
-        pit = pit_of(int(move.group(1)), position.to_move)
-        if pit not in position.legal_moves():
-            raise RuntimeError(f"CMancala played pit {pit}, not legal in {position!r}")
+        pit, self.last_info = read_move(out, out, position, cpu, seconds)
         return pit
 
     def reset(self) -> None:
@@ -169,21 +175,8 @@ class CMancalaSession:
         lines = self._until_marker()
         cpu = process_cpu(self._process.pid) - before
         self._send("config\n")  # back to the configuration for the next move's time
-        block = "".join(lines).rpartition("Metadata:")[2]
-        move = re.search(r"Move:\s*(\d+)", block)
-        if not move:
-            raise RuntimeError(f"CMancala gave no move; its output ends with:\n{''.join(lines)[-800:]}")
-        depth = re.search(r"Depth:\s*(\d+)", block)
-        clock = re.search(r"Total time:\s*([\d.]+) seconds", block)
-        self.last_info = {
-            "depth": int(depth.group(1)) if depth else None,
-            "seconds": float(clock.group(1)) if clock else None,
-            "cpu": cpu,
-            "budget": seconds,
-        }
-        pit = pit_of(int(move.group(1)), position.to_move)
-        if pit not in position.legal_moves():
-            raise RuntimeError(f"CMancala played pit {pit}, not legal in {position!r}")
+        output = "".join(lines)
+        pit, self.last_info = read_move(output.rpartition("Metadata:")[2], output, position, cpu, seconds)
         return pit
 
     def reset(self) -> None:
