@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import random
+import zlib
 from collections.abc import Iterator
 
 from hypothesis import strategies as st
 
 from kalah import Position, Variant
+from kalah.core import CoreGame
 
 AGREEMENT_VARIANTS = [
     Variant(6, 4),
@@ -26,6 +28,31 @@ def random_game_positions(variant: Variant, rng: random.Random, plies: int) -> P
             break
         position = position.play(rng.choice(position.legal_moves()))
     return position
+
+
+def agree_on_random_games(variant: Variant, moves: int, core_class: type | None = None) -> None:
+    """Play random games of ``variant`` (seeded by its name) on the reference and on the compiled core until
+    ``moves`` moves are played, checking every step; ``core_class``: the build the core must pick."""
+    rng = random.Random(zlib.crc32(variant.name.encode()))
+    played = 0
+    while played < moves:
+        reference = Position.start(variant)
+        core = CoreGame(reference)
+        if core_class is not None:
+            assert isinstance(core, core_class)
+        while True:
+            legal = reference.legal_moves()
+            assert core.legal_moves() == legal, reference
+            assert core.is_over == reference.is_over
+            if not legal:
+                break
+            move = rng.choice(legal)
+            reference = reference.play(move)
+            core.play(move)
+            played += 1
+            assert core.cells == reference.cells, (move, reference)
+            assert core.to_move == reference.to_move
+            assert core.position() == reference
 
 
 def scattered_position(rng: random.Random, variant: Variant, seeds: int, stores: int = 6) -> Position:

@@ -1,11 +1,10 @@
 """The compiled core agrees with the reference on every move of many random games."""
 
 import random
-import zlib
 
 import pytest
 
-from helpers import AGREEMENT_VARIANTS
+from helpers import AGREEMENT_VARIANTS, agree_on_random_games
 from kalah import Position, Variant
 from kalah.core import CoreGame, random_playouts
 
@@ -14,23 +13,7 @@ MOVES_PER_VARIANT = 100_000
 
 @pytest.mark.parametrize("variant", AGREEMENT_VARIANTS, ids=str)
 def test_core_agrees_with_reference_on_random_games(variant):
-    rng = random.Random(zlib.crc32(variant.name.encode()))
-    moves = 0
-    while moves < MOVES_PER_VARIANT:
-        reference = Position.start(variant)
-        core = CoreGame(reference)
-        while True:
-            legal = reference.legal_moves()
-            assert core.legal_moves() == legal, reference
-            assert core.is_over == reference.is_over
-            if not legal:
-                break
-            move = rng.choice(legal)
-            reference = reference.play(move)
-            core.play(move)
-            moves += 1
-            assert core.cells == reference.cells, (move, reference)
-            assert core.to_move == reference.to_move
+    agree_on_random_games(variant, MOVES_PER_VARIANT)
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kalah
-from helpers import random_game_positions, scattered_position
+from helpers import agree_on_random_games, random_game_positions, scattered_position
 from kalah import InvalidPositionError, Position, Variant
 from kalah.core import CoreGame, big_board, big_search, board, builds, random_playouts
 from kalah.core import search as byte_search
@@ -42,25 +42,7 @@ def play_along(reference: Position, moves: list, core) -> None:
 
 @pytest.mark.parametrize("variant", BIG_VARIANTS, ids=str)
 def test_big_build_agrees_with_reference_on_random_games(variant):
-    rng = random.Random(zlib.crc32(variant.name.encode()))
-    moves = 0
-    while moves < MOVES_PER_VARIANT:
-        reference = Position.start(variant)
-        core = CoreGame(reference)
-        assert isinstance(core, big_board.CoreGame)
-        while True:
-            legal = reference.legal_moves()
-            assert core.legal_moves() == legal, reference
-            assert core.is_over == reference.is_over
-            if not legal:
-                break
-            move = rng.choice(legal)
-            reference = reference.play(move)
-            core.play(move)
-            moves += 1
-            assert core.cells == reference.cells, (move, reference)
-            assert core.to_move == reference.to_move
-            assert core.position() == reference
+    agree_on_random_games(variant, MOVES_PER_VARIANT, big_board.CoreGame)
 
 
 @st.composite
