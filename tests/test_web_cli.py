@@ -86,6 +86,9 @@ def test_games_list_and_export(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == str(game + 1)
     assert main(["games", "--db", str(db), "export", "99"]) == 2
     assert "no game 99" in capsys.readouterr().err
+    library.mark_stopped(game, "Ann ran out of time")
+    assert main(["games", "--db", str(db), "list", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[-1]["result"] == "stopped: Ann ran out of time"
 
 
 def test_games_delete_asks_and_deletes(tmp_path, capsys, monkeypatch):

@@ -93,8 +93,10 @@ def test_a_correspondence_game_between_two_seats(tmp_path):
         ended = client.get(f"/api/live/games/{game_id}").json()
         assert ended["live"]["result"] == {"winner": 0, "reason": "time"}
         assert ended["live"]["clock"]["running"] is None and ended["state"]["moves"] == 3
+        listed = {game["id"]: game for game in client.get("/api/games").json()}
+        assert listed[game_id]["stop_reason"] == "Player 2 ran out of time"  # the library page shows why
     summary = GameLibrary(tmp_path / "games.sqlite").summary(game_id)
-    assert summary.status == "stopped"
+    assert summary.status == "stopped" and summary.stop_reason == "Player 2 ran out of time"
     assert GameLibrary(tmp_path / "games.sqlite").record(game_id).stop_reason == "Player 2 ran out of time"
 
 

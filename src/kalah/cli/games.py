@@ -30,6 +30,8 @@ def _result(summary) -> str:
         if winner is None:
             return f"draw {summary.scores[0]}-{summary.scores[1]}"
         return f"{summary.players[winner].name} won {max(summary.scores)}-{min(summary.scores)}"  # winner first
+    if summary.status == "stopped" and summary.stop_reason:
+        return f"stopped: {summary.stop_reason}"
     return summary.status
 
 

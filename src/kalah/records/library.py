@@ -115,6 +115,7 @@ class GameSummary:
     status: str
     scores: tuple[int, int] | None
     tags: dict[str, Any]
+    stop_reason: str | None = None  # why a stopped game ended (e.g. "South resigned", "North ran out of time")
 
     @property
     def winner(self) -> int | None:
@@ -134,6 +135,7 @@ class GameSummary:
             "status": self.status,
             "scores": list(self.scores) if self.scores else None,
             "winner": self.winner,
+            "stop_reason": self.stop_reason,
             "tags": self.tags,
         }
 
@@ -549,6 +551,7 @@ class GameLibrary:
                 status=row["status"],
                 scores=(row["score0"], row["score1"]) if row["score0"] is not None else None,
                 tags=json.loads(row["tags"]),
+                stop_reason=row["stop_reason"],
             )
             for row in rows
         ]

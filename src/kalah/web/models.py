@@ -238,6 +238,7 @@ class GameSummaryOut(BaseModel):
     status: str
     scores: list[int] | None
     winner: int | None
+    stop_reason: str | None = Field(None, description="why a stopped game ended: a resignation, time, an interruption")
     live: bool = Field(False, description="a game between people at two screens (played and watched at /live)")
 
 

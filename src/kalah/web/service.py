@@ -614,6 +614,7 @@ class GameService:
                     status=summary.status,
                     scores=list(summary.scores) if summary.scores else None,
                     winner=summary.winner,
+                    stop_reason=summary.stop_reason,
                     live=summary.tags.get("source") == "live",
                 )
             )

@@ -93,6 +93,7 @@
  * @property {string} status       playing, finished or stopped
  * @property {number[] | null} scores
  * @property {number | null} winner
+ * @property {string | null} [stop_reason]  why a stopped game ended: a resignation, time, an interruption
  * @property {boolean} [live]      a game between people at two screens (played and watched at /live)
  */
 

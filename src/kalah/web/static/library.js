@@ -28,7 +28,8 @@ function resultOf(game) {
     const high = Math.max(...game.scores), low = Math.min(...game.scores);
     return game.winner === null ? `draw ${high}–${low}` : `${game.players[game.winner].name} won ${high}–${low}`;
   }
-  return game.status === "stopped" ? "stopped" : "in progress";
+  if (game.status === "stopped") return game.stop_reason || "stopped";
+  return "in progress";
 }
 
 /** @param {string} text @param {string} href @param {string} className @returns {HTMLAnchorElement} */
