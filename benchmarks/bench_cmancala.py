@@ -35,11 +35,15 @@ Before each CMancala move its ``time`` setting is chosen so that its mean CPU
 per move in this game so far, this move included, equals ours: the CPU it
 still needs for that, divided by its CPU per second of ``time`` so far (it
 checks its clock only between iterations, and a busy machine gives it less
-than a second of CPU a second), held within a quarter and four times our
-mean (and its time within ten times T). Its first move before ours gets T.
-Both means count every move, our instant ones too (forced, from the book,
-proven by the endgame database): over a game both sides get the same CPU
-time, as with equal clocks. The report shows both sides' mean CPU per move
+than a second of CPU a second), at most four times our mean (and its time
+within ten times T). Its first move before ours gets T. When it is ahead
+(its clock is checked only between iterations, and with the table kept from
+the last move an iteration can take many times its budget) its next moves
+get the shortest time, 1 ms, until it is even again: held at a quarter of our
+mean, as at first, it ran 1.2 to 1.5 times our CPU a move over a game. Both
+means count every move, our instant ones too (forced, from the book, proven
+by the endgame database): over a game both sides get the same CPU time a
+move, as with equal clocks a move. The report shows both sides' mean CPU per move
 (and their ratio); CPU time rather than the wall clock also keeps the
 comparison fair on a machine that other work is using (but a starved one
 cannot go below CMancala's shortest search, about 0.01 s: see the ratio).
@@ -73,7 +77,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from common import RESULTS, markdown_table, report
+from cmancala import MIN_SECONDS
+from common import RESULTS, figure, markdown_table, report
 
 HERE = Path(__file__).resolve().parent
 RESULTS_FILE = RESULTS / "match-cmancala.json"
@@ -129,9 +134,23 @@ def main() -> None:
     if not args.report_only:
         run(conditions, args, kept)
     write_report(kept, conditions)
+    write_figure(kept, [c for c in conditions if c["engine"] == "ours"])
 
 
-FIELDS = ("engine", "commit", "player", "threads", "seeds", "time", "books", "cache", "cmancala", "endgame", "mode")
+FIELDS = (
+    "engine",
+    "commit",
+    "player",
+    "threads",
+    "seeds",
+    "time",
+    "books",
+    "cache",
+    "cmancala",
+    "endgame",
+    "mode",
+    "equalize",
+)
 
 
 def condition(label: str, directory: str, args: argparse.Namespace, seeds: int, seconds: float) -> dict:
@@ -151,16 +170,24 @@ def condition(label: str, directory: str, args: argparse.Namespace, seeds: int, 
     }
     if args.cmancala_mode != "fresh":  # (the games of the first runs, one process a move, keep their key)
         fields["mode"] = args.cmancala_mode
+    fields["equalize"] = "even"  # its next moves get 1 ms while it is ahead (not a quarter of our mean)
     key = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
     return {**fields, "key": key, "directory": directory, "binary": args.cmancala, "endgame_dir": args.endgame_dir}
 
 
+#: The sources a game against CMancala runs: a commit elsewhere (the web, the documents, the benchmarks)
+#: leaves the engine as it was, and its games are still the engine's.
+ENGINE_SOURCES = tuple(
+    f"src/kalah/{part}" for part in ("core", "search", "players", "endgame", "book", "rules", "match", "solve", "arena")
+) + ("setup.py", "pyproject.toml")
+
+
 def commit_of(directory: str) -> str:
-    """The checkout's last commit that changed its sources (``src``: a commit of the documents or the
-    benchmarks leaves the engine as it was), with ``+dirty`` when they have uncommitted changes."""
+    """The checkout's last commit that changed the engine's sources (``ENGINE_SOURCES``), with ``+dirty``
+    when they have uncommitted changes."""
     run_git = lambda *a: subprocess.run(["git", "-C", directory, *a], capture_output=True, text=True).stdout  # noqa: E731
-    head = run_git("log", "-1", "--format=%h", "--", "src").strip() or "unknown"
-    return head + ("+dirty" if run_git("status", "--porcelain", "--", "src").strip() else "")
+    head = run_git("log", "-1", "--format=%h", "--", *ENGINE_SOURCES).strip() or "unknown"
+    return head + ("+dirty" if run_git("status", "--porcelain", "--", *ENGINE_SOURCES).strip() else "")
 
 
 def binary_digest(path: str) -> str:
@@ -365,8 +392,8 @@ def equalized_budget(ours: list[float], theirs: list[float], budgets: list[float
     0.5
     >>> round(equalized_budget([0.4], [0.6], [0.3], 0.5), 3)  # 0.2 CPU to go at 2 CPU s a second of time
     0.1
-    >>> round(equalized_budget([0.4], [1.0], [0.5], 0.5), 3)  # ahead already: held at a quarter of our mean
-    0.05
+    >>> round(equalized_budget([0.4], [1.0], [0.5], 0.5), 3)  # ahead already: the shortest time
+    0.001
     """
     if not ours:
         return nominal
@@ -375,8 +402,9 @@ def equalized_budget(ours: list[float], theirs: list[float], budgets: list[float
         return nominal
     rate = sum(theirs) / sum(budgets) if theirs and sum(budgets) > 0 and sum(theirs) > 0 else 1.0
     wanted = target * (len(theirs) + 1) - sum(theirs)
-    wanted = min(max(wanted, target / 4), 4 * target)
-    return min(wanted / rate, 10 * nominal)  # a starved process (little CPU a second) never waits for ever
+    wanted = min(wanted, 4 * target)
+    # (a starved process, little CPU a second, never waits for ever)
+    return min(max(wanted / rate, MIN_SECONDS), 10 * nominal)
 
 
 # --- the report ------------------------------------------------------------------------------
@@ -426,6 +454,28 @@ def summary(games: list[dict]) -> dict:
         "proven": sum(g.get("proven_ours", 0) for g in games) / max(ours_moves, 1),
         "k": sorted({str(g.get("endgame_k")) for g in games}),
     }
+
+
+def write_figure(kept: list[dict], conditions: list[dict]) -> None:
+    """The README's row: our score at each variant and time of this run (the conditions with games)."""
+    parts = []
+    for c in sorted(conditions, key=lambda c: (-c["seeds"], c["time"])):
+        games = [g for g in kept if g["key"] == c["key"]]
+        if games:
+            s = summary(games)
+            parts.append(
+                f"Kalah(6,{c['seeds']}) {c['time']:g} s: {100 * s['score']:.0f}% "
+                f"[{100 * s['low']:.0f}, {100 * s['high']:.0f}] ({s['n']})"
+            )
+    if parts:
+        k = sorted({str(c["endgame"]) for c in conditions})
+        figure(
+            "match-cmancala",
+            f"our player (1 thread, K={', '.join(k)}) against CMancala, CPU time a move equalized: score "
+            "[95% interval] (games)",
+            "; ".join(parts),
+            "match-cmancala.md",
+        )
 
 
 def write_report(kept: list[dict], conditions: list[dict], quiet: bool = False) -> None:

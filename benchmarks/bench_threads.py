@@ -2,7 +2,7 @@
 against 1 at equal time a move.
 
     python benchmarks/bench_threads.py [--depth 20] [--middle 10] [--threads 1,2,4] [--repeat 3]
-    python benchmarks/bench_threads.py --match 100 [--time 0.1] [--pits 6 --seeds 4]
+    python benchmarks/bench_threads.py --match 100 [--time 0.1] [--pits 6 --seeds 4] [--double-time]
 
 1. Time to depth: pvs, best move only (``move_values=False``), evaluation
    strong, to --depth from the start of Kalah(6,4) and from --middle
@@ -19,7 +19,10 @@ against 1 at equal time a move.
    ``pvs:time=T,threads=2`` against ``pvs:time=T,threads=1``, one game at a
    time (the two-thread side needs both cores): the two-thread side's score
    with its 95% interval and the Elo difference. Results go to
-   results/threads-match.md.
+   results/threads-match.md. With --double-time the first side is
+   ``pvs:time=2T,threads=1`` instead: one thread with twice the time, what a
+   second core would give with perfect scaling (and no more), the bound of
+   the two-thread match. Results go to results/threads-match-double.md.
 """
 
 from __future__ import annotations
@@ -139,7 +142,9 @@ def elo(score: float) -> float:
 
 def match(args: argparse.Namespace) -> None:
     variant = Variant(args.pits, args.seeds)
-    two_spec, one_spec = f"pvs:time={args.time:g},threads=2", f"pvs:time={args.time:g},threads=1"
+    one_spec = f"pvs:time={args.time:g},threads=1"
+    two_spec = f"pvs:time={2 * args.time:g},threads=1" if args.double_time else f"pvs:time={args.time:g},threads=2"
+    side = "twice the time" if args.double_time else "2 threads"
     scores: list[float] = []
     depths: dict[int, list[int]] = {2: [], 1: []}
     began = time.perf_counter()
@@ -158,7 +163,7 @@ def match(args: argparse.Namespace) -> None:
         f"{variant.name}: `{two_spec}` against `{one_spec}`, {len(scores)} games (the built-in openings, each "
         f"from both sides), one game at a time, in {time.perf_counter() - began:.0f} s.\n\n"
         + markdown_table(
-            ["games", "2 threads: wins / draws / losses", "score", "95% interval", "Elo difference (interval)"],
+            ["games", f"{side}: wins / draws / losses", "score", "95% interval", "Elo difference (interval)"],
             [
                 [
                     len(scores),
@@ -169,21 +174,25 @@ def match(args: argparse.Namespace) -> None:
                 ]
             ],
         )
-        + f"\n\nMean depth completed a move: 2 threads {statistics.fmean(depths[2] or [0]):.1f}, 1 thread "
-        f"{statistics.fmean(depths[1] or [0]):.1f}. Both sides manage their time as players do (the same "
-        "budget a move); on a busy machine the two-thread side loses the most, as its second thread waits for a core."
+        + f"\n\nMean depth completed a move: {side} {statistics.fmean(depths[2] or [0]):.1f}, 1 thread "
+        f"{statistics.fmean(depths[1] or [0]):.1f}. Both sides manage their time as players do (the "
+        + ("first side twice the budget a move); " if args.double_time else "same budget a move); ")
+        + "on a busy machine the first side loses the most, as its thread waits for a core."
     )
-    report(
-        "Search on several threads: 2 threads against 1 at equal time",
-        body,
-        None if args.no_write else "threads-match.md",
-    )
+    name = "threads-match-double" if args.double_time else "threads-match"
+    title = "one thread at twice the time against one" if args.double_time else "2 threads against 1 at equal time"
+    report(f"Search on several threads: {title}", body, None if args.no_write else f"{name}.md")
     if not args.no_write:
+        what = (
+            f"pvs on 1 thread at {2 * args.time:g} s a move against 1 thread at {args.time:g} s (the bound of 2 threads)"
+            if args.double_time
+            else f"pvs on 2 threads against 1 thread, {args.time:g} s a move"
+        )
         figure(
-            "threads-match",
-            f"pvs on 2 threads against 1 thread, {args.time:g} s a move, {variant.name}",
+            name,
+            f"{what}, {variant.name}",
             f"{100 * mean:.0f}% ({100 * low:.0f}-{100 * high:.0f}%) over {len(scores)} games",
-            "threads-match.md",
+            f"{name}.md",
         )
 
 
@@ -209,6 +218,7 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=0.1, help="seconds a move in the match")
     parser.add_argument("--pits", type=int, default=6)
     parser.add_argument("--seeds", type=int, default=4)
+    parser.add_argument("--double-time", action="store_true", help="the match's first side: 1 thread, twice the time")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     if args.match:

@@ -51,10 +51,11 @@ def test_proven_endgame_says_who_wins():
     assert player.last_info["outcome"] == "loses by 2" and player.last_info["exact"] is True
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("algorithm", ["pvs", "mtdf", "alphabeta", "scout"])
-def test_time_budget_is_kept(algorithm):
+def test_time_budget_is_kept(algorithm, threads):
     started = time.perf_counter()
-    result = search(Position.start(Variant(7, 7)), algorithm, time=0.2, move_values=False)
+    result = search(Position.start(Variant(7, 7)), algorithm, time=0.2, move_values=False, threads=threads)
     elapsed = time.perf_counter() - started
     assert elapsed < 0.2 + 0.05
     assert result.best_move is not None and result.stats.depth >= 4 and not result.exact
