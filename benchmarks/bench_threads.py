@@ -144,7 +144,7 @@ def match(args: argparse.Namespace) -> None:
     variant = Variant(args.pits, args.seeds)
     one_spec = f"pvs:time={args.time:g},threads=1"
     two_spec = f"pvs:time={2 * args.time:g},threads=1" if args.double_time else f"pvs:time={args.time:g},threads=2"
-    side = "twice the time" if args.double_time else "2 threads"
+    first_side = "twice the time" if args.double_time else "2 threads"
     scores: list[float] = []
     depths: dict[int, list[int]] = {2: [], 1: []}
     began = time.perf_counter()
@@ -163,7 +163,7 @@ def match(args: argparse.Namespace) -> None:
         f"{variant.name}: `{two_spec}` against `{one_spec}`, {len(scores)} games (the built-in openings, each "
         f"from both sides), one game at a time, in {time.perf_counter() - began:.0f} s.\n\n"
         + markdown_table(
-            ["games", f"{side}: wins / draws / losses", "score", "95% interval", "Elo difference (interval)"],
+            ["games", f"{first_side}: wins / draws / losses", "score", "95% interval", "Elo difference (interval)"],
             [
                 [
                     len(scores),
@@ -174,7 +174,7 @@ def match(args: argparse.Namespace) -> None:
                 ]
             ],
         )
-        + f"\n\nMean depth completed a move: {side} {statistics.fmean(depths[2] or [0]):.1f}, 1 thread "
+        + f"\n\nMean depth completed a move: {first_side} {statistics.fmean(depths[2] or [0]):.1f}, 1 thread "
         f"{statistics.fmean(depths[1] or [0]):.1f}. Both sides manage their time as players do (the "
         + ("first side twice the budget a move); " if args.double_time else "same budget a move); ")
         + "on a busy machine the first side loses the most, as its thread waits for a core."
