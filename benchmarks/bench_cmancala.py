@@ -175,11 +175,12 @@ def condition(label: str, directory: str, args: argparse.Namespace, seeds: int, 
     return {**fields, "key": key, "directory": directory, "binary": args.cmancala, "endgame_dir": args.endgame_dir}
 
 
-#: The sources a game against CMancala runs: a commit elsewhere (the web, the documents, the benchmarks)
-#: leaves the engine as it was, and its games are still the engine's.
+#: The sources a game against CMancala runs: a commit elsewhere (the web, the documents, the benchmarks,
+#: the books' data, which only --books games read) leaves the engine as it was, and its games are still
+#: the engine's.
 ENGINE_SOURCES = tuple(
     f"src/kalah/{part}" for part in ("core", "search", "players", "endgame", "book", "rules", "match", "solve", "arena")
-) + ("setup.py", "pyproject.toml")
+) + ("setup.py", "pyproject.toml", ":(exclude)src/kalah/book/data")
 
 
 def commit_of(directory: str) -> str:
