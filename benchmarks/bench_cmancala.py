@@ -134,7 +134,7 @@ def main() -> None:
     if not args.report_only:
         run(conditions, args, kept)
     write_report(kept, conditions)
-    write_figure(kept, [c for c in conditions if c["engine"] == "ours"])
+    write_figure(kept, [c for c in conditions if c["engine"] == "ours"], args.player)
 
 
 FIELDS = (
@@ -457,10 +457,23 @@ def summary(games: list[dict]) -> dict:
     }
 
 
-def write_figure(kept: list[dict], conditions: list[dict]) -> None:
-    """The README's row: our score at each variant and time of this run (the conditions with games)."""
+def write_figure(kept: list[dict], conditions: list[dict], player: str) -> None:
+    """The README's row: our score at each variant and time kept with the settings of this run's first
+    condition (the same sources, ``player`` template, database, threads, books and CMancala), whichever
+    run played them."""
+    if not conditions:
+        return
+    same = ("engine", "commit", "threads", "books", "cache", "cmancala", "endgame", "mode", "equalize")
+    first = conditions[0]
+    kept_conditions = {
+        g["key"]: {**g["condition"], "key": g["key"]}
+        for g in kept
+        if g.get("condition")
+        and all(g["condition"].get(f) == first.get(f) for f in same)
+        and g["condition"]["player"] == player.replace("{time}", f"{g['condition']['time']:g}")
+    }
     parts = []
-    for c in sorted(conditions, key=lambda c: (-c["seeds"], c["time"])):
+    for c in sorted(kept_conditions.values(), key=lambda c: (-c["seeds"], c["time"])):
         games = [g for g in kept if g["key"] == c["key"]]
         if games:
             s = summary(games)

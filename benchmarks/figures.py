@@ -31,6 +31,8 @@ ORDER = [
     "pvs-cmancala",  # bench_search.py --anchor --cmancala
     "threads-time-to-depth",  # bench_threads.py
     "threads-match",  # bench_threads.py --match
+    "threads-match-double",  # bench_threads.py --match --double-time
+    "match-cmancala",  # bench_cmancala.py
     "overrun",  # bench_search.py --overrun
     "eval-strength",  # bench_eval_strength.py
     "solve-64-cold",  # bench_solve.py
