@@ -183,6 +183,7 @@ def test_a_whole_games_answers_are_the_rules_field_by_field(client):
                 "status": "finished",
                 "scores": list(final.scores or ()),
                 "winner": final.winner,
+                "stop_reason": None,
                 "variant_name": final.variant.name,
                 "live": False,
             }
