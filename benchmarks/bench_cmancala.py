@@ -82,7 +82,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from cmancala import MIN_SECONDS
-from common import RESULTS, figure, markdown_table, report
+from common import RESULTS, commit_of, figure, markdown_table, report
 
 HERE = Path(__file__).resolve().parent
 RESULTS_FILE = RESULTS / "match-cmancala.json"
@@ -182,19 +182,6 @@ def condition(label: str, directory: str, args: argparse.Namespace, seeds: int, 
 #: The sources a game against CMancala runs: a commit elsewhere (the web, the documents, the benchmarks,
 #: the books' data, which only --books games read) leaves the engine as it was, and its games are still
 #: the engine's.
-ENGINE_SOURCES = tuple(
-    f"src/kalah/{part}" for part in ("core", "search", "players", "endgame", "book", "rules", "match", "solve", "arena")
-) + ("setup.py", "pyproject.toml", ":(exclude)src/kalah/book/data")
-
-
-def commit_of(directory: str) -> str:
-    """The checkout's last commit that changed the engine's sources (``ENGINE_SOURCES``), with ``+dirty``
-    when they have uncommitted changes."""
-    run_git = lambda *a: subprocess.run(["git", "-C", directory, *a], capture_output=True, text=True).stdout  # noqa: E731
-    head = run_git("log", "-1", "--format=%h", "--", *ENGINE_SOURCES).strip() or "unknown"
-    return head + ("+dirty" if run_git("status", "--porcelain", "--", *ENGINE_SOURCES).strip() else "")
-
-
 def binary_digest(path: str) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
 

@@ -1,8 +1,9 @@
-"""The search on several threads: time to a fixed depth on 1, 2 and 4 threads, and a match of 2 threads
+"""The search on several threads: time to a fixed depth on 1, 2 and 4 threads, and matches of 2 threads
 against 1 at equal time a move.
 
     python benchmarks/bench_threads.py [--depth 20] [--middle 10] [--threads 1,2,4] [--repeat 3]
-    python benchmarks/bench_threads.py --match 100 [--time 0.1] [--pits 6 --seeds 4] [--double-time]
+    python benchmarks/bench_threads.py --match 300 [--time 0.1 ...] [--pits 6 --seeds 4] [--endgame on off] [--no-bound]
+    python benchmarks/bench_threads.py --report
 
 1. Time to depth: pvs, best move only (``move_values=False``), evaluation
    strong, to --depth from the start of Kalah(6,4) and from --middle
@@ -15,30 +16,43 @@ against 1 at equal time a move.
    machine does not disturb (the seconds are only as good as the machine is
    quiet). The values and best moves must be those of one thread (checked).
    Results go to results/threads.md.
-2. --match N: N games (the built-in openings, each played from both sides) of
-   ``pvs:time=T,threads=2`` against ``pvs:time=T,threads=1``, one game at a
-   time (the two-thread side needs both cores): the two-thread side's score
-   with its 95% interval and the Elo difference. Results go to
-   results/threads-match.md. With --double-time the first side is
-   ``pvs:time=2T,threads=1`` instead: one thread with twice the time, what a
-   second core would give with perfect scaling (and no more), the bound of
-   the two-thread match. Results go to results/threads-match-double.md.
+2. --match N: for each --endgame setting (``on``: both players use the
+   variant's database in the default directory; ``off``: neither, as on a
+   fresh install) and each --time T, N games (the built-in openings, each
+   played from both sides) of ``pvs:time=T,threads=2`` against
+   ``pvs:time=T,threads=1``, one game at a time (the two-thread side needs
+   both cores); then, unless --no-bound, N games of ``pvs:time=2T,threads=1``
+   against the same one thread: what a second core would give at perfect
+   scaling, and no more. Each condition's result is kept in
+   results/threads-match.json as soon as it is measured: a later run of the
+   same condition adds its games when the engine's sources are the same
+   (``common.commit_of``) and replaces them when they changed.
+   results/threads-match.md shows every condition kept: the scores with
+   their 95% intervals, Elo, the mean depth each side completed, and every
+   run. --report only redraws that table.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import anchor
-from common import figure, markdown_table, report
+from common import RESULTS, command, commit_of, figure, markdown_table, report
 from kalah import Position, Variant
 from kalah.arena import builtin_openings
+from kalah.atomic import write_atomic
+from kalah.endgame import default_directory, locate
 from kalah.match import MoveEvent, Observer, play_game
 from kalah.players import make_player
 
@@ -127,8 +141,14 @@ def time_to_depth(args: argparse.Namespace) -> None:
         )
 
 
-def score_interval(scores: list[float]) -> tuple[float, float, float]:
+MATCHES = RESULTS / "threads-match.json"
+#: The two kinds of match: 2 threads against 1 at equal time, and its bound, 1 thread at twice the time against 1.
+KINDS = {"threads": "2 threads", "double": "twice the time"}
+
+
+def score_interval(wins: int, draws: int, losses: int) -> tuple[float, float, float]:
     """The mean score and its 95% interval (normal approximation over the games' scores of 1, 1/2 and 0)."""
+    scores = [1.0] * wins + [0.5] * draws + [0.0] * losses
     mean = statistics.fmean(scores)
     spread = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else 1.0
     return mean, max(0.0, mean - spread), min(1.0, mean + spread)
@@ -140,72 +160,217 @@ def elo(score: float) -> float:
     return -400 * math.log10(1 / score - 1)
 
 
-def match(args: argparse.Namespace) -> None:
-    variant = Variant(args.pits, args.seeds)
-    one_spec = f"pvs:time={args.time:g},threads=1"
-    two_spec = f"pvs:time={2 * args.time:g},threads=1" if args.double_time else f"pvs:time={args.time:g},threads=2"
-    first_side = "twice the time" if args.double_time else "2 threads"
-    scores: list[float] = []
+@contextlib.contextmanager
+def endgame_setting(setting: str, variant: Variant) -> Iterator[str]:
+    """Both players with the variant's database in the default directory ("on"), or with none ("off");
+    yields the database's file name, or "none"."""
+    if setting == "off":
+        with tempfile.TemporaryDirectory() as empty:
+            before = os.environ.get("KALAH_ENDGAME_DIR")
+            os.environ["KALAH_ENDGAME_DIR"] = empty  # where the players look: nothing there
+            try:
+                yield "none"
+            finally:
+                if before is None:
+                    del os.environ["KALAH_ENDGAME_DIR"]
+                else:
+                    os.environ["KALAH_ENDGAME_DIR"] = before
+        return
+    database = locate(variant)
+    if database is None or database.path is None:
+        sys.exit(f"--endgame on: no database of {variant.name} in {default_directory()} (kalah endgame build)")
+    yield database.path.name
+
+
+def play_match(variant: Variant, seconds: float, kind: str, games: int) -> dict:
+    """``games`` games of the first side of ``kind`` against pvs on one thread at ``seconds`` a move."""
+    one_spec = f"pvs:time={seconds:g},threads=1"
+    first_spec = f"pvs:time={seconds:g},threads=2" if kind == "threads" else f"pvs:time={2 * seconds:g},threads=1"
+    counts = {"wins": 0, "draws": 0, "losses": 0}
     depths: dict[int, list[int]] = {2: [], 1: []}
-    began = time.perf_counter()
-    for opening in builtin_openings(variant, args.match // 2):
+    began, load_before = time.perf_counter(), os.getloadavg()[0]
+    for opening in builtin_openings(variant, games // 2):
         for side in (0, 1):
-            two, one = make_player(two_spec), make_player(one_spec)
-            players = [two, one] if side == 0 else [one, two]
+            first, one = make_player(first_spec), make_player(one_spec)
+            players = [first, one] if side == 0 else [one, first]
             result = play_game(players, opening, observers=[_Depths(side, depths)])
             margin = result.margin if side == 0 else -result.margin
-            scores.append(1.0 if margin > 0 else 0.5 if margin == 0 else 0.0)
-            print(f"\rgame {len(scores)}: score {sum(scores):g}", end="", file=sys.stderr)
+            counts["wins" if margin > 0 else "draws" if margin == 0 else "losses"] += 1
+            done = sum(counts.values())
+            print(
+                f"\r{kind} {seconds:g} s: game {done}, score {counts['wins'] + counts['draws'] / 2:g}",
+                end="",
+                file=sys.stderr,
+            )
     print(file=sys.stderr)
-    mean, low, high = score_interval(scores)
-    wins, draws = scores.count(1.0), scores.count(0.5)
-    body = (
-        f"{variant.name}: `{two_spec}` against `{one_spec}`, {len(scores)} games (the built-in openings, each "
-        f"from both sides), one game at a time, in {time.perf_counter() - began:.0f} s.\n\n"
-        + markdown_table(
-            ["games", f"{first_side}: wins / draws / losses", "score", "95% interval", "Elo difference (interval)"],
-            [
-                [
-                    len(scores),
-                    f"{wins} / {draws} / {len(scores) - wins - draws}",
-                    f"{100 * mean:.1f}%",
-                    f"{100 * low:.1f}% - {100 * high:.1f}%",
-                    f"{elo(mean):+.0f} ({elo(low):+.0f} to {elo(high):+.0f})",
-                ]
-            ],
-        )
-        + f"\n\nMean depth completed a move: {first_side} {statistics.fmean(depths[2] or [0]):.1f}, 1 thread "
-        f"{statistics.fmean(depths[1] or [0]):.1f}. Both sides manage their time as players do (the "
-        + ("first side twice the budget a move); " if args.double_time else "same budget a move); ")
-        + "on a busy machine the first side loses the most, as its thread waits for a core."
-    )
-    name = "threads-match-double" if args.double_time else "threads-match"
-    title = "one thread at twice the time against one" if args.double_time else "2 threads against 1 at equal time"
-    report(f"Search on several threads: {title}", body, None if args.no_write else f"{name}.md")
+    return {
+        **counts,
+        "first": first_spec,
+        "second": one_spec,
+        "depth_first": round(statistics.fmean(depths[2] or [0]), 2),
+        "depth_second": round(statistics.fmean(depths[1] or [0]), 2),
+        "seconds": round(time.perf_counter() - began),
+        "load": f"{load_before:.2f} to {os.getloadavg()[0]:.2f}",
+    }
+
+
+RUN_FIELDS = ("wins", "draws", "losses", "depth_first", "depth_second", "seconds", "load", "date", "command")
+
+
+def merged(kept: dict | None, run: dict) -> dict:
+    """A condition's result with one more run: games of the same engine add up (the depths weighted by games);
+    a run of another engine replaces them."""
+    runs = kept["runs"] if kept is not None and kept["engine"] == run["engine"] else []
+    runs = [*runs, {field: run[field] for field in RUN_FIELDS}]
+    games = [r["wins"] + r["draws"] + r["losses"] for r in runs]
+    totals = {field: sum(r[field] for r in runs) for field in ("wins", "draws", "losses")}
+    depths = {
+        field: round(sum(r[field] * g for r, g in zip(runs, games, strict=True)) / sum(games), 2)
+        for field in ("depth_first", "depth_second")
+    }
+    common = {k: run[k] for k in ("variant", "time", "endgame", "kind", "first", "second", "engine")}
+    return {**common, **totals, **depths, "runs": runs}
+
+
+def load_matches() -> dict[str, dict]:
+    return json.loads(MATCHES.read_text()) if MATCHES.exists() else {}
+
+
+def match(args: argparse.Namespace) -> None:
+    variant = Variant(args.pits, args.seeds)
+    matches = load_matches()
+    kinds = ["threads", "double"] if args.bound else ["threads"]
+    for setting in args.endgame:
+        with endgame_setting(setting, variant) as database:
+            for seconds in args.time:
+                for kind in kinds:
+                    result = play_match(variant, seconds, kind, args.match)
+                    entry = {
+                        "variant": variant.name,
+                        "time": seconds,
+                        "endgame": database,
+                        "kind": kind,
+                        **result,
+                        "engine": commit_of(str(RESULTS.parent.parent)),
+                        "date": f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
+                        "command": command(),
+                    }
+                    if args.no_write:
+                        print(json.dumps(entry))
+                        continue
+                    key = f"{variant.name} {seconds:g} s {database} {kind}"
+                    matches[key] = merged(matches.get(key), entry)
+                    write_atomic(MATCHES, json.dumps(matches, indent=1) + "\n")  # kept as soon as measured
     if not args.no_write:
-        what = (
-            f"pvs on 1 thread at {2 * args.time:g} s a move against 1 thread at {args.time:g} s (the bound of 2 threads)"
-            if args.double_time
-            else f"pvs on 2 threads against 1 thread, {args.time:g} s a move"
+        write_match_report(load_matches())
+
+
+def _cell(entry: dict | None) -> list[str]:
+    if entry is None:
+        return ["", "", ""]
+    mean, low, high = score_interval(entry["wins"], entry["draws"], entry["losses"])
+    return [
+        f"{entry['wins'] + entry['draws'] + entry['losses']}: {entry['wins']} / {entry['draws']} / {entry['losses']}",
+        f"**{100 * mean:.1f}%** ({100 * low:.1f}-{100 * high:.1f}%), Elo {elo(mean):+.0f}",
+        f"{entry['depth_first']:.1f} / {entry['depth_second']:.1f}",
+    ]
+
+
+def _conditions(matches: dict[str, dict]) -> list[tuple[str, str, float]]:
+    return sorted(
+        {(e["variant"], e["endgame"], e["time"]) for e in matches.values()}, key=lambda c: (c[0], c[1] != "none", c[2])
+    )
+
+
+def write_match_report(matches: dict[str, dict]) -> None:
+    """results/threads-match.md: every condition measured, the two-thread match beside its bound."""
+    rows = []
+    for variant, database, seconds in _conditions(matches):
+        pair = {
+            e["kind"]: e
+            for e in matches.values()
+            if (e["variant"], e["endgame"], e["time"]) == (variant, database, seconds)
+        }
+        rows.append(
+            [
+                variant,
+                database,
+                f"{seconds:g}",
+                *_cell(pair.get("threads")),
+                *_cell(pair.get("double")),
+                "; ".join(
+                    f"{KINDS[kind]}: "
+                    + ", ".join(f"{run['date'][:16]} (load {run['load']})" for run in pair[kind]["runs"])
+                    + f", engine {pair[kind]['engine']}"
+                    for kind in KINDS
+                    if kind in pair
+                ),
+            ]
         )
-        figure(
-            name,
-            f"{what}, {variant.name}",
-            f"{100 * mean:.0f}% ({100 * low:.0f}-{100 * high:.0f}%) over {len(scores)} games",
-            f"{name}.md",
+    body = (
+        "pvs (evaluation strong, the players' time management) on 2 threads against pvs on 1 thread at the same "
+        "time a move; beside it the bound: 1 thread at twice the time against 1 thread, which is what a second core "
+        "gives at perfect scaling. The built-in openings, each played from both seats, one game at a time (the "
+        'two-thread side needs both cores). Database: the endgame database both players use ("none": a fresh '
+        "install's, which has none until `kalah endgame build`). Scores are the first side's, with the 95% interval; "
+        "depth is the mean depth completed a move, first side / one thread.\n\n"
+        + markdown_table(
+            [
+                "variant",
+                "database",
+                "s a move",
+                "2 threads: games: W / D / L",
+                "2 threads: score",
+                "depth",
+                "twice the time: games: W / D / L",
+                "twice the time: score",
+                "depth",
+                "measured",
+            ],
+            rows,
         )
+        + "\n\nEach row's runs, with their commands, are in `threads-match.json` beside this file; the first "
+        "explorations were typed in from their reports, and some of the bound's ran two at a time (each match on "
+        "one thread, one core each). On a busy machine the "
+        "two-thread side loses the most, as its second thread waits for a core."
+    )
+    report("Search on several threads: matches against one thread", body, "threads-match.md")
+    for kind, key, what in (
+        ("threads", "threads-match", "pvs on 2 threads against 1 thread at equal time a move"),
+        (
+            "double",
+            "threads-match-double",
+            "pvs on 1 thread at twice the time against 1 thread (the bound of 2 threads)",
+        ),
+    ):
+        parts = []
+        for variant, database, seconds in _conditions(matches):
+            entry = matches.get(f"{variant} {seconds:g} s {database} {kind}")
+            if entry:
+                mean, low, high = score_interval(entry["wins"], entry["draws"], entry["losses"])
+                games = entry["wins"] + entry["draws"] + entry["losses"]
+                where = (
+                    "no database"
+                    if database == "none"
+                    else f"K={database.removesuffix('.egdb').rsplit('-k', 1)[-1]} database"
+                )
+                parts.append(
+                    f"{variant} {seconds:g} s, {where}: {100 * mean:.0f}% ({100 * low:.0f}-{100 * high:.0f}%, {games} games)"
+                )
+        if parts:
+            figure(key, what, "; ".join(parts), "threads-match.md")
 
 
 class _Depths(Observer):
     """Collects the depth each side completed a move (the players' ``last_info``)."""
 
-    def __init__(self, two_side: int, depths: dict[int, list[int]]) -> None:
-        self.two_side, self.depths = two_side, depths
+    def __init__(self, first_side: int, depths: dict[int, list[int]]) -> None:
+        self.first_side, self.depths = first_side, depths
 
     def move_played(self, event: MoveEvent) -> None:
         depth = event.info.get("depth")
         if isinstance(depth, int):
-            self.depths[2 if event.player == self.two_side else 1].append(depth)
+            self.depths[2 if event.player == self.first_side else 1].append(depth)
 
 
 def main() -> None:
@@ -215,13 +380,30 @@ def main() -> None:
     parser.add_argument("--threads", default="1,2,4")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--match", type=int, metavar="GAMES", help="2 threads against 1: GAMES games (even)")
-    parser.add_argument("--time", type=float, default=0.1, help="seconds a move in the match")
+    parser.add_argument(
+        "--time", type=float, nargs="+", default=[0.1], help="seconds a move in the match (several: one match each)"
+    )
     parser.add_argument("--pits", type=int, default=6)
     parser.add_argument("--seeds", type=int, default=4)
-    parser.add_argument("--double-time", action="store_true", help="the match's first side: 1 thread, twice the time")
+    parser.add_argument(
+        "--endgame",
+        nargs="+",
+        choices=["on", "off"],
+        default=["on"],
+        help="both players with the variant's database in the default directory, or with none",
+    )
+    parser.add_argument(
+        "--bound",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also 1 thread at twice the time against 1 (the bound of 2 threads)",
+    )
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--report", action="store_true", help="only redraw threads-match.md from threads-match.json")
     args = parser.parse_args()
-    if args.match:
+    if args.report:
+        write_match_report(load_matches())
+    elif args.match:
         match(args)
     else:
         time_to_depth(args)

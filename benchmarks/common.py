@@ -8,6 +8,7 @@ import os
 import platform
 import shlex
 import statistics
+import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -71,6 +72,21 @@ def report(title: str, body: str, filename: str | None = None) -> str:
         RESULTS.mkdir(exist_ok=True)
         (RESULTS / filename).write_text(text)
     return text
+
+
+#: The sources whose changes change how the engine plays (the book's data files excepted: a deeper book
+#: changes no search).
+ENGINE_SOURCES = tuple(
+    f"src/kalah/{part}" for part in ("core", "search", "players", "endgame", "book", "rules", "match", "solve", "arena")
+) + ("setup.py", "pyproject.toml", ":(exclude)src/kalah/book/data")
+
+
+def commit_of(directory: str) -> str:
+    """The checkout's last commit that changed the engine's sources (``ENGINE_SOURCES``), with ``+dirty``
+    when they have uncommitted changes."""
+    run_git = lambda *a: subprocess.run(["git", "-C", directory, *a], capture_output=True, text=True).stdout  # noqa: E731
+    head = run_git("log", "-1", "--format=%h", "--", *ENGINE_SOURCES).strip() or "unknown"
+    return head + ("+dirty" if run_git("status", "--porcelain", "--", *ENGINE_SOURCES).strip() else "")
 
 
 FIGURES = RESULTS / "figures.json"
