@@ -179,9 +179,6 @@ def condition(label: str, directory: str, args: argparse.Namespace, seeds: int, 
     return {**fields, "key": key, "directory": directory, "binary": args.cmancala, "endgame_dir": args.endgame_dir}
 
 
-#: The sources a game against CMancala runs: a commit elsewhere (the web, the documents, the benchmarks,
-#: the books' data, which only --books games read) leaves the engine as it was, and its games are still
-#: the engine's.
 def binary_digest(path: str) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
 

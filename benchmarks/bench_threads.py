@@ -214,6 +214,15 @@ def play_match(variant: Variant, seconds: float, kind: str, games: int) -> dict:
     }
 
 
+def _key(variant: str, seconds: float, database: str, kind: str) -> str:
+    """A condition's key in threads-match.json."""
+    return f"{variant} {seconds:g} s {database} {kind}"
+
+
+def _games(entry: dict) -> int:
+    return entry["wins"] + entry["draws"] + entry["losses"]
+
+
 RUN_FIELDS = ("wins", "draws", "losses", "depth_first", "depth_second", "seconds", "load", "date", "command")
 
 
@@ -222,7 +231,7 @@ def merged(kept: dict | None, run: dict) -> dict:
     a run of another engine replaces them."""
     runs = kept["runs"] if kept is not None and kept["engine"] == run["engine"] else []
     runs = [*runs, {field: run[field] for field in RUN_FIELDS}]
-    games = [r["wins"] + r["draws"] + r["losses"] for r in runs]
+    games = [_games(r) for r in runs]
     totals = {field: sum(r[field] for r in runs) for field in ("wins", "draws", "losses")}
     depths = {
         field: round(sum(r[field] * g for r, g in zip(runs, games, strict=True)) / sum(games), 2)
@@ -258,7 +267,7 @@ def match(args: argparse.Namespace) -> None:
                     if args.no_write:
                         print(json.dumps(entry))
                         continue
-                    key = f"{variant.name} {seconds:g} s {database} {kind}"
+                    key = _key(variant.name, seconds, database, kind)
                     matches[key] = merged(matches.get(key), entry)
                     write_atomic(MATCHES, json.dumps(matches, indent=1) + "\n")  # kept as soon as measured
     if not args.no_write:
@@ -270,7 +279,7 @@ def _cell(entry: dict | None) -> list[str]:
         return ["", "", ""]
     mean, low, high = score_interval(entry["wins"], entry["draws"], entry["losses"])
     return [
-        f"{entry['wins'] + entry['draws'] + entry['losses']}: {entry['wins']} / {entry['draws']} / {entry['losses']}",
+        f"{_games(entry)}: {entry['wins']} / {entry['draws']} / {entry['losses']}",
         f"**{100 * mean:.1f}%** ({100 * low:.1f}-{100 * high:.1f}%), Elo {elo(mean):+.0f}",
         f"{entry['depth_first']:.1f} / {entry['depth_second']:.1f}",
     ]
@@ -286,11 +295,8 @@ def write_match_report(matches: dict[str, dict]) -> None:
     """results/threads-match.md: every condition measured, the two-thread match beside its bound."""
     rows = []
     for variant, database, seconds in _conditions(matches):
-        pair = {
-            e["kind"]: e
-            for e in matches.values()
-            if (e["variant"], e["endgame"], e["time"]) == (variant, database, seconds)
-        }
+        keys = {kind: _key(variant, seconds, database, kind) for kind in KINDS}
+        pair = {kind: matches[key] for kind, key in keys.items() if key in matches}
         rows.append(
             [
                 variant,
@@ -345,17 +351,16 @@ def write_match_report(matches: dict[str, dict]) -> None:
     ):
         parts = []
         for variant, database, seconds in _conditions(matches):
-            entry = matches.get(f"{variant} {seconds:g} s {database} {kind}")
+            entry = matches.get(_key(variant, seconds, database, kind))
             if entry:
                 mean, low, high = score_interval(entry["wins"], entry["draws"], entry["losses"])
-                games = entry["wins"] + entry["draws"] + entry["losses"]
                 where = (
                     "no database"
                     if database == "none"
                     else f"K={database.removesuffix('.egdb').rsplit('-k', 1)[-1]} database"
                 )
                 parts.append(
-                    f"{variant} {seconds:g} s, {where}: {100 * mean:.0f}% ({100 * low:.0f}-{100 * high:.0f}%, {games} games)"
+                    f"{variant} {seconds:g} s, {where}: {100 * mean:.0f}% ({100 * low:.0f}-{100 * high:.0f}%, {_games(entry)} games)"
                 )
         if parts:
             figure(key, what, "; ".join(parts), "threads-match.md")

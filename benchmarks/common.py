@@ -74,8 +74,8 @@ def report(title: str, body: str, filename: str | None = None) -> str:
     return text
 
 
-#: The sources whose changes change how the engine plays (the book's data files excepted: a deeper book
-#: changes no search).
+#: The sources whose changes change how the engine plays: a commit elsewhere (the web, the documents, the
+#: benchmarks, the books' data, which changes no search) leaves the engine as it was, and its results stand.
 ENGINE_SOURCES = tuple(
     f"src/kalah/{part}" for part in ("core", "search", "players", "endgame", "book", "rules", "match", "solve", "arena")
 ) + ("setup.py", "pyproject.toml", ":(exclude)src/kalah/book/data")
