@@ -12,7 +12,7 @@ import pytest
 
 from helpers import scattered_position
 from kalah import Position, Variant
-from kalah.core.solver import Solver, now
+from kalah.core.solver import Solver, StopFlag, now
 from kalah.solve import clear_cache
 from kalah.solve.bounds import mtdf_bars as _mtdf_bars
 from kalah.solve.engine import engine_for as _engine
@@ -73,6 +73,27 @@ def test_a_cancelled_test_stops_at_once_and_its_nodes_count():
         started = time.perf_counter()
     assert time.perf_counter() - started < 2
     assert tests.nodes > 1000  # the big test's nodes before it stopped
+
+
+def test_a_search_stopped_before_it_began_searches_no_node():
+    # A fresh table: its first nodes would each fault in a page; a stop requested already ends it at once.
+    stop = StopFlag()
+    stop.request()
+    assert Solver(6, False, 24).search(BIG, 3, 4, 1, 0.0, stop) == (0, True, 0)
+
+
+def test_a_stop_on_a_cold_table_is_seen_within_64_nodes_a_thread():
+    solver, stop = Solver(6, False, 28), StopFlag()  # 4 GiB of table, all of it still to be faulted in
+    answer: list = []
+    thread = threading.Thread(target=lambda: answer.append(solver.search(BIG, 3, 4, 2, 0.0, stop)))
+    thread.start()
+    time.sleep(0.05)
+    stop.request()
+    asked = time.perf_counter()
+    thread.join(30)
+    assert not thread.is_alive() and time.perf_counter() - asked < 1
+    (_, aborted, nodes) = answer[0]
+    assert aborted and nodes > 0
 
 
 def test_a_test_left_alone_is_restarted_on_every_thread():
