@@ -109,6 +109,72 @@ def test_the_page_steps_through_the_iterations(browser, server, tmp_path, width)
     assert not errors, errors
 
 
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium)")
+@pytest.mark.parametrize("width", [1280, 390])
+def test_one_iteration_steps_phase_by_phase(browser, server, tmp_path, width):  # noqa: F811
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    expected = trace_mcts(Position.from_dict(POSITION), 80, seed=2)
+    page.goto(f"{server['url']}/lab/mcts?position={quote(json.dumps(POSITION))}&playouts=80&seed=2&depth=4")
+    page.wait_for_selector('[data-iteration="1"]')
+    for _ in range(8):
+        page.click('#mcts-pane [data-action="step"]')
+    page.wait_for_selector('[data-iteration="9"][data-phase="4"]')
+    step, before, after_ = expected.iterations[9], expected.stats(9), expected.stats(10)
+    tree = "svg#mcts-tree"
+
+    def visits() -> dict[int, int]:
+        nodes = page.locator(f"{tree} [data-node-id]").all()
+        return {int(n.get_attribute("data-node-id")): int(n.get_attribute("data-visits")) for n in nodes}
+
+    def marked(kind: str) -> list[int]:
+        return sorted(page.eval_on_selector_all(f"{tree} .mnode.{kind}", "ns => ns.map(n => Number(n.dataset.nodeId))"))
+
+    def phase_texts() -> list[str]:
+        return page.locator("#phases dd").all_inner_texts()
+
+    # 1 selection: the path is marked; the new node is not in the tree yet; the counts are the last iteration's
+    page.click('#mcts-pane [data-action="phase"]')
+    page.wait_for_selector('[data-iteration="10"][data-phase="1"]')
+    assert step.expanded not in visits() and visits() == {i: before[i].visits for i in visits()}
+    assert marked("selected") == sorted(step.path) and marked("expanded") == [] and marked("backed") == []
+    assert page.locator(f"{tree} [data-playout]").count() == 0
+    assert phase_texts()[1:] == ["still to come"] * 3 and "selection" in page.inner_text("#phase-name")
+    wait_for_board(page, "#mcts-board", after(Position.from_dict(POSITION), expected.to_json()["nodes"], step.path[-1]))
+    # 2 expansion: the new node, no visit yet
+    page.click('#mcts-pane [data-action="phase"]')
+    page.wait_for_selector('[data-iteration="10"][data-phase="2"]')
+    assert visits()[step.expanded] == 0 and marked("expanded") == [step.expanded]
+    assert page.locator(f"{tree} [data-playout]").count() == 0 and phase_texts()[2:] == ["still to come"] * 2
+    # 3 playout: its result hangs under the new node; nothing counted yet
+    page.click('#mcts-pane [data-action="phase"]')
+    page.wait_for_selector('[data-iteration="10"][data-phase="3"]')
+    assert page.get_attribute(f"{tree} [data-playout]", "data-margin") == str(step.margin)
+    assert marked("backed") == [] and visits()[0] == 9
+    # 4 backpropagation: the counts change along the path and at the new node, as after a whole Step
+    page.click('#mcts-pane [data-action="phase"]')
+    page.wait_for_selector('[data-iteration="10"][data-phase="4"]')
+    assert marked("backed") == sorted([*step.path, step.expanded])
+    assert visits() == {i: after_[i].visits for i in visits()} and page.inner_text("#phase-name") == ""
+    # and on to the next iteration's selection; Step goes back to whole iterations
+    page.click('#mcts-pane [data-action="phase"]')
+    page.wait_for_selector('[data-iteration="11"][data-phase="1"]')
+    page.click('#mcts-pane [data-action="step"]')
+    page.wait_for_selector('[data-iteration="12"][data-phase="4"]')
+    page.click('#mcts-pane [data-action="phase"]')
+    page.click('#mcts-pane [data-action="phase"]')
+    page.wait_for_selector('[data-iteration="13"][data-phase="2"]')
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = tmp_path / f"lab-mcts-phase-{width}.png"
+    page.screenshot(path=str(path), full_page=True)
+    shutil.copy(path, ARTIFACTS / path.name)
+    context.close()
+    assert not errors, errors
+
+
 def board_of(page, svg: str) -> list[list[int]]:
     """The rows a board drew (board.js's data-pit, data-store and data-seeds), player 0 first."""
     seeds = page.eval_on_selector_all(

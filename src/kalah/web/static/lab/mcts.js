@@ -1,7 +1,8 @@
 // @ts-check
 /* The lab's MCTS page (/lab/mcts): one position searched two ways, side by side. On the left UCT from
- * POST /api/trace/mcts (format kalah-mcts-trace/1, docs/trace.md), stepped iteration by iteration with
- * its four phases marked on the tree (mctsview.js) and the board where the playout began; on the right
+ * POST /api/trace/mcts (format kalah-mcts-trace/1, docs/trace.md), stepped iteration by iteration, or
+ * phase by phase within one, with its four phases marked on the tree (mctsview.js) and the board where
+ * selection stopped or the playout began; on the right
  * a search of the alpha-beta family chosen by the user, traced by POST /api/trace and stepped node by
  * node in the lab's own tree (tracepane.js). Below, the root moves: UCT's statistics beside alpha-beta's values.
  *
@@ -25,11 +26,15 @@ import { TracePane } from "./tracepane.js";
 
 const START = '{"board": [[4,4,4,4,4,4,0],[4,4,4,4,4,4,0]], "to_move": 0}';
 
+/** The four phases of an iteration, in order (phase 1 is selection). */
+const PHASES = ["selection", "expansion", "playout", "backpropagation"];
+
 /**
- * The page's state: the UCT trace shown, when each of its nodes was made, the positions along its lines.
- * @type {{trace: MctsTrace | null, born: number[], lines: Lines | null, run: number}}
+ * The page's state: the UCT trace shown, when each of its nodes was made, the positions along its lines,
+ * and how far the iteration shown (the slider's) has got: its phases 1 to `phase` (4: all of it).
+ * @type {{trace: MctsTrace | null, born: number[], lines: Lines | null, run: number, phase: number}}
  */
-const S = { trace: null, born: [], lines: null, run: 0 };
+const S = { trace: null, born: [], lines: null, run: 0, phase: 4 };
 
 const slider = $input("#iteration");
 const mctsBoard = createBoard(/** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#mcts-board"))), { style: STYLE });
@@ -56,45 +61,60 @@ function updateUrls(position) {
   for (const id of ["#open-lab", "#open-lab-nav"]) /** @type {HTMLAnchorElement} */ ($(id)).href = lab;
 }
 
-/** Draw the iteration shown: the tree with its phases, the board where its playout began, the texts. */
+/** Draw the iteration shown as far as it has got: the tree with its phases, the board, the texts. */
 function draw() {
   const t = S.trace;
   if (!t) return;
   const count = Number(slider.value);
-  const stats = statsAfter(t, count);
   const step = count > 0 ? t.iterations[count - 1] : null;
-  view.draw(t, S.born, count, shownDepth(), stats);
-  describe(t, count, step);
-  rootMoves(t, count, stats);
-  showBoard(t, step ? playoutFrom(step) : 0);
+  const phase = step ? S.phase : 4;
+  const done = phase === 4 ? count : count - 1; // the counts change at backpropagation
+  const stats = statsAfter(t, done);
+  view.draw(t, S.born, count, shownDepth(), stats, phase);
+  describe(t, count, step, phase);
+  rootMoves(t, done, stats);
+  showBoard(t, boardNode(step, phase));
 }
 
-/** The board at a node of the UCT tree (where the iteration's playout began). @param {MctsTrace} t @param {number} id */
+/** The node whose board the pane shows: the root, where selection stopped, or where the playout began.
+ * @param {MctsIteration | null} step @param {number} phase */
+function boardNode(step, phase) {
+  if (!step) return 0;
+  return phase === 1 ? step.path[step.path.length - 1] : playoutFrom(step);
+}
+
+/** The board at a node of the UCT tree (see boardNode). @param {MctsTrace} t @param {number} id */
 async function showBoard(t, id) {
   const lines = S.lines;
   if (!lines) return;
   try {
     const position = await lines.after(movesTo(t, id));
-    if (S.trace !== t || (Number(slider.value) > 0 && playoutFrom(t.iterations[Number(slider.value) - 1]) !== id)) return;
+    const count = Number(slider.value);
+    if (S.trace !== t || boardNode(count > 0 ? t.iterations[count - 1] : null, S.phase) !== id) return;
     mctsBoard.draw(position.board, position.to_move, false, {});
-    $("#mcts-board-caption").textContent = id === 0 ? "at the root" : `where the playout began (node ${id})`;
+    $("#mcts-board-caption").textContent = id === 0 ? "at the root"
+      : S.phase === 1 ? `where selection stopped (node ${id})` : `where the playout began (node ${id})`;
   } catch (error) { status(errorText(error), true); }
 }
 
-/** The four phases of the iteration shown. @param {MctsTrace} t @param {number} count @param {MctsIteration|null} step */
-function describe(t, count, step) {
+/** The phases of the iteration shown: those done so far, the current one marked, the rest still to come.
+ * @param {MctsTrace} t @param {number} count @param {MctsIteration|null} step @param {number} phase */
+function describe(t, count, step, phase) {
   const number = $("#iteration-number");
   number.textContent = String(count);
   number.dataset.iteration = String(count);
+  number.dataset.phase = String(phase);
   $("#iteration-count").textContent = String(t.iterations.length);
+  $("#phase-name").textContent = step && phase < 4 ? `, phase ${phase} of 4: ${PHASES[phase - 1]}` : "";
   const phases = $("#phases");
   phases.replaceChildren();
-  /** @param {string} term @param {string} text */
-  const add = (term, text) => {
+  /** @param {string} term @param {string} text @param {string} [state] */
+  const add = (term, text, state = "") => {
     const dt = document.createElement("dt"), dd = document.createElement("dd");
     dt.textContent = term;
-    dt.className = `phase-${term}`;
+    dt.className = `phase-${term}${state}`;
     dd.textContent = text;
+    if (state) dd.className = state.trim();
     phases.append(dt, dd);
   };
   if (!step) {
@@ -103,10 +123,16 @@ function describe(t, count, step) {
   }
   const name = (/** @type {number} */ id) => moveLetter(t.nodes[id].move, t.nodes[id].mover);
   const names = step.path.slice(1).map(name);
-  add("selection", names.length ? `root → ${names.join(" → ")} (the highest UCB1 at each step)` : "the root (it has untried moves)");
-  add("expansion", step.expanded === null ? "none: the game is over there" : `a new node for move ${name(step.expanded)} (node ${step.expanded})`);
-  add("playout", `random moves to the end: margin ${signed(step.margin)} for player 0`);
-  add("backpropagation", `a visit and the result to ${step.path.length + (step.expanded === null ? 0 : 1)} nodes, the root included`);
+  const texts = [
+    names.length ? `root → ${names.join(" → ")} (the highest UCB1 at each step)` : "the root (it has untried moves)",
+    step.expanded === null ? "none: the game is over there" : `a new node for move ${name(step.expanded)} (node ${step.expanded})`,
+    `random moves to the end: margin ${signed(step.margin)} for player 0`,
+    `a visit and the result to ${step.path.length + (step.expanded === null ? 0 : 1)} nodes, the root included`,
+  ];
+  PHASES.forEach((term, i) => {
+    if (i + 1 > phase) add(term, "still to come", " pending");
+    else add(term, texts[i], phase < 4 && i + 1 === phase ? " current" : "");
+  });
 }
 
 /** The root moves' table after `count` iterations, and the two searches' answers. @param {MctsTrace} t @param {number} count @param {Stats} stats */
@@ -181,6 +207,7 @@ async function run() {
   S.lines = new Lines(t.position);
   slider.max = String(t.iterations.length);
   slider.value = String(Math.min(1, t.iterations.length));
+  S.phase = 4;
   status(`UCT: ${t.iterations.length} iterations, ${t.nodes.length} nodes.`);
   draw();
   await traceBeside(t);
@@ -192,12 +219,23 @@ async function traceBeside(t) {
   await pane.load(t.position, $select("#ab-algorithm").value, abDepth());
 }
 
-/** Move the iteration shown (or to an end). @param {string|undefined} action */
+/** Move the iteration shown (or to an end), or ("phase") on to the next phase of an iteration.
+ * @param {string|undefined} action */
 function go(action) {
   const last = Number(slider.max);
   const now = Number(slider.value);
+  if (action === "phase") {
+    if (now > 0 && S.phase < 4) S.phase += 1;
+    else if (now < last) {
+      slider.value = String(now + 1);
+      S.phase = 1;
+    }
+    draw();
+    return;
+  }
   const to = { start: 0, back: now - 1, step: now + 1, end: last }[action || ""] ?? now;
   slider.value = String(Math.max(0, Math.min(last, to)));
+  S.phase = 4;
   draw();
 }
 
@@ -222,7 +260,10 @@ function setUp() {
     traceBeside(S.trace);
   });
   $input("#ab-depth").addEventListener("change", run);
-  slider.addEventListener("input", draw);
+  slider.addEventListener("input", () => {
+    S.phase = 4;
+    draw();
+  });
   $input("#shown-depth").addEventListener("change", draw);
   for (const button of document.querySelectorAll("#mcts-pane .step-buttons [data-action]")) {
     button.addEventListener("click", () => go(/** @type {HTMLElement} */ (button).dataset.action));
