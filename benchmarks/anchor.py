@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 
-from kalah import Position
+from kalah import Position, Variant
 
 # One measurement in a fresh interpreter: nothing is warm (tables, imports, caches).
 _CHILD = """
@@ -86,17 +86,19 @@ def cmancala(binary: str, depth: int, position: Position | None = None, cache_bi
     }
 
 
-def middle_game_positions(count: int, seed: int = 2026) -> list[Position]:
-    """``count`` reproducible middle-game positions of Kalah(6,4): 10 to 20 random moves from the start,
-    keeping only positions with at least 24 seeds still in the pits (so a depth-20 search is not trivial)."""
+def middle_game_positions(count: int, seed: int = 2026, variant: Variant | None = None) -> list[Position]:
+    """``count`` reproducible middle-game positions of ``variant`` (Kalah(6,4) by default): 10 to 20 random
+    moves from the start, keeping only positions with at least half the seeds still in the pits (so a
+    deep search is not trivial)."""
+    start = Position.start() if variant is None else Position.start(variant)
     rng = random.Random(seed)
     positions: list[Position] = []
     while len(positions) < count:
-        position = Position.start()
+        position = start
         for _ in range(rng.randint(10, 20)):
             if position.is_over:
                 break
             position = position.play(rng.choice(position.legal_moves()))
-        if not position.is_over and position.seeds_in_pits >= 24:
+        if not position.is_over and position.seeds_in_pits >= start.seeds_in_pits // 2:
             positions.append(position)
     return positions

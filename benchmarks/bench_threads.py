@@ -4,6 +4,7 @@ against 1 at equal time a move.
     python benchmarks/bench_threads.py [--depth 20] [--middle 10] [--threads 1,2,4] [--repeat 3]
     python benchmarks/bench_threads.py --match 300 [--time 0.1 ...] [--pits 6 --seeds 4] [--endgame on off] [--no-bound]
     python benchmarks/bench_threads.py --report
+    python benchmarks/bench_threads.py --scaling 9 11 13 15 17 [--middle 100] [--pits 6 --seeds 6]
 
 1. Time to depth: pvs, best move only (``move_values=False``), evaluation
    strong, to --depth from the start of Kalah(6,4) and from --middle
@@ -30,6 +31,16 @@ against 1 at equal time a move.
    results/threads-match.md shows every condition kept: the scores with
    their 95% intervals, Elo, the mean depth each side completed, and every
    run. --report only redraws that table.
+3. --scaling D...: how the second thread's gain depends on the size of the
+   search, as a player searches (deeper entries answer, one ply an iteration,
+   no time limit reached): for each depth D, pvs to D on 1 and 2 threads from
+   --middle middle-game positions of Kalah(--pits,--seeds) (anchor.py's, seed
+   2026), one engine a thread count kept warm in this process (each search
+   clears its table), in turn. The medians over the positions of one
+   thread's milliseconds and of the two ratios: seconds, and busiest thread's
+   nodes (see 1.); and of all threads' nodes over one thread's (the work
+   searched twice). A time ratio r is log2(1/r) of a doubling of the search.
+   Results go to results/threads-scaling.md.
 """
 
 from __future__ import annotations
@@ -52,6 +63,7 @@ from common import RESULTS, command, commit_of, figure, markdown_table, report
 from kalah import Position, Variant
 from kalah.arena import builtin_openings
 from kalah.atomic import write_atomic
+from kalah.core.search import ALGORITHMS, EVALUATIONS, Engine
 from kalah.endgame import default_directory, locate
 from kalah.match import MoveEvent, Observer, play_game
 from kalah.players import make_player
@@ -139,6 +151,71 @@ def time_to_depth(args: argparse.Namespace) -> None:
             f"seconds {statistics.median(ratios[2]):.2f}, busiest thread's nodes {statistics.median(busiest[2]):.2f}",
             "threads.md",
         )
+
+
+def scaling(args: argparse.Namespace) -> None:
+    variant = Variant(args.pits, args.seeds)
+    positions = anchor.middle_game_positions(args.middle, variant=variant)
+    engines = {threads: Engine(20) for threads in (1, 2)}
+    for threads, engine in engines.items():  # the tables' pages faulted in before anything is timed
+        engine.search(positions[0], ALGORITHMS["pvs"], EVALUATIONS["strong"], 1, 10, threads=threads)
+    rows, load_before = [], os.getloadavg()[0]
+    for depth in args.scaling:
+        one_ms, ratios, busiest, work = [], [], [], []
+        for index, position in enumerate(positions):
+            raw = {
+                threads: engine.search(
+                    position,
+                    ALGORITHMS["pvs"],
+                    EVALUATIONS["strong"],
+                    1,
+                    depth,
+                    seconds=600.0,
+                    threads=threads,
+                    deeper_entries=True,
+                )
+                for threads, engine in engines.items()
+            }
+            one, two = raw[1], raw[2]
+            one_ms.append(1000 * one["seconds"])
+            ratios.append(two["seconds"] / one["seconds"])
+            busiest.append(two["busiest_thread_nodes"] / one["nodes"])
+            work.append(two["nodes"] / one["nodes"])
+            print(f"\rdepth {depth}: position {index + 1}/{len(positions)}", end="", file=sys.stderr)
+        ratio = statistics.median(ratios)
+        rows.append(
+            [
+                depth,
+                f"{statistics.median(one_ms):.1f}",
+                f"{ratio:.2f}",
+                f"{math.log2(1 / ratio):.2f}",
+                f"{statistics.median(busiest):.2f}",
+                f"{statistics.median(work):.2f}",
+            ]
+        )
+    print(file=sys.stderr)
+    body = (
+        f"pvs on 1 and 2 threads as a player searches (deeper entries, one ply an iteration), evaluation strong, "
+        f"from {args.middle} middle-game positions of {variant.name} (10-20 random moves, seed 2026), one warm "
+        "engine a thread count, in turn; medians over the positions.\n\n"
+        + markdown_table(
+            [
+                "depth",
+                "ms, 1 thread",
+                "2 / 1: seconds",
+                "doublings",
+                "2 / 1: busiest thread's nodes",
+                "2 / 1: all nodes",
+            ],
+            rows,
+        )
+        + "\n\nA time ratio r is log2(1/r) of a doubling of the search. On two free cores the busiest thread's "
+        "nodes give the time ratio; all nodes over one thread's are the work the two threads did twice. "
+        f"Load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after."
+    )
+    report(
+        "Search on two threads: gain by the size of the search", body, None if args.no_write else "threads-scaling.md"
+    )
 
 
 MATCHES = RESULTS / "threads-match.json"
@@ -405,11 +482,16 @@ def main() -> None:
     )
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--report", action="store_true", help="only redraw threads-match.md from threads-match.json")
+    parser.add_argument(
+        "--scaling", type=int, nargs="+", metavar="DEPTH", help="2 threads over 1 at each depth, as players search"
+    )
     args = parser.parse_args()
     if args.report:
         write_match_report(load_matches())
     elif args.match:
         match(args)
+    elif args.scaling:
+        scaling(args)
     else:
         time_to_depth(args)
 
