@@ -248,6 +248,20 @@ def test_a_file_with_wrong_contents_is_refused(small_book, tmp_path, change):
         load(path)
 
 
+def test_a_file_that_unpacks_past_the_limit_is_refused_without_unpacking_it_all(tmp_path, monkeypatch):
+    import kalah.book as books
+
+    monkeypatch.setattr(books, "MAX_FILE_BYTES", 1 << 20)
+    path = tmp_path / "bomb.book.json.gz"
+    path.write_bytes(gzip.compress(b" " * (64 << 20)))  # 64 KiB on disk, 64 MiB unpacked
+    read = []
+    real_read = gzip.GzipFile.read
+    monkeypatch.setattr(gzip.GzipFile, "read", lambda self, size=-1: read.append(size) or real_read(self, size))
+    with pytest.raises(BookError, match="too large"):
+        load(path)
+    assert read and all(0 <= size <= (1 << 20) + 1 for size in read)  # never "all of it"
+
+
 def test_a_missing_file_is_a_book_error(tmp_path):
     with pytest.raises(BookError, match="cannot read"):
         load(tmp_path / "nothing.book.json.gz")

@@ -271,3 +271,30 @@ def test_a_push_connection_outlives_the_request_timeouts(server):
             assert '"error"' in await asyncio.wait_for(push.recv(), 10)
 
     asyncio.run(stay())
+
+
+def test_a_push_message_past_the_limit_closes_its_connection_before_it_is_kept(server):
+    """uvicorn keeps a WebSocket message whole before the app sees it (16 MiB by default): ten such hellos
+    took a gigabyte. Past ConnectionLimits.max_message_bytes the connection is closed (1009, too big)."""
+    import asyncio
+
+    import websockets
+
+    game = httpx.post(
+        f"http://127.0.0.1:{server}/api/live/games", json={}, headers={"Origin": f"http://127.0.0.1:{server}"}
+    )
+    assert game.status_code == 201, game.text
+    url = f"ws://127.0.0.1:{server}/api/games/{game.json()['game_id']}/live"
+
+    async def send(size: int) -> int | None:
+        async with websockets.connect(url, ping_interval=None, max_size=None) as push:
+            try:
+                await push.send('{"token": "' + "x" * size + '"}')
+                await asyncio.wait_for(push.recv(), 10)
+            except websockets.ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd else None
+            return 1000
+
+    limit = ConnectionLimits().max_message_bytes
+    assert asyncio.run(send(100)) == 1000  # a hello of a watcher: answered
+    assert asyncio.run(send(limit + 1)) == 1009

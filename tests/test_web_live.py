@@ -76,6 +76,33 @@ def test_only_the_holder_of_a_seat_moves_it(client, db):
     assert GameLibrary(db).record(game_id).moves[0].move == 2  # in the library before the answer
 
 
+@pytest.mark.parametrize("spelling", ["{id}.0", "+{id}", "%2B{id}", " {id}", "%20{id}", "{id}_", "0x{id}", "\u0661"])
+def test_a_game_id_is_digits_only_so_no_spelling_slips_past_the_seats(client, spelling):
+    game_id, _ = start(client)
+    # The guard of the old routes reads the id off the raw path; they must not read another spelling
+    # of it ("1.0", "+1", "1_0": pydantic's lax integers) as the same live game.
+    path = f"/api/games/{spelling.format(id=game_id)}"
+    assert client.post(f"{path}/moves", json={"move": 2, "moves": 0}).status_code in (403, 404, 422)
+    assert client.post(f"{path}/takeback", json={"moves": 0}).status_code in (403, 404, 422)
+    assert client.post(f"{path}/leave").status_code in (403, 404, 422)
+    assert client.delete(path).status_code in (403, 404, 422)
+    wrong = client.post(f"/api/games/{game_id}.0/moves", json={"move": 2, "moves": 0})
+    assert wrong.status_code == 422 and "digits only" in wrong.text
+    state = client.get(f"/api/games/{game_id}").json()
+    assert state["moves"] == 0 and state["status"] == "playing"  # nothing played, nothing deleted
+
+
+def test_a_live_game_whose_end_cannot_be_read_is_not_deleted(client, monkeypatch):
+    game_id, _ = start(client)
+    library = client.app.state.live.service.library
+
+    def busy(game_id):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(library, "summary", busy)
+    assert client.delete(f"/api/games/{game_id}").status_code == 403
+
+
 def test_an_invitation_is_spent_once_and_tokens_are_stored_hashed(client, db):
     made = client.post("/api/live/games", json={}).json()
     first = client.post(f"/api/live/games/{made['game_id']}/claim", json={"invite": made["invite"]})

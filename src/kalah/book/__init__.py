@@ -34,6 +34,7 @@ lazily) and its entry. A damaged, foreign or mismatched file raises
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import time
@@ -69,7 +70,7 @@ __all__ = [
 
 FORMAT = "kalah-book"
 FORMAT_VERSION = 1
-#: A book file larger than this is refused before it is decompressed (and after: its JSON).
+#: A book file larger than this is refused before it is decompressed, and its JSON past this when unpacking.
 MAX_FILE_BYTES = 64 << 20
 
 #: ``progress(done, total, level)``: positions settled so far, positions known so far (it grows as the
@@ -192,11 +193,13 @@ class Book:
                 format version, too large) or is damaged.
         """
         try:
-            text = gzip.decompress(data)
+            # At most one byte past the limit is unpacked: a small file can unpack to gigabytes.
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as unpacked:
+                text = unpacked.read(MAX_FILE_BYTES + 1)
         except (OSError, EOFError, zlib.error) as error:
             raise BookError(f"{source} is not an opening book (not gzip data: {error})") from None
         if len(text) > MAX_FILE_BYTES:
-            raise BookError(f"{source} is too large for an opening book")
+            raise BookError(f"{source} is too large for an opening book (over {MAX_FILE_BYTES >> 20} MiB unpacked)")
         try:
             document = json.loads(text)
         except (ValueError, RecursionError) as error:

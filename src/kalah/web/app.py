@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, Query, Request
-from fastapi import Path as PathParameter
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -51,6 +50,7 @@ from .models import (
     AnalysisOut,
     Expected,
     GameAnalysisIn,
+    GameId,
     GameState,
     GameSummaryOut,
     InfoOut,
@@ -65,9 +65,6 @@ from .redact import redact, server_paths
 from .review import router as review_router
 from .scheduler import Scheduler, address_key, make_slots
 from .service import DEFAULT_MOVE_SECONDS, GRACE_SECONDS, ApiError, GameService, invalid
-
-#: A game's id in a URL: SQLite's ids are signed 64-bit integers.
-GameId = Annotated[int, PathParameter(ge=1, le=MAX_ID, description="the game's id")]
 
 STATIC = files("kalah.web") / "static"
 

@@ -46,6 +46,9 @@ class ConnectionLimits:
     per_address: int = 64
     #: The largest request line and headers, in bytes (h11 answers 400 past it).
     max_header_bytes: int = 16 * 1024
+    #: The largest WebSocket message, in bytes: the connection is closed past it, before the message is
+    #: kept whole (uvicorn's default of 16 MiB let ten hellos take a gigabyte). KGP lines are at most 16 KiB.
+    max_message_bytes: int = 64 * 1024
     open_by_address: dict[str, int] = field(default_factory=dict)
 
 
@@ -225,6 +228,7 @@ def server_config(
         http=guarded_protocol(limits),
         timeout_keep_alive=max(1, round(limits.idle_seconds)),
         h11_max_incomplete_event_size=limits.max_header_bytes,
+        ws_max_size=limits.max_message_bytes,
     )
     quiet_logs()  # after uvicorn has configured its loggers
     return config

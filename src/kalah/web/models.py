@@ -8,12 +8,29 @@ schema at ``/docs``; the routes are in :mod:`kalah.web.app`, the work in
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from fastapi import Path
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 #: Largest id SQLite stores (a signed 64-bit integer).
 MAX_ID = 2**63 - 1
+#: A game's id as a URL writes it: ASCII digits only. kalah.web.live's guard matches paths with it, so the
+#: routes must read no other spelling as an id.
+GAME_ID_DIGITS = "[0-9]{1,19}"
+
+
+def _digits_only(value: object) -> object:
+    """Refuse ids that pydantic's lax integers would take ("1.0", "+1", " 1", "1_0"): the live guard,
+    which matches the raw path, would not see them as the game they name."""
+    if isinstance(value, str) and not re.fullmatch(GAME_ID_DIGITS, value):
+        raise ValueError(f"a game id is written in digits only, as 12; got {value[:40]!r}")
+    return value
+
+
+#: A game's id in a URL path.
+GameId = Annotated[int, BeforeValidator(_digits_only), Path(ge=1, le=MAX_ID, description="the game's id (digits only)")]
 #: Most moves a game can have: every move sows at least one seed into a store or
 #: forward, so even Kalah(8,15) ends far sooner.
 MAX_MOVES = 100_000

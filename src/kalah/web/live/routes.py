@@ -25,7 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from kalah.rules import KalahError
 
-from ..models import MoveIn
+from ..models import GAME_ID_DIGITS, GameId, MoveIn
 from ..service import ApiError
 from .hub import Connection
 from .lobby import Lobby
@@ -86,13 +86,13 @@ async def create_live_game(body: NewLiveGame, request: Request) -> dict[str, Any
     summary="Take a game's empty seat with its invitation",
     responses={409: {"description": "the seat is taken (the invitation is spent)"}},
 )
-async def claim_seat(game_id: int, body: ClaimIn, request: Request) -> dict[str, Any]:
+async def claim_seat(game_id: GameId, body: ClaimIn, request: Request) -> dict[str, Any]:
     """Spend the invitation: the empty seat and a token of its own."""
     return await _live(request.app).claim(game_id, body.invite)
 
 
 @router.get("/api/live/games/{game_id}", response_model=LiveOut, summary="A game between people, as a watcher sees it")
-async def live_game(game_id: int, request: Request) -> dict[str, Any]:
+async def live_game(game_id: GameId, request: Request) -> dict[str, Any]:
     """The game and its live part: seats, presence, clock, result, requests."""
     live = _live(request.app)
     return await live.snapshot(await live.game(game_id))
@@ -107,13 +107,13 @@ async def live_game(game_id: int, request: Request) -> dict[str, Any]:
         409: {"description": "not your turn, the game is over or moved on"},
     },
 )
-async def live_move(game_id: int, body: MoveIn, request: Request, token: SeatToken = None) -> dict[str, Any]:
+async def live_move(game_id: GameId, body: MoveIn, request: Request, token: SeatToken = None) -> dict[str, Any]:
     """Play the move of the seat whose token is in X-Seat-Token."""
     return await _live(request.app).move(game_id, token, body.move, body.moves)
 
 
 @router.post("/api/live/games/{game_id}/resign", response_model=LiveOut, summary="Give the game up (X-Seat-Token)")
-async def resign(game_id: int, request: Request, token: SeatToken = None) -> dict[str, Any]:
+async def resign(game_id: GameId, request: Request, token: SeatToken = None) -> dict[str, Any]:
     """The seat of X-Seat-Token resigns; the other wins."""
     return await _live(request.app).resign(game_id, token)
 
@@ -123,7 +123,7 @@ async def resign(game_id: int, request: Request, token: SeatToken = None) -> dic
     response_model=LiveOut,
     summary="Ask the opponent to take back your last move, or accept or decline their request",
 )
-async def take_back(game_id: int, body: TakeBackIn, request: Request, token: SeatToken = None) -> dict[str, Any]:
+async def take_back(game_id: GameId, body: TakeBackIn, request: Request, token: SeatToken = None) -> dict[str, Any]:
     """Request, accept or decline a take-back."""
     return await _live(request.app).take_back(game_id, token, body.action, body.moves)
 
@@ -133,7 +133,7 @@ async def take_back(game_id: int, body: TakeBackIn, request: Request, token: Sea
     response_model=LiveOut,
     summary="Ask for a rematch; when both have, it starts with the seats swapped",
 )
-async def rematch(game_id: int, request: Request, token: SeatToken = None) -> dict[str, Any]:
+async def rematch(game_id: GameId, request: Request, token: SeatToken = None) -> dict[str, Any]:
     """Ask for a rematch (after the game)."""
     return await _live(request.app).rematch(game_id, token)
 
@@ -218,7 +218,7 @@ async def _serve(connection: Connection, on_message: Any) -> None:
 
 
 @router.websocket("/api/games/{game_id}/live")
-async def game_push(websocket: WebSocket, game_id: int) -> None:
+async def game_push(websocket: WebSocket, game_id: GameId) -> None:
     """News of one game: its state after every change, and who is connected. The first message says
     who this is: ``{"token": "..."}`` for a seat, ``{}`` for a watcher."""
     live = _live(websocket.app)
@@ -234,8 +234,11 @@ async def game_push(websocket: WebSocket, game_id: int) -> None:
     live.hub.join(connection)  # counted from now on, before it says who it is
     try:
         try:
-            hello = await asyncio.wait_for(websocket.receive_json(), HELLO_SECONDS)
-        except (TimeoutError, WebSocketDisconnect, ValueError, RuntimeError):
+            text = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
+            if len(text) > MAX_MESSAGE:  # measured before it is parsed: a large JSON costs memory and time
+                return
+            hello = json.loads(text)
+        except (TimeoutError, WebSocketDisconnect, ValueError, RuntimeError, KeyError):
             return
         token = hello.get("token") if isinstance(hello, dict) else None
         connection.seat = seat_of(game.row, token if isinstance(token, str) else None)
@@ -296,7 +299,7 @@ async def lobby_push(websocket: WebSocket) -> None:
 
 # --- the old routes keep off live games ------------------------------------------------------
 
-_GAME_ACTION = re.compile(r"^/api/games/(\d{1,19})(?:/(moves|computer-move|takeback|redo|leave))?/?$")
+_GAME_ACTION = re.compile(rf"^/api/games/({GAME_ID_DIGITS})(?:/(moves|computer-move|takeback|redo|leave))?/?$")
 
 
 class LiveGuard:
@@ -329,4 +332,4 @@ class LiveGuard:
         with contextlib.suppress(Exception):
             summary = await asyncio.to_thread(self.live.service.library.summary, game_id)
             return summary.status != "playing"
-        return True
+        return False  # not known to have ended (the library busy, say): keep it
