@@ -12,10 +12,12 @@ import socket
 import subprocess
 import time
 
+import httpx
 import pytest
 
 from classroom_helpers import ServerThread
 from kalah.classroom import Limits
+from kalah.web.connections import ConnectionLimits
 from kgp_interop import kalah_command
 
 
@@ -174,6 +176,31 @@ def _storm(server: ServerThread) -> None:
     # the cap counts open connections: once they are closed, the address may connect again
     assert server.wait_for(lambda: not server.server.by_address, timeout=10)
     _connect(server).close()
+
+
+def test_half_open_web_requests_from_one_address_are_capped_and_closed(tmp_path):
+    """A request never finished held its socket for ever: one address took every file descriptor, and the
+    server could no longer store results, greet agents or answer pages."""
+    cap, header_seconds = 4, 4.0
+    limits = Limits(max_per_address=cap)
+    connections = ConnectionLimits(per_address=cap, header_seconds=header_seconds)
+    with ServerThread(tmp_path / "lib.sqlite", limits=limits, connections=connections) as server:
+        half_open = []
+        try:
+            for _ in range(6 * cap):
+                sock = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0))
+                sock.sendall(b"G")
+                half_open.append(sock)
+            with httpx.Client(base_url=f"http://127.0.0.1:{server.port}", timeout=10) as honest:
+                assert honest.get("/api/leaderboard").status_code == 200
+            _connect(server).close()  # agents are still greeted
+            answers = [_read_until_closed(sock, header_seconds + 10) for sock in half_open]
+        finally:
+            for sock in half_open:
+                sock.close()
+        refused = [answer for answer in answers if answer.startswith(b"HTTP/1.1 503")]
+        timed_out = [answer for answer in answers if answer.startswith(b"HTTP/1.1 408")]
+        assert len(refused) >= 5 * cap and len(refused) + len(timed_out) == len(answers), answers
 
 
 def test_guessed_tokens_are_limited_and_short_tokens_refused(server):

@@ -20,6 +20,7 @@ from kalah.kgp import Connection, StreamConnection
 from kalah.kgp.wire import MAX_LINE
 from kalah.records import GameLibrary
 from kalah.rules import Variant
+from kalah.web.limits import client_key
 
 from .agents import AgentBook
 from .games import BOT_LEVELS, AgentSeat, BotSeat, LiveGame, Seat, play_game
@@ -62,7 +63,7 @@ class ClassServer:
     async def serve_connection(self, connection: Connection) -> None:
         """Serve one agent's connection until it closes (TCP and WebSocket alike)."""
         session = AgentSession(self, connection)
-        address = connection.peer
+        address = client_key(connection.peer)  # an IPv6 client has a whole /64 to connect from
         if self.by_address[address] >= self.config.limits.max_per_address:
             await session.refuse(
                 f"too many connections from your address (at most {self.config.limits.max_per_address})"

@@ -23,7 +23,11 @@ def serve(
     move_time: float = typer.Option(
         5.0, "--move-time", help="Seconds an agent has for a move; then a random move is played for it."
     ),
-    max_per_address: int = typer.Option(64, "--max-per-address", help="Open connections allowed from one address."),
+    max_per_address: int = typer.Option(
+        64,
+        "--max-per-address",
+        help="Open connections allowed from one address (an IPv6 client: its /64), KGP and web pages each.",
+    ),
     new_tokens_per_minute: int = typer.Option(
         60,
         "--new-tokens-per-minute",
@@ -101,6 +105,9 @@ def serve(
             err=True,
         )
 
+    from kalah.web.connections import raise_file_limit
+
+    raise_file_limit()  # slow clients are closed by the timeouts; until then each holds a file
     try:
         asyncio.run(run(config, db, host, port, kgp_port, ready=ready, tournament=event))
     except OSError as error:
