@@ -10,7 +10,9 @@ Tournament mode (:mod:`.tournament`) plays a fixed field instead.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import sqlite3
 import time
 from collections import Counter, deque
 from concurrent.futures import ThreadPoolExecutor
@@ -22,9 +24,11 @@ from kalah.records import GameLibrary
 from kalah.rules import Variant
 from kalah.web.limits import client_key
 
-from .agents import AgentBook
-from .games import BOT_LEVELS, AgentSeat, BotSeat, LiveGame, Seat, play_game
+from .agents import Agent, AgentBook
+from .games import BOT_LEVELS, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game
 from .session import AgentSession, Limits
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -57,6 +61,8 @@ class ClassServer:
         self.executor = ThreadPoolExecutor(max_workers=config.bot_threads, thread_name_prefix="kalah-bot")
         self.tasks: set[asyncio.Task[object]] = set()
         self.games_played = 0
+        self._bots: dict[str, Agent] = {}
+        self._bots_failing = False
 
     # --- connections -------------------------------------------------------------------
 
@@ -114,11 +120,13 @@ class ClassServer:
     # --- practice ----------------------------------------------------------------------
 
     async def practice_loop(self) -> None:
-        """Pair waiting agents for ever (cancel the task to stop)."""
+        """Pair waiting agents for ever, and store the results the database refused (cancel the task to stop)."""
         while True:
             await asyncio.sleep(self.config.pair_every)
             if self.config.practice:
                 self.pair_waiting()
+            if self.book.unsaved:
+                await asyncio.to_thread(self.book.store_unsaved)
 
     def pair_waiting(self) -> None:
         """Start games for the agents waiting now: in random pairs, the one left over against a bot."""
@@ -131,7 +139,15 @@ class ClassServer:
         if ready:
             session = ready.pop()
             assert session.agent is not None
-            bot = self.bot_seat(self.bot_level.get(session.agent.id, 0))
+            try:
+                bot = self.bot_seat(self.bot_level.get(session.agent.id, 0))
+            except sqlite3.Error as error:  # it waits for the next round (an exception here stopped all pairing)
+                self.waiting.append(session)
+                if not self._bots_failing:
+                    log.warning("cannot make a bot's agent, %s waits: %s", session.agent.name, error)
+                self._bots_failing = True
+                return
+            self._bots_failing = False
             seats: tuple[Seat, Seat] = (AgentSeat(session), bot)
             if self.rng.random() < 0.5:
                 seats = (bot, AgentSeat(session))
@@ -140,7 +156,9 @@ class ClassServer:
     def bot_seat(self, level: int) -> BotSeat:
         """A built-in bot of ``level`` (0 = random .. the strongest)."""
         name, spec = BOT_LEVELS[max(0, min(level, len(BOT_LEVELS) - 1))]
-        agent = self.book.bot(f"bot-{name}", spec)
+        agent = self._bots.get(name)
+        if agent is None:  # once: this runs on the event loop
+            agent = self._bots[name] = self.book.bot(f"bot-{name}", spec)
         if spec == "random":  # seeded from the server's generator: a server run with a seed replays
             spec = f"random:seed={self.rng.randrange(2**31)}"
         return BotSeat(agent, spec, self.executor)
@@ -151,12 +169,17 @@ class ClassServer:
         sessions: list[AgentSession],
         event: str = "practice",
         variant: Variant | None = None,
-    ) -> asyncio.Task[float]:
-        """Play a game in a task; its agents wait for the next game when it ends."""
+    ) -> asyncio.Task[float | None]:
+        """Play a game in a task; its agents wait for the next game when it ends.
+
+        The task's result is south's score, or None when the game was abandoned (the library refused it).
+        """
         for session in sessions:
             session.in_game = True
 
-        async def run() -> float:
+        async def run() -> float | None:
+            # A game that fails must still give its agents back: they were stranded, never paired again.
+            score: float | None = None
             try:
                 score = await play_game(
                     seats,
@@ -168,11 +191,16 @@ class ClassServer:
                     self.live,
                     self.rng,
                 )
+            except GameAbandoned as error:
+                log.warning("abandoned a game of %s: %s", " and ".join(s.agent.name for s in seats), error)
+            except Exception:
+                log.exception("a game of %s failed", " and ".join(s.agent.name for s in seats))
             finally:
                 for session in sessions:
                     session.in_game = False
-            self.games_played += 1
-            self._adjust_levels(seats, score)
+            if score is not None:
+                self.games_played += 1
+                self._adjust_levels(seats, score)
             if event == "practice":
                 for session in sessions:
                     self.agent_ready(session)
@@ -200,3 +228,6 @@ class ClassServer:
         for session in list(self.sessions):
             await session.connection.close()
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.book.unsaved and not await asyncio.to_thread(self.book.store_unsaved):
+            log.error("stopped with %d game results the database did not take", self.book.unsaved)
+        self.book.close()
