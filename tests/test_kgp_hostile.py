@@ -225,6 +225,56 @@ def test_guessed_tokens_are_limited_and_short_tokens_refused(server):
     assert stored and not any("guess-" in (value or "") for value in stored)
 
 
+def test_anonymous_agents_are_reused_and_new_ones_limited(tmp_path):
+    """300 loops of connect, name, freeplay, close made 300 agents, on the leaderboard for ever."""
+    import sqlite3
+
+    def sign_in(name: str, source: str, token: str = "") -> tuple[socket.socket, bytes]:
+        sock = socket.create_connection(("127.0.0.1", server.kgp_port), timeout=10, source_address=(source, 0))
+        assert sock.recv(100).startswith(b"2 kgp")
+        if token:
+            sock.sendall(f'set auth:token "{token}"\r\n'.encode())
+        sock.sendall(f'set info:name "{name}"\r\nmode freeplay\r\n'.encode())
+        sock.settimeout(5)
+        answer = b""
+        while not answer.endswith(b"\n") or b" ok" not in answer and b"error" not in answer:
+            answer += sock.recv(4096)
+        return sock, answer
+
+    def welcome(answer: bytes) -> bool:
+        return b"error" not in answer
+
+    def anonymous_agents() -> int:
+        with sqlite3.connect(server.db) as db:
+            return db.execute("SELECT COUNT(*) FROM kgp_agents WHERE kind = 'agent'").fetchone()[0]
+
+    def gone(sock: socket.socket) -> None:
+        sock.close()
+        server.wait_for(lambda: server.call(lambda: not server.server.by_address.get(source)), timeout=10, every=0.01)
+
+    limits = Limits(new_anonymous_per_minute=3)
+    with ServerThread(tmp_path / "lib.sqlite", limits=limits, pair_every=60) as server:
+        source = "127.0.0.3"
+        for _ in range(30):  # the same name again: the same agent
+            sock, answer = sign_in("anon", source)
+            assert welcome(answer)
+            gone(sock)
+        assert anonymous_agents() == 1
+        held = [sign_in(f"anon-{n}", source) for n in range(4)]  # three new names a minute
+        assert [welcome(answer) for _, answer in held] == [True, True, False, False]
+        assert b"too many new anonymous agents" in held[2][1]
+        again, answer = sign_in("anon", source)  # a name seen before is no new agent
+        assert welcome(answer)
+        with_token, answer = sign_in("with-token", source, "a-long-token")  # tokens have their own limit
+        assert welcome(answer)
+        with_token.close()
+        elsewhere, answer = sign_in("anon-9", "127.0.0.4")  # the limit counts one address
+        assert welcome(answer)
+        for sock in [again, elsewhere, *(sock for sock, _ in held)]:
+            sock.close()
+        assert anonymous_agents() == 5  # "anon", two new names, one elsewhere, and the token's agent
+
+
 def test_garbage_and_unknown_commands_get_errors_not_a_crash(server):
     sock = _connect(server)
     sock.sendall(b"\x00\x01\x02\r\nfoo bar\r\n<<<>>>\r\n12@ move\r\nmode freeplay\r\n@999 move 1\r\n2 move -5\r\n")

@@ -2,7 +2,8 @@
 
 An agent is known by its token, kept only as a hash (SHA-256 of a salt
 stored in the file and the token), and shown by its name. An agent that sends
-no token is anonymous: a new agent each connection. Built-in bots are agents
+no token is anonymous: a new agent each sign-in (the server reuses one for the
+same address and name). Built-in bots are agents
 too, so that ratings cover everyone. Each finished (or forfeited) game leaves
 one row in ``kgp_results``; ratings are fitted from those rows with the
 arena's Bradley-Terry code (:func:`kalah.arena.elo.fit_ratings`). A result

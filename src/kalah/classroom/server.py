@@ -29,6 +29,8 @@ from .games import BOT_LEVELS, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat
 from .session import AgentSession, Limits
 
 log = logging.getLogger(__name__)
+#: Anonymous agents remembered for their address and name (the oldest is forgotten first).
+MAX_ANONYMOUS = 10_000
 
 
 @dataclass
@@ -56,6 +58,8 @@ class ClassServer:
         self.live: dict[int, LiveGame] = {}
         self.by_address: Counter[str] = Counter()
         self.new_tokens: dict[str, deque[float]] = {}  # when each address last showed new tokens
+        self.new_anonymous: dict[str, deque[float]] = {}  # when each address last made anonymous agents
+        self.anonymous: dict[tuple[str, str], Agent] = {}  # by address and name
         self.bot_level: dict[int, int] = {}
         self.rng = random.Random(config.seed)
         self.executor = ThreadPoolExecutor(max_workers=config.bot_threads, thread_name_prefix="kalah-bot")
@@ -96,21 +100,48 @@ class ClassServer:
         return await asyncio.start_server(self.handle_tcp, host, port, limit=4 * MAX_LINE + 2)
 
     async def sign_in(self, session: AgentSession) -> str | None:
-        """Give the session its agent; returns why it is refused, or None."""
+        """Give the session its agent; returns why it is refused, or None.
+
+        An anonymous agent that comes back from the same address with the same name, while its agent is not
+        playing on another connection, is the same agent again (while the server runs): a loop of short
+        connections made a row of the agents' table each, on the leaderboard for ever.
+        """
         limits = self.config.limits
-        address = session.connection.peer
-        if session.token is not None and not await asyncio.to_thread(self.book.known_token, session.token):
-            recent = self.new_tokens.setdefault(address, deque())
-            now = time.monotonic()
-            while recent and now - recent[0] > 60:
-                recent.popleft()
-            if len(recent) >= limits.new_tokens_per_minute:
+        address = client_key(session.connection.peer)
+        if session.token is None:
+            key = (address, session.name)
+            known = self.anonymous.get(key)
+            if known is not None and not any(other.agent == known for other in self.sessions if other is not session):
+                session.agent = known
+                return None
+            if not self._allow(self.new_anonymous, address, limits.new_anonymous_per_minute):
+                return (
+                    f"too many new anonymous agents from your address (at most {limits.new_anonymous_per_minute}"
+                    " a minute): send a token (set auth:token)"
+                )
+        elif not await asyncio.to_thread(self.book.known_token, session.token):
+            if not self._allow(self.new_tokens, address, limits.new_tokens_per_minute):
                 return f"too many new tokens from your address (at most {limits.new_tokens_per_minute} a minute)"
-            recent.append(now)
         session.agent = await asyncio.to_thread(
             self.book.sign_in, session.token, session.name, session.authors, session.description
         )
+        if session.token is None:
+            if len(self.anonymous) >= MAX_ANONYMOUS:
+                del self.anonymous[next(iter(self.anonymous))]  # the one that came first
+            self.anonymous[(address, session.name)] = session.agent
         return None
+
+    @staticmethod
+    def _allow(recent_by_address: dict[str, deque[float]], address: str, per_minute: int) -> bool:
+        """Whether ``address`` may have one more of what ``recent_by_address`` counts this minute (counted)."""
+        recent = recent_by_address.setdefault(address, deque())
+        now = time.monotonic()
+        while recent and now - recent[0] > 60:
+            recent.popleft()
+        if len(recent) >= per_minute:
+            return False
+        recent.append(now)
+        return True
 
     def agent_ready(self, session: AgentSession) -> None:
         """The session chose freeplay: it waits for a game."""
