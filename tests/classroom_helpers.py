@@ -23,8 +23,10 @@ class ServerThread:
         variant: Variant | None = None,
         tournament: object | None = None,
         pair_every: float = 0.2,
+        connections: object | None = None,
     ) -> None:
         self.db = db
+        self.connections = connections
         self.config = ServerConfig(
             variant=variant or Variant(6, 6), move_time=move_time, pair_every=pair_every, limits=limits or Limits()
         )
@@ -45,7 +47,16 @@ class ServerThread:
                 self._ready.set()
 
             self._task = asyncio.current_task()
-            await serve(self.config, self.db, "127.0.0.1", 0, 0, ready=ready, tournament=self.tournament)
+            await serve(
+                self.config,
+                self.db,
+                "127.0.0.1",
+                0,
+                0,
+                ready=ready,
+                tournament=self.tournament,
+                connections=self.connections,
+            )
 
         try:
             asyncio.run(main())

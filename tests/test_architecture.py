@@ -33,7 +33,7 @@ RANK = {
     "web": 5.0,
     "notebook": 5.0,
     "rl": 5.0,
-    "classroom": 5.0,
+    "classroom": 5.05,
     "cli": 5.1,
 }
 FACES = {"cli", "web", "notebook", "rl", "classroom"}

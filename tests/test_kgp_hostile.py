@@ -12,10 +12,12 @@ import socket
 import subprocess
 import time
 
+import httpx
 import pytest
 
 from classroom_helpers import ServerThread
 from kalah.classroom import Limits
+from kalah.web.connections import ConnectionLimits
 from kgp_interop import kalah_command
 
 
@@ -176,6 +178,31 @@ def _storm(server: ServerThread) -> None:
     _connect(server).close()
 
 
+def test_half_open_web_requests_from_one_address_are_capped_and_closed(tmp_path):
+    """A request never finished held its socket for ever: one address took every file descriptor, and the
+    server could no longer store results, greet agents or answer pages."""
+    cap, header_seconds = 4, 4.0
+    limits = Limits(max_per_address=cap)
+    connections = ConnectionLimits(per_address=cap, header_seconds=header_seconds)
+    with ServerThread(tmp_path / "lib.sqlite", limits=limits, connections=connections) as server:
+        half_open = []
+        try:
+            for _ in range(6 * cap):
+                sock = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0))
+                sock.sendall(b"G")
+                half_open.append(sock)
+            with httpx.Client(base_url=f"http://127.0.0.1:{server.port}", timeout=10) as honest:
+                assert honest.get("/api/leaderboard").status_code == 200
+            _connect(server).close()  # agents are still greeted
+            answers = [_read_until_closed(sock, header_seconds + 10) for sock in half_open]
+        finally:
+            for sock in half_open:
+                sock.close()
+        refused = [answer for answer in answers if answer.startswith(b"HTTP/1.1 503")]
+        timed_out = [answer for answer in answers if answer.startswith(b"HTTP/1.1 408")]
+        assert len(refused) >= 5 * cap and len(refused) + len(timed_out) == len(answers), answers
+
+
 def test_guessed_tokens_are_limited_and_short_tokens_refused(server):
     def sign_in(token: str) -> bytes:
         sock = _connect(server)
@@ -196,6 +223,56 @@ def test_guessed_tokens_are_limited_and_short_tokens_refused(server):
     with sqlite3.connect(server.db) as db:
         stored = [row[0] for row in db.execute("SELECT token_hash FROM kgp_agents")]
     assert stored and not any("guess-" in (value or "") for value in stored)
+
+
+def test_anonymous_agents_are_reused_and_new_ones_limited(tmp_path):
+    """300 loops of connect, name, freeplay, close made 300 agents, on the leaderboard for ever."""
+    import sqlite3
+
+    def sign_in(name: str, source: str, token: str = "") -> tuple[socket.socket, bytes]:
+        sock = socket.create_connection(("127.0.0.1", server.kgp_port), timeout=10, source_address=(source, 0))
+        assert sock.recv(100).startswith(b"2 kgp")
+        if token:
+            sock.sendall(f'set auth:token "{token}"\r\n'.encode())
+        sock.sendall(f'set info:name "{name}"\r\nmode freeplay\r\n'.encode())
+        sock.settimeout(5)
+        answer = b""
+        while not answer.endswith(b"\n") or b" ok" not in answer and b"error" not in answer:
+            answer += sock.recv(4096)
+        return sock, answer
+
+    def welcome(answer: bytes) -> bool:
+        return b"error" not in answer
+
+    def anonymous_agents() -> int:
+        with sqlite3.connect(server.db) as db:
+            return db.execute("SELECT COUNT(*) FROM kgp_agents WHERE kind = 'agent'").fetchone()[0]
+
+    def gone(sock: socket.socket) -> None:
+        sock.close()
+        server.wait_for(lambda: server.call(lambda: not server.server.by_address.get(source)), timeout=10, every=0.01)
+
+    limits = Limits(new_anonymous_per_minute=3)
+    with ServerThread(tmp_path / "lib.sqlite", limits=limits, pair_every=60) as server:
+        source = "127.0.0.3"
+        for _ in range(30):  # the same name again: the same agent
+            sock, answer = sign_in("anon", source)
+            assert welcome(answer)
+            gone(sock)
+        assert anonymous_agents() == 1
+        held = [sign_in(f"anon-{n}", source) for n in range(4)]  # three new names a minute
+        assert [welcome(answer) for _, answer in held] == [True, True, False, False]
+        assert b"too many new anonymous agents" in held[2][1]
+        again, answer = sign_in("anon", source)  # a name seen before is no new agent
+        assert welcome(answer)
+        with_token, answer = sign_in("with-token", source, "a-long-token")  # tokens have their own limit
+        assert welcome(answer)
+        with_token.close()
+        elsewhere, answer = sign_in("anon-9", "127.0.0.4")  # the limit counts one address
+        assert welcome(answer)
+        for sock in [again, elsewhere, *(sock for sock, _ in held)]:
+            sock.close()
+        assert anonymous_agents() == 5  # "anon", two new names, one elsewhere, and the token's agent
 
 
 def test_garbage_and_unknown_commands_get_errors_not_a_crash(server):

@@ -2,15 +2,19 @@
 
 An agent is known by its token, kept only as a hash (SHA-256 of a salt
 stored in the file and the token), and shown by its name. An agent that sends
-no token is anonymous: a new agent each connection. Built-in bots are agents
+no token is anonymous: a new agent each sign-in (the server reuses one for the
+same address and name). Built-in bots are agents
 too, so that ratings cover everyone. Each finished (or forfeited) game leaves
 one row in ``kgp_results``; ratings are fitted from those rows with the
-arena's Bradley-Terry code (:func:`kalah.arena.elo.fit_ratings`).
+arena's Bradley-Terry code (:func:`kalah.arena.elo.fit_ratings`). A result
+the database refuses (a full disk, no file descriptor left) is kept in memory
+and stored as soon as the database takes writes again.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import sqlite3
 import threading
@@ -47,6 +51,11 @@ CREATE TABLE IF NOT EXISTS kgp_results (
 """
 #: The longest name, authors or description kept (longer ones are cut).
 MAX_TEXT = 200
+_STORE_RESULT = (
+    "INSERT OR REPLACE INTO kgp_results (game_id, south, north, score, reason, event, variant)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -105,6 +114,9 @@ class AgentBook:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
+        self._connection: sqlite3.Connection | None = None
+        self._unsaved: dict[int, tuple[int, int, int, float, str, str, str]] = {}  # by game id
+        self._failing = False
         with self._db() as db:
             db.executescript(SCHEMA)
             row = db.execute("SELECT value FROM kgp_meta WHERE key = 'salt'").fetchone()
@@ -115,13 +127,30 @@ class AgentBook:
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
+        # One connection, kept open: a new one each call needs a free file descriptor, and when a flood of
+        # connections had taken them all, finished games could not be stored.
         with self._lock:
-            connection = sqlite3.connect(self.path, timeout=30)
+            if self._connection is None:
+                self._connection = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
             try:
-                with connection:  # one transaction: committed on success, rolled back on error
-                    yield connection
-            finally:
+                with self._connection:  # one transaction: committed on success, rolled back on error
+                    yield self._connection
+            except sqlite3.Error:
+                self._close()  # it may be what is broken (its file gone, say): the next call opens a new one
+                raise
+
+    def _close(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            try:
                 connection.close()
+            except sqlite3.Error:
+                pass
+
+    def close(self) -> None:
+        """Close the connection to the file (the next call opens it again)."""
+        with self._lock:
+            self._close()
 
     def token_hash(self, token: str) -> str:
         """The stored form of a token."""
@@ -176,13 +205,46 @@ class AgentBook:
     def record_result(
         self, game_id: int, south: int, north: int, score: float, reason: str, event: str, variant: str
     ) -> None:
-        """Store a game's result: ``score`` is south's (1 win, 0.5 draw, 0 loss)."""
+        """Store a game's result: ``score`` is south's (1 win, 0.5 draw, 0 loss).
+
+        Never raises for the database: a result it refuses is kept, with any kept before, and stored by the
+        next call or by :meth:`store_unsaved` (the first failure is logged, and the recovery).
+        """
+        with self._lock:
+            self._unsaved[game_id] = (game_id, south, north, score, reason, event, variant)
+        self.store_unsaved()
+
+    @property
+    def unsaved(self) -> int:
+        """How many results wait for the database to take them."""
+        return len(self._unsaved)
+
+    def store_unsaved(self) -> bool:
+        """Store the results the database refused so far; returns whether none is left (never raises for
+        the database: the next call tries again)."""
+        with self._lock:
+            rows = list(self._unsaved.values())
+        if not rows:
+            return True
+        try:
+            self._store_results(rows)
+        except (sqlite3.Error, OSError) as error:
+            if not self._failing:  # one line, not one a game (or a retry) while the database is down
+                log.warning("cannot store game results in %s (%s): kept in memory until it can", self.path, error)
+                self._failing = True
+            return False
+        with self._lock:
+            for row in rows:
+                if self._unsaved.get(row[0]) == row:
+                    del self._unsaved[row[0]]
+        if self._failing:
+            log.warning("stored %d game results kept while %s could not be written", len(rows), self.path)
+            self._failing = False
+        return not self._unsaved
+
+    def _store_results(self, rows: list[tuple[int, int, int, float, str, str, str]]) -> None:
         with self._db() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO kgp_results (game_id, south, north, score, reason, event, variant)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, south, north, score, reason, event, variant),
-            )
+            db.executemany(_STORE_RESULT, rows)
 
     def results(self, event: str | None = None, agent_id: int | None = None) -> list[dict[str, Any]]:
         """Results, newest first (of one event, or of one agent)."""

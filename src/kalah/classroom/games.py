@@ -14,11 +14,16 @@ What happens when an agent does not play properly:
   send a legal one in time;
 - the connection is lost during the game: the game is lost by forfeit (the
   record is marked stopped, with the reason, and the result counts as a loss).
+
+When the game library refuses a move (a full disk, no file descriptor left),
+the move is tried again a few times; then the game is abandoned
+(:class:`GameAbandoned`), and its agents go on to their next game.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from concurrent.futures import Executor
@@ -27,7 +32,7 @@ from typing import Any, Protocol
 
 from kalah.kgp import Word
 from kalah.players import make_player
-from kalah.records import GameLibrary, PlayerInfo
+from kalah.records import GameLibrary, LibraryError, PlayerInfo
 from kalah.rules import Move, Position, Variant
 from kalah.search import search
 
@@ -44,6 +49,25 @@ BOT_LEVELS: tuple[tuple[str, str], ...] = (
 )
 #: Bots' search tables are small (2^16 entries): hundreds of games may run at once.
 BOT_TABLE_BITS = 16
+#: Seconds between the tries of a write the game library refused (then the game is abandoned).
+STORE_RETRIES: tuple[float, ...] = (0.1, 0.5, 2.0)
+log = logging.getLogger(__name__)
+
+
+class GameAbandoned(Exception):
+    """The game library would not take a game's moves: the game cannot go on."""
+
+
+async def _stored(write: Any, *args: Any) -> Any:
+    """``write(*args)`` in a thread, tried again after each of :data:`STORE_RETRIES` when the library
+    refuses it; GameAbandoned when it never takes it."""
+    for delay in (*STORE_RETRIES, None):
+        try:
+            return await asyncio.to_thread(write, *args)
+        except LibraryError as error:
+            if delay is None:
+                raise GameAbandoned(str(error)) from None
+        await asyncio.sleep(delay)
 
 
 class Seat(Protocol):
@@ -152,7 +176,7 @@ async def play_game(
     start = Position.start(variant)
     players = [PlayerInfo(seat.agent.name, f"kgp-{seat.agent.kind}:{seat.agent.id}") for seat in seats]
     tags = {"kgp": event, "south": seats[0].agent.id, "north": seats[1].agent.id}
-    game_id = await asyncio.to_thread(library.create_game, start, players, tags=tags, program="kalah arena serve")
+    game_id = await _stored(lambda: library.create_game(start, players, tags=tags, program="kalah arena serve"))
     game = LiveGame(game_id, seats, variant, move_time, event, start)
     live[game_id] = game
     told = [False, False]
@@ -167,7 +191,6 @@ async def play_game(
             except Disconnected as gone:
                 score = 0.0 if mover == 0 else 1.0
                 reason = f"forfeit: {seats[mover].agent.name} disconnected ({gone})"
-                await asyncio.to_thread(library.mark_stopped, game_id, reason)
                 await asyncio.to_thread(
                     book.record_result,
                     game_id,
@@ -179,14 +202,26 @@ async def play_game(
                     variant.name,
                 )
                 game.result = reason
+                try:
+                    await _stored(library.mark_stopped, game_id, reason)
+                except GameAbandoned as error:  # the result is in: the record only looks unfinished
+                    log.warning("game %d: cannot mark it stopped (%s)", game_id, error)
                 return score
             told[mover] = True
             if move is None or move not in legal:
                 notes["random_move"] = True
             played: Move = move if move is not None and move in legal else rng.choice(legal)
-            position = await asyncio.to_thread(
-                library.add_move, game_id, played, round(time.monotonic() - began, 4), notes or None
-            )
+            try:
+                position = await _stored(
+                    library.add_move, game_id, played, round(time.monotonic() - began, 4), notes or None
+                )
+            except GameAbandoned as error:
+                game.result = f"abandoned: {error}"
+                try:  # the library may take this again: then the record does not look still played
+                    await asyncio.to_thread(library.mark_stopped, game_id, game.result)
+                except LibraryError:
+                    pass
+                raise
             game.position, game.moves = position, game.moves + 1
         margin = position.margin or 0
         score = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0

@@ -6,12 +6,16 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kalah.kgp.wire import MAX_LINE
 from kalah.records import GameLibrary
 
 from .agents import AgentBook
 from .server import ClassServer, ServerConfig
+
+if TYPE_CHECKING:
+    from kalah.web.connections import ConnectionLimits
 
 
 @dataclass
@@ -31,9 +35,16 @@ async def serve(
     kgp_port: int = 2671,
     ready: Callable[[Listening, ClassServer], None] | None = None,
     tournament: object | None = None,
+    connections: ConnectionLimits | None = None,
 ) -> None:
-    """Serve until cancelled. ``ready`` is called once both listeners are up."""
+    """Serve until cancelled. ``ready`` is called once both listeners are up.
+
+    The web side's connections are guarded as ``kalah serve``'s are (``connections``; by default its
+    timeouts, and the cap of :attr:`Limits.max_per_address` open connections from one address).
+    """
     import uvicorn
+
+    from kalah.web.connections import ConnectionLimits, server_config
 
     from .web import create_app
 
@@ -44,18 +55,20 @@ async def serve(
         server.tournament = tournament  # type: ignore[attr-defined]
         config.practice = False
     app = create_app(server)
+    # Without the guard, a request never finished held its socket for ever: one address opening thousands
+    # took every file descriptor, and then the results of finished games could not be stored.
+    connections = connections or ConnectionLimits(per_address=config.limits.max_per_address)
     # One KGP command a WebSocket message: a message may not be much longer than a line.
     web = uvicorn.Server(
-        uvicorn.Config(
+        server_config(
             app,
-            host=host,
-            port=port,
-            log_level="warning",
+            host,
+            port,
+            connections,
             lifespan="off",
             ws_max_size=4 * MAX_LINE + 16,
             ws_ping_interval=20,
             ws_ping_timeout=20,
-            timeout_keep_alive=5,
         )
     )
     tcp = await server.start_tcp(host, kgp_port)

@@ -10,7 +10,9 @@ Tournament mode (:mod:`.tournament`) plays a fixed field instead.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import sqlite3
 import time
 from collections import Counter, deque
 from concurrent.futures import ThreadPoolExecutor
@@ -20,10 +22,15 @@ from kalah.kgp import Connection, StreamConnection
 from kalah.kgp.wire import MAX_LINE
 from kalah.records import GameLibrary
 from kalah.rules import Variant
+from kalah.web.limits import client_key
 
-from .agents import AgentBook
-from .games import BOT_LEVELS, AgentSeat, BotSeat, LiveGame, Seat, play_game
+from .agents import Agent, AgentBook
+from .games import BOT_LEVELS, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game
 from .session import AgentSession, Limits
+
+log = logging.getLogger(__name__)
+#: Anonymous agents remembered for their address and name (the oldest is forgotten first).
+MAX_ANONYMOUS = 10_000
 
 
 @dataclass
@@ -51,18 +58,22 @@ class ClassServer:
         self.live: dict[int, LiveGame] = {}
         self.by_address: Counter[str] = Counter()
         self.new_tokens: dict[str, deque[float]] = {}  # when each address last showed new tokens
+        self.new_anonymous: dict[str, deque[float]] = {}  # when each address last made anonymous agents
+        self.anonymous: dict[tuple[str, str], Agent] = {}  # by address and name
         self.bot_level: dict[int, int] = {}
         self.rng = random.Random(config.seed)
         self.executor = ThreadPoolExecutor(max_workers=config.bot_threads, thread_name_prefix="kalah-bot")
         self.tasks: set[asyncio.Task[object]] = set()
         self.games_played = 0
+        self._bots: dict[str, Agent] = {}
+        self._bots_failing = False
 
     # --- connections -------------------------------------------------------------------
 
     async def serve_connection(self, connection: Connection) -> None:
         """Serve one agent's connection until it closes (TCP and WebSocket alike)."""
         session = AgentSession(self, connection)
-        address = connection.peer
+        address = client_key(connection.peer)  # an IPv6 client has a whole /64 to connect from
         if self.by_address[address] >= self.config.limits.max_per_address:
             await session.refuse(
                 f"too many connections from your address (at most {self.config.limits.max_per_address})"
@@ -89,21 +100,48 @@ class ClassServer:
         return await asyncio.start_server(self.handle_tcp, host, port, limit=4 * MAX_LINE + 2)
 
     async def sign_in(self, session: AgentSession) -> str | None:
-        """Give the session its agent; returns why it is refused, or None."""
+        """Give the session its agent; returns why it is refused, or None.
+
+        An anonymous agent that comes back from the same address with the same name, while its agent is not
+        playing on another connection, is the same agent again (while the server runs): a loop of short
+        connections made a row of the agents' table each, on the leaderboard for ever.
+        """
         limits = self.config.limits
-        address = session.connection.peer
-        if session.token is not None and not await asyncio.to_thread(self.book.known_token, session.token):
-            recent = self.new_tokens.setdefault(address, deque())
-            now = time.monotonic()
-            while recent and now - recent[0] > 60:
-                recent.popleft()
-            if len(recent) >= limits.new_tokens_per_minute:
+        address = client_key(session.connection.peer)
+        if session.token is None:
+            key = (address, session.name)
+            known = self.anonymous.get(key)
+            if known is not None and not any(other.agent == known for other in self.sessions if other is not session):
+                session.agent = known
+                return None
+            if not self._allow(self.new_anonymous, address, limits.new_anonymous_per_minute):
+                return (
+                    f"too many new anonymous agents from your address (at most {limits.new_anonymous_per_minute}"
+                    " a minute): send a token (set auth:token)"
+                )
+        elif not await asyncio.to_thread(self.book.known_token, session.token):
+            if not self._allow(self.new_tokens, address, limits.new_tokens_per_minute):
                 return f"too many new tokens from your address (at most {limits.new_tokens_per_minute} a minute)"
-            recent.append(now)
         session.agent = await asyncio.to_thread(
             self.book.sign_in, session.token, session.name, session.authors, session.description
         )
+        if session.token is None:
+            if len(self.anonymous) >= MAX_ANONYMOUS:
+                del self.anonymous[next(iter(self.anonymous))]  # the one that came first
+            self.anonymous[(address, session.name)] = session.agent
         return None
+
+    @staticmethod
+    def _allow(recent_by_address: dict[str, deque[float]], address: str, per_minute: int) -> bool:
+        """Whether ``address`` may have one more of what ``recent_by_address`` counts this minute (counted)."""
+        recent = recent_by_address.setdefault(address, deque())
+        now = time.monotonic()
+        while recent and now - recent[0] > 60:
+            recent.popleft()
+        if len(recent) >= per_minute:
+            return False
+        recent.append(now)
+        return True
 
     def agent_ready(self, session: AgentSession) -> None:
         """The session chose freeplay: it waits for a game."""
@@ -113,11 +151,13 @@ class ClassServer:
     # --- practice ----------------------------------------------------------------------
 
     async def practice_loop(self) -> None:
-        """Pair waiting agents for ever (cancel the task to stop)."""
+        """Pair waiting agents for ever, and store the results the database refused (cancel the task to stop)."""
         while True:
             await asyncio.sleep(self.config.pair_every)
             if self.config.practice:
                 self.pair_waiting()
+            if self.book.unsaved:
+                await asyncio.to_thread(self.book.store_unsaved)
 
     def pair_waiting(self) -> None:
         """Start games for the agents waiting now: in random pairs, the one left over against a bot."""
@@ -130,7 +170,15 @@ class ClassServer:
         if ready:
             session = ready.pop()
             assert session.agent is not None
-            bot = self.bot_seat(self.bot_level.get(session.agent.id, 0))
+            try:
+                bot = self.bot_seat(self.bot_level.get(session.agent.id, 0))
+            except sqlite3.Error as error:  # it waits for the next round (an exception here stopped all pairing)
+                self.waiting.append(session)
+                if not self._bots_failing:
+                    log.warning("cannot make a bot's agent, %s waits: %s", session.agent.name, error)
+                self._bots_failing = True
+                return
+            self._bots_failing = False
             seats: tuple[Seat, Seat] = (AgentSeat(session), bot)
             if self.rng.random() < 0.5:
                 seats = (bot, AgentSeat(session))
@@ -139,7 +187,9 @@ class ClassServer:
     def bot_seat(self, level: int) -> BotSeat:
         """A built-in bot of ``level`` (0 = random .. the strongest)."""
         name, spec = BOT_LEVELS[max(0, min(level, len(BOT_LEVELS) - 1))]
-        agent = self.book.bot(f"bot-{name}", spec)
+        agent = self._bots.get(name)
+        if agent is None:  # once: this runs on the event loop
+            agent = self._bots[name] = self.book.bot(f"bot-{name}", spec)
         if spec == "random":  # seeded from the server's generator: a server run with a seed replays
             spec = f"random:seed={self.rng.randrange(2**31)}"
         return BotSeat(agent, spec, self.executor)
@@ -150,12 +200,17 @@ class ClassServer:
         sessions: list[AgentSession],
         event: str = "practice",
         variant: Variant | None = None,
-    ) -> asyncio.Task[float]:
-        """Play a game in a task; its agents wait for the next game when it ends."""
+    ) -> asyncio.Task[float | None]:
+        """Play a game in a task; its agents wait for the next game when it ends.
+
+        The task's result is south's score, or None when the game was abandoned (the library refused it).
+        """
         for session in sessions:
             session.in_game = True
 
-        async def run() -> float:
+        async def run() -> float | None:
+            # A game that fails must still give its agents back: they were stranded, never paired again.
+            score: float | None = None
             try:
                 score = await play_game(
                     seats,
@@ -167,11 +222,16 @@ class ClassServer:
                     self.live,
                     self.rng,
                 )
+            except GameAbandoned as error:
+                log.warning("abandoned a game of %s: %s", " and ".join(s.agent.name for s in seats), error)
+            except Exception:
+                log.exception("a game of %s failed", " and ".join(s.agent.name for s in seats))
             finally:
                 for session in sessions:
                     session.in_game = False
-            self.games_played += 1
-            self._adjust_levels(seats, score)
+            if score is not None:
+                self.games_played += 1
+                self._adjust_levels(seats, score)
             if event == "practice":
                 for session in sessions:
                     self.agent_ready(session)
@@ -199,3 +259,6 @@ class ClassServer:
         for session in list(self.sessions):
             await session.connection.close()
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.book.unsaved and not await asyncio.to_thread(self.book.store_unsaved):
+            log.error("stopped with %d game results the database did not take", self.book.unsaved)
+        self.book.close()

@@ -60,6 +60,8 @@ class Limits:
     # Tokens never seen before, from one address, a minute: guessing another agent's token takes for ever,
     # while a class behind one NAT address can still sign in.
     new_tokens_per_minute: int = 60
+    # New anonymous agents (no token), from one address, a minute: each is a row on the leaderboard.
+    new_anonymous_per_minute: int = 60
     min_token_length: int = 8
 
 

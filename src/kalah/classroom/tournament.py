@@ -141,12 +141,27 @@ class Tournament:
 
     async def _game(
         self, server: ClassServer, seats: tuple[Seat, Seat], sessions: list[AgentSession], variant: Variant
-    ) -> float:
-        score = await server.start_game(seats, sessions, self.event, variant)
+    ) -> float | None:
+        score = await self._played(server, seats, sessions, self.event, variant)
+        if score is None:
+            return None
         for side, seat in enumerate(seats):
             if seat.agent.id in self.points:
                 self.points[seat.agent.id] += score if side == 0 else 1 - score
         return score
+
+    @staticmethod
+    async def _played(
+        server: ClassServer, seats: tuple[Seat, Seat], sessions: list[AgentSession], event: str, variant: Variant
+    ) -> float | None:
+        """South's score; a game the library refused (abandoned) is played again, a few times at most."""
+        for attempt in range(3):
+            if attempt:
+                await asyncio.sleep(1.0)
+            score = await server.start_game(seats, sessions, event, variant)
+            if score is not None:
+                return score
+        return None
 
     async def _qualify(self, server: ClassServer) -> None:
         async def qualify(session: AgentSession) -> None:
@@ -155,8 +170,9 @@ class Tournament:
             for side in (0, 1):
                 bot = server.bot_seat(0)
                 seats: tuple[Seat, Seat] = (AgentSeat(session), bot) if side == 0 else (bot, AgentSeat(session))
-                score = await server.start_game(seats, [session], self.event + "-qualification", self.stages[0])
-                total += score if side == 0 else 1 - score
+                score = await self._played(server, seats, [session], self.event + "-qualification", self.stages[0])
+                if score is not None:
+                    total += score if side == 0 else 1 - score
             if total > 1:
                 self.qualified.add(session.agent.id)
 

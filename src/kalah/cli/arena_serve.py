@@ -23,11 +23,20 @@ def serve(
     move_time: float = typer.Option(
         5.0, "--move-time", help="Seconds an agent has for a move; then a random move is played for it."
     ),
-    max_per_address: int = typer.Option(64, "--max-per-address", help="Open connections allowed from one address."),
+    max_per_address: int = typer.Option(
+        64,
+        "--max-per-address",
+        help="Open connections allowed from one address (an IPv6 client: its /64), KGP and web pages each.",
+    ),
     new_tokens_per_minute: int = typer.Option(
         60,
         "--new-tokens-per-minute",
         help="Tokens never seen before allowed from one address a minute (against guessing).",
+    ),
+    new_anonymous_per_minute: int = typer.Option(
+        60,
+        "--new-anonymous-per-minute",
+        help="New anonymous agents (no token) allowed from one address a minute.",
     ),
     tournament: bool = typer.Option(
         False, "--tournament", help="Play a tournament instead of practice (see --field, --stage)."
@@ -71,6 +80,8 @@ def serve(
         fail(f"--max-per-address must be at least 1, got {max_per_address}")
     if new_tokens_per_minute < 1:
         fail(f"--new-tokens-per-minute must be at least 1, got {new_tokens_per_minute}")
+    if new_anonymous_per_minute < 1:
+        fail(f"--new-anonymous-per-minute must be at least 1, got {new_anonymous_per_minute}")
     if field_size < 2:
         fail(f"--field must be at least 2, got {field_size}")
     if games_per_pairing < 2 or games_per_pairing % 2:
@@ -86,7 +97,11 @@ def serve(
     config = ServerConfig(
         variant=variant,
         move_time=move_time,
-        limits=Limits(max_per_address=max_per_address, new_tokens_per_minute=new_tokens_per_minute),
+        limits=Limits(
+            max_per_address=max_per_address,
+            new_tokens_per_minute=new_tokens_per_minute,
+            new_anonymous_per_minute=new_anonymous_per_minute,
+        ),
     )
     event = None
     if tournament:
@@ -101,6 +116,9 @@ def serve(
             err=True,
         )
 
+    from kalah.web.connections import raise_file_limit
+
+    raise_file_limit()  # slow clients are closed by the timeouts; until then each holds a file
     try:
         asyncio.run(run(config, db, host, port, kgp_port, ready=ready, tournament=event))
     except OSError as error:

@@ -214,9 +214,15 @@ def quiet_logs(interval: float = 60.0) -> QuietLog:
 
 
 def server_config(
-    app: Any, host: str, port: int, limits: ConnectionLimits | None = None, log_level: str = "warning"
+    app: Any,
+    host: str,
+    port: int,
+    limits: ConnectionLimits | None = None,
+    log_level: str = "warning",
+    **options: Any,
 ) -> Any:
-    """The uvicorn configuration ``kalah serve`` runs ``app`` with: guarded connections (``limits``)."""
+    """The uvicorn configuration ``kalah serve`` runs ``app`` with: guarded connections (``limits``);
+    ``options`` are more of uvicorn's (``kalah arena serve``'s WebSocket sizes, say)."""
     import uvicorn
 
     limits = limits or ConnectionLimits()
@@ -228,7 +234,7 @@ def server_config(
         http=guarded_protocol(limits),
         timeout_keep_alive=max(1, round(limits.idle_seconds)),
         h11_max_incomplete_event_size=limits.max_header_bytes,
-        ws_max_size=limits.max_message_bytes,
+        **{"ws_max_size": limits.max_message_bytes, **options},
     )
     quiet_logs()  # after uvicorn has configured its loggers
     return config
