@@ -63,7 +63,7 @@ from .models import (
 from .puzzles import router as puzzles_router
 from .redact import redact, server_paths
 from .review import router as review_router
-from .scheduler import Scheduler, address_key, make_slots
+from .scheduler import Scheduler, client_of, make_slots
 from .service import DEFAULT_MOVE_SECONDS, GRACE_SECONDS, ApiError, GameService, invalid
 
 #: A game's id in a URL: SQLite's ids are signed 64-bit integers.
@@ -80,11 +80,6 @@ LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
 #: How many steps below the server its engine workers run: requests (a human move) get the CPU first.
 ENGINE_NICE = 5
-
-
-def client_of(request: Request) -> str:
-    """The key the engine scheduler shares the engines by: the client's address (kalah.web.scheduler)."""
-    return address_key(request.client.host if request.client else None)
 
 
 #: What a route that starts engine work answers when the scheduler refuses the job (kalah.web.scheduler).
