@@ -62,6 +62,7 @@ from .models import (
 )
 from .puzzles import router as puzzles_router
 from .redact import redact, server_paths
+from .review import Reviews
 from .review import router as review_router
 from .scheduler import Scheduler, client_of, make_slots
 from .service import DEFAULT_MOVE_SECONDS, GRACE_SECONDS, ApiError, GameService, invalid
@@ -150,6 +151,7 @@ def create_app(
             yield
         finally:
             collector.restore()
+            await app.state.reviews.stop()  # before the workers go: no review waits on a dead engine
             engines.stop()
 
     app = FastAPIOffline(
@@ -161,6 +163,7 @@ def create_app(
     )
     add_redoc(app)
     app.state.library = library
+    app.state.reviews = Reviews()  # reviews under way (kalah.web.review)
     private = server_paths(library.path)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOOPBACK_HOSTS))
     app.add_middleware(BodyLimit, max_bytes=max_body)
@@ -331,6 +334,7 @@ def create_app(
     @app.delete("/api/games/{game_id}", status_code=204, summary="Delete a game and its moves from the library")
     async def delete_game(game_id: GameId) -> Response:
         await service().delete(game_id)
+        app.state.reviews.cancel(game_id)  # a review of a deleted game would use engines for nobody
         return Response(status_code=204)
 
     @app.get("/api/games/{game_id}/record", summary="The game as a JSON game record")
