@@ -587,3 +587,60 @@ def test_lab_trees_beyond_the_queue_get_503(client, monkeypatch):
     assert response.status_code == 503 and "retry-after" in response.headers
     lab._tree_slots.release()
     assert client.post("/api/lab/tree", json=body).status_code == 200
+
+
+def test_one_client_cannot_fill_the_lab_tree_queue(db, monkeypatch):
+    """Six trees at once from one address: two are taken (one worked out, one next), four get 429 naming
+    the limit, and another address is still served meanwhile (it got 503 while the queue was full)."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kalah.web import lab
+
+    release = threading.Event()
+    work_out = lab._tree_facts
+
+    def held(request):
+        assert release.wait(30)
+        return work_out(request)
+
+    monkeypatch.setattr(lab, "_tree_facts", held)
+    app = create_app(db, workers=1, pool="thread")  # the lab needs no engines: no lifespan, no workers
+    greedy = TestClient(app, base_url="http://localhost", client=("192.0.2.1", 5000))
+    other = TestClient(app, base_url="http://localhost", client=("192.0.2.2", 5000))
+    body = {
+        "position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0},
+        "parent": [None, 0],
+        "move": [None, 2],
+        "cutoff": [False, False],
+    }
+    with ThreadPoolExecutor(8) as senders:
+        flood = [senders.submit(greedy.post, "/api/lab/tree", json=body) for _ in range(6)]
+        refused = [answer.result(timeout=30) for answer in _first_done(flood, 4)]
+        assert all(answer.status_code == 429 for answer in refused), [a.text for a in refused]
+        assert "2 lab trees" in refused[0].json()["detail"] and refused[0].headers["retry-after"] == "1"
+        assert lab._trees_of == {"addr:192.0.2.1": 2}
+        served = senders.submit(other.post, "/api/lab/tree", json=body)
+        deadline = time.monotonic() + 10
+        while lab._trees_of.get("addr:192.0.2.2") != 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert lab._trees_of.get("addr:192.0.2.2") == 1  # queued behind the greedy client's, not refused
+        release.set()
+        assert served.result(timeout=30).status_code == 200
+        taken = [answer.result(timeout=30) for answer in flood if answer.result(timeout=30).status_code != 429]
+        assert [answer.status_code for answer in taken] == [200, 200]
+    assert lab._trees_of == {}  # nothing kept of clients with no tree under way
+
+
+def _first_done(futures, count):
+    """The first ``count`` of ``futures`` to finish (the others are held)."""
+    import concurrent.futures
+
+    done: list = []
+    pending = set(futures)
+    while len(done) < count:
+        finished, pending = concurrent.futures.wait(pending, timeout=30, return_when="FIRST_COMPLETED")
+        assert finished, "no answer in 30 s"
+        done.extend(finished)
+    return done

@@ -86,6 +86,109 @@ def test_bad_review_requests_are_4xx(client):
     assert client.post(f"/api/games/{game['id']}/review?seconds=100").status_code == 422
 
 
+# --- fair shares: reviews are engine jobs of their client, bounded, stopped with their game -----------------
+
+
+def another_client(client: TestClient, host: str) -> TestClient:
+    """A client of the same running server (its event loop) from another address."""
+    other = TestClient(client.app, base_url="http://localhost", client=(host, 5000))
+    other.portal = client.portal
+    return other
+
+
+def start(client, record: GameRecord, seconds: float | None = None) -> tuple[int, dict]:
+    game_id = client.post("/api/records", content=record.to_json(), headers=JSON).json()["id"]
+    query = "" if seconds is None else f"?seconds={seconds}"
+    answer = client.post(f"/api/games/{game_id}/review{query}")
+    assert answer.status_code == 200, answer.text
+    return game_id, answer.json()
+
+
+def wait_until(condition, seconds: float = 20) -> None:
+    deadline = time.time() + seconds
+    while not condition():
+        assert time.time() < deadline, "not within the time"
+        time.sleep(0.02)
+
+
+@pytest.fixture()
+def quick(tmp_path):
+    """A server whose engines think 0.1 s a job at most: a long review takes many short jobs."""
+    app = create_app(tmp_path / "games.sqlite", workers=1, pool="thread", move_seconds=0.1)
+    with TestClient(app, base_url="http://localhost", client=("192.0.2.1", 5000)) as client:
+        yield client
+
+
+def test_a_second_client_reviews_while_the_first_clients_long_review_runs(quick):
+    first, second = quick, another_client(quick, "192.0.2.2")
+    long_game, running = start(first, record_of(Variant(6, 6), 3), seconds=2)
+    assert running["status"] == "running" and running["seconds_per_position"] == 0.1  # the server's cap a job
+    assert running["total"] > 60  # some 6 s of engine time: the test ends it by deleting the game
+    refused = first.post(f"/api/games/{start_id(first, record_of(Variant(4, 3), 7))}/review")
+    assert refused.status_code == 429 and f"game {long_game}" in refused.json()["detail"]
+    assert refused.headers["retry-after"]
+    began = time.time()
+    short_game, answer = start(second, record_of(Variant(4, 3), 1))
+    assert answer["status"] == "running"  # was: 503 another game is being reviewed
+    wait_until(lambda: second.get(f"/api/games/{short_game}/review").json()["status"] == "done")
+    assert time.time() - began < 10  # its positions took turns with the long review's, one job each
+    still = first.get(f"/api/games/{long_game}/review").json()
+    assert still["status"] == "running" and still["done"] < still["total"]
+    assert first.delete(f"/api/games/{long_game}").status_code == 204
+
+
+def start_id(client, record: GameRecord) -> int:
+    return client.post("/api/records", content=record.to_json(), headers=JSON).json()["id"]
+
+
+def test_deleting_a_game_stops_its_review_and_stopping_the_server_stops_them_all(tmp_path):
+    app = create_app(tmp_path / "games.sqlite", workers=1, pool="thread", move_seconds=0.1)
+    with TestClient(app, base_url="http://localhost", client=("192.0.2.1", 5000)) as client:
+        game_id, _ = start(client, record_of(Variant(6, 6), 3), seconds=2)
+        wait_until(lambda: client.get(f"/api/games/{game_id}/review").json()["done"] >= 2)
+        job = app.state.reviews.running(game_id)
+        assert client.delete(f"/api/games/{game_id}").status_code == 204
+        assert app.state.reviews.running(game_id) is None
+        wait_until(lambda: job.task.done() and app.state.service.engines.load("addr:192.0.2.1") == 0, 5)
+        assert job.task.cancelled()
+        done = job.done
+        time.sleep(0.3)
+        assert job.done == done  # no further position was analysed
+        assert client.get(f"/api/games/{game_id}/review").status_code == 404
+
+        other, _ = start(client, record_of(Variant(6, 6), 5), seconds=2)  # the client's one review is free again
+        job = app.state.reviews.running(other)
+        began = time.time()
+    assert time.time() - began < 5  # the server stopped at once with a review under way
+    assert job.task.cancelled() and app.state.reviews.running(other) is None
+
+
+def test_a_review_asks_for_a_bounded_engine_time_in_all(client, monkeypatch):
+    from kalah.web import review
+
+    assert review.position_seconds(2.0, 458) * 458 <= review.REVIEW_ENGINE_SECONDS
+    assert review.position_seconds(0.3, 41) == 0.3  # a usual game keeps the time it asked for
+    long_game = record_of(Variant(12, 15), 2)
+    assert len(long_game.moves) > 200  # the report's was of 457 moves: 15 minutes at 2 s a position
+    game_id, answer = start(client, long_game, seconds=2)
+    assert answer["total"] == len(long_game.moves) + 1
+    assert 0 < answer["seconds_per_position"] < 2
+    assert answer["seconds_per_position"] * answer["total"] <= review.REVIEW_ENGINE_SECONDS + 1e-9
+    assert client.delete(f"/api/games/{game_id}").status_code == 204
+
+    monkeypatch.setattr(review, "REVIEW_ENGINE_SECONDS", 1.0)
+    record = record_of(Variant(4, 3), 4)
+    game_id, answer = start(client, record, seconds=2)
+    wait_until(lambda: client.get(f"/api/games/{game_id}/review").json()["status"] == "done")
+    made = client.get(f"/api/games/{game_id}/review").json()["review"]
+    assert made["seconds_per_position"] * (len(record.moves) + 1) <= 1.0 + 1e-9
+    assert len(made["moves"]) == len(record.moves)
+
+    monkeypatch.setattr(review, "REVIEW_ENGINE_SECONDS", 10 * review.MIN_POSITION_SECONDS)
+    too_long = client.post(f"/api/games/{start_id(client, record_of(Variant(4, 4), 6))}/review")
+    assert too_long.status_code == 422 and "at most 9 moves" in too_long.json()["detail"]
+
+
 # --- the page ----------------------------------------------------------------------------------------------
 
 

@@ -36,7 +36,17 @@ from kalah.analysis import Analysis, AnalysisError, analyse
 from kalah.records import GameRecord
 from kalah.rules import KalahError, Move, Position, move_name
 
-__all__ = ["CLASSES", "DEFAULT_TIME", "FORMAT", "GameReview", "ReviewError", "ReviewedMove", "classify", "review"]
+__all__ = [
+    "CLASSES",
+    "DEFAULT_TIME",
+    "FORMAT",
+    "GameReview",
+    "ReviewError",
+    "ReviewedMove",
+    "classify",
+    "review",
+    "review_of_analyses",
+]
 
 FORMAT = "kalah-review"
 #: Seconds of analysis per position by default: a 40-move game takes at most about 16 s.
@@ -226,6 +236,23 @@ def review(
             raise ReviewError(str(error)) from None
         if progress is not None:
             progress(done, total)
+    made = [analysis for analysis in analyses if analysis is not None]
+    return review_of_analyses(record, made, time, seconds=_time.perf_counter() - started)
+
+
+def review_of_analyses(
+    record: GameRecord, analyses: list[Analysis], time: float, *, seconds: float = 0.0
+) -> GameReview:
+    """The review of ``record`` from the analyses of its positions (``record.positions()``, in order),
+    each made for ``time`` seconds; ``seconds``: how long they took in all.
+
+    :func:`review` analyses the positions itself; a caller that analyses them elsewhere (the web
+    server, a position at a time in its engine workers) assembles the review with this. Raises
+    :class:`ReviewError` when the analyses are not one per position.
+    """
+    positions: list[Position] = list(record.positions())
+    if len(analyses) != len(positions) or not all(isinstance(entry, Analysis) for entry in analyses):
+        raise ReviewError(f"a review needs one analysis per position ({len(positions)}), got {len(analyses)}")
     reviewed: list[ReviewedMove] = []
     pair, last_player = 0, None
     for number, recorded in enumerate(record.moves, 1):
@@ -301,6 +328,6 @@ def review(
             "to_move": positions[-1].to_move,
             "over": positions[-1].is_over,
         },
-        seconds=_time.perf_counter() - started,
+        seconds=seconds,
         extra={"moves": len(record.moves)},
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kalah.analysis import Analysis
 from kalah.analysis import analyse as analyse_position
 from kalah.rules import Position, line_names
 from kalah.search import search, trace
@@ -81,3 +82,10 @@ def mcts_trace_json(position_json: str, playouts: int, seed: int, depth: int) ->
         }
     )
     return traced
+
+
+def review_position(position_json: str, seconds: float) -> Analysis:
+    """One position of a game's review (:mod:`kalah.web.review`): :func:`kalah.analyse` on one thread, for
+    ``seconds``. The analysis itself is answered (it is pickled back from the worker): the server assembles
+    the review from the analyses of all the positions (:func:`kalah.review.review_of_analyses`)."""
+    return analyse_position(Position.from_json(position_json), seconds, threads=1)

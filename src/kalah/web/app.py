@@ -62,8 +62,9 @@ from .models import (
 )
 from .puzzles import router as puzzles_router
 from .redact import redact, server_paths
+from .review import Reviews
 from .review import router as review_router
-from .scheduler import Scheduler, address_key, make_slots
+from .scheduler import Scheduler, client_of, make_slots
 from .service import DEFAULT_MOVE_SECONDS, GRACE_SECONDS, ApiError, GameService, invalid
 
 STATIC = files("kalah.web") / "static"
@@ -77,11 +78,6 @@ LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
 #: How many steps below the server its engine workers run: requests (a human move) get the CPU first.
 ENGINE_NICE = 5
-
-
-def client_of(request: Request) -> str:
-    """The key the engine scheduler shares the engines by: the client's address (kalah.web.scheduler)."""
-    return address_key(request.client.host if request.client else None)
 
 
 #: What a route that starts engine work answers when the scheduler refuses the job (kalah.web.scheduler).
@@ -152,6 +148,7 @@ def create_app(
             yield
         finally:
             collector.restore()
+            await app.state.reviews.stop()  # before the workers go: no review waits on a dead engine
             engines.stop()
 
     app = FastAPIOffline(
@@ -163,6 +160,7 @@ def create_app(
     )
     add_redoc(app)
     app.state.library = library
+    app.state.reviews = Reviews()  # reviews under way (kalah.web.review)
     private = server_paths(library.path)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOOPBACK_HOSTS))
     app.add_middleware(BodyLimit, max_bytes=max_body)
@@ -333,6 +331,7 @@ def create_app(
     @app.delete("/api/games/{game_id}", status_code=204, summary="Delete a game and its moves from the library")
     async def delete_game(game_id: GameId) -> Response:
         await service().delete(game_id)
+        app.state.reviews.cancel(game_id)  # a review of a deleted game would use engines for nobody
         return Response(status_code=204)
 
     @app.get("/api/games/{game_id}/record", summary="The game as a JSON game record")

@@ -15,7 +15,7 @@ import threading
 from importlib.resources import files
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 from pydantic import Field
 
@@ -23,7 +23,8 @@ from kalah.rules import KalahError, Position
 from kalah.search.tracing import tree_facts as facts_of_tree
 
 from .models import Strict
-from .service import busy, invalid
+from .scheduler import client_of
+from .service import ApiError, busy, invalid
 
 STATIC = files("kalah.web") / "static"
 
@@ -37,8 +38,14 @@ MAX_LINE = 64
 #: thread of its own (the event loop keeps answering others), one at a time, and a few more may wait.
 TREE_WORKERS = 1
 TREE_QUEUE = 4
+#: Trees one client (kalah.web.scheduler.client_of) may have running or waiting: one worked out and one
+#: next. The queue is shared, so without this one client's parallel requests filled it and every other
+#: client got 503 for as long as it kept them coming.
+TREES_PER_CLIENT = 2
 _tree_pool = concurrent.futures.ThreadPoolExecutor(max_workers=TREE_WORKERS, thread_name_prefix="kalah-lab-tree")
 _tree_slots = threading.BoundedSemaphore(TREE_WORKERS + TREE_QUEUE)
+_trees_of: dict[str, int] = {}  # client: its trees running or waiting
+_trees_lock = threading.Lock()  # the pool's thread gives trees back
 
 router = APIRouter()
 
@@ -90,15 +97,38 @@ async def line(request: LineIn) -> dict[str, Any]:
 @router.post(
     "/api/lab/tree", summary="Who moves at each node of a traced tree, and the moves each cutoff left unvisited"
 )
-async def tree_facts(request: TreeIn) -> Response:
+async def tree_facts(request: TreeIn, http: Request) -> Response:
     """Who moves at each node of a traced tree, and the legal moves each cutoff node left unvisited
-    (worked out off the event loop; 503 when TREE_QUEUE trees already wait)."""
-    if not _tree_slots.acquire(blocking=False):
-        raise busy("the server is working out other trees; try again in a moment")
-    try:
-        return await asyncio.get_running_loop().run_in_executor(_tree_pool, _tree_facts, request)
-    finally:
+    (worked out off the event loop; 429 when the client has TREES_PER_CLIENT trees under way, 503 when
+    TREE_QUEUE trees already wait)."""
+    client = client_of(http)
+    with _trees_lock:
+        if _trees_of.get(client, 0) >= TREES_PER_CLIENT:
+            raise ApiError(
+                429,
+                f"this client already has {TREES_PER_CLIENT} lab trees being worked out or waiting;"
+                " send the next when one has answered",
+                {"Retry-After": "1"},
+            )
+        if not _tree_slots.acquire(blocking=False):
+            raise busy("the server is working out other trees; try again in a moment")
+        _trees_of[client] = _trees_of.get(client, 0) + 1
+    work = _tree_pool.submit(_tree_facts, request)
+    # A tree counts for its client until its thread is done with it, also when the request went away
+    # meanwhile: hanging up and asking again must not pile trees behind everyone else's.
+    work.add_done_callback(lambda _: _tree_done(client))
+    return await asyncio.wrap_future(work)  # a request that goes away drops its tree if it still waits
+
+
+def _tree_done(client: str) -> None:
+    """Called by the pool's thread (or at once, for a tree dropped while waiting)."""
+    with _trees_lock:
         _tree_slots.release()
+        left = _trees_of[client] - 1
+        if left:
+            _trees_of[client] = left
+        else:
+            del _trees_of[client]  # nothing is kept of a client with no tree under way
 
 
 def _tree_facts(request: TreeIn) -> Response:

@@ -1,8 +1,35 @@
 """Reviews in the browser: ``POST /api/games/{id}/review`` starts one, ``GET`` reads it (or its progress).
 
-A review (:func:`kalah.review.review`) takes seconds, so it runs in a thread
-of its own, off the event loop, on one core (the server shares the machine),
-one review at a time: a second game's request while one runs gets 503. The
+A review (as :func:`kalah.review.review`) analyses every position of a game,
+which takes seconds to minutes, so the server never runs it as one piece of
+work. Each position's analysis is an engine job of its own, run by the same
+fair scheduler as computer moves, analyses and traces
+(:mod:`kalah.web.scheduler`), under the key of the client that asked for the
+review. So a review holds at most one engine slot at a time, for at most one
+position's seconds; between two positions every other client's waiting jobs
+get their turn first (the reviewing client has used the engines lately), and
+the last free slot stays with light clients, so nobody waits behind a
+review, and two clients' reviews share the engines position by position. A
+review runs in the niced engine workers, not in the server's process.
+
+Bounds (the review's analyses are made from the end of the game back, as
+kalah.review does, and assembled by :func:`kalah.review.review_of_analyses`):
+
+- engine time: a review asks for at most REVIEW_ENGINE_SECONDS in all. Each
+  position gets the ``seconds`` asked (at most MAX_SECONDS, and the server's
+  ``--max-move-seconds``), shrunk to REVIEW_ENGINE_SECONDS over the number of
+  positions when the game is long: a 457-move game at 2 s a position would
+  have run 15 minutes; it gets 0.13 s a position. A game so long that a
+  position would get under MIN_POSITION_SECONDS (2,999 moves) is refused
+  with 422.
+- one review under way per client (REVIEWS_PER_CLIENT, then 429), at most
+  MAX_REVIEWS on the server (then 503);
+- a review still unfinished after REVIEW_WALL_SECONDS (the engines were
+  that busy) fails, and so does one whose jobs the scheduler refused
+  REFUSALS times in a row.
+
+Deleting the game cancels its review (the position being analysed finishes
+in its worker and is thrown away), and so does stopping the server. The
 finished review is stored with the game in the library (with the move count
 it was made for), so it is computed once; a game that has moved on since is
 reviewed again. The page polls ``GET`` for the progress and the result.
@@ -11,42 +38,174 @@ reviewed again. The page polls ``GET`` for the progress and the result.
 from __future__ import annotations
 
 import asyncio
-import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Path, Query, Request
 
-from kalah.records import GameLibrary
+from kalah.records import GameLibrary, GameRecord
 from kalah.records.library import DamagedGameError, LibraryBusyError, LibraryError
-from kalah.review import review
+from kalah.review import review_of_analyses
 
+from .analysis import review_position
+from .scheduler import Refused, client_of
 from .service import ApiError, busy, invalid
 
-#: Seconds of analysis a position in the browser's reviews: a 40-move game in about 12 s on one core.
+if TYPE_CHECKING:
+    from kalah.analysis import Analysis
+
+    from .service import GameService
+
+#: Seconds of analysis a position in the browser's reviews unless the client asks: a 40-move game in
+#: about 12 s of one engine.
 REVIEW_SECONDS = 0.3
-#: Reviews computed at once (each keeps one core busy).
-MAX_RUNNING = 1
+#: The most seconds a position a client may ask for.
+MAX_SECONDS = 2.0
+#: Engine seconds one review may ask for in all: the seconds of a position shrink to fit (see above).
+REVIEW_ENGINE_SECONDS = 60.0
+#: The least seconds a position gets; a longer game than REVIEW_ENGINE_SECONDS allows at this is refused.
+MIN_POSITION_SECONDS = 0.02
+#: Reviews one client may have under way, and the server in all.
+REVIEWS_PER_CLIENT = 1
+MAX_REVIEWS = 16
+#: A review that has not finished this long after it started (waiting for engines included) fails.
+REVIEW_WALL_SECONDS = 600.0
+#: Refusals of the scheduler in a row (429, 503: busy engines, an overrun) after which a review fails.
+REFUSALS = 20
+#: Failed reviews remembered for GET (the oldest are forgotten first).
+FAILURES_KEPT = 100
 
 router = APIRouter()
 T = TypeVar("T")
 GameId = Annotated[int, Path(ge=1, le=2**62)]
 
 
+def position_seconds(asked: float, positions: int, cap: float | None = None) -> float:
+    """The seconds each of ``positions`` positions is analysed for: ``asked``, shrunk so that all of them
+    together ask for at most ``cap`` engine seconds (by default REVIEW_ENGINE_SECONDS).
+
+    >>> position_seconds(0.3, 41), position_seconds(2.0, 458)
+    (0.3, 0.13100436681222707)
+    """
+    return min(asked, (REVIEW_ENGINE_SECONDS if cap is None else cap) / max(1, positions))
+
+
 @dataclass
 class _Job:
-    """A review under way: positions done of the total; the error that stopped it, if any."""
+    """A review under way: positions done of the total, each analysed for ``seconds``."""
 
+    client: str
     moves: int
+    seconds: float
+    total: int
     done: int = 0
-    total: int = 0
-    error: str | None = None
-    finished: bool = False
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
-_JOBS: dict[tuple[int, int], _Job] = {}  # (id of the library object, game id) -> job
-_LOCK = threading.Lock()
+class Reviews:
+    """The reviews under way on one server (``app.state.reviews``), and those that failed lately."""
+
+    def __init__(self) -> None:
+        self._running: dict[int, _Job] = {}  # game id: its review under way
+        self._failed: OrderedDict[int, str] = OrderedDict()  # game id: why its last review failed
+
+    def running(self, game_id: int) -> _Job | None:
+        """The game's review under way, if any."""
+        return self._running.get(game_id)
+
+    def failure(self, game_id: int) -> str | None:
+        """Why the game's last review failed, if it did (and no review of it has started since)."""
+        return self._failed.get(game_id)
+
+    def of(self, client: str) -> list[int]:
+        """The games whose reviews ``client`` has under way."""
+        return [game_id for game_id, job in self._running.items() if job.client == client]
+
+    def start(self, service: GameService, game_id: int, client: str, record: GameRecord, seconds: float) -> _Job:
+        """Start reviewing ``record`` (game ``game_id``) for ``client``, ``seconds`` a position: 429 when the
+        client has its reviews under way, 503 when the server has MAX_REVIEWS."""
+        mine = self.of(client)
+        if len(mine) >= REVIEWS_PER_CLIENT:
+            raise ApiError(
+                429,
+                f"this client already has a review under way (game {mine[0]}); start the next when it is done",
+                {"Retry-After": "5"},
+            )
+        if len(self._running) >= MAX_REVIEWS:
+            raise busy(f"the server is making {len(self._running)} reviews; try again in a minute", retry_after=30)
+        positions = len(record.moves) + 1
+        each = position_seconds(min(seconds, service.move_seconds), positions)
+        job = self._running[game_id] = _Job(client, len(record.moves), each, positions)
+        self._failed.pop(game_id, None)
+        job.task = asyncio.get_running_loop().create_task(self._review(service, game_id, job, record))
+        return job
+
+    def cancel(self, game_id: int) -> None:
+        """Stop the game's review, if one is under way (the game was deleted)."""
+        job = self._running.pop(game_id, None)
+        self._failed.pop(game_id, None)
+        if job is not None and job.task is not None:
+            job.task.cancel()
+
+    async def stop(self) -> None:
+        """Cancel every review (the server is stopping) and wait until they have let go of the engines."""
+        tasks = [job.task for job in self._running.values() if job.task is not None]
+        self._running.clear()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _review(self, service: GameService, game_id: int, job: _Job, record: GameRecord) -> None:
+        try:
+            positions = list(record.positions())
+            analyses: list[Analysis | None] = [None] * len(positions)
+            began, deadline = time.perf_counter(), time.monotonic() + REVIEW_WALL_SECONDS
+            # from the end back: the late positions are proven at once (kalah.review says why)
+            for index in reversed(range(len(positions))):
+                analyses[index] = await self._analyse(service, job, positions[index].to_json(), deadline)
+                job.done += 1
+            made = review_of_analyses(
+                record,
+                [entry for entry in analyses if entry is not None],
+                job.seconds,
+                seconds=time.perf_counter() - began,
+            )
+            await asyncio.to_thread(service.library.save_review, game_id, job.moves, made.to_dict())
+        except Exception as error:
+            self._fail(game_id, job, str(error) or type(error).__name__)
+        finally:
+            if self._running.get(game_id) is job:
+                del self._running[game_id]
+
+    async def _analyse(self, service: GameService, job: _Job, position_json: str, deadline: float) -> Analysis:
+        refusals = 0
+        while True:
+            if time.monotonic() > deadline:
+                raise TimeoutError(
+                    f"the engines were too busy: the review was not done within {REVIEW_WALL_SECONDS:g} s; try later"
+                )
+            try:
+                return await service.engines.run(job.client, review_position, position_json, job.seconds)
+            except Refused as refusal:  # the client's other jobs, or everyone's, fill the engines: wait
+                refusals += 1
+                if refusals >= REFUSALS:
+                    raise RuntimeError(refusal.message) from None
+                await asyncio.sleep(refusal.retry_after)
+
+    def _fail(self, game_id: int, job: _Job, error: str) -> None:
+        if self._running.get(game_id) is not job:
+            return  # cancelled (the game was deleted): nobody asks about it
+        self._failed[game_id] = error
+        while len(self._failed) > FAILURES_KEPT:
+            self._failed.popitem(last=False)
+
+
+def _reviews(request: Request) -> Reviews:
+    reviews: Reviews = request.app.state.reviews
+    return reviews
 
 
 def _library(request: Request) -> GameLibrary:
@@ -67,30 +226,8 @@ async def _call(function: Callable[..., T], *args: Any) -> T:
         raise (ApiError(404, text) if text.startswith("no game") else busy(text, retry_after=5)) from None
 
 
-def _run(library: GameLibrary, game_id: int, key: tuple[int, int], job: _Job, seconds: float) -> None:
-    """The thread's work: review the game as it was when asked, store the review, forget the job."""
-
-    def heard(done: int, total: int) -> None:
-        job.done, job.total = done, total
-
-    try:
-        record = library.record(game_id)
-        record.moves = record.moves[: job.moves]
-        data = review(record, seconds, threads=1, progress=heard).to_dict()
-        library.save_review(game_id, job.moves, data)
-    except Exception as error:
-        job.error = str(error) or type(error).__name__
-    finally:
-        job.finished = True
-        with _LOCK:
-            if job.error is None:
-                _JOBS.pop(key, None)
-
-
 def _progress(job: _Job) -> dict[str, Any]:
-    if job.error is not None:
-        return {"status": "failed", "error": job.error}
-    return {"status": "running", "done": job.done, "total": job.total or job.moves + 1}
+    return {"status": "running", "done": job.done, "total": job.total, "seconds_per_position": job.seconds}
 
 
 @router.get(
@@ -100,19 +237,19 @@ def _progress(job: _Job) -> dict[str, Any]:
 )
 async def read_review(request: Request, game_id: GameId) -> dict[str, Any]:
     """``{"status": "done", "review": {...}}`` when a review of the game as it stands is stored;
-    ``{"status": "running", "done", "total"}`` while one is computed; ``{"status": "failed", "error"}``."""
-    library = _library(request)
-    key = (id(library), game_id)
-    with _LOCK:
-        job = _JOBS.get(key)
-    if job is not None and not job.finished:
+    ``{"status": "running", "done", "total", "seconds_per_position"}`` while one is computed;
+    ``{"status": "failed", "error"}``."""
+    library, reviews = _library(request), _reviews(request)
+    job = reviews.running(game_id)
+    if job is not None:
         return _progress(job)
     stored = await _call(library.review, game_id)
     moves = len((await _call(library.record, game_id)).moves)
     if stored is not None and stored[0] == moves:
         return {"status": "done", "review": stored[1]}
-    if job is not None and job.error is not None:
-        return _progress(job)
+    failure = reviews.failure(game_id)
+    if failure is not None:
+        return {"status": "failed", "error": failure}
     raise ApiError(404, f"game {game_id} has no review yet" + (" of its last moves" if stored is not None else ""))
 
 
@@ -121,32 +258,42 @@ async def read_review(request: Request, game_id: GameId) -> dict[str, Any]:
     summary="Start reviewing a game (poll GET for the progress)",
     responses={
         404: {"description": "no such game"},
-        422: {"description": "a game without moves"},
-        503: {"description": "another review is under way: retry after the Retry-After seconds"},
+        422: {"description": "a game without moves, or too long to review"},
+        429: {"description": "this client has a review under way: retry after the Retry-After seconds"},
+        503: {"description": "the server has its most reviews under way: retry after the Retry-After seconds"},
     },
 )
 async def start_review(
     request: Request,
     game_id: GameId,
-    seconds: Annotated[float, Query(gt=0, le=2, allow_inf_nan=False)] = REVIEW_SECONDS,
+    seconds: Annotated[
+        float,
+        Query(
+            gt=0,
+            le=MAX_SECONDS,
+            allow_inf_nan=False,
+            description=f"seconds a position; shrunk so that a review asks for at most {REVIEW_ENGINE_SECONDS:g}"
+            " engine seconds in all",
+        ),
+    ] = REVIEW_SECONDS,
 ) -> dict[str, Any]:
     """Start a review of the game as it stands, unless one is stored or under way; answers as GET does."""
-    library = _library(request)
-    key = (id(library), game_id)
+    library, reviews = _library(request), _reviews(request)
     record = await _call(library.record, game_id)
     if not record.moves:
         raise invalid(f"game {game_id} has no moves to review")
     stored = await _call(library.review, game_id)
     if stored is not None and stored[0] == len(record.moves):
         return {"status": "done", "review": stored[1]}
-    with _LOCK:
-        job = _JOBS.get(key)
-        if job is not None and not job.finished:
-            return _progress(job)
-        if sum(not other.finished for other in _JOBS.values()) >= MAX_RUNNING:
-            raise busy("another game is being reviewed; try again in a few seconds", retry_after=5)
-        job = _JOBS[key] = _Job(moves=len(record.moves), total=len(record.moves) + 1)
-    threading.Thread(
-        target=_run, args=(library, game_id, key, job, seconds), name=f"review-{game_id}", daemon=True
-    ).start()
+    job = reviews.running(game_id)
+    if job is not None:
+        return _progress(job)
+    most = int(REVIEW_ENGINE_SECONDS / MIN_POSITION_SECONDS) - 1  # moves: a position more
+    if len(record.moves) > most:
+        raise invalid(
+            f"game {game_id} has {len(record.moves)} moves; the server reviews games of at most {most} moves"
+            f" (each position gets at least {MIN_POSITION_SECONDS:g} s of {REVIEW_ENGINE_SECONDS:g} s in all);"
+            " kalah review reviews any game on your own machine"
+        )
+    job = reviews.start(request.app.state.service, game_id, client_of(request), record, seconds)
     return _progress(job)

@@ -38,9 +38,12 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from kalah.arena.workers import process_pool, stop_pool
+
+if TYPE_CHECKING:
+    from starlette.requests import HTTPConnection
 
 T = TypeVar("T")
 
@@ -67,6 +70,12 @@ def address_key(host: str | None) -> str:
             return f"addr:{address.ipv4_mapped}"
         return f"addr:{ipaddress.IPv6Network((address, 64), strict=False)}"
     return f"addr:{address}"
+
+
+def client_of(connection: HTTPConnection) -> str:
+    """The key of the client that sent a request: its address (:func:`address_key`). Every per-client
+    share of the server (engine jobs, reviews, lab trees) counts clients by this key."""
+    return address_key(connection.client.host if connection.client else None)
 
 
 class Refused(Exception):
