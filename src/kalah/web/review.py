@@ -44,13 +44,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Query, Request
 
 from kalah.records import GameLibrary, GameRecord
 from kalah.records.library import DamagedGameError, LibraryBusyError, LibraryError
 from kalah.review import review_of_analyses
 
 from .analysis import review_position
+from .models import GameId
 from .scheduler import Refused, client_of
 from .service import ApiError, busy, invalid
 
@@ -80,7 +81,6 @@ FAILURES_KEPT = 100
 
 router = APIRouter()
 T = TypeVar("T")
-GameId = Annotated[int, Path(ge=1, le=2**62)]
 
 
 def position_seconds(asked: float, positions: int, cap: float | None = None) -> float:
