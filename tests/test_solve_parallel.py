@@ -258,3 +258,16 @@ def test_a_timed_solve_reports_its_own_guess_as_the_unproven_move():
     # (the guess runs when the root's share of the time is ten times the guess's half second)
     result = solve(position, time=8.0, threads=1, endgame=None, best_moves=False, pv=False)
     assert result.value is None and result.unproven_best_move in position.legal_moves()
+
+
+@pytest.mark.parametrize("seeds, seconds", [(4, 1.0), (6, 2.0)])
+def test_a_budget_too_short_for_the_full_guess_still_reports_an_unproven_move(seeds, seconds):
+    from kalah import solve
+
+    # Kalah(6,4)'s guess takes up to 0.5 s and Kalah(6,6)'s 6 s: budgets under ten times that get a guess
+    # in a tenth of the budget instead, so that the solve still says which move it would play.
+    position = Position.start(Variant(6, seeds))
+    started = time.perf_counter()
+    result = solve(position, time=seconds, threads=1, endgame=None, best_moves=False, pv=False)
+    assert result.value is None and result.unproven_best_move in position.legal_moves()
+    assert time.perf_counter() - started < seconds + 2

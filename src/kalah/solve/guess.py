@@ -42,7 +42,7 @@ class Guess:
 
 
 def heuristic_guess(
-    position: Position, threads: int | None = None, stop: threading.Event | None = None
+    position: Position, threads: int | None = None, stop: threading.Event | None = None, seconds: float | None = None
 ) -> Guess | None:
     """A first guess of the value for MTD(f): a short heuristic search (a fraction of a second; a few
     seconds from :data:`DEEP_GUESS_SEEDS` on) on ``threads`` threads (default one). None for small or
@@ -52,12 +52,14 @@ def heuristic_guess(
     value saves the climb from 0 (on Kalah(6,4): four probes of the seven). The
     guess only orders the probes: the result is proven whatever it is.
     ``stop``, set from another thread, ends the search within a fiftieth of a second (None then).
+    ``seconds`` caps the search's time below :func:`guess_effort`'s (a short solve's budget).
     """
     if position.seeds_in_pits < GUESS_MIN_SEEDS or position.is_over:
         return None
     from kalah.search import search
 
-    depth, seconds = guess_effort(position)
+    depth, most = guess_effort(position)
+    seconds = most if seconds is None else max(0.001, min(most, seconds))
     if stop is None:
         result = search(position, "pvs", depth=depth, time=seconds, move_values=False, threads=threads)
     else:

@@ -106,12 +106,20 @@ class Run:
         # a shallow one may be a step short, which a pair of tests side by side covers in one round.
         depth, seconds = guess_effort(position)
         one_at_a_time = False
-        if guess is None and (not self.deadline or self.deadline - self.engine.core.now() > 10 * seconds):
+        left = self.deadline - self.engine.core.now() if self.deadline else None
+        if guess is None and (left is None or left > 10 * seconds):
             found = heuristic_guess(position, self.threads, self.state.stop)  # nothing else runs yet: every thread
             if found is not None:
                 self.state.guesses[position] = found
                 guess = found.value
             one_at_a_time = guess is not None and depth > GUESS_DEPTH
+        elif guess is None and report and left is not None:
+            # A budget too short for the full guess still gets a shorter one, in a tenth of it, for the
+            # solve's root: its move is what the solve reports, unproven, when it proves no value.
+            found = heuristic_guess(position, self.threads, self.state.stop, seconds=left / 10)
+            if found is not None:
+                self.state.guesses[position] = found
+                guess = found.value
         one_at_a_time = one_at_a_time or until_lower
         pits, diff, seeds = self._view(position)
         lower, upper = -seeds, seeds
