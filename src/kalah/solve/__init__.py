@@ -30,7 +30,14 @@ from kalah.core.builds import BYTE_MAX_PITS, BYTE_MAX_TOTAL, needs_big
 from kalah.rules import Move, Position
 
 from .bounds import swap_open
-from .databases import EndgameChoice, clear_databases, planned_max_seeds, prepare_endgame, probed_database
+from .databases import (
+    EndgameChoice,
+    TableStopped,
+    clear_databases,
+    planned_max_seeds,
+    prepare_endgame,
+    probed_database,
+)
 from .engine import clear_engines, engine_for
 from .result import SolveError, SolveResult
 from .run import ROOT_SHARE, Run, SolveState, root_move_bounds
@@ -156,7 +163,10 @@ def solve(
     engine = engine_for(variant.pits, variant.empty_capture, tt_log2, position.seeds_in_pits, time)
     with engine.lock:
         deadline = engine.core.now() + time if time is not None else 0.0
-        database = probed_database(position, endgame, threads, time)
+        try:
+            database = probed_database(position, endgame, threads, time, stop)
+        except TableStopped:
+            database = None  # stopped while its table was computed: the tests below see the stop at once
         engine.attach(database)
         state = SolveState(engine, threads, on_bounds=progress, stop=stop)
         run = Run(state, deadline=deadline)

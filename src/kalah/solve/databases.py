@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, Union
@@ -28,6 +29,7 @@ __all__ = [
     "planned_max_seeds",
     "prepare_endgame",
     "probed_database",
+    "TableStopped",
 ]
 
 #: Positions of the endgame table that ``endgame="auto"`` computes in memory when none is on disk.
@@ -186,21 +188,31 @@ def prepare_endgame(
     return eg.build(variant, k, path=path, threads=threads, progress=progress)
 
 
+class TableStopped(Exception):
+    """The in-memory table was being computed when the solve's ``stop`` was set (nothing is kept of it)."""
+
+
 def probed_database(
-    position: Position, endgame: EndgameChoice, threads: int, time: float | None = None
+    position: Position,
+    endgame: EndgameChoice,
+    threads: int,
+    time: float | None = None,
+    stop: threading.Event | None = None,
 ) -> EndgameDatabase | None:
     """The database a solve of ``position`` on one machine probes: :func:`chosen_database`, its table
     computed in memory (kept for the rest of the process), and a file copied into memory when the solve is
-    long enough to pay for it (:data:`RESIDENT_MARGIN`).
+    long enough to pay for it (:data:`RESIDENT_MARGIN`). ``stop``, set from another thread, ends the
+    table's computation within a chunk of positions (:class:`TableStopped`): it takes seconds.
 
     Raises:
         SolveError: ``endgame`` is not a choice, or its database does not cover the variant.
         kalah.endgame.EndgameDatabaseError: the database file cannot be read (OSError: nor opened).
+        TableStopped: ``stop`` was set while the table was computed.
     """
     variant = position.variant
     computed = _MEMORY_DATABASES.get((variant.pits, variant.empty_capture))
     choice = chosen_database(position, endgame, time, computed=computed)
-    database = memory_database(variant, choice, threads) if isinstance(choice, int) else choice
+    database = memory_database(variant, choice, threads, stop) if isinstance(choice, int) else choice
     if database is None or database.resident or position.seeds_in_pits < database.max_seeds + RESIDENT_MARGIN:
         return database
     key = (database.path, database.pits, database.empty_capture, database.max_seeds)
@@ -210,13 +222,25 @@ def probed_database(
     return _RESIDENT_DATABASES[key]
 
 
-def memory_database(variant: Variant | tuple[int, bool], max_seeds: int, threads: int = 1) -> EndgameDatabase:
+def memory_database(
+    variant: Variant | tuple[int, bool], max_seeds: int, threads: int = 1, stop: threading.Event | None = None
+) -> EndgameDatabase:
     """The process's in-memory table of the variant's rules up to ``max_seeds``, computed (on ``threads``
-    threads) unless one at least that large is kept already."""
+    threads) unless one at least that large is kept already; ``stop`` as in :func:`probed_database`.
+
+    Raises:
+        TableStopped: ``stop`` was set while the table was computed.
+    """
     key = (variant.pits, variant.empty_capture) if isinstance(variant, Variant) else variant
     memory = _MEMORY_DATABASES.get(key)
     if memory is None or memory.max_seeds < max_seeds:
-        memory = _MEMORY_DATABASES[key] = eg.build_in_memory(variant, max_seeds, threads=threads)
+
+        def check(done: int, total: int) -> None:
+            if stop is not None and stop.is_set():
+                raise TableStopped
+
+        memory = eg.build_in_memory(variant, max_seeds, threads=threads, progress=check)
+        _MEMORY_DATABASES[key] = memory
     return memory
 
 
