@@ -1,0 +1,78 @@
+"""What a new-user trial of the web pages found (Chromium, Playwright, at desktop and phone widths): the puzzle
+board turned for the mover with its move buttons in the order of its pits, the replay's move list following the
+shown move, the review graph's labels clear of its plot."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import httpx
+import pytest
+
+from test_web_browser import CHROMIUM, browser, server, shot  # noqa: F401  (the shared fixtures)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing"),
+]
+
+WIDTHS = [(1280, 900), (390, 844)]
+
+
+def new_page(browser, width: int, height: int):  # noqa: F811
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page, errors
+
+
+@pytest.mark.parametrize(("width", "height"), WIDTHS)
+def test_a_puzzle_for_player_1_has_its_buttons_in_the_order_of_its_pits(browser, server, width, height):  # noqa: F811
+    """Player 1's pits ran f..a from left to right while the buttons ran a..f; the letters were 4 px high on a
+    phone. Only player-1 puzzles are listed to the page here, so that the one it picks is one."""
+    every = httpx.get(f"{server['url']}/api/puzzles").json()
+    ones = [p for p in every if p["position"]["to_move"] == 1 and len(p["legal_moves"]) >= 3]
+    assert ones
+    context, page, errors = new_page(browser, width, height)
+    page.route(
+        "**/api/puzzles*",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(ones)),
+    )
+    page.goto(f"{server['url']}/#/puzzles")
+    page.wait_for_selector("#view-puzzles[data-state='asking'] #pz-choices button")
+    page.wait_for_selector("#pz-board [data-pit]")
+    puzzle = {p["id"]: p for p in ones}[page.locator("#view-puzzles").get_attribute("data-puzzle")]
+    seen = page.evaluate("""() => {
+        const middle = (r) => r.left + r.width / 2;
+        const buttons = [...document.querySelectorAll('#pz-choices button')].map((b) => ({
+            move: b.dataset.choice, text: b.textContent, x: middle(b.getBoundingClientRect())}));
+        const pits = {};
+        for (const pit of document.querySelectorAll('#pz-board [data-pit^="1-"]')) {
+            const letter = pit.querySelector('.letter').getBoundingClientRect();
+            pits[pit.dataset.pit.slice(2)] = {x: middle(pit.querySelector('.cup').getBoundingClientRect()),
+                letter: pit.dataset.letter, letterHeight: letter.height};
+        }
+        const board = document.querySelector('#pz-board');
+        return {buttons, pits, bottom: board.dataset.bottom, rows: [...board.querySelectorAll('[data-pit]')].map(
+            (p) => [p.dataset.pit[0], p.querySelector('.cup').getBoundingClientRect().top])};
+    }""")
+    shot(page, f"trial-puzzle-{width}")
+    assert seen["bottom"] == "1"  # turned for the mover, as the play page turns for a human's seat
+    assert min(top for player, top in seen["rows"] if player == "1") > max(top for p, top in seen["rows"] if p == "0")
+    buttons = seen["buttons"]
+    assert [b["move"] for b in buttons] == [str(m) for m in puzzle["legal_moves"]]
+    for b in buttons:
+        assert b["text"] == seen["pits"][b["move"]]["letter"]
+    # the buttons run the way their pits do: ordered by x, the buttons and their pits are in the same order
+    by_x = sorted(buttons, key=lambda b: b["x"])
+    assert [b["move"] for b in by_x] == sorted((b["move"] for b in buttons), key=lambda m: seen["pits"][m]["x"])
+    assert min(pit["letterHeight"] for pit in seen["pits"].values()) >= 11, seen["pits"]
+    # a pit of the board plays too
+    page.click(f"#pz-board [data-pit='1-{puzzle['solution']}'] .cup")
+    page.wait_for_selector("#view-puzzles[data-state='solved']")
+    assert page.locator("#pz-board .pit.legal").count() == 0
+    wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    context.close()
+    assert wide <= 0 and not errors, (wide, errors)
