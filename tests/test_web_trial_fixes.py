@@ -76,3 +76,65 @@ def test_a_puzzle_for_player_1_has_its_buttons_in_the_order_of_its_pits(browser,
     wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     context.close()
     assert wide <= 0 and not errors, (wide, errors)
+
+
+def long_record() -> dict:
+    """A finished random game of Kalah(8,6) of at least 90 moves, as a record to import."""
+    from kalah import Position, Variant
+    from kalah.match import play_game
+    from kalah.players import make_player
+    from kalah.records import RecordBuilder
+
+    for seed in range(50):
+        builder = RecordBuilder()
+        players = [make_player(f"random:seed={seed}"), make_player(f"random:seed={seed + 1}")]
+        play_game(players, Position.start(Variant(8, 6)), [builder])
+        assert builder.record is not None
+        if len(builder.record.moves) >= 90:
+            return builder.record.to_dict()
+    raise AssertionError("no random game of 90 moves")
+
+
+SHOWN = """() => {
+    const list = document.querySelector('#history'), current = list.querySelector('li.current');
+    const box = list.getBoundingClientRect(), at = current ? current.getBoundingClientRect() : null;
+    return {index: Number(document.querySelector('#board').dataset.replayIndex), scrollY: window.scrollY,
+        listTop: list.scrollTop, inside: !!at && at.top >= box.top - 1 && at.bottom <= box.bottom + 1,
+        current: current ? [...list.children].indexOf(current) + 1 : 0, scrolls: list.scrollHeight > list.clientHeight};
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), WIDTHS)
+def test_the_replay_keeps_the_shown_move_in_sight_in_the_move_list(browser, server, width, height):  # noqa: F811
+    """Jumping to the end showed "move 101 of 101" with moves 1-32 in the list."""
+    record = long_record()
+    n = len(record["moves"])
+    game = httpx.post(f"{server['url']}/api/records", json=record)
+    assert game.status_code == 201, game.text
+    context, page, errors = new_page(browser, width, height)
+    page.goto(f"{server['url']}/?anim=0#/replay/{game.json()['id']}")
+    page.wait_for_selector("#rp-slider")
+    page.click("#rp-last")
+    page.wait_for_function(f"document.querySelector('#board').dataset.replayIndex === '{n}'")
+    last = page.evaluate(SHOWN)
+    shot(page, f"trial-replay-last-{width}")
+    assert last["scrolls"] and last["current"] == n and last["inside"], last
+    # the keys: End jumps there without scrolling the page (the list scrolls by itself)
+    page.keyboard.press("Home")
+    page.wait_for_function("document.querySelector('#board').dataset.replayIndex === '0'")
+    assert page.evaluate(SHOWN)["listTop"] == 0
+    page.evaluate("window.scrollTo(0, 0)")
+    page.keyboard.press("End")
+    page.wait_for_function(f"document.querySelector('#board').dataset.replayIndex === '{n}'")
+    end = page.evaluate(SHOWN)
+    assert end["inside"] and end["scrollY"] == 0, end
+    # a step back from the end, and a move picked in the middle, stay in sight too
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"document.querySelector('#board').dataset.replayIndex === '{n - 1}'")
+    assert page.evaluate(SHOWN)["inside"]
+    page.fill("#rp-slider", str(n // 2))
+    page.wait_for_function(f"document.querySelector('#board').dataset.replayIndex === '{n // 2}'")
+    middle = page.evaluate(SHOWN)
+    assert middle["inside"] and middle["current"] == n // 2, middle
+    context.close()
+    assert not errors, errors
