@@ -138,3 +138,44 @@ def test_the_replay_keeps_the_shown_move_in_sight_in_the_move_list(browser, serv
     assert middle["inside"] and middle["current"] == n // 2, middle
     context.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize(("width", "height"), WIDTHS)
+def test_the_review_graph_labels_stay_clear_of_the_plot(browser, server, width, height):  # noqa: F811
+    """The label "pvs (depth 2, strong) ahead (+22)" lay over the first points of the graph, and on a phone it was a few
+    pixels high."""
+    from kalah import Position, Variant
+    from kalah.match import play_game
+    from kalah.players import make_player
+    from kalah.records import RecordBuilder
+
+    builder = RecordBuilder()
+    play_game([make_player("pvs:depth=2"), make_player("random:seed=3")], Position.start(Variant(4, 3)), [builder])
+    assert builder.record is not None
+    game = httpx.post(f"{server['url']}/api/records", json=builder.record.to_dict())
+    assert game.status_code == 201, game.text
+    context, page, errors = new_page(browser, width, height)
+    page.goto(f"{server['url']}/#/review/{game.json()['id']}")
+    page.wait_for_selector("#view-review[data-state='done']", timeout=60_000)
+    seen = page.evaluate("""() => {
+        const box = (node) => { const r = node.getBoundingClientRect();
+            return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+        const label = (id) => { const node = document.querySelector(id);
+            return {...box(node), text: node.textContent, size: parseFloat(getComputedStyle(node).fontSize)}; };
+        return {labels: [label('#rv-ahead-0'), label('#rv-ahead-1')], plot: box(document.querySelector('#rv-graph')),
+            points: [...document.querySelectorAll('#rv-graph [data-point]')].map(box)};
+    }""")
+    page.locator("#rv-graph").scroll_into_view_if_needed()
+    shot(page, f"trial-review-{width}")
+    context.close()
+    assert not errors, errors
+
+    def overlap(a: dict, b: dict) -> bool:
+        return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
+
+    top, bottom = seen["labels"]
+    assert "ahead (+" in top["text"] and "ahead (−" in bottom["text"]
+    assert top["bottom"] <= seen["plot"]["top"] and bottom["top"] >= seen["plot"]["bottom"], seen
+    for label in seen["labels"]:
+        assert label["size"] >= 12 and label["bottom"] - label["top"] >= 12, label
+        assert not any(overlap(label, point) for point in seen["points"]), label
