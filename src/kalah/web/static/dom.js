@@ -23,6 +23,18 @@ export const $dialog = (selector) => /** @type {HTMLDialogElement} */ ($(selecto
 /** The board's SVG element, whose data-* attributes are the tests' hooks. @returns {SVGSVGElement} */
 export const boardElement = () => /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#board")));
 
+/**
+ * Scroll `list` so that `item`, one of its children, is inside its visible box. Only the list's own scrollTop
+ * moves: scrollIntoView would scroll the page too, and on a phone pull the board out of sight.
+ * @param {HTMLElement} list @param {Element} item
+ */
+export function scrollIntoList(list, item) {
+  const top = list.getBoundingClientRect().top + list.clientTop, bottom = top + list.clientHeight;
+  const box = item.getBoundingClientRect();
+  if (box.top < top) list.scrollTop -= top - box.top;
+  else if (box.bottom > bottom) list.scrollTop += box.bottom - bottom;
+}
+
 /** @param {number} ms @returns {Promise<void>} */
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -76,8 +76,9 @@ function onKey(event) {
   if (state.mode === "replay") {
     if (event.key === "ArrowRight") { replayStep(1); event.preventDefault(); }
     else if (event.key === "ArrowLeft") { replayStep(-1); event.preventDefault(); }
-    else if (event.key === "Home") replayJump("start");
-    else if (event.key === "End") replayJump("end");
+    // Home and End jump the replay, not the page as well (on a phone that pulled the board out of sight).
+    else if (event.key === "Home") { replayJump("start"); event.preventDefault(); }
+    else if (event.key === "End") { replayJump("end"); event.preventDefault(); }
     return;
   }
   const game = state.game;

@@ -3,18 +3,25 @@
  * kalah.puzzles), each a position whose one best move the solver proves.
  * The player's puzzle rating, streak and best streak are kept in the
  * browser (localStorage); puzzles are picked near the rating. A hint shows
- * the theme. Boards are drawn by the server (/api/board.svg).
+ * the theme. The board is the play page's board component (board.js),
+ * turned as the play page turns it for a human's seat: the mover's pits run
+ * along the bottom, a..f or A..F from left to right, in the order of the move
+ * buttons under it, with labels sized for the screen it is shown on.
  *
  * For tests: #view-puzzles[data-puzzle=ID][data-state=asking|solved|failed];
- * choices button[data-choice=MOVE]; #pz-rating[data-rating]; #pz-streak[data-streak]. */
+ * choices button[data-choice=MOVE]; #pz-board carries board.js's data-*;
+ * #pz-rating[data-rating]; #pz-streak[data-streak]. */
 
 import { moveName } from "./analysis.js";
 import * as api from "./api.js";
+import { createBoard } from "./board.js";
 import { $ } from "./dom.js";
 import { showView } from "./page.js";
 import { setMode } from "./state.js";
+import { STYLE } from "./style.js";
 
 /** @typedef {import("./api.js").Move} Move */
+/** @typedef {import("./board.js").BoardApi} BoardApi */
 
 /**
  * A puzzle as the server lists it (kalah.puzzles.Puzzle.to_dict).
@@ -31,6 +38,8 @@ const START_RATING = 1200, K = 32;
 const progress = { rating: START_RATING, streak: 0, best: 0, solved: 0, tried: 0 };
 /** @type {{all: Puzzle[], puzzle: Puzzle | null, tries: number, hinted: boolean, done: boolean}} */
 const trainer = { all: [], puzzle: null, tries: 0, hinted: false, done: false };
+/** The puzzle's board, made with the view. @type {BoardApi | null} */
+let board = null;
 
 /** A puzzle's rating from its difficulty (1: 1000 ... 5: 1800). @param {Puzzle} p @returns {number} */
 const puzzleRating = (p) => 800 + 200 * p.difficulty;
@@ -53,11 +62,13 @@ function build() {
         <option value="4">Kalah(6,4)</option><option value="5">Kalah(6,5)</option></select></label></div>
     <p class="pz-score"><span id="pz-rating"></span> <span id="pz-streak"></span></p>
     <h3 id="pz-question"></h3>
-    <img id="pz-board" class="pz-board" alt="The puzzle's position">
+    <svg id="pz-board" class="board pz-board" role="group" aria-label="The puzzle's position"></svg>
     <div id="pz-choices" class="rv-choices"></div>
     <p id="pz-feedback" aria-live="polite"></p>
     <p><button id="pz-hint" type="button">Hint</button> <button id="pz-give-up" type="button">Show the answer</button>
       <button id="pz-next" type="button" class="primary">Next puzzle</button></p>`;
+  board = createBoard(/** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#pz-board"))),
+    { style: STYLE, onPit: (pit) => answer(pit) });
   $("#pz-hint").addEventListener("click", hint);
   $("#pz-give-up").addEventListener("click", () => finish(false, true));
   $("#pz-next").addEventListener("click", next);
@@ -104,9 +115,8 @@ function show(puzzle) {
   root.dataset.state = "asking";
   const me = puzzle.position.to_move;
   $("#pz-question").textContent = `${puzzle.variant_name}, ${"★".repeat(puzzle.difficulty)}: player ${me} ` +
-    `(${me === 0 ? "A–F, bottom" : "a–f, top"}) to move. One move beats every other by ${puzzle.margin} seeds or more.`;
-  const board = /** @type {HTMLImageElement} */ ($("#pz-board"));
-  board.src = `/api/board.svg?board=${encodeURIComponent(JSON.stringify(puzzle.position.board))}&to_move=${me}`;
+    `(${me === 0 ? "A–F" : "a–f"}, the bottom row) to move. One move beats every other by ${puzzle.margin} seeds or more.`;
+  drawBoard();
   const choices = $("#pz-choices");
   choices.replaceChildren();
   for (const move of puzzle.legal_moves) {
@@ -122,6 +132,16 @@ function show(puzzle) {
   $("#pz-next").hidden = true;
   $("#pz-hint").hidden = false;
   $("#pz-give-up").hidden = false;
+}
+
+/** The puzzle's position, the mover at the bottom (as the play page seats a human), its pits playable while it
+ * asks. */
+function drawBoard() {
+  const puzzle = trainer.puzzle;
+  if (!puzzle || !board) return;
+  const me = puzzle.position.to_move;
+  board.setBottom(me);
+  board.draw(puzzle.position.board, me, false, { legal: trainer.done ? [] : puzzle.legal_moves });
 }
 
 function hint() {
@@ -167,6 +187,7 @@ function finish(clean, gaveUp) {
   $("#pz-feedback").textContent = gaveUp
     ? `The answer: ${best}, worth ${puzzle.value > 0 ? "+" : ""}${puzzle.value} for the mover (proven).`
     : `Solved: ${best} keeps ${puzzle.value > 0 ? "+" : ""}${puzzle.value} (proven).${clean ? "" : " (with help: no rating points)"}`;
+  drawBoard();  // its pits no longer play
   $("#pz-next").hidden = false;
   $("#pz-hint").hidden = true;
   $("#pz-give-up").hidden = true;

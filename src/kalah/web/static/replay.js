@@ -7,7 +7,7 @@
 import { effectMarks } from "./anim.js";
 import { analyseFrame } from "./analysis.js";
 import * as api from "./api.js";
-import { $, $input, boardElement, sleep } from "./dom.js";
+import { $, $input, boardElement, scrollIntoList, sleep } from "./dom.js";
 import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showMissing, showView } from "./page.js";
 import { replayBoard as board } from "./pageboard.js";
 import { enterReplay, setReplay, setReplayIndex, setReplayPlaying, state } from "./state.js";
@@ -68,6 +68,10 @@ export async function replayShow(index, animate) {
     li.addEventListener("click", () => replayShow(i + 1, false));
     historyList.appendChild(li);
   });
+  // The list is a short scrolled box: a jump (Last, End, the slider) would leave the shown move out of sight.
+  const current = historyList.querySelector("li.current");
+  if (current) scrollIntoList(historyList, current);
+  else historyList.scrollTop = 0;
   const scores = [frame.board[0][frame.board[0].length - 1], frame.board[1][frame.board[1].length - 1]];
   if (frame.over) {
     const text = resultText({ scores }, frame.board);

@@ -7,7 +7,8 @@
  * this view needs nothing of the game view's board.
  *
  * For tests: #view-review[data-state=loading|running|done|failed]; graph points
- * circle[data-point=I][data-class]; moves li[data-move=N][data-class];
+ * circle[data-point=I][data-class]; the scale's labels #rv-ahead-0 (above the
+ * graph) and #rv-ahead-1 (below); moves li[data-move=N][data-class];
  * #rv-board[data-index]; trainer choices button[data-choice=MOVE];
  * #rv-feedback[data-correct=true|false]. */
 
@@ -76,8 +77,12 @@ function build() {
     <progress id="rv-progress" max="1" value="0" hidden></progress>
     <div id="rv-body" hidden>
       <div id="rv-summary" class="rv-summary"></div>
-      <svg id="rv-graph" class="rv-graph" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img"
-        aria-label="Evaluation graph: the value for the first player after each move"></svg>
+      <figure class="rv-graph-box">
+        <p id="rv-ahead-0" class="rv-label"></p>
+        <svg id="rv-graph" class="rv-graph" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img"
+          aria-label="Evaluation graph: the value for the first player after each move"></svg>
+        <p id="rv-ahead-1" class="rv-label"></p>
+      </figure>
       <div class="rv-main">
         <figure class="rv-position"><img id="rv-board" alt="The position"><figcaption id="rv-detail"></figcaption></figure>
         <ol id="rv-moves" class="rv-moves"></ol>
@@ -207,16 +212,11 @@ function drawGraph(review) {
   const area = document.createElementNS(SVG, "polygon");
   area.setAttribute("points", `${x(0)},${HEIGHT / 2} ` + values.map((v, i) => `${x(i)},${y(v)}`).join(" ") + ` ${x(values.length - 1)},${HEIGHT / 2}`);
   area.setAttribute("class", "rv-area");
-  const label = (/** @type {string} */ text, /** @type {number} */ at) => {
-    const node = document.createElementNS(SVG, "text");
-    node.setAttribute("x", String(PAD + 4));
-    node.setAttribute("y", String(at));
-    node.setAttribute("class", "rv-label");
-    node.textContent = text;
-    return node;
-  };
-  svg.append(area, zero, line, label(`${review.players[0]} ahead (+${Math.round(top)})`, PAD + 12),
-    label(`${review.players[1]} ahead (−${Math.round(top)})`, HEIGHT - PAD - 4));
+  svg.append(area, zero, line);
+  // The scale's labels are text of the page above and below the graph, not in it: inside they lay over the
+  // first points, and scaled down with the graph on a phone they were too small to read.
+  $("#rv-ahead-0").textContent = `${review.players[0]} ahead (+${Math.round(top)})`;
+  $("#rv-ahead-1").textContent = `${review.players[1]} ahead (−${Math.round(top)})`;
   values.forEach((v, i) => {
     const move = i > 0 ? review.moves[i - 1] : null;
     const dot = document.createElementNS(SVG, "circle");
