@@ -1,6 +1,6 @@
-"""What a new-user trial of the web pages found (Chromium, Playwright, at desktop and phone widths): the puzzle
-board turned for the mover with its move buttons in the order of its pits, the replay's move list following the
-shown move, the review graph's labels clear of its plot."""
+"""Pages that keep the user oriented (Chromium, Playwright, at desktop and phone widths): the puzzle board
+turned for the mover with its move buttons in the order of its pits, the replay's move list following the shown
+move, the review graph's labels clear of its plot."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def test_a_puzzle_for_player_1_has_its_buttons_in_the_order_of_its_pits(browser,
         return {buttons, pits, bottom: board.dataset.bottom, rows: [...board.querySelectorAll('[data-pit]')].map(
             (p) => [p.dataset.pit[0], p.querySelector('.cup').getBoundingClientRect().top])};
     }""")
-    shot(page, f"trial-puzzle-{width}")
+    shot(page, f"orientation-puzzle-{width}")
     assert seen["bottom"] == "1"  # turned for the mover, as the play page turns for a human's seat
     assert min(top for player, top in seen["rows"] if player == "1") > max(top for p, top in seen["rows"] if p == "0")
     buttons = seen["buttons"]
@@ -117,7 +117,7 @@ def test_the_replay_keeps_the_shown_move_in_sight_in_the_move_list(browser, serv
     page.click("#rp-last")
     page.wait_for_function(f"document.querySelector('#board').dataset.replayIndex === '{n}'")
     last = page.evaluate(SHOWN)
-    shot(page, f"trial-replay-last-{width}")
+    shot(page, f"orientation-replay-last-{width}")
     assert last["scrolls"] and last["current"] == n and last["inside"], last
     # the keys: End jumps there without scrolling the page (the list scrolls by itself)
     page.keyboard.press("Home")
@@ -166,7 +166,7 @@ def test_the_review_graph_labels_stay_clear_of_the_plot(browser, server, width, 
             points: [...document.querySelectorAll('#rv-graph [data-point]')].map(box)};
     }""")
     page.locator("#rv-graph").scroll_into_view_if_needed()
-    shot(page, f"trial-review-{width}")
+    shot(page, f"orientation-review-{width}")
     context.close()
     assert not errors, errors
 
