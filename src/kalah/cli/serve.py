@@ -45,10 +45,11 @@ def exposure_warning(host: str, port: int, allow_exec: bool, allowed_hosts: list
     return "\n".join(lines)
 
 
-def bind_problem(host: str, port: int) -> str | None:
+def bind_problem(host: str, port: int, option: str = "--port") -> str | None:
     """Why the server could not listen on ``host``:``port`` (a name that does not resolve, a port in use,
     an address not of this machine), or None. Checked by binding a socket and closing it at once, as
-    uvicorn binds (with SO_REUSEADDR), so that the announcement of the address is never a lie."""
+    uvicorn binds (with SO_REUSEADDR), so that the announcement of the address is never a lie.
+    ``option`` is the command's option that gives the port, named in the advice."""
     try:
         addresses = socket.getaddrinfo(host.strip("[]") or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as error:
@@ -60,9 +61,9 @@ def bind_problem(host: str, port: int) -> str | None:
             probe.bind(address)
         except OSError as error:
             if error.errno == errno.EADDRINUSE:
-                return f"port {port} is already in use on {host}; give another with --port"
+                return f"port {port} is already in use on {host}; give another with {option}"
             if error.errno in (errno.EACCES, errno.EPERM):
-                return f"port {port} needs privileges this user lacks; give one from 1024 up with --port"
+                return f"port {port} needs privileges this user lacks; give one from 1024 up with {option}"
             return f"cannot listen on {host}:{port}: {error.strerror or error}"
     return None
 
