@@ -92,6 +92,7 @@ MISUSES = [
     (["compare", "--depths", "1-2", "--positions", "0", "--plot", "{folder}/out.txt"], "'.txt' is not an image format"),
     (["endgame", "build", "--max-seeds", "5", "--path", "{game}"], "not a folder"),
     (["endgame", "build", "--max-seeds", "5", "--path", "/proc/x"], "cannot create the folder"),
+    (["endgame", "build", "--max-seeds", "4", "--path", "/proc"], "cannot write in the folder /proc"),
     (["solve", "--table", "100"], "--table must be from 10 to 34"),
     (["serve", "--host", "nonsense.invalid", "--db", "{db}"], "--host nonsense.invalid"),
     (
