@@ -126,6 +126,12 @@ MISUSES = [
     (["solve", "--time", "1e300"], "time must be at most 2,592,000 seconds (30 days)"),
     (["analyse", "--to-move", "1"], "--to-move says who moves in a board given with --position"),
     (["analyse", "--record", "{game}", "--to-move", "1"], "--to-move says who moves"),
+    (["solve", "--to-move", "1"], "--to-move says who moves in a board given with --position"),
+    (["solve", "-p", "[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]", "--pits", "4"], "--pits 4 contradicts the board's 6"),
+    (
+        ["solve", "-p", '{{"board": [[0,2,1,3],[1,0,2,5]], "variant": {{"pits": 3}}}}', "--empty-capture"],
+        "--empty-capture contradicts the variant of the position, Kalah(3,4)",
+    ),
     (["analyse", "-a", "mcts", "--depth", "5"], "--depth does not apply to mcts"),
     (["analyse", "-a", "mcts", "-e", "store"], "--evaluation does not apply to mcts"),
     (
