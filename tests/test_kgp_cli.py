@@ -87,4 +87,23 @@ def test_an_unreachable_server_says_why_it_stopped():
     )
     assert run.returncode == 1
     assert "trying again in 1 s" in run.stderr
-    assert f"stopped: cannot reach 127.0.0.1:{port}" in run.stderr and "gave up after 2 attempts" in run.stderr
+    assert (
+        f"stopped: cannot reach 127.0.0.1:{port}" in run.stderr
+        and "gave up after 2 attempts: the first and 1 retry" in run.stderr
+    )
+
+
+def test_retries_count_the_attempts_after_the_first_as_the_help_says():
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    run = subprocess.run(
+        [*kalah_command(), "kgp", f"127.0.0.1:{port}", "--retries", "0", "--player", "random"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 1 and "trying again" not in run.stderr
+    assert "(gave up after 1 attempt, no retries)" in run.stderr
+    usage = subprocess.run([*kalah_command(), "kgp", "--help"], capture_output=True, text=True, timeout=60)
+    assert "Times to try again after a failed" in " ".join(usage.stdout.split())
