@@ -94,6 +94,8 @@ MISUSES = [
     (["endgame", "build", "--max-seeds", "5", "--path", "/proc/x"], "cannot create the folder"),
     (["endgame", "build", "--max-seeds", "4", "--path", "/proc"], "cannot write in the folder /proc"),
     (["solve", "--table", "100"], "--table must be from 10 to 34"),
+    (["compare", "--positions", "100000000"], "--positions must be from 0 to 10000, got 100000000"),
+    (["compare", "--positions", "-1"], "--positions must be from 0 to 10000, got -1"),
     (["serve", "--host", "nonsense.invalid", "--db", "{db}"], "--host nonsense.invalid"),
     (
         [
