@@ -92,7 +92,10 @@ MISUSES = [
     (["compare", "--depths", "1-2", "--positions", "0", "--plot", "{folder}/out.txt"], "'.txt' is not an image format"),
     (["endgame", "build", "--max-seeds", "5", "--path", "{game}"], "not a folder"),
     (["endgame", "build", "--max-seeds", "5", "--path", "/proc/x"], "cannot create the folder"),
+    (["endgame", "build", "--max-seeds", "4", "--path", "/proc"], "cannot write in the folder /proc"),
     (["solve", "--table", "100"], "--table must be from 10 to 34"),
+    (["compare", "--positions", "100000000"], "--positions must be from 0 to 10000, got 100000000"),
+    (["compare", "--positions", "-1"], "--positions must be from 0 to 10000, got -1"),
     (["serve", "--host", "nonsense.invalid", "--db", "{db}"], "--host nonsense.invalid"),
     (
         [
@@ -125,6 +128,12 @@ MISUSES = [
     (["solve", "--time", "1e300"], "time must be at most 2,592,000 seconds (30 days)"),
     (["analyse", "--to-move", "1"], "--to-move says who moves in a board given with --position"),
     (["analyse", "--record", "{game}", "--to-move", "1"], "--to-move says who moves"),
+    (["solve", "--to-move", "1"], "--to-move says who moves in a board given with --position"),
+    (["solve", "-p", "[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]", "--pits", "4"], "--pits 4 contradicts the board's 6"),
+    (
+        ["solve", "-p", '{{"board": [[0,2,1,3],[1,0,2,5]], "variant": {{"pits": 3}}}}', "--empty-capture"],
+        "--empty-capture contradicts the variant of the position, Kalah(3,4)",
+    ),
     (["analyse", "-a", "mcts", "--depth", "5"], "--depth does not apply to mcts"),
     (["analyse", "-a", "mcts", "-e", "store"], "--evaluation does not apply to mcts"),
     (

@@ -29,6 +29,7 @@ MISUSES = [
     (["arena", "serve", "--db", "{missing}/lib.sqlite", "--port", "0", "--kgp-port", "0"], "no directory"),
     (["arena", "serve", "--standings", "{missing}/final", "--port", "0", "--kgp-port", "0"], "no directory"),
     (["arena", "serve", "--nope"], "No such option"),
+    (["arena", "serve", "--port", "8799", "--kgp-port", "8799"], "--port and --kgp-port must differ, both are 8799"),
 ]
 
 
@@ -44,28 +45,34 @@ def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
     assert message in lines[0]
 
 
-def test_a_port_in_use_is_one_line(tmp_path):
+@pytest.mark.parametrize("option, other", [("--kgp-port", "--port"), ("--port", "--kgp-port")])
+def test_a_port_in_use_is_one_line(tmp_path, option, other):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         run = subprocess.run(
-            [
-                *kalah_command(),
-                "arena",
-                "serve",
-                "--kgp-port",
-                str(port),
-                "--port",
-                "0",
-                "--db",
-                str(tmp_path / "lib.sqlite"),
-            ],
+            [*kalah_command(), "arena", "serve", option, str(port), other, "0", "--db", str(tmp_path / "lib.sqlite")],
             capture_output=True,
             text=True,
             timeout=60,
         )
-    assert run.returncode == 2 and run.stderr.startswith("kalah: error: cannot listen"), run.stderr
+    assert run.returncode == 2 and run.stdout == "", run.stderr
+    assert run.stderr == f"kalah: error: port {port} is already in use on 127.0.0.1; give another with {option}\n"
+
+
+def test_a_web_port_taken_after_the_check_is_an_os_error_not_an_exit(tmp_path):
+    """uvicorn exits the process when it cannot bind; the server turns that into an OSError for its caller."""
+    import asyncio
+
+    from kalah.classroom import ServerConfig, serve
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(OSError, match=f"cannot listen on 127.0.0.1:{port}"):
+            asyncio.run(serve(ServerConfig(), tmp_path / "lib.sqlite", "127.0.0.1", port, 0))
 
 
 def test_an_unreachable_server_says_why_it_stopped():
@@ -80,4 +87,23 @@ def test_an_unreachable_server_says_why_it_stopped():
     )
     assert run.returncode == 1
     assert "trying again in 1 s" in run.stderr
-    assert f"stopped: cannot reach 127.0.0.1:{port}" in run.stderr and "gave up after 2 attempts" in run.stderr
+    assert (
+        f"stopped: cannot reach 127.0.0.1:{port}" in run.stderr
+        and "gave up after 2 attempts: the first and 1 retry" in run.stderr
+    )
+
+
+def test_retries_count_the_attempts_after_the_first_as_the_help_says():
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    run = subprocess.run(
+        [*kalah_command(), "kgp", f"127.0.0.1:{port}", "--retries", "0", "--player", "random"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 1 and "trying again" not in run.stderr
+    assert "(gave up after 1 attempt, no retries)" in run.stderr
+    usage = subprocess.run([*kalah_command(), "kgp", "--help"], capture_output=True, text=True, timeout=60)
+    assert "Times to try again after a failed" in " ".join(usage.stdout.split())

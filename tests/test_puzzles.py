@@ -176,8 +176,13 @@ def test_the_terminal_puzzle():
     "args, message",
     [
         (["puzzles", "build", "--from", "web", "--out", "{tmp}/p.gz"], "--from must be one of"),
-        (["puzzles", "build", "--out", "{tmp}"], "is a directory"),
-        (["puzzles", "build", "--out", "{tmp}/no/p.gz"], "no directory"),
+        (["puzzles", "build", "--out", "{tmp}"], "not a regular file"),
+        (["puzzles", "build", "--out", "{tmp}/no/p.gz"], "the folder {tmp}/no does not exist"),
+        # checked before the games are played, not after (a folder that refuses files though root may write)
+        (
+            ["puzzles", "build", "--games", "1", "--seeds", "2", "-q", "--out", "/proc/x.gz"],
+            "cannot write in the folder /proc",
+        ),
         (["puzzles", "build", "--db", "{tmp}/g.db", "--out", "{tmp}/p.gz"], "--db needs"),
         (["puzzles", "build", "--margin", "0", "--out", "{tmp}/p.gz"], "--margin"),
         (["puzzles", "list", "--theme", "fork"], "unknown theme"),
@@ -187,7 +192,7 @@ def test_the_terminal_puzzle():
 )
 def test_bad_input_is_one_line(tmp_path, args, message):
     run = cli(*[arg.format(tmp=tmp_path) for arg in args])
-    assert run.returncode == 2 and message in run.stderr, run.stderr
+    assert run.returncode == 2 and message.format(tmp=tmp_path) in run.stderr, run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
 
 

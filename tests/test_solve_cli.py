@@ -29,6 +29,27 @@ def test_solve_position_json():
     assert "value:" in result.output
 
 
+BOARD = "[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]"
+
+
+def test_a_bare_board_is_solved_by_the_variant_flags_and_the_player_to_move():
+    import kalah
+    from kalah.rules import Position, Variant
+
+    rows = json.loads(BOARD)
+    for to_move in (0, 1):
+        for flags, variant in (([], Variant()), (["--empty-capture"], Variant(empty_capture=True))):
+            result = runner.invoke(
+                app, ["solve", "-p", BOARD, *flags, "--to-move", str(to_move), "--json", "--endgame", "none"]
+            )
+            assert result.exit_code == 0, result.output
+            expected = kalah.solve(Position(rows, to_move, variant), endgame=None)
+            assert json.loads(result.output)["value"] == expected.value, (flags, to_move)
+    # the flag matters here: player 1 gains two seeds by the empty capture, so it was not ignored
+    assert kalah.solve(Position(rows, 1, Variant(empty_capture=True)), endgame=None).value == 2
+    assert kalah.solve(Position(rows, 1), endgame=None).value == 0
+
+
 def test_solve_too_large_is_a_clear_error():
     result = runner.invoke(app, ["solve", "--seeds", "6"])
     assert result.exit_code == 2

@@ -141,6 +141,38 @@ def test_serve_refuses_a_bad_allowed_host_pattern():
     assert run.stderr.strip().startswith("kalah: error:") and len(run.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--forwarded-allow-ips", "not an ip"], "--forwarded-allow-ips 'not an ip': not an IP address"),
+        (["--forwarded-allow-ips", "10.0.0.1,proxy.example"], "--forwarded-allow-ips 'proxy.example'"),
+        (["--forwarded-allow-ips", "10.0.0.0/8,"], "--forwarded-allow-ips ''"),
+        (["--allowed-host", ""], "--allowed-host '': a host name or address"),
+        (["--allowed-host", "https://kalah.example/"], "--allowed-host 'https://kalah.example/'"),
+        (["--allowed-host", "kalah example"], "--allowed-host 'kalah example'"),
+    ],
+)
+def test_serve_refuses_bad_proxy_and_host_options_before_listening(args, message, monkeypatch, capsys):
+    import kalah.cli.serve as serve_command
+    from kalah.cli import main
+
+    def no_binding(*_):
+        raise AssertionError("the options were checked after the server tried its port")
+
+    monkeypatch.setattr(serve_command, "bind_problem", no_binding)
+    assert main(["serve", *args]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kalah: error: ") and message in lines[0], lines
+
+
+def test_serve_accepts_proxy_addresses_networks_and_any():
+    from kalah.cli.serve import forwarded_ips_problem
+
+    assert forwarded_ips_problem("127.0.0.1") is None
+    assert forwarded_ips_problem("10.0.0.0/8, ::1, 2001:db8::/32") is None
+    assert forwarded_ips_problem("*") is None and forwarded_ips_problem("") is None
+
+
 def test_replay_recompute_does_not_run_a_records_program_unasked(tmp_path, attack):
     spec, marker = attack
     path = tmp_path / "game.json"

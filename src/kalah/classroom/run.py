@@ -72,9 +72,21 @@ async def serve(
         )
     )
     tcp = await server.start_tcp(host, kgp_port)
-    web_task = asyncio.create_task(web.serve())
+
+    async def serve_web() -> None:
+        try:
+            await web.serve()
+        except SystemExit as stop:
+            # uvicorn exits when it cannot bind (a port taken since the caller checked it): a SystemExit
+            # escapes the event loop as a traceback, an OSError is the caller's to report in one line.
+            if web.started:
+                raise
+            raise OSError(f"the web pages cannot listen on {host}:{port} (uvicorn stopped: {stop.code})") from None
+
+    web_task = asyncio.create_task(serve_web())
     while not web.started:
         if web_task.done():
+            tcp.close()
             web_task.result()
             return
         await asyncio.sleep(0.02)

@@ -29,7 +29,7 @@ from kalah.search import (
 )
 
 from . import fail
-from .options import read_position, read_record_position
+from .options import TO_MOVE, check_to_move, read_position, read_record_position
 
 
 def parse_depth(text: str | None) -> int | None:
@@ -97,9 +97,7 @@ def register(app: typer.Typer) -> None:
             help="The position: JSON or a board such as '[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]', inline or in a file"
             " (default: the start of Kalah(6,4)).",
         ),
-        to_move: int | None = typer.Option(
-            None, "--to-move", min=0, max=1, help="Who moves in a board given with -p (default 0)."
-        ),
+        to_move: int | None = TO_MOVE,
         record: Path | None = typer.Option(None, "--record", help="Take the position from a game record (JSON) ..."),
         move: int | None = typer.Option(
             None, "--move", min=0, help="... after this many moves (default: its last position)."
@@ -139,8 +137,7 @@ def register(app: typer.Typer) -> None:
                 f"{'--depth' if depth is not None else '--evaluation'} does not apply to mcts"
                 " (random playouts to the end of the game; give --time)"
             )
-        if to_move is not None and position_text is None:
-            fail("--to-move says who moves in a board given with --position (-p)")
+        check_to_move(to_move, position_text)
         if record is not None and position_text is not None:
             fail("give a position with --position or --record, not both")
         if move is not None and record is None:

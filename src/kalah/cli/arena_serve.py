@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from kalah.cli import fail
+from kalah.cli.serve import bind_problem
 
 
 def serve(
@@ -90,6 +91,14 @@ def serve(
         fail(f"--swiss must be 0 or more, got {swiss}")
     if wait < 0:
         fail(f"--wait must be 0 or more, got {wait}")
+    if port and port == kgp_port:
+        fail(f"--port and --kgp-port must differ, both are {port}")
+    # Both listeners are tried before anything starts: uvicorn, finding its port taken, exits the process
+    # from inside the event loop (a traceback and exit 3, not one line).
+    for name, value in (("--port", port), ("--kgp-port", kgp_port)):
+        problem = bind_problem(host, value, name)
+        if problem:
+            fail(problem)
     variant = Variant(pits=pits, seeds=seeds)
     stages = [parse_stage(text) for text in stage] or [variant]
     if standings is not None and not standings.parent.is_dir():

@@ -17,6 +17,9 @@ from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 
 MAX_COMPARE_DEPTH = 30
+#: Enough for a smooth mean; choosing them alone takes about a second, and a hundred million took hours
+#: before the progress bar could show anything.
+MAX_COMPARE_POSITIONS = 10_000
 
 
 def parse_depths(text: str) -> list[int]:
@@ -106,7 +109,9 @@ def register(app: typer.Typer) -> None:
     def compare(
         algorithms: str = typer.Option(",".join(EXACT_ALGORITHMS), "--algorithms", help="Comma-separated algorithms."),
         depths: str = typer.Option("1-8", "--depths", help="Depths: a range such as 1-8 or a list such as 2,4,6."),
-        positions: int = typer.Option(10, "--positions", help="Varied positions besides the start."),
+        positions: int = typer.Option(
+            10, "--positions", help=f"Varied positions besides the start (0-{MAX_COMPARE_POSITIONS:,})."
+        ),
         evaluation: str = typer.Option("strong", "--evaluation", "-e", help=f"Evaluation: {', '.join(EVALUATIONS)}."),
         seed: int = typer.Option(1, "--seed", help="Seed of the varied positions."),
         repeats: int = typer.Option(
@@ -130,8 +135,8 @@ def register(app: typer.Typer) -> None:
                 raise SearchError(f"mcts has no depth to compare; accepted: {', '.join(EXACT_ALGORITHMS)}")
             kind = check_evaluation(evaluation)
             depth_list = parse_depths(depths)
-            if positions < 0:
-                raise SearchError(f"--positions must be 0 or more, got {positions}")
+            if not 0 <= positions <= MAX_COMPARE_POSITIONS:
+                raise SearchError(f"--positions must be from 0 to {MAX_COMPARE_POSITIONS}, got {positions}")
         except SearchError as error:
             fail(str(error))
         check_output_path(csv_file, "--csv")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import time as _time
 from pathlib import Path
 
 import typer
 
 from . import fail
-from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 
 
 def _size(nbytes: float) -> str:
@@ -20,17 +19,17 @@ def _size(nbytes: float) -> str:
     return f"{nbytes} B"  # pragma: no cover
 
 
-def _check_directory(directory: Path) -> None:
+def _check_directory(directory: Path, database: Path) -> None:
     """Make the database's folder, or stop with one line: a file given as the folder, a place that
-    cannot hold one (``/proc/x``), a folder this user cannot write."""
+    cannot hold one (``/proc/x``), a folder this user cannot write or that refuses files (``/proc``)."""
     if directory.exists() and not directory.is_dir():
         fail(f"--path {directory}: not a folder (the database's file name is chosen from the variant)")
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         fail(f"--path {directory}: cannot create the folder: {error.strerror or error}")
-    if not os.access(directory, os.W_OK):
-        fail(f"--path {directory}: the folder is not writable")
+    # The permission bits are not enough: /proc allows root but refuses new files, found after the build.
+    check_output_path(database, "--path")
 
 
 def register(app: typer.Typer) -> None:
@@ -78,9 +77,9 @@ def register(app: typer.Typer) -> None:
         if threads is not None and threads < 1:
             fail(f"--threads must be at least 1, got {threads}")
         directory = path or default_directory()
-        _check_directory(directory)
-        # A complete database needs no memory to build: say it is there before any check of the memory.
         existing = database_path(variant, max_seeds, directory)
+        _check_directory(directory, existing)
+        # A complete database needs no memory to build: say it is there before any check of the memory.
         if existing.exists() and not fresh:
             try:
                 load(existing)

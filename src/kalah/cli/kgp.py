@@ -31,7 +31,11 @@ def kgp(
     mode: str = typer.Option(
         "freeplay", "--mode", help="freeplay (play moves) or eval (answer each state with a value)."
     ),
-    retries: int = typer.Option(8, "--retries", help="Failed attempts to connect in a row before giving up."),
+    retries: int = typer.Option(
+        8,
+        "--retries",
+        help="Times to try again after a failed attempt to connect (in a row) before giving up; 0: give up at once.",
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Say only why it stopped."),
 ) -> None:
     """Connect to a KGP server and play freeplay with PLAYER: each finished search depth sends a better move.

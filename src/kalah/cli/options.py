@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -14,6 +15,10 @@ PITS = typer.Option(6, "--pits", help="Pits per side (1-12).")
 SEEDS = typer.Option(4, "--seeds", help="Seeds per pit at the start (1-15).")
 EMPTY_CAPTURE = typer.Option(False, "--empty-capture", help="Capture even when the opposite pit is empty.")
 PIE_RULE = typer.Option(False, "--pie-rule", help="Player 1 may swap sides after the first move.")
+TO_MOVE = typer.Option(None, "--to-move", min=0, max=1, help="Who moves in a board given with -p (default 0).")
+
+#: The variant flags, by the name of the Variant field (and of the command's parameter) they set.
+VARIANT_FLAGS = {"pits": "--pits", "seeds": "--seeds", "empty_capture": "--empty-capture", "pie_rule": "--pie-rule"}
 
 
 def make_variant(pits: int, seeds: int, empty_capture: bool, pie_rule: bool) -> Variant:
@@ -21,11 +26,36 @@ def make_variant(pits: int, seeds: int, empty_capture: bool, pie_rule: bool) -> 
     return Variant(pits=pits, seeds=seeds, empty_capture=empty_capture, pie_rule=pie_rule)
 
 
-def read_position(text: str, to_move: int | None = None) -> Position:
+def given_variant_flags(context: typer.Context) -> dict[str, Any]:
+    """The variant flags typed on the command line (not left at their defaults), by Variant field name:
+    only those can say something about a position that carries a variant of its own."""
+    return {
+        name: context.params[name]
+        for name in VARIANT_FLAGS
+        if name in context.params and getattr(context.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"
+    }
+
+
+def check_to_move(to_move: int | None, position_text: str | None) -> None:
+    """Refuse ``--to-move`` without a board to apply it to, rather than ignore it."""
+    from kalah.cli import fail
+
+    if to_move is not None and position_text is None:
+        fail("--to-move says who moves in a board given with --position (-p)")
+
+
+def _flag_text(name: str, value: Any) -> str:
+    return VARIANT_FLAGS[name] if isinstance(value, bool) else f"{VARIANT_FLAGS[name]} {value}"
+
+
+def read_position(text: str, to_move: int | None = None, flags: dict[str, Any] | None = None) -> Position:
     """A position given on the command line, inline or in a file: position JSON
     (``{"board": ..., "to_move": ...}``) or a bare board in the notation of the
     README (``[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]``: player 0's pits and store,
-    then player 1's), whose player to move is ``to_move`` (default 0)."""
+    then player 1's), whose player to move is ``to_move`` (default 0).
+
+    ``flags`` are the variant flags given (see :func:`given_variant_flags`): a bare board, or JSON
+    without a variant, is played by them; JSON whose variant they contradict is refused."""
     stripped = text.strip()
     source = "the position"
     if not stripped.startswith(("{", "[")):
@@ -43,12 +73,29 @@ def read_position(text: str, to_move: int | None = None) -> Position:
         data = json.loads(stripped)
     except (ValueError, RecursionError) as error:
         raise InvalidPositionError(f"{source} is not valid JSON: {error}") from None
+    flags = flags or {}
     try:
         if isinstance(data, list):
-            return Position(data, 0 if to_move is None else to_move)
+            variant = None
+            if flags:
+                pits = len(data[0]) - 1 if data and isinstance(data[0], list) else None
+                if "pits" in flags and flags["pits"] != pits:
+                    raise InvalidPositionError(f"--pits {flags['pits']} contradicts the board's {pits} pits a side")
+                variant = Variant(**{"pits": pits, **flags})
+            return Position(data, 0 if to_move is None else to_move, variant)
+        carried = isinstance(data, dict) and data.get("variant") is not None
+        if flags and isinstance(data, dict) and not carried:
+            data = {**data, "variant": flags}  # the board's pit count is added by from_dict
         position = Position.from_dict(data)
     except (KalahError, TypeError, ValueError) as error:
         raise InvalidPositionError(f"{source}: {error}") from None
+    if carried:
+        for name, value in flags.items():
+            if getattr(position.variant, name) != value:
+                raise InvalidPositionError(
+                    f"{_flag_text(name, value)} contradicts the variant of the position, {position.variant.name}"
+                    " (leave the flag out, or give a bare board)"
+                )
     if to_move is not None and to_move != position.to_move:
         raise InvalidPositionError(f"--to-move {to_move} contradicts the position's to_move {position.to_move}")
     return position

@@ -16,7 +16,7 @@ from kalah.records import GameLibrary, GameRecord
 from kalah.rules import IllegalMoveError, move_name, parse_move
 
 from . import fail
-from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant
+from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 from .terminal import board_text
 
 SOURCES = ("selfplay", "library", "arena")
@@ -83,10 +83,8 @@ def register(app: typer.Typer) -> None:
             fail(f"--from must be one of {', '.join(SOURCES)}, got {source!r}")
         if db is not None and source == "selfplay":
             fail("--db needs --from library or --from arena")
-        if out.exists() and out.is_dir():
-            fail(f"--out {out} is a directory")
-        if not out.parent.is_dir():
-            fail(f"--out {out}: no directory {out.parent}")
+        # Before the games are played: a folder that refuses the file would throw away all that work.
+        check_output_path(out, "--out")
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         kept = load(out) if out.exists() else []
         if source == "selfplay":

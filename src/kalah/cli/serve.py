@@ -45,10 +45,28 @@ def exposure_warning(host: str, port: int, allow_exec: bool, allowed_hosts: list
     return "\n".join(lines)
 
 
-def bind_problem(host: str, port: int) -> str | None:
+def forwarded_ips_problem(text: str) -> str | None:
+    """Why ``--forwarded-allow-ips`` is not a comma-separated list of addresses, networks or '*', or None.
+    uvicorn keeps an item it cannot read as a literal client name, which no real proxy matches: a typo
+    would silently trust nobody (or, with a name, whatever sends it)."""
+    items = [item.strip() for item in text.split(",")]
+    if items == [""]:
+        return None  # no proxy is trusted
+    for item in items:
+        if item == "*":
+            continue
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            return f"--forwarded-allow-ips {item!r}: not an IP address, a network (10.0.0.0/8) or '*'"
+    return None
+
+
+def bind_problem(host: str, port: int, option: str = "--port") -> str | None:
     """Why the server could not listen on ``host``:``port`` (a name that does not resolve, a port in use,
     an address not of this machine), or None. Checked by binding a socket and closing it at once, as
-    uvicorn binds (with SO_REUSEADDR), so that the announcement of the address is never a lie."""
+    uvicorn binds (with SO_REUSEADDR), so that the announcement of the address is never a lie.
+    ``option`` is the command's option that gives the port, named in the advice."""
     try:
         addresses = socket.getaddrinfo(host.strip("[]") or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as error:
@@ -60,9 +78,9 @@ def bind_problem(host: str, port: int) -> str | None:
             probe.bind(address)
         except OSError as error:
             if error.errno == errno.EADDRINUSE:
-                return f"port {port} is already in use on {host}; give another with --port"
+                return f"port {port} is already in use on {host}; give another with {option}"
             if error.errno in (errno.EACCES, errno.EPERM):
-                return f"port {port} needs privileges this user lacks; give one from 1024 up with --port"
+                return f"port {port} needs privileges this user lacks; give one from 1024 up with {option}"
             return f"cannot listen on {host}:{port}: {error.strerror or error}"
     return None
 
@@ -137,8 +155,15 @@ def register(app: typer.Typer) -> None:
             fail(f"--client-connections must be from 1 to 100000, got {connections_per_address}")
         if not 1 <= games_per_minute <= 1_000_000:
             fail(f"--games-per-minute must be from 1 to 1000000, got {games_per_minute}")
-        extra_hosts = [name.strip().lower() for name in allowed_host or [] if name.strip()]
+        problem = forwarded_ips_problem(forwarded_allow_ips)
+        if problem:
+            fail(problem)
+        extra_hosts = [name.strip().lower() for name in allowed_host or []]
         for name in extra_hosts:
+            # An empty name was dropped in silence, and one with a space or a slash (a URL) never matches
+            # a Host header: either way the server did not answer to what the user meant.
+            if not name or any(char.isspace() or char in "/\\" for char in name):
+                fail(f"--allowed-host {name!r}: a host name or address, without spaces, scheme or path")
             if "*" in name[1:] or (name.startswith("*") and name != "*" and not name.startswith("*.")):
                 fail(f"--allowed-host {name!r}: a name, an address, '*.example.org' or '*'")
         hosts = list(LOOPBACK_HOSTS) + extra_hosts

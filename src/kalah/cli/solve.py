@@ -10,7 +10,17 @@ import typer
 from kalah.rules import KalahError, Position, line_names, move_name
 
 from . import fail
-from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, make_variant, read_position
+from .options import (
+    EMPTY_CAPTURE,
+    PIE_RULE,
+    PITS,
+    SEEDS,
+    TO_MOVE,
+    check_to_move,
+    given_variant_flags,
+    make_variant,
+    read_position,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -18,12 +28,15 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def solve(
+        context: typer.Context,
         position_text: str | None = typer.Option(
             None,
             "--position",
             "-p",
-            help="The position: JSON inline or a JSON file (default: the start of the variant).",
+            help="The position: JSON or a board such as '[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]', inline or in a file"
+            " (default: the start of the variant). A board is played by the variant flags.",
         ),
+        to_move: int | None = TO_MOVE,
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
@@ -63,8 +76,9 @@ def register(app: typer.Typer) -> None:
             fail(f"--time must be a positive number of seconds, got {time}")
         if table is not None and not 10 <= table <= 34:
             fail(f"--table must be from 10 to 34 (log2 of the entries: 2^10 to 2^34 of 8 bytes), got {table}")
+        check_to_move(to_move, position_text)
         position = (
-            read_position(position_text)
+            read_position(position_text, to_move, given_variant_flags(context))
             if position_text
             else Position.start(make_variant(pits, seeds, empty_capture, pie_rule))
         )

@@ -46,7 +46,7 @@ class ClientOptions:
     token: str | None = field(default=None, repr=False)  # a secret: never shown
     games: int | None = None
     mode: str = "freeplay"
-    #: Attempts to connect in a row that may fail before the client gives up.
+    #: Times to try again after a failed attempt to connect, in a row, before giving up (0: at once).
     retries: int = 8
     backoff_first: float = BACKOFF_FIRST
 
@@ -109,7 +109,14 @@ class KgpClient:
                 failures += 1
                 reason = f"cannot reach {self.options.server}: {_describe(error)}"
                 if failures > self.options.retries:
-                    self.report.reason, self.report.ok = reason + f" (gave up after {failures} attempts)", False
+                    # Counted as --retries counts them: the attempts after the first failure.
+                    retried = failures - 1
+                    detail = (
+                        f"{failures} attempts: the first and {retried} retr{'y' if retried == 1 else 'ies'}"
+                        if retried
+                        else "1 attempt, no retries"
+                    )
+                    self.report.reason, self.report.ok = f"{reason} (gave up after {detail})", False
                     return self.report
                 self.events("retry", f"{reason}; trying again in {pause:g} s")
                 await asyncio.sleep(pause)
