@@ -75,16 +75,22 @@ def test_a_web_port_taken_after_the_check_is_an_os_error_not_an_exit(tmp_path):
             asyncio.run(serve(ServerConfig(), tmp_path / "lib.sqlite", "127.0.0.1", port, 0))
 
 
-def test_an_unreachable_server_says_why_it_stopped():
+def _client_of_a_closed_port(retries: int) -> tuple[int, subprocess.CompletedProcess]:
+    """``kalah kgp`` with ``--retries`` against a port nothing listens on: the port and the finished run."""
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]
     run = subprocess.run(
-        [*kalah_command(), "kgp", f"127.0.0.1:{port}", "--retries", "1", "--player", "random"],
+        [*kalah_command(), "kgp", f"127.0.0.1:{port}", "--retries", str(retries), "--player", "random"],
         capture_output=True,
         text=True,
         timeout=60,
     )
+    return port, run
+
+
+def test_an_unreachable_server_says_why_it_stopped():
+    port, run = _client_of_a_closed_port(1)
     assert run.returncode == 1
     assert "trying again in 1 s" in run.stderr
     assert (
@@ -94,15 +100,7 @@ def test_an_unreachable_server_says_why_it_stopped():
 
 
 def test_retries_count_the_attempts_after_the_first_as_the_help_says():
-    with socket.socket() as free:
-        free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
-    run = subprocess.run(
-        [*kalah_command(), "kgp", f"127.0.0.1:{port}", "--retries", "0", "--player", "random"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    port, run = _client_of_a_closed_port(0)
     assert run.returncode == 1 and "trying again" not in run.stderr
     assert "(gave up after 1 attempt, no retries)" in run.stderr
     usage = subprocess.run([*kalah_command(), "kgp", "--help"], capture_output=True, text=True, timeout=60)

@@ -63,10 +63,9 @@ def test_a_finished_position_has_nothing_beside_it(client):
     assert data["alphabeta"] is None and all(step["expanded"] is None for step in data["iterations"])
 
 
-@pytest.mark.browser
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium)")
-@pytest.mark.parametrize("width", [1280, 390])
-def test_the_page_steps_through_the_iterations(browser, server, tmp_path, width):  # noqa: F811
+def open_mcts_page(browser, server, width):  # noqa: F811
+    """The MCTS page at ``width`` on UCT's trace of POSITION (80 playouts, seed 2), after its first iteration:
+    the browser context, the page, the page's errors as they come, and the trace the page should show."""
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     errors: list[str] = []
@@ -74,6 +73,14 @@ def test_the_page_steps_through_the_iterations(browser, server, tmp_path, width)
     expected = trace_mcts(Position.from_dict(POSITION), 80, seed=2)
     page.goto(f"{server['url']}/lab/mcts?position={quote(json.dumps(POSITION))}&playouts=80&seed=2&depth=4")
     page.wait_for_selector('[data-iteration="1"]')
+    return context, page, errors, expected
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium)")
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_page_steps_through_the_iterations(browser, server, tmp_path, width):  # noqa: F811
+    context, page, errors, expected = open_mcts_page(browser, server, width)
     for _ in range(9):
         page.click('#mcts-pane [data-action="step"]')
     page.wait_for_selector('[data-iteration="10"]')
@@ -113,13 +120,7 @@ def test_the_page_steps_through_the_iterations(browser, server, tmp_path, width)
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium)")
 @pytest.mark.parametrize("width", [1280, 390])
 def test_one_iteration_steps_phase_by_phase(browser, server, tmp_path, width):  # noqa: F811
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    expected = trace_mcts(Position.from_dict(POSITION), 80, seed=2)
-    page.goto(f"{server['url']}/lab/mcts?position={quote(json.dumps(POSITION))}&playouts=80&seed=2&depth=4")
-    page.wait_for_selector('[data-iteration="1"]')
+    context, page, errors, expected = open_mcts_page(browser, server, width)
     for _ in range(8):
         page.click('#mcts-pane [data-action="step"]')
     page.wait_for_selector('[data-iteration="9"][data-phase="4"]')
