@@ -96,6 +96,8 @@ MISUSES = [
     (["solve", "--table", "100"], "--table must be from 10 to 34"),
     (["compare", "--positions", "100000000"], "--positions must be from 0 to 10000, got 100000000"),
     (["compare", "--positions", "-1"], "--positions must be from 0 to 10000, got -1"),
+    (["compare", "--algorithms", "pvs,alphabeta,pvs"], "--algorithms names pvs more than once"),
+    (["analyse", "-p", '{{"board": [[4,4,0],[4,4,0]], "moves": []}}'], "looks like a game record, not a position"),
     (["serve", "--host", "nonsense.invalid", "--db", "{db}"], "--host nonsense.invalid"),
     (
         [

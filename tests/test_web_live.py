@@ -261,3 +261,13 @@ def test_a_push_connection_that_floods_the_server_is_closed(client):
         with pytest.raises(WebSocketDisconnect):
             while True:
                 ws.receive_json()
+
+
+def test_a_resume_key_of_any_text_is_only_not_found(client):
+    with client.websocket_connect("ws://localhost/api/lobby/live") as author:
+        assert author.receive_json()["type"] == "challenges"
+        author.send_json({"type": "challenge", "variant": {"pits": 4, "seeds": 3}})
+        next_of(author, "offered")
+        author.send_json({"type": "resume", "key": "clé-ключ-\U0001f600"})  # compare_digest refuses non-ASCII str
+        author.send_json({"type": "nonsense"})
+        assert next_of(author, "error")  # still served: the odd key was only a key that matches nothing

@@ -131,6 +131,9 @@ def register(app: typer.Typer) -> None:
             names = [check_algorithm(a) for a in algorithms.split(",") if a.strip()]
             if not names:
                 raise SearchError(f"no algorithms given; accepted: {', '.join(EXACT_ALGORITHMS)}")
+            repeated = sorted({name for name in names if names.count(name) > 1})
+            if repeated:
+                raise SearchError(f"--algorithms names {', '.join(repeated)} more than once")
             if "mcts" in names:
                 raise SearchError(f"mcts has no depth to compare; accepted: {', '.join(EXACT_ALGORITHMS)}")
             kind = check_evaluation(evaluation)

@@ -295,7 +295,8 @@ class Position:
             raise InvalidPositionError(f"a position must be a JSON object, got {type(data).__name__}")
         unknown = set(data) - {"board", "to_move", "variant"}
         if unknown:
-            raise InvalidPositionError(f"unknown position field(s): {', '.join(sorted(unknown))}")
+            record = " (this looks like a game record, not a position)" if "moves" in unknown else ""
+            raise InvalidPositionError(f"unknown position field(s): {', '.join(sorted(unknown))}{record}")
         if "board" not in data:
             raise InvalidPositionError("a position needs a 'board'")
         board = _rows(data["board"])

@@ -80,7 +80,8 @@ class Lobby:
     def resume(self, author: Connection, key: str) -> Challenge | None:
         """The author is back (a new connection showing the key): the challenge stays."""
         for challenge in self.challenges.values():
-            if secrets.compare_digest(challenge.key, key):
+            # As bytes: compare_digest refuses str holding anything but ASCII, and a client chooses the key.
+            if secrets.compare_digest(challenge.key.encode(), key.encode("utf-8", "surrogatepass")):
                 if challenge.expiry is not None:
                     challenge.expiry.cancel()
                     challenge.expiry = None
