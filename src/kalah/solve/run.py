@@ -107,19 +107,17 @@ class Run:
         depth, seconds = guess_effort(position)
         one_at_a_time = False
         left = self.deadline - self.engine.core.now() if self.deadline else None
-        if guess is None and (left is None or left > 10 * seconds):
-            found = heuristic_guess(position, self.threads, self.state.stop)  # nothing else runs yet: every thread
+        full = left is None or left > 10 * seconds
+        # A budget too short for the full guess still gets a shorter one, in a tenth of it, for the solve's
+        # root (report): its move is what the solve reports, unproven, when it proves no value.
+        if guess is None and (full or report):
+            found = heuristic_guess(  # nothing else runs yet: every thread
+                position, self.threads, self.state.stop, seconds=None if full else left / 10
+            )
             if found is not None:
                 self.state.guesses[position] = found
                 guess = found.value
-            one_at_a_time = guess is not None and depth > GUESS_DEPTH
-        elif guess is None and report and left is not None:
-            # A budget too short for the full guess still gets a shorter one, in a tenth of it, for the
-            # solve's root: its move is what the solve reports, unproven, when it proves no value.
-            found = heuristic_guess(position, self.threads, self.state.stop, seconds=left / 10)
-            if found is not None:
-                self.state.guesses[position] = found
-                guess = found.value
+            one_at_a_time = full and guess is not None and depth > GUESS_DEPTH
         one_at_a_time = one_at_a_time or until_lower
         pits, diff, seeds = self._view(position)
         lower, upper = -seeds, seeds

@@ -83,14 +83,14 @@ router = APIRouter()
 T = TypeVar("T")
 
 
-def position_seconds(asked: float, positions: int, cap: float | None = None) -> float:
+def position_seconds(asked: float, positions: int) -> float:
     """The seconds each of ``positions`` positions is analysed for: ``asked``, shrunk so that all of them
-    together ask for at most ``cap`` engine seconds (by default REVIEW_ENGINE_SECONDS).
+    together ask for at most REVIEW_ENGINE_SECONDS.
 
     >>> position_seconds(0.3, 41), position_seconds(2.0, 458)
     (0.3, 0.13100436681222707)
     """
-    return min(asked, (REVIEW_ENGINE_SECONDS if cap is None else cap) / max(1, positions))
+    return min(asked, REVIEW_ENGINE_SECONDS / max(1, positions))
 
 
 @dataclass
@@ -160,19 +160,14 @@ class Reviews:
 
     async def _review(self, service: GameService, game_id: int, job: _Job, record: GameRecord) -> None:
         try:
-            positions = list(record.positions())
-            analyses: list[Analysis | None] = [None] * len(positions)
+            analyses: list[Analysis] = []
             began, deadline = time.perf_counter(), time.monotonic() + REVIEW_WALL_SECONDS
             # from the end back: the late positions are proven at once (kalah.review says why)
-            for index in reversed(range(len(positions))):
-                analyses[index] = await self._analyse(service, job, positions[index].to_json(), deadline)
+            for position in reversed(list(record.positions())):
+                analyses.append(await self._analyse(service, job, position.to_json(), deadline))
                 job.done += 1
-            made = review_of_analyses(
-                record,
-                [entry for entry in analyses if entry is not None],
-                job.seconds,
-                seconds=time.perf_counter() - began,
-            )
+            analyses.reverse()
+            made = review_of_analyses(record, analyses, job.seconds, seconds=time.perf_counter() - began)
             await asyncio.to_thread(service.library.save_review, game_id, job.moves, made.to_dict())
         except Exception as error:
             self._fail(game_id, job, str(error) or type(error).__name__)
