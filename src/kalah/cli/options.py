@@ -29,6 +29,8 @@ def make_variant(pits: int, seeds: int, empty_capture: bool, pie_rule: bool) -> 
 def given_variant_flags(context: typer.Context) -> dict[str, Any]:
     """The variant flags typed on the command line (not left at their defaults), by Variant field name:
     only those can say something about a position that carries a variant of its own."""
+    # The source is compared by its name: typer carries a click of its own (typer._click), whose
+    # ParameterSource is not the installed click's.
     return {
         name: context.params[name]
         for name in VARIANT_FLAGS
