@@ -112,7 +112,7 @@ class Run:
         # root (report): its move is what the solve reports, unproven, when it proves no value.
         if guess is None and (full or report):
             found = heuristic_guess(  # nothing else runs yet: every thread
-                position, self.threads, self.state.stop, seconds=None if full else left / 10
+                position, self.threads, self.state.stop, seconds=None if full or left is None else left / 10
             )
             if found is not None:
                 self.state.guesses[position] = found
