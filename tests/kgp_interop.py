@@ -30,8 +30,39 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def build_go_kgp_practice(work: Path) -> Path:
-    """Build go-kgp's practice server into ``work`` (offline, from Debian's Go packages); skip when impossible."""
+#: go-kgp's training server: its practice server with one MinMax bot of the depth given by -search-depth. go-kgp's
+#: own cmd/train is this with three unused imports, which Go refuses to compile, so the tests build this copy.
+_TRAIN_MAIN = """package main
+
+import (
+	"flag"
+
+	cmd "go-kgp/cmd"
+	"go-kgp/db"
+	"go-kgp/proto"
+	"go-kgp/sched"
+	"go-kgp/web"
+)
+
+func main() {
+	depth := flag.Uint64("search-depth", 8, "Plies the MinMax bot should search")
+	accuracy := flag.Float64("search-accuracy", 1.0, "Share of the bot's moves that are not random")
+	flag.Parse()
+	var conf cmd.Conf
+	st := cmd.MakeState()
+	conf.Load()
+	db.Register(st, &conf)
+	st.Register(sched.MakeSpecificFifo(uint(*depth), *accuracy))
+	proto.Register(st, &conf)
+	web.Register(st)
+	st.Start(&conf)
+}
+"""
+
+
+def build_go_kgp_practice(work: Path, command: str = "practice") -> Path:
+    """Build go-kgp's practice server (or ``"train"``, its training server) into ``work`` (offline, from
+    Debian's Go packages); skip when impossible."""
     source = INTEROP / "go-kgp"
     if not source.is_dir():
         pytest.skip(f"go-kgp is not at {source} (see ../shared/interop/README.md)")
@@ -42,10 +73,12 @@ def build_go_kgp_practice(work: Path) -> Path:
         pytest.skip("Debian's Go packages for go-kgp are missing (see .ci/run: golang-nhooyr-websocket-dev, ...)")
     target = work / "src" / "go-kgp"
     shutil.copytree(source, target)
+    if command == "train":
+        (target / "cmd" / "train" / "main.go").write_text(_TRAIN_MAIN)
     # GOPATH mode: the sources of go-kgp's imports come from Debian's packages, no module proxy is asked.
     env = dict(os.environ, GO111MODULE="off", GOPATH=f"{work}:{GOPATH_SYSTEM}", GOCACHE=str(work / "cache"))
     result = subprocess.run(
-        [go, "build", "-o", str(work / "practice"), "./cmd/practice"],
+        [go, "build", "-o", str(work / command), f"./cmd/{command}"],
         cwd=target,
         env=env,
         capture_output=True,
@@ -54,7 +87,7 @@ def build_go_kgp_practice(work: Path) -> Path:
     )
     if result.returncode != 0:
         pytest.skip(f"go-kgp does not build here: {result.stderr.strip()[-500:]}")
-    return work / "practice"
+    return work / command
 
 
 def pykgp_dir() -> Path:
