@@ -570,31 +570,29 @@ def test_an_ipv6_client_counts_by_its_network():
     assert client_key("testclient") == "testclient"
 
 
-def test_lab_trees_beyond_the_queue_get_503(client, monkeypatch):
-    import threading
+_SMALL_TREE = {
+    "position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0},
+    "parent": [None, 0],
+    "move": [None, 2],
+    "cutoff": [False, False],
+}
 
+
+def test_lab_trees_beyond_the_queue_get_503(client, monkeypatch):
     from kalah.web import lab
 
-    monkeypatch.setattr(lab, "_tree_slots", threading.BoundedSemaphore(1))
-    assert lab._tree_slots.acquire(blocking=False)  # one tree under way: the queue is full
-    body = {
-        "position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0},
-        "parent": [None, 0],
-        "move": [None, 2],
-        "cutoff": [False, False],
-    }
-    response = client.post("/api/lab/tree", json=body)
+    others = {f"addr:192.0.2.{i}": lab.TREES_PER_CLIENT for i in range(lab.TREE_CLIENTS)}
+    monkeypatch.setattr(lab, "_trees_of", others)  # every place taken: TREE_CLIENTS clients, their share each
+    response = client.post("/api/lab/tree", json=_SMALL_TREE)
     assert response.status_code == 503 and "retry-after" in response.headers
-    lab._tree_slots.release()
-    assert client.post("/api/lab/tree", json=body).status_code == 200
+    assert f"{lab.MAX_TREES} other trees" in response.json()["detail"]
+    del others["addr:192.0.2.0"]
+    assert client.post("/api/lab/tree", json=_SMALL_TREE).status_code == 200
 
 
-def test_one_client_cannot_fill_the_lab_tree_queue(db, monkeypatch):
-    """Six trees at once from one address: two are taken (one worked out, one next), four get 429 naming
-    the limit, and another address is still served meanwhile (it got 503 while the queue was full)."""
+def _held_trees(monkeypatch):
+    """Trees are worked out only once the returned event is set: until then they run or wait."""
     import threading
-    import time
-    from concurrent.futures import ThreadPoolExecutor
 
     from kalah.web import lab
 
@@ -606,15 +604,68 @@ def test_one_client_cannot_fill_the_lab_tree_queue(db, monkeypatch):
         return work_out(request)
 
     monkeypatch.setattr(lab, "_tree_facts", held)
+    return release
+
+
+def _wait_for_trees(count: int) -> None:
+    import time
+
+    from kalah.web import lab
+
+    deadline = time.monotonic() + 10
+    while sum(lab._trees_of.values()) != count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sum(lab._trees_of.values()) == count, lab._trees_of
+
+
+def test_a_few_clients_cannot_fill_the_lab_tree_queue(db, monkeypatch):
+    """Three addresses with two trees each held the whole queue (five places): a fourth got 503. A client
+    with no tree under way now finds a place while fewer than TREE_CLIENTS others have trees."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kalah.web import lab
+
+    release = _held_trees(monkeypatch)
+    app = create_app(db, workers=1, pool="thread")  # the lab needs no engines: no lifespan, no workers
+
+    def client(i):
+        return TestClient(app, base_url="http://localhost", client=(f"192.0.2.{i}", 5000))
+
+    with ThreadPoolExecutor(40) as senders:
+        try:
+            held = []
+            for i in range(3):  # the attack: three addresses, their share each
+                held += [senders.submit(client(i).post, "/api/lab/tree", json=_SMALL_TREE) for _ in range(2)]
+                _wait_for_trees(len(held))
+            newcomer = senders.submit(client(3).post, "/api/lab/tree", json=_SMALL_TREE)
+            _wait_for_trees(7)  # queued, not refused
+            assert not newcomer.done()
+            for i in range(4, lab.TREE_CLIENTS):  # more clients, up to the bound: each gets its places
+                held += [senders.submit(client(i).post, "/api/lab/tree", json=_SMALL_TREE) for _ in range(2)]
+                _wait_for_trees(len(held) + 1)
+            held.append(senders.submit(client(3).post, "/api/lab/tree", json=_SMALL_TREE))
+            _wait_for_trees(lab.MAX_TREES)
+            refused = client(lab.TREE_CLIENTS).post("/api/lab/tree", json=_SMALL_TREE)  # one client too many
+            assert refused.status_code == 503 and refused.headers["retry-after"], refused.text
+        finally:
+            release.set()  # a failure above leaves no tree waiting for its 30 s
+        assert newcomer.result(timeout=60).status_code == 200
+        assert [answer.result(timeout=60).status_code for answer in held] == [200] * (lab.MAX_TREES - 1)
+    assert lab._trees_of == {}
+
+
+def test_one_client_cannot_fill_the_lab_tree_queue(db, monkeypatch):
+    """Six trees at once from one address: two are taken (one worked out, one next), four get 429 naming
+    the limit, and another address is still served meanwhile (it got 503 while the queue was full)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kalah.web import lab
+
+    release = _held_trees(monkeypatch)
     app = create_app(db, workers=1, pool="thread")  # the lab needs no engines: no lifespan, no workers
     greedy = TestClient(app, base_url="http://localhost", client=("192.0.2.1", 5000))
     other = TestClient(app, base_url="http://localhost", client=("192.0.2.2", 5000))
-    body = {
-        "position": {"board": [[4] * 6 + [0], [4] * 6 + [0]], "to_move": 0},
-        "parent": [None, 0],
-        "move": [None, 2],
-        "cutoff": [False, False],
-    }
+    body = _SMALL_TREE
     with ThreadPoolExecutor(8) as senders:
         flood = [senders.submit(greedy.post, "/api/lab/tree", json=body) for _ in range(6)]
         refused = [answer.result(timeout=30) for answer in _first_done(flood, 4)]
@@ -622,9 +673,7 @@ def test_one_client_cannot_fill_the_lab_tree_queue(db, monkeypatch):
         assert "2 lab trees" in refused[0].json()["detail"] and refused[0].headers["retry-after"] == "1"
         assert lab._trees_of == {"addr:192.0.2.1": 2}
         served = senders.submit(other.post, "/api/lab/tree", json=body)
-        deadline = time.monotonic() + 10
-        while lab._trees_of.get("addr:192.0.2.2") != 1 and time.monotonic() < deadline:
-            time.sleep(0.01)
+        _wait_for_trees(3)
         assert lab._trees_of.get("addr:192.0.2.2") == 1  # queued behind the greedy client's, not refused
         release.set()
         assert served.result(timeout=30).status_code == 200

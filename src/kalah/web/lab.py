@@ -34,16 +34,23 @@ MAX_NODES = 200_000
 #: Longest line of moves :func:`line` plays out (a traced search is capped far below this).
 MAX_LINE = 64
 
-#: Trees worked out at once, and waiting: a tree of MAX_NODES takes seconds of Python, so it runs on a
-#: thread of its own (the event loop keeps answering others), one at a time, and a few more may wait.
+#: Trees worked out at once: a tree of MAX_NODES takes seconds of Python, so it runs on a thread of its own
+#: (the event loop keeps answering others), one at a time; the others wait in the order they came.
 TREE_WORKERS = 1
-TREE_QUEUE = 4
 #: Trees one client (kalah.web.scheduler.client_of) may have running or waiting: one worked out and one
-#: next. The queue is shared, so without this one client's parallel requests filled it and every other
-#: client got 503 for as long as it kept them coming.
+#: next (the lab's "Trace both" asks for two at once).
 TREES_PER_CLIENT = 2
+#: Clients that always find a place: a client with no tree under way is refused (503) only when this many
+#: other clients have trees under way, however many requests they send.
+TREE_CLIENTS = 8
+#: Trees running or waiting, all clients together. Every client holds at most TREES_PER_CLIENT, so these
+#: places can all be taken only by TREE_CLIENTS clients or more; a shared queue of five with two a client
+#: let three addresses lock every other client out. Its own queue rather than the engine scheduler's
+#: (kalah.web.scheduler): a waiting tree holds its parsed request (about 5 MB at the default body limit),
+#: so MAX_TREES of them stay within 80 MB where the scheduler's 256 queued jobs would not, and the
+#: scheduler's time limit is the computer's move time, which would cut off a large tree.
+MAX_TREES = TREES_PER_CLIENT * TREE_CLIENTS
 _tree_pool = concurrent.futures.ThreadPoolExecutor(max_workers=TREE_WORKERS, thread_name_prefix="kalah-lab-tree")
-_tree_slots = threading.BoundedSemaphore(TREE_WORKERS + TREE_QUEUE)
 _trees_of: dict[str, int] = {}  # client: its trees running or waiting
 _trees_lock = threading.Lock()  # the pool's thread gives trees back
 
@@ -100,7 +107,7 @@ async def line(request: LineIn) -> dict[str, Any]:
 async def tree_facts(request: TreeIn, http: Request) -> Response:
     """Who moves at each node of a traced tree, and the legal moves each cutoff node left unvisited
     (worked out off the event loop; 429 when the client has TREES_PER_CLIENT trees under way, 503 when
-    TREE_QUEUE trees already wait)."""
+    MAX_TREES trees are, which takes TREE_CLIENTS clients or more)."""
     client = client_of(http)
     with _trees_lock:
         if _trees_of.get(client, 0) >= TREES_PER_CLIENT:
@@ -110,8 +117,8 @@ async def tree_facts(request: TreeIn, http: Request) -> Response:
                 " send the next when one has answered",
                 {"Retry-After": "1"},
             )
-        if not _tree_slots.acquire(blocking=False):
-            raise busy("the server is working out other trees; try again in a moment")
+        if sum(_trees_of.values()) >= MAX_TREES:
+            raise busy(f"the server is working out {MAX_TREES} other trees; try again in a moment")
         _trees_of[client] = _trees_of.get(client, 0) + 1
     work = _tree_pool.submit(_tree_facts, request)
     # A tree counts for its client until its thread is done with it, also when the request went away
@@ -123,7 +130,6 @@ async def tree_facts(request: TreeIn, http: Request) -> Response:
 def _tree_done(client: str) -> None:
     """Called by the pool's thread (or at once, for a tree dropped while waiting)."""
     with _trees_lock:
-        _tree_slots.release()
         left = _trees_of[client] - 1
         if left:
             _trees_of[client] = left
