@@ -285,3 +285,20 @@ def test_garbage_and_unknown_commands_get_errors_not_a_crash(server):
     sock.close()
     good = WellBehaved(server)
     good.check()
+
+
+def test_the_socket_refuses_pages_of_other_websites(server):
+    """A browser lets any page open a WebSocket anywhere, and always says which page: the KGP socket
+    accepted every Origin, so another website could open agents' connections from a visitor's machine."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    url = f"ws://127.0.0.1:{server.port}/socket"
+    for origin in ("http://evil.example", "null", f"http://localhost:{server.port}", "http://127.0.0.1:1"):
+        with pytest.raises(InvalidStatus) as refused:
+            connect(url, origin=origin, open_timeout=10)
+        assert refused.value.response.status_code == 403, origin
+        assert b"other websites" in refused.value.response.body
+    for origin in (None, f"http://127.0.0.1:{server.port}"):  # an agent (a program), a page of this server
+        with connect(url, origin=origin, open_timeout=10) as socket_:
+            assert "kgp 1" in socket_.recv(10)

@@ -4,7 +4,8 @@ Pages (server-drawn HTML, no script but a reload and a replay slider):
 ``/`` the leaderboard, ``/agents/{id}`` an agent's games, ``/live`` the games
 under way on the board, ``/games/{id}`` a replay. The JSON API:
 ``/api/leaderboard``, ``/api/agents/{id}``, ``/api/live``, ``/api/games/{id}``,
-``/api/tournament``. Every name shown comes from an agent: it is escaped.
+``/api/tournament``. Every name shown comes from an agent: it is escaped. The
+socket refuses pages of other websites (403, :mod:`kalah.web.guard`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from fastapi.responses import HTMLResponse
 from kalah.kgp.wire import MAX_LINE
 from kalah.records import LibraryError
 from kalah.rules.svg import board_svg, record_html
+from kalah.web.guard import deny_socket, socket_same_origin
 
 from .server import ClassServer
 
@@ -128,6 +130,13 @@ def create_app(server: ClassServer) -> FastAPI:
 
     @app.websocket("/socket")
     async def socket(websocket: WebSocket) -> None:
+        # An agent is a program and sends no Origin; a browser always does. Without the check a page of
+        # any website could open agents' connections through a visitor's browser, from the visitor's
+        # address inside the class's network (taking that address's connections and new agents). None
+        # of this server's pages opens the socket; one that did would name this server and pass.
+        if not socket_same_origin(websocket.headers):
+            await deny_socket(websocket, 403, "the KGP socket is not open to pages of other websites")
+            return
         await websocket.accept()
         await server.serve_connection(StarletteConnection(websocket))
 

@@ -21,14 +21,30 @@ sends neither header and is served as before. Every answer also carries
 ``X-Frame-Options: DENY`` and ``Content-Security-Policy: frame-ancestors
 'none'`` (unless a policy is already set), so that no site can frame a page
 and trick a click.
+
+WebSockets are outside the browser's same-origin policy: any page may open
+one to any server the visitor's machine reaches (its loopback, its local
+network) and talk on it freely. The handshake always carries the page's
+``Origin``, though, so a WebSocket route accepts a connection only when
+:func:`socket_same_origin` agrees (no Origin, or this server's) and else
+refuses it with :func:`deny_socket` (the push connections of ``kalah
+serve``, the ``/socket`` of ``kalah arena serve``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from starlette.responses import JSONResponse
+
 from .limits import ASGIApp, Message, Receive, Scope, Send
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
 
 #: Methods that change nothing (the routes that change something are POST and DELETE).
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -73,6 +89,23 @@ def same_origin(origin: str, host: str) -> bool:
     if sender is None or server is None or sender[0] != server[0]:
         return False
     return sender[1] == server[1] if server[1] is not None else sender[1] in (80, 443)
+
+
+def socket_same_origin(headers: Mapping[str, str]) -> bool:
+    """Whether a WebSocket handshake with these headers may be accepted: it names no ``Origin`` (a program:
+    a browser always sends one) or names the server its ``Host`` addressed (:func:`same_origin`)."""
+    origin = headers.get("origin")
+    return origin is None or same_origin(origin, headers.get("host", ""))
+
+
+async def deny_socket(websocket: WebSocket, status: int, message: str) -> None:
+    """Refuse a WebSocket before accepting it: an HTTP answer ``status`` with ``{"detail": message}`` where
+    the server can send one (uvicorn can), else a close with code 4000 + ``status``."""
+    with contextlib.suppress(Exception):
+        if "websocket.http.response" in websocket.scope.get("extensions", {}):
+            await websocket.send_denial_response(JSONResponse({"detail": message}, status_code=status))
+            return
+    await websocket.close(code=4000 + status, reason=message[:120])
 
 
 def cross_site_reason(method: str, path: str, headers: dict[bytes, bytes]) -> str | None:

@@ -16,7 +16,6 @@ import re
 import time
 from importlib.resources import files
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Header, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse
@@ -25,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from kalah.rules import KalahError
 
+from ..guard import deny_socket, socket_same_origin
 from ..models import GAME_ID_DIGITS, GameId, MoveIn
 from ..service import ApiError
 from .hub import Connection
@@ -159,31 +159,12 @@ async def accept(challenge_id: str, request: Request) -> dict[str, Any]:
 # --- push connections ----------------------------------------------------------------------
 
 
-def same_origin(websocket: WebSocket) -> bool:
-    """The page that opens the connection is one of this server's (a browser always sends Origin;
-    a program without it is no cross-site page)."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    host = websocket.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower() and origin.lower() != "null"
-
-
-async def _deny(websocket: WebSocket, status: int, message: str) -> None:
-    """Refuse the connection before accepting it: an HTTP answer where the server can send one."""
-    with contextlib.suppress(Exception):
-        if "websocket.http.response" in websocket.scope.get("extensions", {}):
-            await websocket.send_denial_response(JSONResponse({"detail": message}, status_code=status))
-            return
-    await websocket.close(code=4000 + status, reason=message[:120])
-
-
 async def _admit(websocket: WebSocket, live: LiveService) -> bool:
-    if not same_origin(websocket):
-        await _deny(websocket, 403, "a push connection is accepted only from this server's own pages")
+    if not socket_same_origin(websocket.headers):
+        await deny_socket(websocket, 403, "a push connection is accepted only from this server's own pages")
         return False
     if live.hub.count(_address(websocket)) >= live.limits.connections:
-        await _deny(websocket, 429, str(too_many("push connections")))
+        await deny_socket(websocket, 429, str(too_many("push connections")))
         return False
     return True
 
@@ -227,7 +208,7 @@ async def game_push(websocket: WebSocket, game_id: GameId) -> None:
     try:
         game = await live.game(game_id)
     except ApiError as error:
-        await _deny(websocket, error.status, error.message)
+        await deny_socket(websocket, error.status, error.message)
         return
     await websocket.accept()
     connection = Connection(websocket, _address(websocket), f"game:{game_id}")
