@@ -8,7 +8,9 @@ too, so that ratings cover everyone. Each finished (or forfeited) game leaves
 one row in ``kgp_results``; ratings are fitted from those rows with the
 arena's Bradley-Terry code (:func:`kalah.arena.elo.fit_ratings`). A result
 the database refuses (a full disk, no file descriptor left) is kept in memory
-and stored as soon as the database takes writes again.
+and in a journal file beside the database (:mod:`kalah.classroom.journal`),
+and stored as soon as the database takes writes again, by this process or,
+after a crash, by the next one opened on the same database.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from kalah.arena.elo import fit_ratings
+
+from .journal import ResultJournal, Row, journal_path
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS kgp_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -115,7 +119,10 @@ class AgentBook:
         self.path = Path(path)
         self._lock = threading.Lock()
         self._connection: sqlite3.Connection | None = None
-        self._unsaved: dict[int, tuple[int, int, int, float, str, str, str]] = {}  # by game id
+        self._unsaved: dict[int, Row] = {}  # by game id; each is in the journal too, unless _journal_behind
+        self._store_lock = threading.Lock()  # the unsaved results and the journal: one store at a time
+        self.journal = ResultJournal(journal_path(self.path))
+        self._journal_behind = False  # an append failed: the journal lacks results held in memory
         self._failing = False
         with self._db() as db:
             db.executescript(SCHEMA)
@@ -124,6 +131,9 @@ class AgentBook:
                 db.execute("INSERT INTO kgp_meta VALUES ('salt', ?)", (secrets.token_hex(16),))
                 row = db.execute("SELECT value FROM kgp_meta WHERE key = 'salt'").fetchone()
         self._salt = str(row[0])
+        # A process that stopped while the database refused results left them in the journal.
+        self._unsaved.update(self.journal.read())
+        self.store_unsaved()
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
@@ -207,12 +217,21 @@ class AgentBook:
     ) -> None:
         """Store a game's result: ``score`` is south's (1 win, 0.5 draw, 0 loss).
 
-        Never raises for the database: a result it refuses is kept, with any kept before, and stored by the
-        next call or by :meth:`store_unsaved` (the first failure is logged, and the recovery).
+        Never raises for the database: a result it refuses is kept, in memory and in the journal (on the
+        disk before this returns), with any kept before, and stored by the next call or by
+        :meth:`store_unsaved` (the first failure is logged, and the recovery).
         """
-        with self._lock:
-            self._unsaved[game_id] = (game_id, south, north, score, reason, event, variant)
-        self.store_unsaved()
+        row: Row = (game_id, south, north, score, reason, event, variant)
+        with self._store_lock:
+            self._unsaved[game_id] = row
+            if self._store_unsaved():
+                return
+            try:
+                self.journal.add(row)
+            except OSError as error:  # no file descriptor, a full disk: caught up by a later retry
+                if not self._journal_behind:
+                    log.warning("cannot write %s (%s): a result is kept in memory only", self.journal.path, error)
+                self._journal_behind = True
 
     @property
     def unsaved(self) -> int:
@@ -220,29 +239,55 @@ class AgentBook:
         return len(self._unsaved)
 
     def store_unsaved(self) -> bool:
-        """Store the results the database refused so far; returns whether none is left (never raises for
-        the database: the next call tries again)."""
-        with self._lock:
-            rows = list(self._unsaved.values())
-        if not rows:
+        """Store the results the database refused so far (and any a stopped process left in the journal);
+        returns whether none is left (never raises for the database: the next call tries again)."""
+        with self._store_lock:
+            return self._store_unsaved()
+
+    def _store_unsaved(self) -> bool:
+        rows = list(self._unsaved.values())
+        if not rows and not self.journal.exists():
             return True
         try:
-            self._store_results(rows)
+            if rows:
+                self._store_results(rows)
+            # The journal too, now that the database takes writes: it is what survives a crash, so it is
+            # what is stored before it goes (its results are in memory as well unless another process
+            # on this database wrote them).
+            left = [row for game_id, row in self.journal.read().items() if self._unsaved.get(game_id) != row]
+            if left:
+                self._store_results(left)
+            self.journal.remove()
         except (sqlite3.Error, OSError) as error:
             if not self._failing:  # one line, not one a game (or a retry) while the database is down
-                log.warning("cannot store game results in %s (%s): kept in memory until it can", self.path, error)
+                log.warning(
+                    "cannot store game results in %s (%s): kept in memory and in %s until it can",
+                    self.path,
+                    error,
+                    self.journal.path,
+                )
                 self._failing = True
+            self._catch_up_journal()
             return False
-        with self._lock:
-            for row in rows:
-                if self._unsaved.get(row[0]) == row:
-                    del self._unsaved[row[0]]
+        self._unsaved.clear()
+        self._journal_behind = False
         if self._failing:
-            log.warning("stored %d game results kept while %s could not be written", len(rows), self.path)
+            log.warning("stored %d game results kept while %s could not be written", len(rows) + len(left), self.path)
             self._failing = False
-        return not self._unsaved
+        return True
 
-    def _store_results(self, rows: list[tuple[int, int, int, float, str, str, str]]) -> None:
+    def _catch_up_journal(self) -> None:
+        """After appends failed: write the journal whole, with every result held in memory."""
+        if not self._journal_behind:
+            return
+        try:
+            self.journal.rewrite(list({**self.journal.read(), **self._unsaved}.values()))
+        except OSError:
+            return  # still no file descriptor or disk space: the next retry tries again
+        self._journal_behind = False
+        log.warning("%s holds the %d results kept in memory again", self.journal.path, len(self._unsaved))
+
+    def _store_results(self, rows: list[Row]) -> None:
         with self._db() as db:
             db.executemany(_STORE_RESULT, rows)
 

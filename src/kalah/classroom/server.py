@@ -260,5 +260,9 @@ class ClassServer:
             await session.connection.close()
         self.executor.shutdown(wait=False, cancel_futures=True)
         if self.book.unsaved and not await asyncio.to_thread(self.book.store_unsaved):
-            log.error("stopped with %d game results the database did not take", self.book.unsaved)
+            log.error(
+                "stopped with %d game results the database did not take: %s keeps them for the next start",
+                self.book.unsaved,
+                self.book.journal.path,
+            )
         self.book.close()
