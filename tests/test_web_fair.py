@@ -433,7 +433,8 @@ def test_other_requests_are_answered_while_heavy_ones_run(db, tmp_path):
                             "/api/records", content=record, headers={"Content-Type": "application/json"}
                         )
                         client.get("/api/games")
-                        client.get(f"/api/games/{answer.json()['id']}/record")
+                        if answer.status_code == 201:  # a busy server may answer 429 or 503: ask again
+                            client.get(f"/api/games/{answer.json()['id']}/record")
                     ran.append((kind, answer.status_code))
 
         loaders = [threading.Thread(target=load, args=(kind,)) for kind in ("tree", "tree", "records")]
