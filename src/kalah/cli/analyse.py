@@ -94,31 +94,44 @@ def register(app: typer.Typer) -> None:
             None,
             "--position",
             "-p",
+            metavar="POSITION",
             help="The position: JSON or a board such as '[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]', inline or in a file"
             " (default: the start of Kalah(6,4)).",
         ),
         to_move: int | None = TO_MOVE,
-        record: Path | None = typer.Option(None, "--record", help="Take the position from a game record (JSON) ..."),
+        record: Path | None = typer.Option(
+            None, "--record", metavar="FILE", help="Take the position from a game record (JSON) ..."
+        ),
         move: int | None = typer.Option(
-            None, "--move", min=0, help="... after this many moves (default: its last position)."
+            None, "--move", min=0, metavar="N", help="... after this many moves (default: its last position)."
         ),
         algorithm: str | None = typer.Option(
             None,
             "--algorithm",
             "-a",
+            metavar="NAME",
             help=f"Search with this algorithm only (no proof): one of {', '.join(ALGORITHMS)}.",
         ),
         depth: str | None = typer.Option(
             None,
             "--depth",
             "-d",
+            metavar="N",
             help="Search to this depth only (no proof), in moves (sowings); default 8 unless --time is given.",
         ),
         time: str | None = typer.Option(
-            None, "--time", "-t", help=f"Seconds to think (default {DEFAULT_TIME:g} for the exact analysis)."
+            None,
+            "--time",
+            "-t",
+            metavar="SECONDS",
+            help=f"Seconds to think (default {DEFAULT_TIME:g} for the exact analysis).",
         ),
         evaluation: str | None = typer.Option(
-            None, "--evaluation", "-e", help=f"Search with this evaluation only (no proof): {', '.join(EVALUATIONS)}."
+            None,
+            "--evaluation",
+            "-e",
+            metavar="NAME",
+            help=f"Search with this evaluation only (no proof): {', '.join(EVALUATIONS)}.",
         ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     ) -> None:

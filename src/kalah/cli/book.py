@@ -28,19 +28,23 @@ def register(app: typer.Typer) -> None:
     @group.command("build")
     def build(
         moves: int | None = typer.Option(
-            None, "--moves", "-n", help="The perfect player's first N decisions of each seat, against every reply."
+            None,
+            "--moves",
+            "-n",
+            metavar="N",
+            help="The perfect player's first N decisions of each seat, against every reply.",
         ),
         plies: int | None = typer.Option(
-            None, "--plies", help="Only positions fewer than P moves from the start (extra turns count)."
+            None, "--plies", metavar="N", help="Only positions fewer than P moves from the start (extra turns count)."
         ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
         out: Path | None = typer.Option(
-            None, "--out", "-o", help="The book file (default: the package's book of the variant)."
+            None, "--out", "-o", metavar="FILE", help="The book file (default: the package's book of the variant)."
         ),
-        threads: int = typer.Option(1, "--threads", help="Solver threads."),
+        threads: int = typer.Option(1, "--threads", metavar="N", help="Solver threads."),
         fresh: bool = typer.Option(
             False, "--fresh", help="Start over instead of extending the book already in the file."
         ),
@@ -105,7 +109,9 @@ def register(app: typer.Typer) -> None:
 
     @group.command("show")
     def show(
-        file: Path | None = typer.Argument(None, help="A book file (default: the package's book of the variant)."),
+        file: Path | None = typer.Argument(
+            None, metavar="FILE", help="A book file (default: the package's book of the variant)."
+        ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,

@@ -107,19 +107,30 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def compare(
-        algorithms: str = typer.Option(",".join(EXACT_ALGORITHMS), "--algorithms", help="Comma-separated algorithms."),
-        depths: str = typer.Option("1-8", "--depths", help="Depths: a range such as 1-8 or a list such as 2,4,6."),
+        algorithms: str = typer.Option(
+            ",".join(EXACT_ALGORITHMS), "--algorithms", metavar="NAMES", help="Comma-separated algorithms."
+        ),
+        depths: str = typer.Option(
+            "1-8", "--depths", metavar="DEPTHS", help="Depths: a range such as 1-8 or a list such as 2,4,6."
+        ),
         positions: int = typer.Option(
-            10, "--positions", help=f"Varied positions besides the start (0-{MAX_COMPARE_POSITIONS:,})."
+            10, "--positions", metavar="N", help=f"Varied positions besides the start (0-{MAX_COMPARE_POSITIONS:,})."
         ),
-        evaluation: str = typer.Option("strong", "--evaluation", "-e", help=f"Evaluation: {', '.join(EVALUATIONS)}."),
-        seed: int = typer.Option(1, "--seed", help="Seed of the varied positions."),
+        evaluation: str = typer.Option(
+            "strong", "--evaluation", "-e", metavar="NAME", help=f"Evaluation: {', '.join(EVALUATIONS)}."
+        ),
+        seed: int = typer.Option(1, "--seed", metavar="N", help="Seed of the varied positions."),
         repeats: int = typer.Option(
-            3, "--repeats", min=1, max=50, help="Runs of each search; its time is their median (one timing is noise)."
+            3,
+            "--repeats",
+            min=1,
+            max=50,
+            metavar="N",
+            help="Runs of each search; its time is their median (one timing is noise).",
         ),
-        csv_file: Path | None = typer.Option(None, "--csv", help="Write the table as CSV."),
+        csv_file: Path | None = typer.Option(None, "--csv", metavar="FILE", help="Write the table as CSV."),
         plot_file: Path | None = typer.Option(
-            None, "--plot", help="Write a plot (PNG) of nodes and time against depth."
+            None, "--plot", metavar="FILE", help="Write a plot (PNG) of nodes and time against depth."
         ),
         pits: int = PITS,
         seeds: int = SEEDS,

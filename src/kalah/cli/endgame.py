@@ -42,16 +42,16 @@ def register(app: typer.Typer) -> None:
     @group.command("build")
     def build(
         max_seeds: int = typer.Option(
-            ..., "--max-seeds", "-k", help="K: every position with at most K seeds in the pits."
+            ..., "--max-seeds", "-k", metavar="K", help="K: every position with at most K seeds in the pits."
         ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
         path: Path | None = typer.Option(
-            None, "--path", help="Directory for the database (default: the user data directory)."
+            None, "--path", metavar="FOLDER", help="Directory for the database (default: the user data directory)."
         ),
-        threads: int | None = typer.Option(None, "--threads", help="Threads (default: every core)."),
+        threads: int | None = typer.Option(None, "--threads", metavar="N", help="Threads (default: every core)."),
         fresh: bool = typer.Option(
             False, "--fresh", help="Start over instead of resuming an interrupted build or keeping a complete one."
         ),
@@ -126,7 +126,7 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"file: {database.path}")
 
     @group.command("info")
-    def info(file: Path = typer.Argument(..., help="A database file.")) -> None:
+    def info(file: Path = typer.Argument(..., metavar="FILE", help="A database file.")) -> None:
         """Check a database file (header and checksum) and describe it."""
         from kalah.endgame import load
         from kalah.rules import KalahError

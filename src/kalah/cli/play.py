@@ -111,12 +111,17 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def play(
         player0: str = typer.Option(
-            "human", "--player0", "-0", help="Who moves first: a player spec such as human, random:seed=3, pvs:time=1."
+            "human",
+            "--player0",
+            "-0",
+            metavar="SPEC",
+            help="Who moves first: a player spec such as human, random:seed=3, pvs:time=1.",
         ),
         player1: str | None = typer.Option(
             None,
             "--player1",
             "-1",
+            metavar="SPEC",
             help="Who moves second (default: the strongest engine available, about a second a move).",
         ),
         pits: int = PITS,
@@ -124,12 +129,14 @@ def register(app: typer.Typer) -> None:
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
         record: Path | None = typer.Option(
-            None, "--record", help="Write the game record (JSON) to this file, after every move."
+            None, "--record", metavar="FILE", help="Write the game record (JSON) to this file, after every move."
         ),
         quiet: bool = typer.Option(
             False, "--quiet", "-q", help="Computer against computer without the board: print only the result."
         ),
-        delay: float = typer.Option(0.0, "--delay", help="Seconds to pause after each move, to watch engines play."),
+        delay: float = typer.Option(
+            0.0, "--delay", metavar="SECONDS", help="Seconds to pause after each move, to watch engines play."
+        ),
     ) -> None:
         """Play a game in the terminal. Type a pit letter (or its number) to move; hint, undo, ? for help."""
         check_output_path(record, "--record")

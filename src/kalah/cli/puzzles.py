@@ -59,22 +59,38 @@ def register(app: typer.Typer) -> None:
         source: str = typer.Option(
             "selfplay",
             "--from",
+            metavar="SOURCE",
             help=f"Where the games come from: {', '.join(SOURCES)} "
             "(library: every game of the library; arena: the arena's games there).",
         ),
-        games: int = typer.Option(20, "--games", min=1, max=100_000, help="Self-play games to play (--from selfplay)."),
-        db: Path | None = typer.Option(None, "--db", help="The game library (default: the one kalah serve uses)."),
+        games: int = typer.Option(
+            20, "--games", min=1, max=100_000, metavar="N", help="Self-play games to play (--from selfplay)."
+        ),
+        db: Path | None = typer.Option(
+            None, "--db", metavar="FILE", help="The game library (default: the one kalah serve uses)."
+        ),
         margin: int = typer.Option(
-            DEFAULT_MARGIN, "--margin", min=1, max=200, help="Seeds by which the solution must beat every other move."
+            DEFAULT_MARGIN,
+            "--margin",
+            min=1,
+            max=200,
+            metavar="SEEDS",
+            help="Seeds by which the solution must beat every other move.",
         ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
-        seed: int = typer.Option(0, "--seed", help="Seed of the self-play games (the same seed, the same games)."),
-        limit: int | None = typer.Option(None, "--limit", min=1, help="Stop after this many new puzzles."),
+        seed: int = typer.Option(
+            0, "--seed", metavar="N", help="Seed of the self-play games (the same seed, the same games)."
+        ),
+        limit: int | None = typer.Option(None, "--limit", min=1, metavar="N", help="Stop after this many new puzzles."),
         out: Path = typer.Option(
-            ..., "--out", "-o", help="The puzzle file (gzip JSON) to write; puzzles already in it are kept."
+            ...,
+            "--out",
+            "-o",
+            metavar="FILE",
+            help="The puzzle file (gzip JSON) to write; puzzles already in it are kept.",
         ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     ) -> None:
@@ -119,12 +135,20 @@ def register(app: typer.Typer) -> None:
 
     @group.command("list")
     def list_puzzles(
-        file: Path | None = typer.Option(None, "--file", help="A puzzle file (default: the puzzles in the package)."),
-        pits: int | None = typer.Option(None, "--pits", min=1, max=8, help="Only this many pits a side."),
-        seeds: int | None = typer.Option(None, "--seeds", min=1, max=15, help="Only this many seeds a pit."),
-        theme: str | None = typer.Option(None, "--theme", help=f"Only this theme: {', '.join(THEMES)}."),
-        difficulty: int | None = typer.Option(None, "--difficulty", min=1, max=5, help="Only this difficulty (1-5)."),
-        limit: int | None = typer.Option(None, "--limit", min=1, help="At most this many."),
+        file: Path | None = typer.Option(
+            None, "--file", metavar="FILE", help="A puzzle file (default: the puzzles in the package)."
+        ),
+        pits: int | None = typer.Option(None, "--pits", min=1, max=8, metavar="N", help="Only this many pits a side."),
+        seeds: int | None = typer.Option(
+            None, "--seeds", min=1, max=15, metavar="N", help="Only this many seeds a pit."
+        ),
+        theme: str | None = typer.Option(
+            None, "--theme", metavar="THEME", help=f"Only this theme: {', '.join(THEMES)}."
+        ),
+        difficulty: int | None = typer.Option(
+            None, "--difficulty", min=1, max=5, metavar="N", help="Only this difficulty (1-5)."
+        ),
+        limit: int | None = typer.Option(None, "--limit", min=1, metavar="N", help="At most this many."),
         as_json: bool = typer.Option(
             False,
             "--json",
@@ -160,13 +184,21 @@ def register(app: typer.Typer) -> None:
 
     @app.command("puzzle")
     def puzzle_command(
-        file: Path | None = typer.Option(None, "--file", help="A puzzle file (default: the puzzles in the package)."),
-        puzzle_id: str | None = typer.Option(None, "--id", help="This puzzle (default: a random one)."),
-        pits: int | None = typer.Option(None, "--pits", min=1, max=8, help="Only this many pits a side."),
-        seeds: int | None = typer.Option(None, "--seeds", min=1, max=15, help="Only this many seeds a pit."),
-        theme: str | None = typer.Option(None, "--theme", help=f"Only this theme: {', '.join(THEMES)}."),
-        difficulty: int | None = typer.Option(None, "--difficulty", min=1, max=5, help="Only this difficulty (1-5)."),
-        seed: int | None = typer.Option(None, "--seed", help="Seed of the random choice."),
+        file: Path | None = typer.Option(
+            None, "--file", metavar="FILE", help="A puzzle file (default: the puzzles in the package)."
+        ),
+        puzzle_id: str | None = typer.Option(None, "--id", metavar="ID", help="This puzzle (default: a random one)."),
+        pits: int | None = typer.Option(None, "--pits", min=1, max=8, metavar="N", help="Only this many pits a side."),
+        seeds: int | None = typer.Option(
+            None, "--seeds", min=1, max=15, metavar="N", help="Only this many seeds a pit."
+        ),
+        theme: str | None = typer.Option(
+            None, "--theme", metavar="THEME", help=f"Only this theme: {', '.join(THEMES)}."
+        ),
+        difficulty: int | None = typer.Option(
+            None, "--difficulty", min=1, max=5, metavar="N", help="Only this difficulty (1-5)."
+        ),
+        seed: int | None = typer.Option(None, "--seed", metavar="N", help="Seed of the random choice."),
     ) -> None:
         """Solve a puzzle in the terminal: find the one best move (hint shows the theme, q gives up)."""
         _check_theme(theme)

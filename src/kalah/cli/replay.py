@@ -143,14 +143,16 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def replay(
         file: Path = typer.Argument(
-            ..., help="A game record (JSON) written by kalah play, the web board or the arena."
+            ..., metavar="FILE", help="A game record (JSON) written by kalah play, the web board or the arena."
         ),
         recompute_moves: bool = typer.Option(
             False,
             "--recompute",
             help="Re-run the recorded computer players and report every move they now choose differently.",
         ),
-        delay: float = typer.Option(0.0, "--delay", help="Seconds to pause between moves (plays the game through)."),
+        delay: float = typer.Option(
+            0.0, "--delay", metavar="SECONDS", help="Seconds to pause between moves (plays the game through)."
+        ),
         keys: bool | None = typer.Option(
             None,
             "--keys/--no-keys",

@@ -119,15 +119,21 @@ def register(app: typer.Typer) -> None:
 
     @app.command("review")
     def review_command(
-        game: Path | None = typer.Argument(None, help="A game record (JSON), as kalah play --record writes."),
+        game: Path | None = typer.Argument(
+            None, metavar="FILE", help="A game record (JSON), as kalah play --record writes."
+        ),
         game_id: int | None = typer.Option(
-            None, "--game", min=1, help="Review game ID of the game library instead (the review is stored with it)."
+            None,
+            "--game",
+            min=1,
+            metavar="ID",
+            help="Review game ID of the game library instead (the review is stored with it).",
         ),
         db: Path | None = typer.Option(
-            None, "--db", help="The game library (SQLite); default: the one kalah serve uses."
+            None, "--db", metavar="FILE", help="The game library (SQLite); default: the one kalah serve uses."
         ),
         time: str | None = typer.Option(
-            None, "--time", "-t", help=f"Seconds of analysis a position (default {DEFAULT_TIME:g})."
+            None, "--time", "-t", metavar="SECONDS", help=f"Seconds of analysis a position (default {DEFAULT_TIME:g})."
         ),
         fresh: bool = typer.Option(False, "--fresh", help="With --game: review again even if a review is stored."),
         as_json: bool = typer.Option(

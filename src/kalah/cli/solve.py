@@ -33,6 +33,7 @@ def register(app: typer.Typer) -> None:
             None,
             "--position",
             "-p",
+            metavar="POSITION",
             help="The position: JSON or a board such as '[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]', inline or in a file"
             " (default: the start of the variant). A board is played by the variant flags.",
         ),
@@ -42,29 +43,37 @@ def register(app: typer.Typer) -> None:
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
         time: float | None = typer.Option(
-            None, "--time", "-t", help="Stop after this many seconds and report the proven bounds."
+            None, "--time", "-t", metavar="SECONDS", help="Stop after this many seconds and report the proven bounds."
         ),
-        threads: int | None = typer.Option(None, "--threads", help="Search threads (default: every core)."),
+        threads: int | None = typer.Option(
+            None, "--threads", metavar="N", help="Search threads (default: every core)."
+        ),
         endgame: str | None = typer.Option(
             "auto",
             "--endgame",
+            metavar="auto|none|FILE",
             help="'auto' (the data directory, else a small table in memory), 'none', or a database file.",
         ),
         endgame_seeds: int | None = typer.Option(
             None,
             "--endgame-seeds",
+            metavar="K",
             help="With --endgame auto: K of the database to build into the data directory when none as large is there (default: chosen from the seeds on the board, the memory and the disk; a solve with --time builds none unless given).",
         ),
         table: int | None = typer.Option(
-            None, "--table", help="Transposition table size as log2 of entries (8 bytes each)."
+            None, "--table", metavar="N", help="Transposition table size as log2 of entries (8 bytes each)."
         ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
         cluster: str | None = typer.Option(
-            None, "--cluster", help="Split the solve over the Dask cluster at this scheduler address (tcp://HOST:PORT)."
+            None,
+            "--cluster",
+            metavar="ADDRESS",
+            help="Split the solve over the Dask cluster at this scheduler address (tcp://HOST:PORT).",
         ),
         checkpoint: str | None = typer.Option(
             None,
             "--checkpoint",
+            metavar="FILE",
             help="With --cluster: a SQLite file of proven bounds; a stopped solve started again with it resumes.",
         ),
     ) -> None:
