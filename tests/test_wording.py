@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import doctest
 import json
+import subprocess
+import sys
 
 import pytest
+from rich.console import Console
 
 from kalah.players import make_player
 from kalah.puzzles import Puzzle, PuzzleError
@@ -16,6 +19,10 @@ from kalah.rules import InvalidPositionError, InvalidVariantError, Position, Var
 from kalah.rules.wording import kind, plural, shown
 
 PYTHON_SPELLINGS = ("None", "True", "False", "NoneType", "'int'", "[1, 3]")
+
+
+def run_kalah(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "kalah.cli", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_the_examples_run():
@@ -117,3 +124,42 @@ def test_a_damaged_puzzle_names_the_missing_field():
 def test_a_player_of_one_playout():
     assert make_player("mcts:playouts=1").name == "mcts (1 playout)"
     assert make_player("mcts").name == "mcts (10000 playouts)"  # a name keeps its number as the spec gives it
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["analyse", "-p", '{"board": [[1, 0], [1, 0]], "to_move": null}'], "to_move must be 0 or 1, got null"),
+        (["solve", "-p", '{"board": [[1, 0], [1, true]]}'], "board[1][1] must be an integer, got true"),
+        (["analyse", "-p", "[[4], [4, 0]]"], "player 0's row has 1 entry;"),
+    ],
+)
+def test_the_command_line_refuses_in_words(args, expected):
+    run = run_kalah(*args)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and run.stderr.startswith("kalah: error: ")
+    assert expected in run.stderr
+    assert not any(spelling in run.stderr for spelling in PYTHON_SPELLINGS), run.stderr
+
+
+def test_counts_of_one_in_the_output(tmp_path):
+    over = run_kalah("solve", "-p", "[[1,0],[0,0]]")
+    assert "1 seed in the pits" in over.stdout, over.stdout
+    database = run_kalah("endgame", "build", "--pits", "1", "--max-seeds", "1", "--path", str(tmp_path), "-q")
+    assert "endgame database: 1 pit, up to 1 seed" in database.stdout, database.stdout
+    info = run_kalah("endgame", "info", str(next(tmp_path.glob("*.egdb"))))
+    assert "(1 pit, K=1): 3 positions" in info.stdout, info.stdout
+    alone = run_kalah("compare", "--algorithms", "pvs", "--depths", "1", "--positions", "0", "--repeats", "1")
+    assert "One algorithm, pvs: nothing to compare its 1 decision with." in " ".join(alone.stdout.split())
+
+
+def test_the_stepping_replay_counts_one_move():
+    from kalah.cli.replay import step_through
+    from kalah.match import play_game
+    from kalah.players import RandomPlayer
+    from kalah.records import RecordBuilder
+
+    builder = RecordBuilder()
+    play_game([RandomPlayer(seed=1), RandomPlayer(seed=2)], Position.start(Variant(1, 1)), [builder])
+    console = Console(record=True, width=100, force_terminal=False)
+    step_through(builder.record, console, lambda: "q")
+    assert "Start (1 move)" in console.export_text()

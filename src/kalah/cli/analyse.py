@@ -17,6 +17,7 @@ from rich.table import Table
 from kalah.analysis import DEFAULT_TIME, Analysis
 from kalah.analysis import analyse as analyse_position
 from kalah.rules import SWAP, Position, line_names, move_name
+from kalah.rules.wording import plural
 from kalah.search import (
     ALGORITHMS,
     EVALUATIONS,
@@ -195,13 +196,15 @@ def register(app: typer.Typer) -> None:
         s = result.stats
         if name == "mcts":
             console.print(
-                f"{s.playouts:,} playouts, {s.nodes:,} tree nodes, deepest {s.depth}, {duration_text(s.seconds)} "
+                f"{plural(s.playouts, 'playout')}, {plural(s.nodes, 'tree node')}, deepest {s.depth},"
+                f" {duration_text(s.seconds)} "
                 "(values: mean final margin of the playouts through each move)"
             )
             return
         console.print(
-            f"Depth {s.depth}, {s.nodes:,} nodes, {s.leaves:,} leaves, table {s.tt_hits:,}/{s.tt_probes:,} hits, "
-            f"{s.cutoffs:,} cut-offs, {s.researches:,} re-searches, {duration_text(s.seconds)}{rate_text(s.nodes, s.seconds)}"
+            f"Depth {s.depth}, {plural(s.nodes, 'node')}, {plural(s.leaves, 'leaf', 'leaves')},"
+            f" table {s.tt_hits:,}/{s.tt_probes:,} hits, {plural(s.cutoffs, 'cut-off')},"
+            f" {plural(s.researches, 're-search', 're-searches')}, {duration_text(s.seconds)}{rate_text(s.nodes, s.seconds)}"
         )
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from kalah.cli import fail
+from kalah.rules.wording import plural
 
 
 def register(app: typer.Typer) -> None:
@@ -99,8 +100,9 @@ def arena(
     console = Console(stderr=True)
     already = match.total_games - len(match.missing_tasks(library))
     typer.echo(
-        f"arena {match.key}: {len(match.players)} players, {variant.name}, {games} games per pairing, "
-        f"{match.total_games} games; library {library.path}" + (f" ({already} already played)" if already else ""),
+        f"arena {match.key}: {plural(len(match.players), 'player')}, {variant.name},"
+        f" {plural(games, 'game')} per pairing, {plural(match.total_games, 'game')}; library {library.path}"
+        + (f" ({already} already played)" if already else ""),
         err=True,
     )
     progress = Progress(
@@ -124,7 +126,7 @@ def arena(
     except KeyboardInterrupt:
         stored = match.total_games - len(match.missing_tasks(library))
         typer.echo(
-            f"kalah: interrupted: {stored} of {match.total_games} games are in {library.path}; "
+            f"kalah: interrupted: {stored} of the {plural(match.total_games, 'game')} stored in {library.path}; "
             "run the same command again to resume",
             err=True,
         )

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from kalah.rules import Position, move_name
+from kalah.rules.wording import plural
 
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
@@ -100,8 +101,8 @@ def register(app: typer.Typer) -> None:
                 )
         book.save(path)
         seconds = _time.perf_counter() - started
-        within = f", within {book.plies} plies of the start" if book.plies is not None else ""
-        typer.echo(f"opening book: {variant.name}, {book.moves} moves per seat{within}")
+        within = f", within {plural(book.plies, 'ply', 'plies')} of the start" if book.plies is not None else ""
+        typer.echo(f"opening book: {variant.name}, {plural(book.moves, 'move')} per seat{within}")
         typer.echo(f"positions: {len(book):,}")
         typer.echo(f"size: {_size(path.stat().st_size)}")
         typer.echo(f"time: {seconds:.1f} s")
@@ -127,13 +128,17 @@ def register(app: typer.Typer) -> None:
             fail(f"no opening book of {variant.name} ships with this kalah")
         book = load(path)
         built = book.built
-        within = f" within {book.plies} plies of the start" if book.plies is not None else ""
+        within = f" within {plural(book.plies, 'ply', 'plies')} of the start" if book.plies is not None else ""
         typer.echo(
-            f"{book.variant.name}: {book.moves} moves per seat{within}, {len(book):,} positions, "
+            f"{book.variant.name}: {plural(book.moves, 'move')} per seat{within}, {plural(len(book), 'position')}, "
             f"{_size(path.stat().st_size)}"
         )
         for number, level in enumerate(built.get("levels", [])[: book.moves], start=1):
-            typer.echo(f"  move {number}: {level.get('positions', '?')} positions, {level.get('seconds', '?')} s")
+            count = level.get("positions")
+            typer.echo(
+                f"  move {number}: {'? positions' if count is None else plural(count, 'position')},"
+                f" {level.get('seconds', '?')} s"
+            )
         if "seconds" in built:
             typer.echo(
                 f"built in {built['seconds']} s (solver threads: {built.get('threads', '?')}) by kalah {built.get('kalah', '?')}"
@@ -144,6 +149,6 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"start: value {start.value:+d}, plays {move_name(first.to_move, start.move)}")
         if check:
             needed, missing = lines(book)
-            typer.echo(f"lines: {len(needed):,} positions needed, {len(missing):,} missing")
+            typer.echo(f"lines: {plural(len(needed), 'position')} needed, {len(missing):,} missing")
             if missing:
                 raise typer.Exit(1)

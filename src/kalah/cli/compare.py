@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from kalah.rules.wording import plural
 from kalah.search import EVALUATIONS, EXACT_ALGORITHMS, SearchError, check_algorithm, check_evaluation
 from kalah.search.compare import run_comparison, varied_positions
 
@@ -190,7 +191,7 @@ def register(app: typer.Typer) -> None:
         if stopped:
             console.print(f"[yellow]Interrupted: the table shows the depths finished ({len(depth_list)}).[/yellow]")
 
-        title = f"{variant.name}, {len(chosen)} position{'' if len(chosen) == 1 else 's'}, evaluation {kind}"
+        title = f"{variant.name}, {plural(len(chosen), 'position')}, evaluation {kind}"
         unit, scale, decimals = seconds_table_unit([totals[(n, d)]["seconds"] for n in names for d in depth_list])
         time_label = {"s": "Seconds", "ms": "Milliseconds", "µs": "Microseconds"}[unit]
         for metric, label, fmt, factor in (
@@ -229,14 +230,20 @@ def register(app: typer.Typer) -> None:
             console.print(f"Wrote {plot_file}")
         decisions = len(depth_list) * len(chosen)
         if disagreements:
-            console.print(f"[red]The algorithms disagreed on {len(disagreements)} of {decisions} decisions.[/red]")
+            console.print(
+                f"[red]The algorithms disagreed on {len(disagreements)} of {plural(decisions, 'decision')}.[/red]"
+            )
             for depth, number, answers in disagreements[:5]:
                 console.print(
                     f"  depth {depth}, position {number}: " + ", ".join(f"{a} {v}/{m}" for a, (v, m) in answers.items())
                 )
             raise typer.Exit(1)
-        console.print(
-            f"All {len(names)} algorithms agreed on every decision ({decisions} decisions: same value, same best move)."
-        )
+        if len(names) > 1:
+            console.print(
+                f"All {len(names)} algorithms agreed on every decision"
+                f" ({plural(decisions, 'decision')}: same value, same best move)."
+            )
+        else:
+            console.print(f"One algorithm, {names[0]}: nothing to compare its {plural(decisions, 'decision')} with.")
         if stopped:
             raise typer.Exit(130)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from kalah.rules.wording import plural
+
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 
@@ -119,7 +121,7 @@ def register(app: typer.Typer) -> None:
                 )
         seconds = _time.perf_counter() - started
         rule = " empty-capture" if variant.empty_capture else ""
-        typer.echo(f"endgame database: {variant.pits} pits{rule}, up to {max_seeds} seeds")
+        typer.echo(f"endgame database: {plural(variant.pits, 'pit')}{rule}, up to {plural(max_seeds, 'seed')}")
         typer.echo(f"positions: {database.positions:,}")
         typer.echo(f"size: {_size(database.nbytes)} ({database.nbytes:,} bytes)")
         typer.echo(f"time: {seconds:.2f} s")
@@ -135,4 +137,6 @@ def register(app: typer.Typer) -> None:
             database = load(file)
         except KalahError as error:
             fail(str(error))
-        typer.echo(f"{database.describe()}: {database.positions:,} positions, {_size(database.nbytes)}, checksum ok")
+        typer.echo(
+            f"{database.describe()}: {plural(database.positions, 'position')}, {_size(database.nbytes)}, checksum ok"
+        )

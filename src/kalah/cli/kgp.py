@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from kalah.cli import fail
+from kalah.rules.wording import plural
 
 
 def register(app: typer.Typer) -> None:
@@ -95,6 +96,9 @@ def kgp(
     except KeyboardInterrupt:
         typer.echo("kalah kgp: stopped: interrupted", err=True)
         raise typer.Exit(130) from None
-    typer.echo(f"kalah kgp: stopped: {report.reason} ({report.games} games, {report.decisions} decisions)", err=True)
+    typer.echo(
+        f"kalah kgp: stopped: {report.reason} ({plural(report.games, 'game')}, {plural(report.decisions, 'decision')})",
+        err=True,
+    )
     if not report.ok:
         raise typer.Exit(1)

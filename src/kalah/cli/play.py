@@ -16,6 +16,7 @@ from kalah.players import HumanPlayer, make_player
 from kalah.players.base import Player
 from kalah.records import RecordFileWriter
 from kalah.rules import Move, Position
+from kalah.rules.wording import plural
 
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_delay, check_output_path, make_variant
@@ -91,7 +92,7 @@ class TerminalDisplay(Observer):
             return
         del self.movers[-count:]
         self.console.print()
-        self.console.print(f"Took back {count} move{'s' if count > 1 else ''}.")
+        self.console.print(f"Took back {plural(count, 'move')}.")
         self.console.print(board_text(position, names=self.names, bottom=self.bottom))
 
     def game_ended(self, result: GameResult) -> None:
@@ -100,9 +101,7 @@ class TerminalDisplay(Observer):
         if result.finished:
             self.console.print(f"[bold]{result_line(result.final, self.names)}[/bold]")
         else:
-            self.console.print(
-                f"Game stopped ({result.stop_reason}) after {result.moves} move{'' if result.moves == 1 else 's'}."
-            )
+            self.console.print(f"Game stopped ({result.stop_reason}) after {plural(result.moves, 'move')}.")
 
 
 def register(app: typer.Typer) -> None:

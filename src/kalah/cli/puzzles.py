@@ -14,6 +14,7 @@ from rich.table import Table
 from kalah.puzzles import DEFAULT_MARGIN, THEMES, Puzzle, find_puzzles, load, save, self_play_records, shipped
 from kalah.records import GameLibrary, GameRecord
 from kalah.rules import IllegalMoveError, move_name, parse_move
+from kalah.rules.wording import plural
 
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
@@ -131,7 +132,7 @@ def register(app: typer.Typer) -> None:
                 progress=lambda done, _, count: bar.update(task, completed=done, found=count),
             )
         save(kept + found, out)
-        typer.echo(f"{len(found)} new puzzles ({len(kept) + len(found)} in {out})")
+        typer.echo(f"{plural(len(found), 'new puzzle')} ({len(kept) + len(found)} in {out})")
 
     @group.command("list")
     def list_puzzles(
@@ -168,7 +169,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps([puzzle.to_dict() for puzzle in chosen]))
             return
-        table = Table(title=f"{len(chosen)} puzzles")
+        table = Table(title=plural(len(chosen), "puzzle"))
         for heading in ("id", "variant", "to move", "seeds left", "theme", "difficulty"):
             table.add_column(heading)
         for puzzle in chosen:
@@ -219,7 +220,7 @@ def register(app: typer.Typer) -> None:
         names = ("player 0", "player 1")
         console.print(
             f"[bold]Puzzle {puzzle.id}[/bold], {position.variant.name}, difficulty {'★' * puzzle.difficulty}: "
-            f"player {me} to move. One move is better than every other by {puzzle.margin} seeds or more."
+            f"player {me} to move. One move is better than every other by {plural(puzzle.margin, 'seed')} or more."
         )
         console.print(board_text(position, names=names, bottom=me))
         tries = 0
@@ -245,7 +246,7 @@ def register(app: typer.Typer) -> None:
             tries += 1
             if move == puzzle.solution:
                 console.print(
-                    f"[green]Solved[/green] in {tries} tr{'y' if tries == 1 else 'ies'}: "
+                    f"[green]Solved[/green] in {plural(tries, 'try', 'tries')}: "
                     f"{move_name(me, move)} keeps {puzzle.value:+d} (proven)."
                 )
                 return

@@ -15,6 +15,7 @@ from kalah.match import MoveEvent
 from kalah.players import Player, PlayerSpecError, external_access, make_player
 from kalah.records import GameRecord, load_record
 from kalah.rules import move_name
+from kalah.rules.wording import plural
 
 from . import fail
 from .options import check_delay
@@ -77,7 +78,7 @@ def recompute(record: GameRecord, allowed_external: frozenset[int] = frozenset()
 def _frame(record: GameRecord, positions: list, index: int, names: tuple[str, str]) -> list[object]:
     """What the stepping replay shows at frame ``index``: the move that led there and the board."""
     if index == 0:
-        return [f"Start ({len(record.moves)} moves)", board_text(positions[0], names=names)]
+        return [f"Start ({plural(len(record.moves), 'move')})", board_text(positions[0], names=names)]
     recorded = record.moves[index - 1]
     before = positions[index - 1]
     after, effect = before.play_explained(recorded.move)
@@ -177,7 +178,8 @@ def register(app: typer.Typer) -> None:
                 console.print(note)
             for line in differences:
                 console.print(line)
-            console.print(f"{len(differences)} of {checked} computer moves differ from the record.")
+            differ = "differs" if len(differences) == 1 else "differ"
+            console.print(f"{len(differences)} of {plural(checked, 'computer move')} {differ} from the record.")
             raise typer.Exit(1 if differences else 0)
         if keys is None:
             keys = sys.stdin.isatty() and sys.stdout.isatty() and delay == 0
@@ -204,5 +206,5 @@ def register(app: typer.Typer) -> None:
         console.print(
             result_line(final, names)
             if final.is_over
-            else f"Unfinished game ({record.stop_reason or 'stopped'}) after {len(record.moves)} move{'' if len(record.moves) == 1 else 's'}."
+            else f"Unfinished game ({record.stop_reason or 'stopped'}) after {plural(len(record.moves), 'move')}."
         )

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from kalah.records import GameLibrary, GameRecord, load_record
 from kalah.review import CLASSES, DEFAULT_TIME, review
+from kalah.rules.wording import plural
 
 from . import fail
 
@@ -109,7 +110,7 @@ def show(data: dict[str, Any]) -> None:
     console.print("Turning points: " + (", ".join(names[number] for number in turning) if turning else "none"))
     exact = sum(1 for entry in data["moves"] if entry["exact"])
     console.print(
-        f"{exact} of {len(data['moves'])} moves judged exactly; {data['seconds']:.1f} s. Classes by seeds lost: "
+        f"{exact} of {plural(len(data['moves']), 'move')} judged exactly; {data['seconds']:.1f} s. Classes by seeds lost: "
         + ", ".join(f"{name} {'>8' if most is None else f'<={most:g}'}" for name, most in data["classes"].items())
     )
 

@@ -8,6 +8,7 @@ from typing import Any
 import typer
 
 from kalah.rules import KalahError, Position, line_names, move_name
+from kalah.rules.wording import plural
 
 from . import fail
 from .options import (
@@ -115,7 +116,7 @@ def register(app: typer.Typer) -> None:
             return
         mover = position.to_move
         variant = position.variant
-        typer.echo(f"{variant.name}, player {mover} to move, {position.seeds_in_pits} seeds in the pits")
+        typer.echo(f"{variant.name}, player {mover} to move, {plural(position.seeds_in_pits, 'seed')} in the pits")
         if result.exact:
             typer.echo(f"value: {result.value:+d} for player {mover} (final margin under perfect play)")
         else:
@@ -133,7 +134,7 @@ def register(app: typer.Typer) -> None:
         if result.pv:
             typer.echo("principal variation: " + " ".join(line_names(position, result.pv)))
         database = f", endgame database K={result.endgame_seeds}" if result.endgame_seeds is not None else ""
-        typer.echo(f"{result.nodes:,} nodes in {result.seconds:.2f} s{database}")
+        typer.echo(f"{plural(result.nodes, 'node')} in {result.seconds:.2f} s{database}")
 
 
 def _solve_with_status(solve_position, position: Position, time, options, show: bool = True):
@@ -141,7 +142,7 @@ def _solve_with_status(solve_position, position: Position, time, options, show: 
     ``show=False``: no status line, for --json). Ctrl-C prints the bounds proven before it (exit 130)."""
     from rich.console import Console
 
-    label = f"Solving {position.variant.name} ({position.seeds_in_pits} seeds in the pits)"
+    label = f"Solving {position.variant.name} ({plural(position.seeds_in_pits, 'seed')} in the pits)"
     proven: list[tuple[int, int]] = []  # the latest bounds, kept for Ctrl-C
     try:
         with Console(stderr=True, quiet=not show).status(label) as status:
