@@ -20,7 +20,7 @@ from kalah.rules.wording import plural
 
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_delay, check_output_path, make_variant
-from .terminal import board_text, describe_move, pair_label, result_line, terminal_asker
+from .terminal import board_text, describe_move, result_line, terminal_asker
 
 # The opponent a newcomer meets.
 DEFAULT_OPPONENT = "pvs:time=1"
@@ -68,7 +68,6 @@ class TerminalDisplay(Observer):
         self.bottom = bottom  # whose row is drawn at the bottom: the person's
         self.viewer = viewer  # the one person playing: engines' values are told from their side
         self.names: tuple[str, str] = ("player 0", "player 1")
-        self.movers: list[int] = []  # who made each move so far: the moves are numbered per pair
 
     def game_started(self, start: Position, players: Sequence[Player]) -> None:
         """Show the players and the starting board."""
@@ -78,9 +77,8 @@ class TerminalDisplay(Observer):
 
     def move_played(self, event: MoveEvent) -> None:
         """Show the move, what it did, and the board after it."""
-        self.movers.append(event.player)
         self.console.print()
-        self.console.print(describe_move(event, self.names, pair_label(self.movers), self.viewer))
+        self.console.print(describe_move(event, self.names, self.viewer))
         self.console.print(board_text(event.after, event, self.names, bottom=self.bottom))
         if self.delay:
             time.sleep(self.delay)
@@ -90,7 +88,6 @@ class TerminalDisplay(Observer):
         if not count:
             self.console.print("Nothing to take back yet.")
             return
-        del self.movers[-count:]
         self.console.print()
         self.console.print(f"Took back {plural(count, 'move')}.")
         self.console.print(board_text(position, names=self.names, bottom=self.bottom))

@@ -19,7 +19,7 @@ from kalah.rules.wording import plural
 
 from . import fail
 from .options import check_delay
-from .terminal import board_text, describe_move, pair_label, result_line
+from .terminal import board_text, describe_move, result_line
 
 #: Keys of the stepping replay (click.getchar's answers: arrows come as escape sequences).
 FORWARD = {"\x1b[C", "n", " ", "\r", "\n", "l", "f"}
@@ -83,8 +83,7 @@ def _frame(record: GameRecord, positions: list, index: int, names: tuple[str, st
     before = positions[index - 1]
     after, effect = before.play_explained(recorded.move)
     event = MoveEvent(index, recorded.player, recorded.move, before, after, effect, recorded.seconds, recorded.info)
-    label = pair_label([move.player for move in record.moves[:index]])
-    lines: list[object] = [describe_move(event, names, label), board_text(after, event, names)]
+    lines: list[object] = [describe_move(event, names), board_text(after, event, names)]
     if index == len(record.moves):
         lines.append(
             result_line(after, names) if after.is_over else f"Unfinished game ({record.stop_reason or 'stopped'})."
@@ -197,7 +196,7 @@ def register(app: typer.Typer) -> None:
                 number, recorded.player, recorded.move, before, after, effect, recorded.seconds, recorded.info
             )
             console.print()
-            console.print(describe_move(event, names, pair_label([move.player for move in record.moves[:number]])))
+            console.print(describe_move(event, names))
             console.print(board_text(after, event, names))
             if delay > 0:
                 time.sleep(delay)

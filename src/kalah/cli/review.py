@@ -73,10 +73,7 @@ def show(data: dict[str, Any]) -> None:
         ("", "left"),
     ):
         table.add_column(heading, justify=justify)  # type: ignore[arg-type]
-    last_pair = None
     for entry in data["moves"]:
-        pair = f"{entry['pair']}." if entry["pair"] != last_pair else ""
-        last_pair = entry["pair"]
         best = " ".join(
             chr((65 if entry["player"] == 0 else 97) + move) if move != "swap" else "swap"
             for move in entry["best_moves"]
@@ -84,7 +81,7 @@ def show(data: dict[str, Any]) -> None:
         klass = entry["class"] + (" (forced)" if entry["forced"] else "")
         style = _STYLE.get(entry["class"], "")
         table.add_row(
-            pair,
+            f"{entry['number']}.",
             str(entry["player"]),
             entry["name"],
             _number(entry["value_before"]),
@@ -106,7 +103,7 @@ def show(data: dict[str, Any]) -> None:
             f"{'-' if loss is None else f'{loss:.2f}'} seeds lost a decision; {tally or 'no moves'}"
         )
     turning = data["turning_points"]
-    names = {entry["number"]: f"{entry['pair']}. {entry['name']}" for entry in data["moves"]}
+    names = {entry["number"]: f"{entry['number']}. {entry['name']}" for entry in data["moves"]}
     console.print("Turning points: " + (", ".join(names[number] for number in turning) if turning else "none"))
     exact = sum(1 for entry in data["moves"] if entry["exact"])
     console.print(

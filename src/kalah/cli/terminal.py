@@ -78,27 +78,14 @@ def board_text(
     return lines
 
 
-def pair_label(movers: list[int]) -> str:
-    """The number of the last of these moves (who made each, in order) counted per move pair, as chess
-    counts: ``3.`` for player 0's decision (with its extra turns) and ``3...`` for player 1's reply.
+def describe_move(event: MoveEvent, names: tuple[str, str], viewer: int | None = None) -> str:
+    """One line: the move's number, who played what, and what happened; with ``viewer`` a player's
+    value is told from that player's side (the person's).
 
-    >>> pair_label([0, 1, 0, 0])
-    '2.'
-    >>> pair_label([0, 1, 1])
-    '1...'
-    """
-    pair = 0
-    for index, player in enumerate(movers):
-        if index == 0 or (player == 0 and movers[index - 1] != 0):
-            pair += 1
-    pair = max(pair, 1)
-    return f"{pair}." if movers[-1] == 0 else f"{pair}..."
-
-
-def describe_move(event: MoveEvent, names: tuple[str, str], label: str | None = None, viewer: int | None = None) -> str:
-    """One line: who played what, and what happened. ``label`` numbers the move (default: its number in
-    the game); with ``viewer`` a player's value is told from that player's side (the person's)."""
-    text = f"{label or f'{event.number}.'} {names[event.player]} plays {move_name(event.player, event.move)}"
+    Every move has its own number, as on the web pages (``1. C``, ``2. F``, ``3. B``): a player who
+    moves again after an extra turn plays several moves in a row, so chess's numbering of move pairs
+    (``1. C``, ``1... f``) would give two moves of one player one number."""
+    text = f"{event.number}. {names[event.player]} plays {move_name(event.player, event.move)}"
     if event.move == "swap":
         text += " (the players exchange sides)"
     if event.effect.captured:
