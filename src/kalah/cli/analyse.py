@@ -208,6 +208,18 @@ def register(app: typer.Typer) -> None:
         )
 
 
+def best_move_names(analysis: Analysis) -> tuple[str, str]:
+    """The move named best, and the moves as good as it (``"b, c"``; empty when none is).
+
+    A hint in ``kalah play`` and ``kalah analyse`` both name the best move from here, so that where
+    several moves are worth the same they name the same one: :attr:`kalah.analysis.Analysis.best_move`,
+    the lowest pit among them, as the search itself breaks ties."""
+    me = analysis.position.to_move
+    if analysis.best_move is None:
+        return "-", ""
+    return move_name(me, analysis.best_move), ", ".join(move_name(me, move) for move in analysis.best_moves[1:])
+
+
 def show_analysis(analysis: Analysis, as_json: bool) -> None:
     """Print an exact-where-proven analysis: a table of the moves, each value marked exact or estimated."""
     if as_json:
@@ -233,11 +245,12 @@ def show_analysis(analysis: Analysis, as_json: bool) -> None:
             entry.source,
         )
     console.print(table)
-    best = ", ".join(move_name(me, move) for move in analysis.best_moves) or "-"
+    best, equal = best_move_names(analysis)
     if analysis.exact:
         verdict = f"exact ({analysis.source})"
     else:
         verdict = f"estimated by a search to depth {analysis.depth} (not proven)"
-    console.print(f"Best move: [bold]{best}[/bold], value {_value_text(analysis.value)}, {verdict}")
+    also = f" (as good: {equal})" if equal else ""
+    console.print(f"Best move: [bold]{best}[/bold]{also}, value {_value_text(analysis.value)}, {verdict}")
     console.print(f"Principal variation: {' '.join(line_names(position, analysis.pv)) or '-'}")
     console.print(f"{analysis.seconds:.3f} s")

@@ -128,9 +128,6 @@ HELP = (
     " your last move and the replies to it. q (or Ctrl-C) stops the game."
 )
 
-#: Seconds a hint thinks.
-HINT_SECONDS = 1.0
-
 
 def why_illegal(answer: str, position: Position) -> str:
     """Why a typed answer is not a legal move, in words a player understands."""
@@ -150,16 +147,21 @@ def why_illegal(answer: str, position: Position) -> str:
     return f"{word!r} is not a pit; legal: {legal} (? for help)"
 
 
-def hint_text(position: Position, seconds: float = HINT_SECONDS) -> str:
-    """The best move of ``position`` with its value for the player to move, marked exact or estimated."""
-    from kalah.analysis import analyse
+def hint_text(position: Position, seconds: float | None = None) -> str:
+    """The best move of ``position`` with its value for the player to move, marked exact or estimated,
+    and the moves as good as it: the analysis ``kalah analyse`` makes (for as long by default), its best
+    move named the same way."""
+    from kalah.analysis import DEFAULT_TIME, analyse
 
-    found = analyse(position, seconds, move_values=False)
-    best = " or ".join(move_name(position.to_move, move) for move in found.best_moves) or "-"
+    from .analyse import best_move_names
+
+    found = analyse(position, seconds or DEFAULT_TIME)
+    best, equal = best_move_names(found)
     value = found.value
     shown = "?" if value is None else (f"{value:+d}" if isinstance(value, int) else f"{value:+.2f}")
     how = "exact" if found.exact else f"estimate, depth {found.depth}"
-    return f"Hint: {best} (value {shown} for you, {how})"
+    also = f"; as good: {equal}" if equal else ""
+    return f"Hint: {best} (value {shown} for you, {how}{also})"
 
 
 def terminal_asker(console: Console, read_line: Callable[[str], str]) -> Callable[[Position], Move]:
