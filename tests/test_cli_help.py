@@ -71,3 +71,12 @@ def test_a_misuse_still_says_so_in_one_line(args, message):
     assert run.returncode == 2
     assert run.stderr.startswith("kalah: error: ") and run.stderr.count("\n") == 1, run.stderr
     assert message in run.stderr
+
+
+@pytest.mark.parametrize(
+    "words", [[], ["games"], ["puzzles"], ["endgame"], ["book"]], ids=lambda w: " ".join(w) or "kalah"
+)
+def test_a_group_named_without_its_command_shows_its_help_once(words):
+    run = subprocess.run([sys.executable, "-m", "kalah.cli", *words], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stderr == ""
+    assert run.stdout.count("Show this message and exit.") == 1, run.stdout

@@ -125,7 +125,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except Exception as error:
         if type(error).__name__ == "NoArgsIsHelpError":  # a group named without its command: its help
-            typer.echo(error.ctx.get_help())  # type: ignore[attr-defined]
+            # The error made the help when it was raised: rich help was printed then (its message is empty),
+            # plain help is the message. Asking the context again would print rich help a second time.
+            text = error.format_message()  # type: ignore[attr-defined]
+            if text.strip():
+                typer.echo(text)
             return 0
         if not _is_parser_error(error):
             raise
