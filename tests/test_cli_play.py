@@ -66,7 +66,7 @@ def test_the_end_of_input_is_not_taken_for_a_person_quitting():
 def test_two_humans_on_one_terminal():
     run = kalah("play", "-0", "human", "-1", "human", input="a\nf\n")
     assert run.returncode == 0
-    assert "1. human (0) plays A" in run.stdout and "1... human (1) plays f" in run.stdout  # numbered per move pair
+    assert "1. human (0) plays A" in run.stdout and "2. human (1) plays f" in run.stdout  # every move numbered
 
 
 def test_pie_rule_swap_typed_by_a_person():

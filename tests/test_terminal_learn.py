@@ -1,5 +1,5 @@
 """The terminal can do what the board can: hint and undo in ``kalah play``, a replay stepped with keys,
-moves numbered per move pair, values from the person's side."""
+every move numbered, values from the person's side."""
 
 from __future__ import annotations
 
@@ -7,12 +7,11 @@ import json
 import subprocess
 import sys
 
-import pytest
 from rich.console import Console
 
 from kalah import Position, Variant
 from kalah.cli.replay import step_through
-from kalah.cli.terminal import describe_move, pair_label
+from kalah.cli.terminal import describe_move
 from kalah.match import MoveEvent, TakeBack, play_game
 from kalah.players import make_player
 from kalah.records import GameLibrary, RecordBuilder
@@ -84,7 +83,8 @@ def test_play_hint_and_undo_at_the_terminal(tmp_path):
     run = kalah("play", "-1", "pvs:depth=3", "--record", str(record), input="hint\nc\nf\nundo\nundo\nundo\nq\n")
     assert run.returncode == 0, run.stderr
     assert "Hint: C (value +8 for you, exact)" in run.stdout  # the book knows the start of Kalah(6,4)
-    assert "1. human (0) plays C" in run.stdout and "1... pvs" in run.stdout  # numbered per move pair
+    assert "1. human (0) plays C" in run.stdout and "2. human (0) plays F" in run.stdout  # C's extra turn: move 2
+    assert "3. pvs" in run.stdout and "1..." not in run.stdout  # every move its own number, no move pairs
     assert "Took back" in run.stdout and "Nothing to take back yet." in run.stdout
     assert json.loads(record.read_text())["moves"] == []
 
@@ -97,14 +97,19 @@ def test_engine_values_are_told_from_the_persons_side():
     assert "value +3)" in describe_move(event, names)
     assert "value -3 for you" in describe_move(event, names, viewer=1)
     assert "value +3 for you" in describe_move(event, names, viewer=0)
-    assert describe_move(event, names, "1.").startswith("1. engine plays A")
+    assert describe_move(event, names).startswith("1. engine plays A")
 
 
-@pytest.mark.parametrize(
-    "movers, label", [([0], "1."), ([0, 1], "1..."), ([0, 0, 1, 1, 0], "2."), ([1], "1..."), ([1, 0], "2.")]
-)
-def test_moves_are_numbered_per_pair(movers, label):
-    assert pair_label(movers) == label
+def test_every_move_has_its_own_number(tmp_path):
+    """Player 0's C ends in the store (an extra turn), so C and F are moves 1 and 2, the reply move 3: the
+    numbers of the terminal are those of the record and of the web's move lists."""
+    record = tmp_path / "game.json"
+    run = kalah("play", "-0", "human", "-1", "human", "--record", str(record), input="c\nf\na\nq\n")
+    shown = [line.split(" ", 1)[0] for line in run.stdout.splitlines() if " plays " in line]
+    assert shown == ["1.", "2.", "3."]
+    assert [move["number"] for move in json.loads(record.read_text())["moves"]] == [1, 2, 3]
+    replay = kalah("replay", str(record), "--no-keys")
+    assert [line.split(" ", 1)[0] for line in replay.stdout.splitlines() if " plays " in line] == ["1.", "2.", "3."]
 
 
 def test_replay_steps_forward_and_back_with_the_keys():
@@ -129,3 +134,15 @@ def test_replay_without_a_terminal_plays_through(tmp_path):
     assert run.returncode == 0 and run.stdout.count(" plays ") == len(builder.record.moves)
     refused = kalah("replay", str(path), "--keys")
     assert refused.returncode == 2 and "--keys needs a terminal" in refused.stderr
+
+
+def test_the_review_table_numbers_every_move(capsys):
+    from kalah.cli.review import show
+    from kalah.review import review
+
+    builder = RecordBuilder()
+    # C ends in the store: C and F are player 0's moves 1 and 2, then player 1's a is move 3
+    play_game([Scripted([2, 5]), Scripted([0])], Position.start(), [builder], max_moves=3)
+    show(review(builder.record, 0.05).to_dict())
+    rows = [line.split("│")[1].strip() for line in capsys.readouterr().out.splitlines() if line.count("│") > 3]
+    assert rows[:3] == ["1.", "2.", "3."]

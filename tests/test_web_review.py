@@ -209,6 +209,8 @@ def test_the_review_view_graph_moves_and_lessons(page, server):  # noqa: F811
     points = page.locator("#rv-graph [data-point]")
     assert points.count() == len(record.moves) + 1
     assert page.locator("#rv-moves li").count() == len(record.moves)
+    # every move its own number, as in the game's move list (not one number for a pair of moves)
+    assert page.locator("#rv-moves .rv-num").all_inner_texts() == [f"{n}." for n in range(1, len(record.moves) + 1)]
     shot(page, "review")
     points.nth(3).click()
     assert page.locator("#rv-board").get_attribute("data-index") == "3"

@@ -77,11 +77,11 @@ class Analysis:
     best_moves: list[Move]
     """Every best move when exact and every move's value is exact; when exact with some moves
     estimated (or without ``move_values``), the best moves proven so far (at least one); the search's
-    best move when estimated; empty when the game is over."""
+    best move when estimated; empty when the game is over. In pit order, the swap last."""
     moves: list[MoveAnalysis]
     """Every legal move with its value (empty when not asked for, or the game is over)."""
     pv: list[Move] = field(default_factory=list)
-    """A line of best play from the position (of perfect play when exact)."""
+    """A line of best play from the position (of perfect play when exact), ``best_move`` first."""
     source: Source = "search"
     """Where the position's value came from."""
     depth: int | None = None
@@ -91,7 +91,9 @@ class Analysis:
 
     @property
     def best_move(self) -> Move | None:
-        """The first best move, or None when the game is over."""
+        """The move to play: among moves of equal value the lowest pit (the swap last), as the search
+        breaks ties; None when the game is over. A hint names it and an analysis shows it first, so
+        that both name the same move where several are as good."""
         return self.best_moves[0] if self.best_moves else None
 
     def to_dict(self) -> dict[str, Any]:
@@ -141,6 +143,12 @@ def _exact(position: Position, budget: float, threads: int | None, *, best_moves
     return _Exact(solved.value, list(solved.best_moves), list(solved.pv), "endgame" if held else "solver")
 
 
+def _in_move_order(position: Position, moves: list[Move]) -> list[Move]:
+    """``moves`` once each, in the order of the legal moves: the lowest pit first, the swap last (the
+    order in which the search breaks ties, so that ``best_move`` is the move it would play)."""
+    return [move for move in position.legal_moves() if move in moves]
+
+
 def _mover_value(position: Position, move: Move, child_value: float | int) -> float | int:
     """A move's value for the mover of ``position`` from the value of the position it leads to."""
     return child_value if position.play(move).to_move == position.to_move else -child_value
@@ -174,9 +182,26 @@ def analyse(
         raise AnalysisError(f"time must be a positive number of seconds, got {time!r}")
     started = _time.perf_counter()
     deadline = started + time
+
+    def answer(
+        value: float | int | None,
+        exact: bool,
+        best: list[Move],
+        moves: list[MoveAnalysis],
+        pv: list[Move],
+        source: Source,
+        depth: int | None = None,
+    ) -> Analysis:
+        best = _in_move_order(position, best)
+        if best and pv[:1] != best[:1]:
+            # A book's line begins with its fastest move, which may be another of the equal moves: the
+            # line shown begins with the move named best (alone, where nothing proves a line after it).
+            pv = [best[0]]
+        return Analysis(position, value, exact, best, moves, list(pv), source, depth, _time.perf_counter() - started)
+
     proven = _exact(position, time * EXACT_SHARE, threads, best_moves=True)
     if proven is not None and proven.source == "rules":
-        return Analysis(position, proven.value, True, [], [], [], "rules", None, _time.perf_counter() - started)
+        return answer(proven.value, True, [], [], [], "rules")
     moves: dict[Move, MoveAnalysis] = {}
     if move_values and proven is not None:
         # The book's best moves are every best move (an unlimited solve made them), worth the position's
@@ -197,17 +222,7 @@ def analyse(
     if proven is not None and (not move_values or len(moves) == len(position.legal_moves())):
         ordered = [moves[move] for move in position.legal_moves()] if move_values else []
         best = [entry.move for entry in ordered if entry.value == proven.value] if move_values else proven.best_moves
-        return Analysis(
-            position,
-            proven.value,
-            True,
-            best or proven.best_moves,
-            ordered,
-            proven.pv,
-            proven.source,
-            None,
-            _time.perf_counter() - started,
-        )
+        return answer(proven.value, True, best or proven.best_moves, ordered, proven.pv, proven.source)
     left = max(deadline - _time.perf_counter(), 0.01)
     found = search(position, time=left, move_values=move_values, threads=threads, oracle=_oracle(position))
     for entry in found.moves:
@@ -216,26 +231,15 @@ def analyse(
         proven_move = found.exact and entry.bound == "exact" and entry.value is not None
         moves[entry.move] = MoveAnalysis(entry.move, entry.value, proven_move, "search")
     ordered = [moves[move] for move in position.legal_moves() if move in moves] if move_values else []
-    seconds = _time.perf_counter() - started
     if proven is not None:
-        # Some moves' values are estimates: the best moves are those proven to keep the value (the solve's
-        # first best move at least), not necessarily all of them.
+        # Some moves' values are estimates: the best moves are those proven to keep the value, one by one
+        # or by the solve of the position, not necessarily all of them.
         best = [entry.move for entry in ordered if entry.exact and entry.value == proven.value]
-        return Analysis(
-            position,
-            proven.value,
-            True,
-            best or proven.best_moves[:1],
-            ordered,
-            proven.pv,
-            proven.source,
-            None,
-            seconds,
-        )
+        return answer(proven.value, True, best + proven.best_moves, ordered, proven.pv, proven.source)
     if found.exact and found.value is not None and all(entry.exact for entry in ordered):
         # A search that reached the end of every line proved the values itself (few seeds left).
         best = [entry.move for entry in ordered if entry.value == found.value] if move_values else []
         best = best or ([found.best_move] if found.best_move is not None else [])
-        return Analysis(position, found.value, True, best, ordered, list(found.pv), "search", None, seconds)
+        return answer(found.value, True, best, ordered, found.pv, "search")
     best = [found.best_move] if found.best_move is not None else []
-    return Analysis(position, found.value, False, best, ordered, list(found.pv), "search", found.depth, seconds)
+    return answer(found.value, False, best, ordered, found.pv, "search", found.depth)

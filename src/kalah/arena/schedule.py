@@ -29,6 +29,7 @@ from typing import Any
 from kalah.players import make_player
 from kalah.records import GameLibrary, GameSummary
 from kalah.rules import KalahError, Position, Variant
+from kalah.rules.wording import plural
 
 from .elo import Rating, fit_ratings
 
@@ -98,7 +99,7 @@ class Arena:
             )
         if len(self.openings) < self.games // 2:
             raise ArenaError(
-                f"{self.games} games per pairing need {self.games // 2} openings, got {len(self.openings)}"
+                f"{self.games} games per pairing need {plural(self.games // 2, 'opening')}, got {len(self.openings)}"
             )
         self.openings = list(self.openings[: self.games // 2])
         for index, opening in enumerate(self.openings):
@@ -317,7 +318,5 @@ class ArenaResults:
             )
         if self.forfeits:
             lines += ["", "Forfeits:", ""]
-            lines += [
-                f"- `{spec}`, {games} game{'s' if games > 1 else ''}: {reason}" for spec, reason, games in self.forfeits
-            ]
+            lines += [f"- `{spec}`, {plural(games, 'game')}: {reason}" for spec, reason, games in self.forfeits]
         return "\n".join(lines) + "\n"

@@ -21,6 +21,7 @@ from kalah.kgp.wire import MAX_LINE
 from kalah.records import LibraryError
 from kalah.rules.svg import board_svg, record_html
 from kalah.web.guard import deny_socket, socket_same_origin
+from kalah.rules.wording import plural
 
 from .server import ClassServer
 
@@ -169,7 +170,7 @@ def create_app(server: ClassServer) -> FastAPI:
         connected = len([s for s in server.sessions if s.mode])
         return _page(
             "Leaderboard",
-            f"<p>{connected} agents connected, {len(server.live)} games under way. "
+            f"<p>{plural(connected, 'agent')} connected, {plural(len(server.live), 'game')} under way. "
             f"{html.escape(server.config.variant.name)}, {server.config.move_time:g} s a move.</p>"
             + _standings_table(rows),
         )
@@ -205,7 +206,7 @@ def create_app(server: ClassServer) -> FastAPI:
             parts.append(
                 f'<div class="game" data-live-game="{game.id}"><p><a href="/games/{game.id}">game {game.id}</a>: '
                 f"<b>{html.escape(names[0])}</b> (south) vs <b>{html.escape(names[1])}</b>, "
-                f"{game.moves} moves</p>{board_svg(game.position, names=names)}</div>"
+                f"{plural(game.moves, 'move')}</p>{board_svg(game.position, names=names)}</div>"
             )
         return _page("Live games", "".join(parts) or "<p>No game is being played.</p>", refresh=2)
 

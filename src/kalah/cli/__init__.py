@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 import click
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from kalah.rules import KalahError
 
@@ -32,8 +34,39 @@ COMMAND_MODULES = [
     "kgp",
 ]
 
+
+def _without_type_placeholders(params: list[Any]) -> None:
+    """Leave nothing beside a flag or an argument in a command's help: typer writes a type (``<bool>``,
+    ``<path>``, ``<str>``) next to every parameter, flags and ``--help`` included, which tells a user
+    nothing. A flag takes no value, and an argument's own name (FILE, ID, SERVER) says what it is; an
+    option that takes a value names it by its metavar (N, SECONDS, FILE), set where it is declared."""
+    for param in params:
+        if getattr(param, "is_flag", False) or getattr(param, "count", False):
+            param.metavar = ""  # typer and click both print a metavar that is set, here nothing
+        elif param.param_type_name == "argument" and hasattr(param, "display_type_rich"):
+            # typer's arguments print their type whatever their metavar: the instance answers none instead
+            param.display_type_rich = lambda ctx: None
+
+
+class _HelpCommand(TyperCommand):
+    """A command whose help shows flags and arguments without type placeholders."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _without_type_placeholders(self.get_params(ctx))
+        super().format_help(ctx, formatter)
+
+
+class _HelpGroup(TyperGroup):
+    """A group (``kalah``, ``kalah games``, ...) whose help shows its flags without type placeholders."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _without_type_placeholders(self.get_params(ctx))
+        super().format_help(ctx, formatter)
+
+
 app = typer.Typer(
     name="kalah",
+    cls=_HelpGroup,
     help="Play, study and solve the board game Kalah.",
     no_args_is_help=True,
     add_completion=False,
@@ -44,6 +77,19 @@ app = typer.Typer(
 def _register_commands() -> None:
     for module in COMMAND_MODULES:
         importlib.import_module(f"{__name__}.{module}").register(app)
+    _help_classes(app)
+
+
+def _help_classes(group: typer.Typer) -> None:
+    """Give every command and group of ``group`` the help without type placeholders, here rather than in
+    each module's declarations, so that a command added later has it too."""
+    for command in group.registered_commands:
+        if command.cls in (None, TyperCommand):  # typer fills in its own class when none is given
+            command.cls = _HelpCommand
+    for subgroup in group.registered_groups:
+        subgroup.cls = _HelpGroup  # the add_typer() level: typer takes it before the sub-app's own
+        if subgroup.typer_instance is not None:
+            _help_classes(subgroup.typer_instance)
 
 
 @app.callback(invoke_without_command=True)
@@ -79,7 +125,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except Exception as error:
         if type(error).__name__ == "NoArgsIsHelpError":  # a group named without its command: its help
-            typer.echo(error.ctx.get_help())  # type: ignore[attr-defined]
+            # The error made the help when it was raised: rich help was printed then (its message is empty),
+            # plain help is the message. Asking the context again would print rich help a second time.
+            text = error.format_message()  # type: ignore[attr-defined]
+            if text.strip():
+                typer.echo(text)
             return 0
         if not _is_parser_error(error):
             raise

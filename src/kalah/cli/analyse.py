@@ -17,6 +17,7 @@ from rich.table import Table
 from kalah.analysis import DEFAULT_TIME, Analysis
 from kalah.analysis import analyse as analyse_position
 from kalah.rules import SWAP, Position, line_names, move_name
+from kalah.rules.wording import plural
 from kalah.search import (
     ALGORITHMS,
     EVALUATIONS,
@@ -94,31 +95,44 @@ def register(app: typer.Typer) -> None:
             None,
             "--position",
             "-p",
+            metavar="POSITION",
             help="The position: JSON or a board such as '[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]', inline or in a file"
             " (default: the start of Kalah(6,4)).",
         ),
         to_move: int | None = TO_MOVE,
-        record: Path | None = typer.Option(None, "--record", help="Take the position from a game record (JSON) ..."),
+        record: Path | None = typer.Option(
+            None, "--record", metavar="FILE", help="Take the position from a game record (JSON) ..."
+        ),
         move: int | None = typer.Option(
-            None, "--move", min=0, help="... after this many moves (default: its last position)."
+            None, "--move", min=0, metavar="N", help="... after this many moves (default: its last position)."
         ),
         algorithm: str | None = typer.Option(
             None,
             "--algorithm",
             "-a",
+            metavar="NAME",
             help=f"Search with this algorithm only (no proof): one of {', '.join(ALGORITHMS)}.",
         ),
         depth: str | None = typer.Option(
             None,
             "--depth",
             "-d",
+            metavar="N",
             help="Search to this depth only (no proof), in moves (sowings); default 8 unless --time is given.",
         ),
         time: str | None = typer.Option(
-            None, "--time", "-t", help=f"Seconds to think (default {DEFAULT_TIME:g} for the exact analysis)."
+            None,
+            "--time",
+            "-t",
+            metavar="SECONDS",
+            help=f"Seconds to think (default {DEFAULT_TIME:g} for the exact analysis).",
         ),
         evaluation: str | None = typer.Option(
-            None, "--evaluation", "-e", help=f"Search with this evaluation only (no proof): {', '.join(EVALUATIONS)}."
+            None,
+            "--evaluation",
+            "-e",
+            metavar="NAME",
+            help=f"Search with this evaluation only (no proof): {', '.join(EVALUATIONS)}.",
         ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     ) -> None:
@@ -182,14 +196,28 @@ def register(app: typer.Typer) -> None:
         s = result.stats
         if name == "mcts":
             console.print(
-                f"{s.playouts:,} playouts, {s.nodes:,} tree nodes, deepest {s.depth}, {duration_text(s.seconds)} "
+                f"{plural(s.playouts, 'playout')}, {plural(s.nodes, 'tree node')}, deepest {s.depth},"
+                f" {duration_text(s.seconds)} "
                 "(values: mean final margin of the playouts through each move)"
             )
             return
         console.print(
-            f"Depth {s.depth}, {s.nodes:,} nodes, {s.leaves:,} leaves, table {s.tt_hits:,}/{s.tt_probes:,} hits, "
-            f"{s.cutoffs:,} cut-offs, {s.researches:,} re-searches, {duration_text(s.seconds)}{rate_text(s.nodes, s.seconds)}"
+            f"Depth {s.depth}, {plural(s.nodes, 'node')}, {plural(s.leaves, 'leaf', 'leaves')},"
+            f" table {s.tt_hits:,}/{s.tt_probes:,} hits, {plural(s.cutoffs, 'cut-off')},"
+            f" {plural(s.researches, 're-search', 're-searches')}, {duration_text(s.seconds)}{rate_text(s.nodes, s.seconds)}"
         )
+
+
+def best_move_names(analysis: Analysis) -> tuple[str, str]:
+    """The move named best, and the moves as good as it (``"b, c"``; empty when none is).
+
+    A hint in ``kalah play`` and ``kalah analyse`` both name the best move from here, so that where
+    several moves are worth the same they name the same one: :attr:`kalah.analysis.Analysis.best_move`,
+    the lowest pit among them, as the search itself breaks ties."""
+    me = analysis.position.to_move
+    if analysis.best_move is None:
+        return "-", ""
+    return move_name(me, analysis.best_move), ", ".join(move_name(me, move) for move in analysis.best_moves[1:])
 
 
 def show_analysis(analysis: Analysis, as_json: bool) -> None:
@@ -217,11 +245,12 @@ def show_analysis(analysis: Analysis, as_json: bool) -> None:
             entry.source,
         )
     console.print(table)
-    best = ", ".join(move_name(me, move) for move in analysis.best_moves) or "-"
+    best, equal = best_move_names(analysis)
     if analysis.exact:
         verdict = f"exact ({analysis.source})"
     else:
         verdict = f"estimated by a search to depth {analysis.depth} (not proven)"
-    console.print(f"Best move: [bold]{best}[/bold], value {_value_text(analysis.value)}, {verdict}")
+    also = f" (as good: {equal})" if equal else ""
+    console.print(f"Best move: [bold]{best}[/bold]{also}, value {_value_text(analysis.value)}, {verdict}")
     console.print(f"Principal variation: {' '.join(line_names(position, analysis.pv)) or '-'}")
     console.print(f"{analysis.seconds:.3f} s")

@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from kalah.cli import fail
+from kalah.rules.wording import plural
 
 
 def register(app: typer.Typer) -> None:
@@ -24,30 +25,39 @@ def register(app: typer.Typer) -> None:
 def arena(
     context: typer.Context,
     player: list[str] = typer.Option(
-        [], "--player", "-p", help="A player spec, e.g. random or pvs:time=0.1 (give two or more)."
+        [], "--player", "-p", metavar="SPEC", help="A player spec, e.g. random or pvs:time=0.1 (give two or more)."
     ),
     games: int = typer.Option(
-        100, "--games", "-n", help="Games per pairing (even: each opening is played from both sides)."
+        100, "--games", "-n", metavar="N", help="Games per pairing (even: each opening is played from both sides)."
     ),
-    jobs: int | None = typer.Option(None, "--jobs", "-j", help="Local worker processes (default: all cores)."),
+    jobs: int | None = typer.Option(
+        None, "--jobs", "-j", metavar="N", help="Local worker processes (default: all cores)."
+    ),
     cluster: str | None = typer.Option(
-        None, "--cluster", help="Address of a Dask scheduler, e.g. tcp://host:8786, to play the games there."
+        None,
+        "--cluster",
+        metavar="ADDRESS",
+        help="Address of a Dask scheduler, e.g. tcp://host:8786, to play the games there.",
     ),
     openings: Path | None = typer.Option(
-        None, "--openings", help="JSON file: a list of positions or move lists from the start."
+        None, "--openings", metavar="FILE", help="JSON file: a list of positions or move lists from the start."
     ),
     random_plies: int | None = typer.Option(
-        None, "--random-plies", help="Openings of K random plies from the start (seeded)."
+        None, "--random-plies", metavar="N", help="Openings of K random plies from the start (seeded)."
     ),
-    pits: int = typer.Option(6, "--pits", help="Pits per side (1-12)."),
-    seeds: int = typer.Option(4, "--seeds", help="Seeds per pit at the start (1-15)."),
+    pits: int = typer.Option(6, "--pits", metavar="N", help="Pits per side (1-12)."),
+    seeds: int = typer.Option(4, "--seeds", metavar="N", help="Seeds per pit at the start (1-15)."),
     empty_capture: bool = typer.Option(False, "--empty-capture", help="Capture even when the opposite pit is empty."),
     pie_rule: bool = typer.Option(False, "--pie-rule", help="Player 1 may swap sides after the first move."),
-    db: Path | None = typer.Option(None, "--db", help="Game library (SQLite) to store the games and resume from."),
-    json_file: Path | None = typer.Option(
-        None, "--json", help="Also write the standings and pairings as JSON to this file."
+    db: Path | None = typer.Option(
+        None, "--db", metavar="FILE", help="Game library (SQLite) to store the games and resume from."
     ),
-    csv_file: Path | None = typer.Option(None, "--csv", help="Also write the standings as CSV to this file."),
+    json_file: Path | None = typer.Option(
+        None, "--json", metavar="FILE", help="Also write the standings and pairings as JSON to this file."
+    ),
+    csv_file: Path | None = typer.Option(
+        None, "--csv", metavar="FILE", help="Also write the standings as CSV to this file."
+    ),
 ) -> None:
     """Play a round robin, store every game, and print scores and Elo ratings with 95% intervals.
 
@@ -90,8 +100,9 @@ def arena(
     console = Console(stderr=True)
     already = match.total_games - len(match.missing_tasks(library))
     typer.echo(
-        f"arena {match.key}: {len(match.players)} players, {variant.name}, {games} games per pairing, "
-        f"{match.total_games} games; library {library.path}" + (f" ({already} already played)" if already else ""),
+        f"arena {match.key}: {plural(len(match.players), 'player')}, {variant.name},"
+        f" {plural(games, 'game')} per pairing, {plural(match.total_games, 'game')}; library {library.path}"
+        + (f" ({already} already played)" if already else ""),
         err=True,
     )
     progress = Progress(
@@ -115,7 +126,7 @@ def arena(
     except KeyboardInterrupt:
         stored = match.total_games - len(match.missing_tasks(library))
         typer.echo(
-            f"kalah: interrupted: {stored} of {match.total_games} games are in {library.path}; "
+            f"kalah: interrupted: {stored} of the {plural(match.total_games, 'game')} stored in {library.path}; "
             "run the same command again to resume",
             err=True,
         )

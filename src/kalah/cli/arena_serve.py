@@ -12,51 +12,72 @@ from kalah.cli.serve import bind_problem
 
 def serve(
     host: str = typer.Option(
-        "127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface, for a class)."
+        "127.0.0.1", "--host", metavar="ADDRESS", help="Address to listen on (0.0.0.0: every interface, for a class)."
     ),
     port: int = typer.Option(
-        8080, "--port", help="Port of the web pages, the JSON API and the WebSocket at /socket (0: any free port)."
+        8080,
+        "--port",
+        metavar="PORT",
+        help="Port of the web pages, the JSON API and the WebSocket at /socket (0: any free port).",
     ),
-    kgp_port: int = typer.Option(2671, "--kgp-port", help="Port for agents over plain TCP (0: any free port)."),
-    db: Path | None = typer.Option(None, "--db", help="Game library (SQLite) for the games, agents and results."),
-    pits: int = typer.Option(6, "--pits", help="Pits per side (1-12)."),
-    seeds: int = typer.Option(6, "--seeds", help="Seeds per pit at the start (1-15)."),
+    kgp_port: int = typer.Option(
+        2671, "--kgp-port", metavar="PORT", help="Port for agents over plain TCP (0: any free port)."
+    ),
+    db: Path | None = typer.Option(
+        None, "--db", metavar="FILE", help="Game library (SQLite) for the games, agents and results."
+    ),
+    pits: int = typer.Option(6, "--pits", metavar="N", help="Pits per side (1-12)."),
+    seeds: int = typer.Option(6, "--seeds", metavar="N", help="Seeds per pit at the start (1-15)."),
     move_time: float = typer.Option(
-        5.0, "--move-time", help="Seconds an agent has for a move; then a random move is played for it."
+        5.0,
+        "--move-time",
+        metavar="SECONDS",
+        help="Seconds an agent has for a move; then a random move is played for it.",
     ),
     max_per_address: int = typer.Option(
         64,
         "--max-per-address",
+        metavar="N",
         help="Open connections allowed from one address (an IPv6 client: its /64), KGP and web pages each.",
     ),
     new_tokens_per_minute: int = typer.Option(
         60,
         "--new-tokens-per-minute",
+        metavar="N",
         help="Tokens never seen before allowed from one address a minute (against guessing).",
     ),
     new_anonymous_per_minute: int = typer.Option(
         60,
         "--new-anonymous-per-minute",
+        metavar="N",
         help="New anonymous agents (no token) allowed from one address a minute.",
     ),
     tournament: bool = typer.Option(
         False, "--tournament", help="Play a tournament instead of practice (see --field, --stage)."
     ),
-    field_size: int = typer.Option(2, "--field", help="Tournament: agents (with tokens) to wait for before it starts."),
+    field_size: int = typer.Option(
+        2, "--field", metavar="N", help="Tournament: agents (with tokens) to wait for before it starts."
+    ),
     wait: float = typer.Option(
-        60.0, "--wait", help="Tournament: seconds to wait for the field once one agent is there."
+        60.0, "--wait", metavar="SECONDS", help="Tournament: seconds to wait for the field once one agent is there."
     ),
     stage: list[str] = typer.Option(
-        [], "--stage", help="Tournament: a round-robin stage PITSxSEEDS (repeatable; default 6x6)."
+        [],
+        "--stage",
+        metavar="PITSxSEEDS",
+        help="Tournament: a round-robin stage PITSxSEEDS (repeatable; default 6x6).",
     ),
     games_per_pairing: int = typer.Option(
-        2, "--games-per-pairing", help="Tournament: games per pair and stage (even: both sides)."
+        2, "--games-per-pairing", metavar="N", help="Tournament: games per pair and stage (even: both sides)."
     ),
     swiss: int = typer.Option(
-        0, "--swiss", help="Tournament: Swiss rounds a stage instead of a round robin (0: round robin)."
+        0,
+        "--swiss",
+        metavar="ROUNDS",
+        help="Tournament: Swiss rounds a stage instead of a round robin (0: round robin).",
     ),
     standings: Path | None = typer.Option(
-        None, "--standings", help="Tournament: write the final standings to PATH.csv and PATH.json."
+        None, "--standings", metavar="PATH", help="Tournament: write the final standings to PATH.csv and PATH.json."
     ),
 ) -> None:
     """Serve KGP agents: practice pairing with built-in bots from random to strong, or a tournament.

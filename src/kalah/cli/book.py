@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from kalah.rules import Position, move_name
+from kalah.rules.wording import plural
 
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
@@ -28,19 +29,23 @@ def register(app: typer.Typer) -> None:
     @group.command("build")
     def build(
         moves: int | None = typer.Option(
-            None, "--moves", "-n", help="The perfect player's first N decisions of each seat, against every reply."
+            None,
+            "--moves",
+            "-n",
+            metavar="N",
+            help="The perfect player's first N decisions of each seat, against every reply.",
         ),
         plies: int | None = typer.Option(
-            None, "--plies", help="Only positions fewer than P moves from the start (extra turns count)."
+            None, "--plies", metavar="N", help="Only positions fewer than P moves from the start (extra turns count)."
         ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
         out: Path | None = typer.Option(
-            None, "--out", "-o", help="The book file (default: the package's book of the variant)."
+            None, "--out", "-o", metavar="FILE", help="The book file (default: the package's book of the variant)."
         ),
-        threads: int = typer.Option(1, "--threads", help="Solver threads."),
+        threads: int = typer.Option(1, "--threads", metavar="N", help="Solver threads."),
         fresh: bool = typer.Option(
             False, "--fresh", help="Start over instead of extending the book already in the file."
         ),
@@ -96,8 +101,8 @@ def register(app: typer.Typer) -> None:
                 )
         book.save(path)
         seconds = _time.perf_counter() - started
-        within = f", within {book.plies} plies of the start" if book.plies is not None else ""
-        typer.echo(f"opening book: {variant.name}, {book.moves} moves per seat{within}")
+        within = f", within {plural(book.plies, 'ply', 'plies')} of the start" if book.plies is not None else ""
+        typer.echo(f"opening book: {variant.name}, {plural(book.moves, 'move')} per seat{within}")
         typer.echo(f"positions: {len(book):,}")
         typer.echo(f"size: {_size(path.stat().st_size)}")
         typer.echo(f"time: {seconds:.1f} s")
@@ -105,7 +110,9 @@ def register(app: typer.Typer) -> None:
 
     @group.command("show")
     def show(
-        file: Path | None = typer.Argument(None, help="A book file (default: the package's book of the variant)."),
+        file: Path | None = typer.Argument(
+            None, metavar="FILE", help="A book file (default: the package's book of the variant)."
+        ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
@@ -121,13 +128,17 @@ def register(app: typer.Typer) -> None:
             fail(f"no opening book of {variant.name} ships with this kalah")
         book = load(path)
         built = book.built
-        within = f" within {book.plies} plies of the start" if book.plies is not None else ""
+        within = f" within {plural(book.plies, 'ply', 'plies')} of the start" if book.plies is not None else ""
         typer.echo(
-            f"{book.variant.name}: {book.moves} moves per seat{within}, {len(book):,} positions, "
+            f"{book.variant.name}: {plural(book.moves, 'move')} per seat{within}, {plural(len(book), 'position')}, "
             f"{_size(path.stat().st_size)}"
         )
         for number, level in enumerate(built.get("levels", [])[: book.moves], start=1):
-            typer.echo(f"  move {number}: {level.get('positions', '?')} positions, {level.get('seconds', '?')} s")
+            count = level.get("positions")
+            typer.echo(
+                f"  move {number}: {'? positions' if count is None else plural(count, 'position')},"
+                f" {level.get('seconds', '?')} s"
+            )
         if "seconds" in built:
             typer.echo(
                 f"built in {built['seconds']} s (solver threads: {built.get('threads', '?')}) by kalah {built.get('kalah', '?')}"
@@ -138,6 +149,6 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"start: value {start.value:+d}, plays {move_name(first.to_move, start.move)}")
         if check:
             needed, missing = lines(book)
-            typer.echo(f"lines: {len(needed):,} positions needed, {len(missing):,} missing")
+            typer.echo(f"lines: {plural(len(needed), 'position')} needed, {len(missing):,} missing")
             if missing:
                 raise typer.Exit(1)

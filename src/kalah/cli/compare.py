@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from kalah.rules.wording import plural
 from kalah.search import EVALUATIONS, EXACT_ALGORITHMS, SearchError, check_algorithm, check_evaluation
 from kalah.search.compare import run_comparison, varied_positions
 
@@ -107,19 +108,30 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def compare(
-        algorithms: str = typer.Option(",".join(EXACT_ALGORITHMS), "--algorithms", help="Comma-separated algorithms."),
-        depths: str = typer.Option("1-8", "--depths", help="Depths: a range such as 1-8 or a list such as 2,4,6."),
+        algorithms: str = typer.Option(
+            ",".join(EXACT_ALGORITHMS), "--algorithms", metavar="NAMES", help="Comma-separated algorithms."
+        ),
+        depths: str = typer.Option(
+            "1-8", "--depths", metavar="DEPTHS", help="Depths: a range such as 1-8 or a list such as 2,4,6."
+        ),
         positions: int = typer.Option(
-            10, "--positions", help=f"Varied positions besides the start (0-{MAX_COMPARE_POSITIONS:,})."
+            10, "--positions", metavar="N", help=f"Varied positions besides the start (0-{MAX_COMPARE_POSITIONS:,})."
         ),
-        evaluation: str = typer.Option("strong", "--evaluation", "-e", help=f"Evaluation: {', '.join(EVALUATIONS)}."),
-        seed: int = typer.Option(1, "--seed", help="Seed of the varied positions."),
+        evaluation: str = typer.Option(
+            "strong", "--evaluation", "-e", metavar="NAME", help=f"Evaluation: {', '.join(EVALUATIONS)}."
+        ),
+        seed: int = typer.Option(1, "--seed", metavar="N", help="Seed of the varied positions."),
         repeats: int = typer.Option(
-            3, "--repeats", min=1, max=50, help="Runs of each search; its time is their median (one timing is noise)."
+            3,
+            "--repeats",
+            min=1,
+            max=50,
+            metavar="N",
+            help="Runs of each search; its time is their median (one timing is noise).",
         ),
-        csv_file: Path | None = typer.Option(None, "--csv", help="Write the table as CSV."),
+        csv_file: Path | None = typer.Option(None, "--csv", metavar="FILE", help="Write the table as CSV."),
         plot_file: Path | None = typer.Option(
-            None, "--plot", help="Write a plot (PNG) of nodes and time against depth."
+            None, "--plot", metavar="FILE", help="Write a plot (PNG) of nodes and time against depth."
         ),
         pits: int = PITS,
         seeds: int = SEEDS,
@@ -179,7 +191,7 @@ def register(app: typer.Typer) -> None:
         if stopped:
             console.print(f"[yellow]Interrupted: the table shows the depths finished ({len(depth_list)}).[/yellow]")
 
-        title = f"{variant.name}, {len(chosen)} position{'' if len(chosen) == 1 else 's'}, evaluation {kind}"
+        title = f"{variant.name}, {plural(len(chosen), 'position')}, evaluation {kind}"
         unit, scale, decimals = seconds_table_unit([totals[(n, d)]["seconds"] for n in names for d in depth_list])
         time_label = {"s": "Seconds", "ms": "Milliseconds", "µs": "Microseconds"}[unit]
         for metric, label, fmt, factor in (
@@ -218,14 +230,20 @@ def register(app: typer.Typer) -> None:
             console.print(f"Wrote {plot_file}")
         decisions = len(depth_list) * len(chosen)
         if disagreements:
-            console.print(f"[red]The algorithms disagreed on {len(disagreements)} of {decisions} decisions.[/red]")
+            console.print(
+                f"[red]The algorithms disagreed on {len(disagreements)} of {plural(decisions, 'decision')}.[/red]"
+            )
             for depth, number, answers in disagreements[:5]:
                 console.print(
                     f"  depth {depth}, position {number}: " + ", ".join(f"{a} {v}/{m}" for a, (v, m) in answers.items())
                 )
             raise typer.Exit(1)
-        console.print(
-            f"All {len(names)} algorithms agreed on every decision ({decisions} decisions: same value, same best move)."
-        )
+        if len(names) > 1:
+            console.print(
+                f"All {len(names)} algorithms agreed on every decision"
+                f" ({plural(decisions, 'decision')}: same value, same best move)."
+            )
+        else:
+            console.print(f"One algorithm, {names[0]}: nothing to compare its {plural(decisions, 'decision')} with.")
         if stopped:
             raise typer.Exit(130)

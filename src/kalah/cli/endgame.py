@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from kalah.rules.wording import plural
+
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 
@@ -42,16 +44,16 @@ def register(app: typer.Typer) -> None:
     @group.command("build")
     def build(
         max_seeds: int = typer.Option(
-            ..., "--max-seeds", "-k", help="K: every position with at most K seeds in the pits."
+            ..., "--max-seeds", "-k", metavar="K", help="K: every position with at most K seeds in the pits."
         ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
         path: Path | None = typer.Option(
-            None, "--path", help="Directory for the database (default: the user data directory)."
+            None, "--path", metavar="FOLDER", help="Directory for the database (default: the user data directory)."
         ),
-        threads: int | None = typer.Option(None, "--threads", help="Threads (default: every core)."),
+        threads: int | None = typer.Option(None, "--threads", metavar="N", help="Threads (default: every core)."),
         fresh: bool = typer.Option(
             False, "--fresh", help="Start over instead of resuming an interrupted build or keeping a complete one."
         ),
@@ -119,14 +121,14 @@ def register(app: typer.Typer) -> None:
                 )
         seconds = _time.perf_counter() - started
         rule = " empty-capture" if variant.empty_capture else ""
-        typer.echo(f"endgame database: {variant.pits} pits{rule}, up to {max_seeds} seeds")
+        typer.echo(f"endgame database: {plural(variant.pits, 'pit')}{rule}, up to {plural(max_seeds, 'seed')}")
         typer.echo(f"positions: {database.positions:,}")
         typer.echo(f"size: {_size(database.nbytes)} ({database.nbytes:,} bytes)")
         typer.echo(f"time: {seconds:.2f} s")
         typer.echo(f"file: {database.path}")
 
     @group.command("info")
-    def info(file: Path = typer.Argument(..., help="A database file.")) -> None:
+    def info(file: Path = typer.Argument(..., metavar="FILE", help="A database file.")) -> None:
         """Check a database file (header and checksum) and describe it."""
         from kalah.endgame import load
         from kalah.rules import KalahError
@@ -135,4 +137,6 @@ def register(app: typer.Typer) -> None:
             database = load(file)
         except KalahError as error:
             fail(str(error))
-        typer.echo(f"{database.describe()}: {database.positions:,} positions, {_size(database.nbytes)}, checksum ok")
+        typer.echo(
+            f"{database.describe()}: {plural(database.positions, 'position')}, {_size(database.nbytes)}, checksum ok"
+        )

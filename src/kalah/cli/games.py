@@ -49,23 +49,31 @@ def register(app: typer.Typer) -> None:
     @games.callback()
     def _games(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", help=_DB_HELP),
+        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
     ) -> None:
         context.obj = db
 
     @games.command("list")
     def list_games(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", help=_DB_HELP),
+        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
         as_json: bool = typer.Option(False, "--json", help="One JSON array instead of a table."),
-        limit: int = typer.Option(None, "--limit", min=1, help="Only the newest N games (of those the filters keep)."),
-        player: str = typer.Option(
-            None, "--player", help="Games where either player's name or spec contains this text."
+        limit: int = typer.Option(
+            None, "--limit", min=1, metavar="N", help="Only the newest N games (of those the filters keep)."
         ),
-        variant: str = typer.Option(None, "--variant", help="Games of this variant, e.g. 'Kalah(6,4)' or '(4,3)'."),
-        result: str = typer.Option(None, "--result", help=f"Games by result: {', '.join(RESULTS)}."),
-        since: str = typer.Option(None, "--since", help="Games started on this day (YYYY-MM-DD, UTC) or later."),
-        until: str = typer.Option(None, "--until", help="Games started on this day (YYYY-MM-DD, UTC) or earlier."),
+        player: str = typer.Option(
+            None, "--player", metavar="TEXT", help="Games where either player's name or spec contains this text."
+        ),
+        variant: str = typer.Option(
+            None, "--variant", metavar="NAME", help="Games of this variant, e.g. 'Kalah(6,4)' or '(4,3)'."
+        ),
+        result: str = typer.Option(None, "--result", metavar="RESULT", help=f"Games by result: {', '.join(RESULTS)}."),
+        since: str = typer.Option(
+            None, "--since", metavar="YYYY-MM-DD", help="Games started on this day (YYYY-MM-DD, UTC) or later."
+        ),
+        until: str = typer.Option(
+            None, "--until", metavar="YYYY-MM-DD", help="Games started on this day (YYYY-MM-DD, UTC) or earlier."
+        ),
     ) -> None:
         """The games, newest first: id, players, variant, moves so far, result."""
         chosen = GameFilter(
@@ -113,10 +121,10 @@ def register(app: typer.Typer) -> None:
     @games.command("export")
     def export(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", help=_DB_HELP),
+        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
         game_id: int = typer.Argument(..., metavar="ID", help="The game's id (see kalah games list)."),
         output: Path = typer.Option(
-            None, "--output", "-o", help="Write the record to this file (atomically) instead of stdout."
+            None, "--output", "-o", metavar="FILE", help="Write the record to this file (atomically) instead of stdout."
         ),
     ) -> None:
         """A game's JSON record, as kalah replay and the web board read it."""
@@ -133,8 +141,8 @@ def register(app: typer.Typer) -> None:
     @games.command("import")
     def import_(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", help=_DB_HELP),
-        file: Path = typer.Argument(..., help="A JSON game record."),
+        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
+        file: Path = typer.Argument(..., metavar="FILE", help="A JSON game record."),
     ) -> None:
         """Store a JSON game record in the library; prints the new id."""
         from kalah.records import load_record
@@ -145,7 +153,7 @@ def register(app: typer.Typer) -> None:
     @games.command("delete")
     def delete(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", help=_DB_HELP),
+        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
         game_id: int = typer.Argument(..., metavar="ID", help="The game's id (see kalah games list)."),
         yes: bool = typer.Option(False, "--yes", "-y", help="Delete without asking (needed when not at a terminal)."),
     ) -> None:

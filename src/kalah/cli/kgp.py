@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from kalah.cli import fail
+from kalah.rules.wording import plural
 
 
 def register(app: typer.Typer) -> None:
@@ -13,27 +14,42 @@ def register(app: typer.Typer) -> None:
 
 
 def kgp(
-    server: str = typer.Argument(..., help="host:port for TCP (go-kgp listens on 2671), or a ws:// or wss:// URL."),
-    player: str = typer.Option("pvs:time=1", "--player", "-p", help="The player spec that plays, e.g. pvs:depth=12."),
-    name: str | None = typer.Option(None, "--name", envvar="KGP_NAME", help="The agent's name (env KGP_NAME)."),
-    authors: str | None = typer.Option(None, "--authors", envvar="KGP_AUTHORS", help="Its authors (env KGP_AUTHORS)."),
+    server: str = typer.Argument(
+        ..., metavar="SERVER", help="host:port for TCP (go-kgp listens on 2671), or a ws:// or wss:// URL."
+    ),
+    player: str = typer.Option(
+        "pvs:time=1", "--player", "-p", metavar="SPEC", help="The player spec that plays, e.g. pvs:depth=12."
+    ),
+    name: str | None = typer.Option(
+        None, "--name", envvar="KGP_NAME", metavar="NAME", help="The agent's name (env KGP_NAME)."
+    ),
+    authors: str | None = typer.Option(
+        None, "--authors", envvar="KGP_AUTHORS", metavar="TEXT", help="Its authors (env KGP_AUTHORS)."
+    ),
     description: str | None = typer.Option(
-        None, "--description", envvar="KGP_DESCRIPTION", help="What it does (env KGP_DESCRIPTION)."
+        None, "--description", envvar="KGP_DESCRIPTION", metavar="TEXT", help="What it does (env KGP_DESCRIPTION)."
     ),
     token: str | None = typer.Option(
         None,
         "--token",
         envvar="KGP_TOKEN",
         show_default=False,
+        metavar="SECRET",
         help="Secret that keeps the agent's identity and rating (env KGP_TOKEN; never printed).",
     ),
-    games: int | None = typer.Option(None, "--games", "-n", help="Stop after this many games (default: play on)."),
+    games: int | None = typer.Option(
+        None, "--games", "-n", metavar="N", help="Stop after this many games (default: play on)."
+    ),
     mode: str = typer.Option(
-        "freeplay", "--mode", help="freeplay (play moves) or eval (answer each state with a value)."
+        "freeplay",
+        "--mode",
+        metavar="MODE",
+        help="freeplay (play moves) or eval (answer each state with a value).",
     ),
     retries: int = typer.Option(
         8,
         "--retries",
+        metavar="N",
         help="Times to try again after a failed attempt to connect (in a row) before giving up; 0: give up at once.",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Say only why it stopped."),
@@ -80,6 +96,9 @@ def kgp(
     except KeyboardInterrupt:
         typer.echo("kalah kgp: stopped: interrupted", err=True)
         raise typer.Exit(130) from None
-    typer.echo(f"kalah kgp: stopped: {report.reason} ({report.games} games, {report.decisions} decisions)", err=True)
+    typer.echo(
+        f"kalah kgp: stopped: {report.reason} ({plural(report.games, 'game')}, {plural(report.decisions, 'decision')})",
+        err=True,
+    )
     if not report.ok:
         raise typer.Exit(1)

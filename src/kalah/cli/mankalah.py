@@ -18,15 +18,18 @@ def register(app: typer.Typer) -> None:
 
 def mankalah(
     player: str | None = typer.Option(
-        None, "--player", "-p", help="Player spec to play with (default: a time-managed search)."
+        None, "--player", "-p", metavar="SPEC", help="Player spec to play with (default: a time-managed search)."
     ),
     move_time: float | None = typer.Option(
-        None, "--move-time", help="Most seconds per move for the default player (default: 1/100 of the total, 36 s)."
+        None,
+        "--move-time",
+        metavar="SECONDS",
+        help="Most seconds per move for the default player (default: 1/100 of the total, 36 s).",
     ),
     total_time: float = typer.Option(
-        3600.0, "--total-time", help="The match's total time in seconds (ManKalah: one hour)."
+        3600.0, "--total-time", metavar="SECONDS", help="The match's total time in seconds (ManKalah: one hour)."
     ),
-    log: Path | None = typer.Option(None, "--log", help="Append the messages exchanged to this file."),
+    log: Path | None = typer.Option(None, "--log", metavar="FILE", help="Append the messages exchanged to this file."),
 ) -> None:
     """Play Kalah(7,7) with the pie rule against the ManKalah engine (protocol on stdin/stdout).
 

@@ -11,11 +11,13 @@ import typer
 
 from kalah.rules import InvalidPositionError, KalahError, Position, Variant
 
-PITS = typer.Option(6, "--pits", help="Pits per side (1-12).")
-SEEDS = typer.Option(4, "--seeds", help="Seeds per pit at the start (1-15).")
+PITS = typer.Option(6, "--pits", metavar="N", help="Pits per side (1-12).")
+SEEDS = typer.Option(4, "--seeds", metavar="N", help="Seeds per pit at the start (1-15).")
 EMPTY_CAPTURE = typer.Option(False, "--empty-capture", help="Capture even when the opposite pit is empty.")
 PIE_RULE = typer.Option(False, "--pie-rule", help="Player 1 may swap sides after the first move.")
-TO_MOVE = typer.Option(None, "--to-move", min=0, max=1, help="Who moves in a board given with -p (default 0).")
+TO_MOVE = typer.Option(
+    None, "--to-move", min=0, max=1, metavar="0|1", help="Who moves in a board given with -p (default 0)."
+)
 
 #: The variant flags, by the name of the Variant field (and of the command's parameter) they set.
 VARIANT_FLAGS = {"pits": "--pits", "seeds": "--seeds", "empty_capture": "--empty-capture", "pie_rule": "--pie-rule"}

@@ -16,10 +16,11 @@ from kalah.players import HumanPlayer, make_player
 from kalah.players.base import Player
 from kalah.records import RecordFileWriter
 from kalah.rules import Move, Position
+from kalah.rules.wording import plural
 
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_delay, check_output_path, make_variant
-from .terminal import board_text, describe_move, pair_label, result_line, terminal_asker
+from .terminal import board_text, describe_move, result_line, terminal_asker
 
 # The opponent a newcomer meets.
 DEFAULT_OPPONENT = "pvs:time=1"
@@ -67,7 +68,6 @@ class TerminalDisplay(Observer):
         self.bottom = bottom  # whose row is drawn at the bottom: the person's
         self.viewer = viewer  # the one person playing: engines' values are told from their side
         self.names: tuple[str, str] = ("player 0", "player 1")
-        self.movers: list[int] = []  # who made each move so far: the moves are numbered per pair
 
     def game_started(self, start: Position, players: Sequence[Player]) -> None:
         """Show the players and the starting board."""
@@ -77,9 +77,8 @@ class TerminalDisplay(Observer):
 
     def move_played(self, event: MoveEvent) -> None:
         """Show the move, what it did, and the board after it."""
-        self.movers.append(event.player)
         self.console.print()
-        self.console.print(describe_move(event, self.names, pair_label(self.movers), self.viewer))
+        self.console.print(describe_move(event, self.names, self.viewer))
         self.console.print(board_text(event.after, event, self.names, bottom=self.bottom))
         if self.delay:
             time.sleep(self.delay)
@@ -89,9 +88,8 @@ class TerminalDisplay(Observer):
         if not count:
             self.console.print("Nothing to take back yet.")
             return
-        del self.movers[-count:]
         self.console.print()
-        self.console.print(f"Took back {count} move{'s' if count > 1 else ''}.")
+        self.console.print(f"Took back {plural(count, 'move')}.")
         self.console.print(board_text(position, names=self.names, bottom=self.bottom))
 
     def game_ended(self, result: GameResult) -> None:
@@ -100,9 +98,7 @@ class TerminalDisplay(Observer):
         if result.finished:
             self.console.print(f"[bold]{result_line(result.final, self.names)}[/bold]")
         else:
-            self.console.print(
-                f"Game stopped ({result.stop_reason}) after {result.moves} move{'' if result.moves == 1 else 's'}."
-            )
+            self.console.print(f"Game stopped ({result.stop_reason}) after {plural(result.moves, 'move')}.")
 
 
 def register(app: typer.Typer) -> None:
@@ -111,12 +107,17 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def play(
         player0: str = typer.Option(
-            "human", "--player0", "-0", help="Who moves first: a player spec such as human, random:seed=3, pvs:time=1."
+            "human",
+            "--player0",
+            "-0",
+            metavar="SPEC",
+            help="Who moves first: a player spec such as human, random:seed=3, pvs:time=1.",
         ),
         player1: str | None = typer.Option(
             None,
             "--player1",
             "-1",
+            metavar="SPEC",
             help="Who moves second (default: the strongest engine available, about a second a move).",
         ),
         pits: int = PITS,
@@ -124,12 +125,14 @@ def register(app: typer.Typer) -> None:
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
         record: Path | None = typer.Option(
-            None, "--record", help="Write the game record (JSON) to this file, after every move."
+            None, "--record", metavar="FILE", help="Write the game record (JSON) to this file, after every move."
         ),
         quiet: bool = typer.Option(
             False, "--quiet", "-q", help="Computer against computer without the board: print only the result."
         ),
-        delay: float = typer.Option(0.0, "--delay", help="Seconds to pause after each move, to watch engines play."),
+        delay: float = typer.Option(
+            0.0, "--delay", metavar="SECONDS", help="Seconds to pause after each move, to watch engines play."
+        ),
     ) -> None:
         """Play a game in the terminal. Type a pit letter (or its number) to move; hint, undo, ? for help."""
         check_output_path(record, "--record")

@@ -14,6 +14,7 @@ from rich.table import Table
 from kalah.puzzles import DEFAULT_MARGIN, THEMES, Puzzle, find_puzzles, load, save, self_play_records, shipped
 from kalah.records import GameLibrary, GameRecord
 from kalah.rules import IllegalMoveError, move_name, parse_move
+from kalah.rules.wording import plural
 
 from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
@@ -59,22 +60,38 @@ def register(app: typer.Typer) -> None:
         source: str = typer.Option(
             "selfplay",
             "--from",
+            metavar="SOURCE",
             help=f"Where the games come from: {', '.join(SOURCES)} "
             "(library: every game of the library; arena: the arena's games there).",
         ),
-        games: int = typer.Option(20, "--games", min=1, max=100_000, help="Self-play games to play (--from selfplay)."),
-        db: Path | None = typer.Option(None, "--db", help="The game library (default: the one kalah serve uses)."),
+        games: int = typer.Option(
+            20, "--games", min=1, max=100_000, metavar="N", help="Self-play games to play (--from selfplay)."
+        ),
+        db: Path | None = typer.Option(
+            None, "--db", metavar="FILE", help="The game library (default: the one kalah serve uses)."
+        ),
         margin: int = typer.Option(
-            DEFAULT_MARGIN, "--margin", min=1, max=200, help="Seeds by which the solution must beat every other move."
+            DEFAULT_MARGIN,
+            "--margin",
+            min=1,
+            max=200,
+            metavar="SEEDS",
+            help="Seeds by which the solution must beat every other move.",
         ),
         pits: int = PITS,
         seeds: int = SEEDS,
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
-        seed: int = typer.Option(0, "--seed", help="Seed of the self-play games (the same seed, the same games)."),
-        limit: int | None = typer.Option(None, "--limit", min=1, help="Stop after this many new puzzles."),
+        seed: int = typer.Option(
+            0, "--seed", metavar="N", help="Seed of the self-play games (the same seed, the same games)."
+        ),
+        limit: int | None = typer.Option(None, "--limit", min=1, metavar="N", help="Stop after this many new puzzles."),
         out: Path = typer.Option(
-            ..., "--out", "-o", help="The puzzle file (gzip JSON) to write; puzzles already in it are kept."
+            ...,
+            "--out",
+            "-o",
+            metavar="FILE",
+            help="The puzzle file (gzip JSON) to write; puzzles already in it are kept.",
         ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     ) -> None:
@@ -115,16 +132,24 @@ def register(app: typer.Typer) -> None:
                 progress=lambda done, _, count: bar.update(task, completed=done, found=count),
             )
         save(kept + found, out)
-        typer.echo(f"{len(found)} new puzzles ({len(kept) + len(found)} in {out})")
+        typer.echo(f"{plural(len(found), 'new puzzle')} ({len(kept) + len(found)} in {out})")
 
     @group.command("list")
     def list_puzzles(
-        file: Path | None = typer.Option(None, "--file", help="A puzzle file (default: the puzzles in the package)."),
-        pits: int | None = typer.Option(None, "--pits", min=1, max=8, help="Only this many pits a side."),
-        seeds: int | None = typer.Option(None, "--seeds", min=1, max=15, help="Only this many seeds a pit."),
-        theme: str | None = typer.Option(None, "--theme", help=f"Only this theme: {', '.join(THEMES)}."),
-        difficulty: int | None = typer.Option(None, "--difficulty", min=1, max=5, help="Only this difficulty (1-5)."),
-        limit: int | None = typer.Option(None, "--limit", min=1, help="At most this many."),
+        file: Path | None = typer.Option(
+            None, "--file", metavar="FILE", help="A puzzle file (default: the puzzles in the package)."
+        ),
+        pits: int | None = typer.Option(None, "--pits", min=1, max=8, metavar="N", help="Only this many pits a side."),
+        seeds: int | None = typer.Option(
+            None, "--seeds", min=1, max=15, metavar="N", help="Only this many seeds a pit."
+        ),
+        theme: str | None = typer.Option(
+            None, "--theme", metavar="THEME", help=f"Only this theme: {', '.join(THEMES)}."
+        ),
+        difficulty: int | None = typer.Option(
+            None, "--difficulty", min=1, max=5, metavar="N", help="Only this difficulty (1-5)."
+        ),
+        limit: int | None = typer.Option(None, "--limit", min=1, metavar="N", help="At most this many."),
         as_json: bool = typer.Option(
             False,
             "--json",
@@ -144,7 +169,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps([puzzle.to_dict() for puzzle in chosen]))
             return
-        table = Table(title=f"{len(chosen)} puzzles")
+        table = Table(title=plural(len(chosen), "puzzle"))
         for heading in ("id", "variant", "to move", "seeds left", "theme", "difficulty"):
             table.add_column(heading)
         for puzzle in chosen:
@@ -160,13 +185,21 @@ def register(app: typer.Typer) -> None:
 
     @app.command("puzzle")
     def puzzle_command(
-        file: Path | None = typer.Option(None, "--file", help="A puzzle file (default: the puzzles in the package)."),
-        puzzle_id: str | None = typer.Option(None, "--id", help="This puzzle (default: a random one)."),
-        pits: int | None = typer.Option(None, "--pits", min=1, max=8, help="Only this many pits a side."),
-        seeds: int | None = typer.Option(None, "--seeds", min=1, max=15, help="Only this many seeds a pit."),
-        theme: str | None = typer.Option(None, "--theme", help=f"Only this theme: {', '.join(THEMES)}."),
-        difficulty: int | None = typer.Option(None, "--difficulty", min=1, max=5, help="Only this difficulty (1-5)."),
-        seed: int | None = typer.Option(None, "--seed", help="Seed of the random choice."),
+        file: Path | None = typer.Option(
+            None, "--file", metavar="FILE", help="A puzzle file (default: the puzzles in the package)."
+        ),
+        puzzle_id: str | None = typer.Option(None, "--id", metavar="ID", help="This puzzle (default: a random one)."),
+        pits: int | None = typer.Option(None, "--pits", min=1, max=8, metavar="N", help="Only this many pits a side."),
+        seeds: int | None = typer.Option(
+            None, "--seeds", min=1, max=15, metavar="N", help="Only this many seeds a pit."
+        ),
+        theme: str | None = typer.Option(
+            None, "--theme", metavar="THEME", help=f"Only this theme: {', '.join(THEMES)}."
+        ),
+        difficulty: int | None = typer.Option(
+            None, "--difficulty", min=1, max=5, metavar="N", help="Only this difficulty (1-5)."
+        ),
+        seed: int | None = typer.Option(None, "--seed", metavar="N", help="Seed of the random choice."),
     ) -> None:
         """Solve a puzzle in the terminal: find the one best move (hint shows the theme, q gives up)."""
         _check_theme(theme)
@@ -187,7 +220,7 @@ def register(app: typer.Typer) -> None:
         names = ("player 0", "player 1")
         console.print(
             f"[bold]Puzzle {puzzle.id}[/bold], {position.variant.name}, difficulty {'★' * puzzle.difficulty}: "
-            f"player {me} to move. One move is better than every other by {puzzle.margin} seeds or more."
+            f"player {me} to move. One move is better than every other by {plural(puzzle.margin, 'seed')} or more."
         )
         console.print(board_text(position, names=names, bottom=me))
         tries = 0
@@ -213,7 +246,7 @@ def register(app: typer.Typer) -> None:
             tries += 1
             if move == puzzle.solution:
                 console.print(
-                    f"[green]Solved[/green] in {tries} tr{'y' if tries == 1 else 'ies'}: "
+                    f"[green]Solved[/green] in {plural(tries, 'try', 'tries')}: "
                     f"{move_name(me, move)} keeps {puzzle.value:+d} (proven)."
                 )
                 return

@@ -15,10 +15,11 @@ from kalah.match import MoveEvent
 from kalah.players import Player, PlayerSpecError, external_access, make_player
 from kalah.records import GameRecord, load_record
 from kalah.rules import move_name
+from kalah.rules.wording import plural
 
 from . import fail
 from .options import check_delay
-from .terminal import board_text, describe_move, pair_label, result_line
+from .terminal import board_text, describe_move, result_line
 
 #: Keys of the stepping replay (click.getchar's answers: arrows come as escape sequences).
 FORWARD = {"\x1b[C", "n", " ", "\r", "\n", "l", "f"}
@@ -77,13 +78,12 @@ def recompute(record: GameRecord, allowed_external: frozenset[int] = frozenset()
 def _frame(record: GameRecord, positions: list, index: int, names: tuple[str, str]) -> list[object]:
     """What the stepping replay shows at frame ``index``: the move that led there and the board."""
     if index == 0:
-        return [f"Start ({len(record.moves)} moves)", board_text(positions[0], names=names)]
+        return [f"Start ({plural(len(record.moves), 'move')})", board_text(positions[0], names=names)]
     recorded = record.moves[index - 1]
     before = positions[index - 1]
     after, effect = before.play_explained(recorded.move)
     event = MoveEvent(index, recorded.player, recorded.move, before, after, effect, recorded.seconds, recorded.info)
-    label = pair_label([move.player for move in record.moves[:index]])
-    lines: list[object] = [describe_move(event, names, label), board_text(after, event, names)]
+    lines: list[object] = [describe_move(event, names), board_text(after, event, names)]
     if index == len(record.moves):
         lines.append(
             result_line(after, names) if after.is_over else f"Unfinished game ({record.stop_reason or 'stopped'})."
@@ -143,14 +143,16 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def replay(
         file: Path = typer.Argument(
-            ..., help="A game record (JSON) written by kalah play, the web board or the arena."
+            ..., metavar="FILE", help="A game record (JSON) written by kalah play, the web board or the arena."
         ),
         recompute_moves: bool = typer.Option(
             False,
             "--recompute",
             help="Re-run the recorded computer players and report every move they now choose differently.",
         ),
-        delay: float = typer.Option(0.0, "--delay", help="Seconds to pause between moves (plays the game through)."),
+        delay: float = typer.Option(
+            0.0, "--delay", metavar="SECONDS", help="Seconds to pause between moves (plays the game through)."
+        ),
         keys: bool | None = typer.Option(
             None,
             "--keys/--no-keys",
@@ -175,7 +177,8 @@ def register(app: typer.Typer) -> None:
                 console.print(note)
             for line in differences:
                 console.print(line)
-            console.print(f"{len(differences)} of {checked} computer moves differ from the record.")
+            differ = "differs" if len(differences) == 1 else "differ"
+            console.print(f"{len(differences)} of {plural(checked, 'computer move')} {differ} from the record.")
             raise typer.Exit(1 if differences else 0)
         if keys is None:
             keys = sys.stdin.isatty() and sys.stdout.isatty() and delay == 0
@@ -193,7 +196,7 @@ def register(app: typer.Typer) -> None:
                 number, recorded.player, recorded.move, before, after, effect, recorded.seconds, recorded.info
             )
             console.print()
-            console.print(describe_move(event, names, pair_label([move.player for move in record.moves[:number]])))
+            console.print(describe_move(event, names))
             console.print(board_text(after, event, names))
             if delay > 0:
                 time.sleep(delay)
@@ -202,5 +205,5 @@ def register(app: typer.Typer) -> None:
         console.print(
             result_line(final, names)
             if final.is_over
-            else f"Unfinished game ({record.stop_reason or 'stopped'}) after {len(record.moves)} move{'' if len(record.moves) == 1 else 's'}."
+            else f"Unfinished game ({record.stop_reason or 'stopped'}) after {plural(len(record.moves), 'move')}."
         )

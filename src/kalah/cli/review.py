@@ -13,6 +13,7 @@ from rich.table import Table
 
 from kalah.records import GameLibrary, GameRecord, load_record
 from kalah.review import CLASSES, DEFAULT_TIME, review
+from kalah.rules.wording import plural
 
 from . import fail
 
@@ -72,10 +73,7 @@ def show(data: dict[str, Any]) -> None:
         ("", "left"),
     ):
         table.add_column(heading, justify=justify)  # type: ignore[arg-type]
-    last_pair = None
     for entry in data["moves"]:
-        pair = f"{entry['pair']}." if entry["pair"] != last_pair else ""
-        last_pair = entry["pair"]
         best = " ".join(
             chr((65 if entry["player"] == 0 else 97) + move) if move != "swap" else "swap"
             for move in entry["best_moves"]
@@ -83,7 +81,7 @@ def show(data: dict[str, Any]) -> None:
         klass = entry["class"] + (" (forced)" if entry["forced"] else "")
         style = _STYLE.get(entry["class"], "")
         table.add_row(
-            pair,
+            f"{entry['number']}.",
             str(entry["player"]),
             entry["name"],
             _number(entry["value_before"]),
@@ -105,11 +103,11 @@ def show(data: dict[str, Any]) -> None:
             f"{'-' if loss is None else f'{loss:.2f}'} seeds lost a decision; {tally or 'no moves'}"
         )
     turning = data["turning_points"]
-    names = {entry["number"]: f"{entry['pair']}. {entry['name']}" for entry in data["moves"]}
+    names = {entry["number"]: f"{entry['number']}. {entry['name']}" for entry in data["moves"]}
     console.print("Turning points: " + (", ".join(names[number] for number in turning) if turning else "none"))
     exact = sum(1 for entry in data["moves"] if entry["exact"])
     console.print(
-        f"{exact} of {len(data['moves'])} moves judged exactly; {data['seconds']:.1f} s. Classes by seeds lost: "
+        f"{exact} of {plural(len(data['moves']), 'move')} judged exactly; {data['seconds']:.1f} s. Classes by seeds lost: "
         + ", ".join(f"{name} {'>8' if most is None else f'<={most:g}'}" for name, most in data["classes"].items())
     )
 
@@ -119,15 +117,21 @@ def register(app: typer.Typer) -> None:
 
     @app.command("review")
     def review_command(
-        game: Path | None = typer.Argument(None, help="A game record (JSON), as kalah play --record writes."),
+        game: Path | None = typer.Argument(
+            None, metavar="FILE", help="A game record (JSON), as kalah play --record writes."
+        ),
         game_id: int | None = typer.Option(
-            None, "--game", min=1, help="Review game ID of the game library instead (the review is stored with it)."
+            None,
+            "--game",
+            min=1,
+            metavar="ID",
+            help="Review game ID of the game library instead (the review is stored with it).",
         ),
         db: Path | None = typer.Option(
-            None, "--db", help="The game library (SQLite); default: the one kalah serve uses."
+            None, "--db", metavar="FILE", help="The game library (SQLite); default: the one kalah serve uses."
         ),
         time: str | None = typer.Option(
-            None, "--time", "-t", help=f"Seconds of analysis a position (default {DEFAULT_TIME:g})."
+            None, "--time", "-t", metavar="SECONDS", help=f"Seconds of analysis a position (default {DEFAULT_TIME:g})."
         ),
         fresh: bool = typer.Option(False, "--fresh", help="With --game: review again even if a review is stored."),
         as_json: bool = typer.Option(

@@ -90,14 +90,19 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def serve(
-        host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
-        port: int = typer.Option(8000, "--port", help="Port to listen on."),
+        host: str = typer.Option(
+            "127.0.0.1", "--host", metavar="ADDRESS", help="Address to listen on (0.0.0.0: every interface)."
+        ),
+        port: int = typer.Option(8000, "--port", metavar="PORT", help="Port to listen on."),
         db: Path = typer.Option(
-            None, "--db", help="The game library (SQLite); default: games.sqlite in the user's data directory."
+            None,
+            "--db",
+            metavar="FILE",
+            help="The game library (SQLite); default: games.sqlite in the user's data directory.",
         ),
         open_browser: bool = typer.Option(False, "--open", help="Open the board in a web browser."),
         workers: int = typer.Option(
-            2, "--workers", min=1, max=16, help="Worker processes for computer moves and analysis."
+            2, "--workers", min=1, max=16, metavar="N", help="Worker processes for computer moves and analysis."
         ),
         allow_exec: bool = typer.Option(
             False,
@@ -108,31 +113,39 @@ def register(app: typer.Typer) -> None:
         allowed_host: list[str] = typer.Option(
             None,
             "--allowed-host",
+            metavar="NAME",
             help="A name or address the server answers to besides localhost (repeatable; '*' for any).",
         ),
         max_move_seconds: float = typer.Option(
             5.0,
             "--max-move-seconds",
+            metavar="SECONDS",
             help="Engine time per computer move, whatever the player's spec asks (a perfect or pvs:time=60 player"
             " thinks at most this long).",
         ),
         max_library_mb: int = typer.Option(
             2048,
             "--max-library-mb",
+            metavar="MB",
             help="New games and imports are refused (507) once the library file is this large.",
         ),
         connections_per_address: int = typer.Option(
             64,
             "--client-connections",
+            metavar="N",
             help="Connections one client address may hold open (an IPv6 client: its /64). Behind a NAT or a"
             " proxy a whole class is one address: raise it.",
         ),
         games_per_minute: int = typer.Option(
-            60, "--games-per-minute", help="New games one client address may store a minute (imports: half as many)."
+            60,
+            "--games-per-minute",
+            metavar="N",
+            help="New games one client address may store a minute (imports: half as many).",
         ),
         forwarded_allow_ips: str = typer.Option(
             "127.0.0.1",
             "--forwarded-allow-ips",
+            metavar="ADDRESSES",
             help="Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (comma"
             " separated): the per-address limits then count the people behind the proxy (docs/deploy.md).",
         ),

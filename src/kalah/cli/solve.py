@@ -8,6 +8,7 @@ from typing import Any
 import typer
 
 from kalah.rules import KalahError, Position, line_names, move_name
+from kalah.rules.wording import plural
 
 from . import fail
 from .options import (
@@ -33,6 +34,7 @@ def register(app: typer.Typer) -> None:
             None,
             "--position",
             "-p",
+            metavar="POSITION",
             help="The position: JSON or a board such as '[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]', inline or in a file"
             " (default: the start of the variant). A board is played by the variant flags.",
         ),
@@ -42,29 +44,37 @@ def register(app: typer.Typer) -> None:
         empty_capture: bool = EMPTY_CAPTURE,
         pie_rule: bool = PIE_RULE,
         time: float | None = typer.Option(
-            None, "--time", "-t", help="Stop after this many seconds and report the proven bounds."
+            None, "--time", "-t", metavar="SECONDS", help="Stop after this many seconds and report the proven bounds."
         ),
-        threads: int | None = typer.Option(None, "--threads", help="Search threads (default: every core)."),
+        threads: int | None = typer.Option(
+            None, "--threads", metavar="N", help="Search threads (default: every core)."
+        ),
         endgame: str | None = typer.Option(
             "auto",
             "--endgame",
+            metavar="auto|none|FILE",
             help="'auto' (the data directory, else a small table in memory), 'none', or a database file.",
         ),
         endgame_seeds: int | None = typer.Option(
             None,
             "--endgame-seeds",
+            metavar="K",
             help="With --endgame auto: K of the database to build into the data directory when none as large is there (default: chosen from the seeds on the board, the memory and the disk; a solve with --time builds none unless given).",
         ),
         table: int | None = typer.Option(
-            None, "--table", help="Transposition table size as log2 of entries (8 bytes each)."
+            None, "--table", metavar="N", help="Transposition table size as log2 of entries (8 bytes each)."
         ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
         cluster: str | None = typer.Option(
-            None, "--cluster", help="Split the solve over the Dask cluster at this scheduler address (tcp://HOST:PORT)."
+            None,
+            "--cluster",
+            metavar="ADDRESS",
+            help="Split the solve over the Dask cluster at this scheduler address (tcp://HOST:PORT).",
         ),
         checkpoint: str | None = typer.Option(
             None,
             "--checkpoint",
+            metavar="FILE",
             help="With --cluster: a SQLite file of proven bounds; a stopped solve started again with it resumes.",
         ),
     ) -> None:
@@ -106,7 +116,7 @@ def register(app: typer.Typer) -> None:
             return
         mover = position.to_move
         variant = position.variant
-        typer.echo(f"{variant.name}, player {mover} to move, {position.seeds_in_pits} seeds in the pits")
+        typer.echo(f"{variant.name}, player {mover} to move, {plural(position.seeds_in_pits, 'seed')} in the pits")
         if result.exact:
             typer.echo(f"value: {result.value:+d} for player {mover} (final margin under perfect play)")
         else:
@@ -124,7 +134,7 @@ def register(app: typer.Typer) -> None:
         if result.pv:
             typer.echo("principal variation: " + " ".join(line_names(position, result.pv)))
         database = f", endgame database K={result.endgame_seeds}" if result.endgame_seeds is not None else ""
-        typer.echo(f"{result.nodes:,} nodes in {result.seconds:.2f} s{database}")
+        typer.echo(f"{plural(result.nodes, 'node')} in {result.seconds:.2f} s{database}")
 
 
 def _solve_with_status(solve_position, position: Position, time, options, show: bool = True):
@@ -132,7 +142,7 @@ def _solve_with_status(solve_position, position: Position, time, options, show: 
     ``show=False``: no status line, for --json). Ctrl-C prints the bounds proven before it (exit 130)."""
     from rich.console import Console
 
-    label = f"Solving {position.variant.name} ({position.seeds_in_pits} seeds in the pits)"
+    label = f"Solving {position.variant.name} ({plural(position.seeds_in_pits, 'seed')} in the pits)"
     proven: list[tuple[int, int]] = []  # the latest bounds, kept for Ctrl-C
     try:
         with Console(stderr=True, quiet=not show).status(label) as status:

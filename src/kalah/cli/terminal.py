@@ -78,27 +78,14 @@ def board_text(
     return lines
 
 
-def pair_label(movers: list[int]) -> str:
-    """The number of the last of these moves (who made each, in order) counted per move pair, as chess
-    counts: ``3.`` for player 0's decision (with its extra turns) and ``3...`` for player 1's reply.
+def describe_move(event: MoveEvent, names: tuple[str, str], viewer: int | None = None) -> str:
+    """One line: the move's number, who played what, and what happened; with ``viewer`` a player's
+    value is told from that player's side (the person's).
 
-    >>> pair_label([0, 1, 0, 0])
-    '2.'
-    >>> pair_label([0, 1, 1])
-    '1...'
-    """
-    pair = 0
-    for index, player in enumerate(movers):
-        if index == 0 or (player == 0 and movers[index - 1] != 0):
-            pair += 1
-    pair = max(pair, 1)
-    return f"{pair}." if movers[-1] == 0 else f"{pair}..."
-
-
-def describe_move(event: MoveEvent, names: tuple[str, str], label: str | None = None, viewer: int | None = None) -> str:
-    """One line: who played what, and what happened. ``label`` numbers the move (default: its number in
-    the game); with ``viewer`` a player's value is told from that player's side (the person's)."""
-    text = f"{label or f'{event.number}.'} {names[event.player]} plays {move_name(event.player, event.move)}"
+    Every move has its own number, as on the web pages (``1. C``, ``2. F``, ``3. B``): a player who
+    moves again after an extra turn plays several moves in a row, so chess's numbering of move pairs
+    (``1. C``, ``1... f``) would give two moves of one player one number."""
+    text = f"{event.number}. {names[event.player]} plays {move_name(event.player, event.move)}"
     if event.move == "swap":
         text += " (the players exchange sides)"
     if event.effect.captured:
@@ -141,9 +128,6 @@ HELP = (
     " your last move and the replies to it. q (or Ctrl-C) stops the game."
 )
 
-#: Seconds a hint thinks.
-HINT_SECONDS = 1.0
-
 
 def why_illegal(answer: str, position: Position) -> str:
     """Why a typed answer is not a legal move, in words a player understands."""
@@ -163,16 +147,21 @@ def why_illegal(answer: str, position: Position) -> str:
     return f"{word!r} is not a pit; legal: {legal} (? for help)"
 
 
-def hint_text(position: Position, seconds: float = HINT_SECONDS) -> str:
-    """The best move of ``position`` with its value for the player to move, marked exact or estimated."""
-    from kalah.analysis import analyse
+def hint_text(position: Position, seconds: float | None = None) -> str:
+    """The best move of ``position`` with its value for the player to move, marked exact or estimated,
+    and the moves as good as it: the analysis ``kalah analyse`` makes (for as long by default), its best
+    move named the same way."""
+    from kalah.analysis import DEFAULT_TIME, analyse
 
-    found = analyse(position, seconds, move_values=False)
-    best = " or ".join(move_name(position.to_move, move) for move in found.best_moves) or "-"
+    from .analyse import best_move_names
+
+    found = analyse(position, seconds or DEFAULT_TIME)
+    best, equal = best_move_names(found)
     value = found.value
     shown = "?" if value is None else (f"{value:+d}" if isinstance(value, int) else f"{value:+.2f}")
     how = "exact" if found.exact else f"estimate, depth {found.depth}"
-    return f"Hint: {best} (value {shown} for you, {how})"
+    also = f"; as good: {equal}" if equal else ""
+    return f"Hint: {best} (value {shown} for you, {how}{also})"
 
 
 def terminal_asker(console: Console, read_line: Callable[[str], str]) -> Callable[[Position], Move]:

@@ -40,6 +40,7 @@ from typing import Any
 
 from kalah.core import solver as core
 from kalah.rules import KalahError, Position, Variant
+from kalah.rules.wording import plural
 
 __all__ = [
     "FORMAT_VERSION",
@@ -229,7 +230,7 @@ class EndgameDatabase:
         """Where the database is and what it covers, for messages."""
         where = str(self.path) if self.path else "in memory"
         rule = ", empty capture" if self.empty_capture else ""
-        return f"{where} ({self.pits} pits{rule}, K={self.max_seeds})"
+        return f"{where} ({plural(self.pits, 'pit')}{rule}, K={self.max_seeds})"
 
     def close(self) -> None:
         """Release the mapping (the object is unusable afterwards)."""

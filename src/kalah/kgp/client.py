@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from kalah.players import Player
 from kalah.rules import Move, Position
+from kalah.rules.wording import plural
 
 from .board import UnsupportedBoardError, move_to_wire, position_from_board
 from .thinker import Thinker
@@ -112,7 +113,7 @@ class KgpClient:
                     # Counted as --retries counts them: the attempts after the first failure.
                     retried = failures - 1
                     detail = (
-                        f"{failures} attempts: the first and {retried} retr{'y' if retried == 1 else 'ies'}"
+                        f"{failures} attempts: the first and {plural(retried, 'retry', 'retries')}"
                         if retried
                         else "1 attempt, no retries"
                     )

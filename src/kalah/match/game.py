@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from kalah.players.base import ComputerPlayer, GameStopped, Player
 from kalah.rules import IllegalMoveError, Move, MoveEffect, Position
+from kalah.rules.wording import plural
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ def play_game(
     except KeyboardInterrupt:
         stop_reason = "interrupted"
     if stop_reason is None and not position.is_over:
-        stop_reason = f"stopped after {number} moves"
+        stop_reason = f"stopped after {plural(number, 'move')}"
     for player in players:
         if isinstance(player, ComputerPlayer):
             player.stop_thinking()

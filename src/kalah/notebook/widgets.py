@@ -29,6 +29,7 @@ from kalah.records import GameRecord
 from kalah.rules import SWAP, KalahError, Move, MoveEffect, Position, Variant
 from kalah.rules.notation import move_name
 from kalah.rules.svg import BOARD_STYLE, board_svg, result_label
+from kalah.rules.wording import plural
 from kalah.search.tracing import SearchTrace, tree_facts
 
 from .modules import module_graph
@@ -342,7 +343,7 @@ class RecordWidget(_StaticFallback, anywidget.AnyWidget):
         before = self.positions[self.index - 1] if self.index else None
         self.view = _view(self.positions[self.index], before, self.effects[self.index], self.index, names, [])
         if self.index == 0:
-            self.caption = f"start · {self.count} moves"
+            self.caption = f"start · {plural(self.count, 'move')}"
         else:
             recorded = self.record.moves[self.index - 1]
             self.caption = (

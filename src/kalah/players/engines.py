@@ -31,6 +31,7 @@ from kalah.core.builds import Engine
 from kalah.core.search import MAX_THREADS
 from kalah.endgame import oracle_for
 from kalah.rules import Move, Position
+from kalah.rules.wording import plural
 from kalah.search import (
     ALGORITHMS,
     EVALUATIONS,
@@ -128,7 +129,7 @@ class SearchPlayer(ComputerPlayer):
         if self.time is not None:
             limits.append(f"{self.time:g}s")
         if self.playouts is not None:
-            limits.append(f"{self.playouts} playouts")
+            limits.append(plural(self.playouts, "playout", grouped=False))
         if algorithm != "mcts":
             limits.append(self.evaluation)
         self.name = f"{algorithm} ({', '.join(limits)})"

@@ -39,7 +39,8 @@ from kalah.atomic import write_atomic
 from kalah.match import play_game
 from kalah.players import make_player
 from kalah.records import GameRecord, RecordBuilder
-from kalah.rules import SWAP, KalahError, Move, Position, Variant
+from kalah.rules import SWAP, KalahError, Move, Position, Variant, move_name
+from kalah.rules.wording import shown
 from kalah.search import search
 from kalah.solve import solve
 
@@ -124,7 +125,7 @@ class Puzzle:
             position = Position.from_dict({**data["position"], "variant": variant.to_dict()})
             solution = data["solution"]
             if solution not in position.legal_moves():
-                raise PuzzleError(f"puzzle {data.get('id')!r}: {solution!r} is not a legal move")
+                raise PuzzleError(f"puzzle {shown(data.get('id'))}: {shown(solution)} is not a legal move")
             theme = [str(tag) for tag in data.get("theme", [])]
             return cls(
                 str(data["id"]),
@@ -139,7 +140,19 @@ class Puzzle:
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, PuzzleError):
                 raise
-            raise PuzzleError(f"a puzzle cannot be read: {error!r}") from None
+            raise PuzzleError(f"a puzzle cannot be read: {_problem(error)}") from None
+
+
+def _names(position: Position, moves: Iterable[Move]) -> str:
+    """Moves of the player to move in pit letters, joined with commas (``B, D``)."""
+    return ", ".join(move_name(position.to_move, move) for move in moves)
+
+
+def _problem(error: Exception) -> str:
+    """What is wrong with a puzzle's fields, from the error reading them raised."""
+    if isinstance(error, KeyError):
+        return f"it has no {error.args[0]!r}"
+    return str(error)
 
 
 def puzzle_id(position: Position) -> str:
@@ -242,14 +255,18 @@ def prove(puzzle: Puzzle, seconds: float | None = None) -> None:
     if found.value != puzzle.value:
         raise PuzzleError(f"puzzle {puzzle.id}: the value is {found.value}, not {puzzle.value}")
     if found.best_moves != [puzzle.solution]:
-        raise PuzzleError(f"puzzle {puzzle.id}: the best moves are {found.best_moves}, not only {puzzle.solution!r}")
+        raise PuzzleError(
+            f"puzzle {puzzle.id}: the best moves are {_names(position, found.best_moves)},"
+            f" not only {_names(position, [puzzle.solution])}"
+        )
     for move in position.legal_moves():
         if move == puzzle.solution:
             continue
         value = _move_value(position, move, seconds or 3600.0)
         if value is None or value > puzzle.value - puzzle.margin:
             raise PuzzleError(
-                f"puzzle {puzzle.id}: {move!r} is worth {value}, within {puzzle.margin} of {puzzle.value}"
+                f"puzzle {puzzle.id}: {_names(position, [move])} is worth {'?' if value is None else value},"
+                f" within {puzzle.margin} of {puzzle.value}"
             )
 
 

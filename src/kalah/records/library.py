@@ -20,6 +20,7 @@ from typing import Any
 from kalah.match import GameResult, MoveEvent, Observer
 from kalah.players.base import Player
 from kalah.rules import SWAP, KalahError, Move, Position
+from kalah.rules.wording import plural
 
 from .record import GameRecord, PlayerInfo, RecordError
 from .writer import player_info
@@ -627,5 +628,5 @@ def _insert_move(
 def _check_count(game_id: int, count: int, expected: int | None) -> None:
     if expected is not None and count != expected:
         raise StaleGameError(
-            f"game {game_id} has {count} moves, not {expected}: it moved on since this request was made (reload it)"
+            f"game {game_id} has {plural(count, 'move')}, not {expected}: it moved on since this request was made (reload it)"
         )

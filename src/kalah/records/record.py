@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from kalah.rules import SWAP, KalahError, Move, Position, Variant
+from kalah.rules.wording import kind, shown
 from kalah.version import __version__
 
 FORMAT = "kalah-game"
@@ -48,7 +49,7 @@ MAX_RECORD = 20_000_000
 def _text(value: Any, what: str, limit: int) -> str:
     """A string of the record, checked: text, at most ``limit`` characters, valid Unicode."""
     if not isinstance(value, str):
-        raise RecordError(f"{what} must be text, got {type(value).__name__}")
+        raise RecordError(f"{what} must be text, got {kind(value)}")
     if len(value) > limit:
         raise RecordError(f"{what} is longer than {limit} characters")
     try:
@@ -204,11 +205,11 @@ class GameRecord:
                 a move or a board in it is wrong (each message names which).
         """
         if not isinstance(data, dict):
-            raise RecordError(f"a game record is a JSON object, got {type(data).__name__}")
+            raise RecordError(f"a game record is a JSON object, got {kind(data)}")
         if data.get("format") != FORMAT:
-            raise RecordError(f"not a kalah game record (format is {data.get('format')!r}, expected {FORMAT!r})")
+            raise RecordError(f"not a kalah game record (format is {shown(data.get('format'))}, expected {FORMAT!r})")
         if data.get("version") != VERSION:
-            raise RecordError(f"unsupported record version {data.get('version')!r} (this program reads {VERSION})")
+            raise RecordError(f"unsupported record version {shown(data.get('version'))} (this program reads {VERSION})")
         for key in ("variant", "players", "start", "moves"):
             if key not in data:
                 raise RecordError(f"the record has no {key!r}")
@@ -259,10 +260,10 @@ class GameRecord:
             raise RecordError(f"move {number}: expected an object with a 'move'")
         move = entry["move"]
         if move != SWAP and (isinstance(move, bool) or not isinstance(move, int)):
-            raise RecordError(f"move {number}: {move!r} is not a pit index or 'swap'")
+            raise RecordError(f"move {number}: {shown(move)} is not a pit index or 'swap'")
         if "player" in entry and entry["player"] != position.to_move:
             raise RecordError(
-                f"move {number}: the record says player {entry['player']} moved, but player {position.to_move} was to move"
+                f"move {number}: the record says player {shown(entry['player'])} moved, but player {position.to_move} was to move"
             )
         try:
             after = position.play(move)
@@ -270,11 +271,12 @@ class GameRecord:
             raise RecordError(f"move {number}: illegal: {error}") from None
         if "board" in entry and entry["board"] != after.board:
             raise RecordError(
-                f"move {number}: the recorded board {entry['board']} does not follow from the moves (expected {after.board})"
+                f"move {number}: the recorded board {shown(entry['board'])} does not follow from the moves"
+                f" (expected {shown(after.board)})"
             )
         seconds = entry.get("seconds", 0.0)
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
-            raise RecordError(f"move {number}: 'seconds' must be a non-negative number, got {seconds!r}")
+            raise RecordError(f"move {number}: 'seconds' must be a non-negative number, got {shown(seconds)}")
         info = entry.get("info") or {}
         if not isinstance(info, dict):
             raise RecordError(f"move {number}: 'info' must be an object")

@@ -88,7 +88,8 @@ class ReviewedMove:
     number: int
     """The move's number in the game, from 1 (every sowing counts, extra turns too)."""
     pair: int
-    """The number of the move pair (player 0's decision and player 1's reply share one), from 1."""
+    """The number of the move pair (player 0's decision and player 1's reply share one), from 1. Kept
+    for readers of the JSON; the command line and the pages number every move (``number``)."""
     player: int
     """Who played it: 0 or 1."""
     move: Move

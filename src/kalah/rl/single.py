@@ -88,9 +88,8 @@ class KalahEnv(gym.Env[np.ndarray, np.int64]):
         move = move_of_action(int(action), self.variant) if self.action_space.contains(action) else None
         if move is None or move not in self._game.legal_moves():
             if self.illegal == "raise":
-                raise IllegalMoveError(
-                    f"action {action!r} is not legal here; legal: {list(np.flatnonzero(self._mask()))}"
-                )
+                legal = ", ".join(str(int(index)) for index in np.flatnonzero(self._mask()))
+                raise IllegalMoveError(f"action {action!r} is not legal here; legal: {legal}")
             self._done = True
             return self._observation(), self.options.loss_reward, True, False, {**self._info(), "illegal_move": True}
         self._game.play(move)

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from .errors import IllegalMoveError, InvalidPositionError, KalahError
 from .variant import MAX_PITS, MAX_TOTAL_SEEDS, MIN_PITS, STANDARD, Variant
+from .wording import kind, plural, shown
 
 SWAP: Literal["swap"] = "swap"
 Move = int | Literal["swap"]
@@ -60,13 +61,14 @@ class Position:
         for player, row in enumerate(rows):
             if len(row) != m + 1:
                 raise InvalidPositionError(
-                    f"player {player}'s row has {len(row)} entries; {variant.name} needs {m} pits and a store"
+                    f"player {player}'s row has {plural(len(row), 'entry', 'entries')};"
+                    f" {variant.name} needs {plural(m, 'pit')} and a store"
                 )
         cells = tuple(rows[0]) + tuple(rows[1])
         if sum(cells) > MAX_TOTAL_SEEDS:
             raise InvalidPositionError(f"the board holds {sum(cells)} seeds; at most {MAX_TOTAL_SEEDS} are supported")
         if isinstance(to_move, bool) or to_move not in (0, 1):
-            raise InvalidPositionError(f"to_move must be 0 or 1, got {to_move!r}")
+            raise InvalidPositionError(f"to_move must be 0 or 1, got {shown(to_move)}")
         self._variant = variant
         self._cells = cells
         self._to_move = to_move
@@ -217,7 +219,7 @@ class Position:
 
     def _check_legal(self, move: Any) -> None:
         if self.is_over:
-            raise IllegalMoveError(f"the game is over; no move {move!r} can be played")
+            raise IllegalMoveError(f"the game is over; no move {shown(move)} can be played")
         if move == SWAP:
             if not self.swap_available:
                 reason = (
@@ -228,7 +230,7 @@ class Position:
                 raise IllegalMoveError(f"swap is not allowed here: {reason}")
             return
         if isinstance(move, bool) or not isinstance(move, int):
-            raise IllegalMoveError(f"a move is a pit index 0..{self._variant.pits - 1} or 'swap', got {move!r}")
+            raise IllegalMoveError(f"a move is a pit index 0..{self._variant.pits - 1} or 'swap', got {shown(move)}")
         if not 0 <= move < self._variant.pits:
             raise IllegalMoveError(
                 f"pit {move} does not exist: player {self._to_move} owns pits 0..{self._variant.pits - 1}"
@@ -292,7 +294,7 @@ class Position:
                 its variant or board is invalid.
         """
         if not isinstance(data, dict):
-            raise InvalidPositionError(f"a position must be a JSON object, got {type(data).__name__}")
+            raise InvalidPositionError(f"a position must be a JSON object, got {kind(data)}")
         unknown = set(data) - {"board", "to_move", "variant"}
         if unknown:
             record = " (this looks like a game record, not a position)" if "moves" in unknown else ""
@@ -313,7 +315,7 @@ class Position:
                 variant = Variant(pits=len(board[0]) - 1)
             except KalahError:
                 raise InvalidPositionError(
-                    f"a row has {len(board[0])} entries; rows need {MIN_PITS + 1} to {MAX_PITS + 1}"
+                    f"a row has {plural(len(board[0]), 'entry', 'entries')}; rows need {MIN_PITS + 1} to {MAX_PITS + 1}"
                     f" ({MIN_PITS} to {MAX_PITS} pits and a store)"
                 ) from None
         return cls(board, data.get("to_move", 0), variant)
@@ -368,22 +370,24 @@ def _first_move_boards(variant: Variant) -> frozenset[tuple[int, ...]]:
 def _rows(board: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Validate the nested layout and return it as two tuples of ints."""
     if isinstance(board, (str, bytes)) or not hasattr(board, "__iter__"):
-        raise InvalidPositionError(f"a board is two rows of counts, got {type(board).__name__}")
+        raise InvalidPositionError(f"a board is two rows of counts, got {kind(board)}")
     rows = [row for row in board]
     if len(rows) != 2:
         raise InvalidPositionError(f"a board has 2 rows (one per player), got {len(rows)}")
     result = []
     for player, row in enumerate(rows):
         if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
-            raise InvalidPositionError(f"player {player}'s row must be a list of counts, got {type(row).__name__}")
+            raise InvalidPositionError(f"player {player}'s row must be a list of counts, got {kind(row)}")
         row = list(row)
         for index, count in enumerate(row):
             if isinstance(count, bool) or not isinstance(count, int):
-                raise InvalidPositionError(f"board[{player}][{index}] must be an integer, got {count!r}")
+                raise InvalidPositionError(f"board[{player}][{index}] must be an integer, got {shown(count)}")
             if count < 0:
                 raise InvalidPositionError(f"board[{player}][{index}] is negative ({count})")
         if len(row) < 2:
-            raise InvalidPositionError(f"player {player}'s row has {len(row)} entries; it needs pits and a store")
+            raise InvalidPositionError(
+                f"player {player}'s row has {plural(len(row), 'entry', 'entries')}; it needs pits and a store"
+            )
         result.append(tuple(row))
     if len(result[0]) != len(result[1]):
         raise InvalidPositionError(f"the rows have different lengths ({len(result[0])} and {len(result[1])})")

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from .notation import move_name
 from .position import SWAP, Move, MoveEffect, Position
 from .variant import Variant
+from .wording import plural
 
 __all__ = ["BOARD_STYLE", "SEED_COLORS", "board_svg", "record_html", "result_label"]
 
@@ -315,7 +316,7 @@ def record_html(record: GameLike) -> str:
         high, low = sorted(result["scores"], reverse=True)  # the winner's score first
         summary += f" {high}–{low}"
     else:
-        summary = f"unfinished after {len(record.moves)} moves"
+        summary = f"unfinished after {plural(len(record.moves), 'move')}"
     moves = " ".join(
         f"<span>{n}.&nbsp;{html.escape(move_name(m.player, m.move))}</span>" for n, m in enumerate(record.moves, 1)
     )

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import InvalidVariantError
+from .wording import kind, shown
 
 MIN_PITS, MAX_PITS = 1, 12
 MIN_SEEDS, MAX_SEEDS = 1, 15
@@ -34,12 +35,12 @@ class Variant:
             ("seeds", self.seeds, MIN_SEEDS, MAX_SEEDS),
         ):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidVariantError(f"{name} must be an integer, got {value!r}")
+                raise InvalidVariantError(f"{name} must be an integer, got {shown(value)}")
             if not low <= value <= high:
                 raise InvalidVariantError(f"{name} must be between {low} and {high}, got {value}")
         for name in ("empty_capture", "pie_rule"):
             if not isinstance(getattr(self, name), bool):
-                raise InvalidVariantError(f"{name} must be true or false, got {getattr(self, name)!r}")
+                raise InvalidVariantError(f"{name} must be true or false, got {shown(getattr(self, name))}")
 
     @property
     def total_seeds(self) -> int:
@@ -73,7 +74,7 @@ class Variant:
                 valid variant.
         """
         if not isinstance(data, dict):
-            raise InvalidVariantError(f"a variant must be a JSON object, got {type(data).__name__}")
+            raise InvalidVariantError(f"a variant must be a JSON object, got {kind(data)}")
         unknown = set(data) - {"pits", "seeds", "empty_capture", "pie_rule"}
         if unknown:
             raise InvalidVariantError(f"unknown variant field(s): {', '.join(sorted(unknown))}")

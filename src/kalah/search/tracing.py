@@ -26,6 +26,7 @@ from kalah.core.search import ALGORITHMS as CORE_ALGORITHMS
 from kalah.core.search import EVALUATIONS as CORE_EVALUATIONS
 from kalah.core.search import INF, NO_MOVE, UNIT
 from kalah.rules import Move, Position
+from kalah.rules.wording import shown
 
 from . import SearchError, SearchResult, _result, check_algorithm, check_depth, check_evaluation
 
@@ -188,9 +189,9 @@ def check_trace_options(options: dict[str, Any]) -> dict[str, Any]:
     for name, value in options.items():
         if name == "table_bits":
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 24:
-                raise SearchError(f"table_bits must be a whole number from 0 to 24, got {value!r}")
+                raise SearchError(f"table_bits must be a whole number from 0 to 24, got {shown(value)}")
         elif not (isinstance(value, bool) or (name == "iterative" and value is None)):
-            raise SearchError(f"option {name} must be true or false, got {value!r}")
+            raise SearchError(f"option {name} must be true or false, got {shown(value)}")
         checked[name] = value
     return checked
 

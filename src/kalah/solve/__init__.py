@@ -195,7 +195,7 @@ def solve(
                 found = run.best_moves(position, value)
                 moves = found if found is not None else []
             if pv:
-                line = run.principal_variation(position, value)
+                line = run.principal_variation(position, value, first=moves[0] if moves else None)
             if not moves and line:
                 moves = [line[0]]
         guess = state.guesses.get(position)

@@ -347,12 +347,20 @@ class Run:
         else:
             bounds[1] = min(bounds[1], bar - 2)
 
-    def principal_variation(self, position: Position, value: int, limit: int = 400) -> list[Move]:
-        """A line of moves that keep ``value`` (the table's move tried first), until the game ends."""
+    def principal_variation(
+        self, position: Position, value: int, limit: int = 400, first: Move | None = None
+    ) -> list[Move]:
+        """A line of moves that keep ``value`` (the table's move tried first), until the game ends;
+        ``first``, a move known to keep the value, begins it."""
         line: list[Move] = []
         while not position.is_over and len(line) < limit:
             candidates = position.legal_moves()
-            if not swap_open(position):
+            if first is not None and not line and first in candidates:
+                # The line shown beside the best moves starts with the first of them, not with whichever
+                # equal move the table happens to hold.
+                candidates.remove(first)
+                candidates.insert(0, first)
+            elif not swap_open(position):
                 pits, _, _ = self._view(position)
                 hint = self.engine.solver.lookup(pits)
                 if hint is not None and hint.move in candidates:

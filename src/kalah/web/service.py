@@ -42,6 +42,7 @@ from kalah.records import (
     StaleGameError,
 )
 from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Variant, move_name, parse_move
+from kalah.rules.wording import plural
 from kalah.search import ALGORITHMS as SEARCH_ALGORITHMS
 from kalah.search import TraceTooLargeError
 from kalah.solve import clear_cache as clear_solver_cache
@@ -473,7 +474,7 @@ class GameService:
         if len(record.moves) != expected_moves:
             raise ApiError(
                 409,
-                f"game {game_id} has {len(record.moves)} moves, not {expected_moves}: it moved on"
+                f"game {game_id} has {plural(len(record.moves), 'move')}, not {expected_moves}: it moved on"
                 " since this request was made (reload it)",
             )
 

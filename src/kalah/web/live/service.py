@@ -21,6 +21,7 @@ from typing import Any
 
 from kalah.records import PlayerInfo
 from kalah.rules import IllegalMoveError, KalahError, Position, Variant
+from kalah.rules.wording import plural
 
 from ..models import GameState
 from ..service import ApiError, GameService, invalid
@@ -345,7 +346,7 @@ class LiveService:
             state = (await self.service.state(game_id)).model_dump(mode="json")
             self._check_playing(live, state)
             if state["moves"] != moves:
-                raise ApiError(409, f"game {game_id} has {state['moves']} moves, not {moves}: it moved on")
+                raise ApiError(409, f"game {game_id} has {plural(state['moves'], 'move')}, not {moves}: it moved on")
             record = await self.service._db(self.service.library.record, game_id)
             if action == "request":
                 if not any(m.player == seat for m in record.moves):

@@ -184,7 +184,7 @@ function show(review) {
         .map(([one, many]) => `${review.counts[p][one] || 0} ${(review.counts[p][one] || 0) === 1 ? one : many}`).join(", ")));
     summary.appendChild(card);
   });
-  const turning = review.turning_points.map((n) => `${review.moves[n - 1].pair}. ${review.moves[n - 1].name}`);
+  const turning = review.turning_points.map((n) => `${n}. ${review.moves[n - 1].name}`);
   summary.appendChild(element("p", "rv-turning", `Turning points: ${turning.join(", ") || "none"}`));
   drawGraph(review);
   listMoves(review);
@@ -227,22 +227,23 @@ function drawGraph(review) {
     dot.dataset.point = String(i);
     dot.dataset.class = move ? move.class : "start";
     const title = document.createElementNS(SVG, "title");
-    title.textContent = `${move ? `after ${move.pair}. ${move.name} (${move.class})` : "start"}: ${signed(v)} for ${review.players[0]}`;
+    title.textContent = `${move ? `after ${move.number}. ${move.name} (${move.class})` : "start"}: ${signed(v)} for ${review.players[0]}`;
     dot.appendChild(title);
     svg.appendChild(dot);
   });
 }
 
-/** The moves, numbered per pair, each with its class. @param {Review} review */
+/** The moves, each with its own number as in the game's move list (one player's extra turns are several moves), and
+ * its class. @param {Review} review */
 function listMoves(review) {
   const list = $("#rv-moves");
   list.replaceChildren();
-  review.moves.forEach((move, i) => {
+  review.moves.forEach((move) => {
     const li = element("li", `rv-move ${move.class}`);
     li.dataset.move = String(move.number);
     li.dataset.class = move.class;
     li.tabIndex = 0;
-    li.append(element("span", "rv-num", i === 0 || review.moves[i - 1].pair !== move.pair ? `${move.pair}.` : ""),
+    li.append(element("span", "rv-num", `${move.number}.`),
       element("span", "rv-who", review.players[move.player]),
       element("span", "rv-name", move.name), element("span", "rv-class", move.forced ? "forced" : move.class),
       element("span", "rv-loss", move.loss ? `−${signed(move.loss).slice(1)}` : ""));
@@ -274,7 +275,7 @@ function select(index) {
   if (!move) { detail.textContent = `The final position${review.final.over ? "" : " (the game was not finished)"}.`; return; }
   const who = review.players[move.player];
   const best = move.best_moves.map((m) => moveName(move.player, m)).join(", ") || "?";
-  detail.textContent = `Move ${move.pair}. ${move.name} by ${who}. Before it: ${signed(move.value_before)} for ${who}` +
+  detail.textContent = `Move ${move.number}. ${move.name} by ${who}. Before it: ${signed(move.value_before)} for ${who}` +
     ` (${move.exact ? "exact" : "estimate"}); best ${best}. ` +
     (move.forced ? "The only legal move." : move.loss ? `It lost ${signed(move.loss).slice(1)} seeds: ${move.class}.` : `${move.class === "best" ? "A best move" : "Good"}.`);
 }
@@ -305,7 +306,7 @@ function showLesson(n) {
   if (!lesson) { $("#rv-question").textContent = "That was every mistake. Well done!"; return; }
   view.lesson = n;
   select(lesson.number - 1);
-  $("#rv-question").textContent = `${n + 1} of ${view.lessons.length}: move ${lesson.pair}, ${view.review?.players[lesson.player]} ` +
+  $("#rv-question").textContent = `${n + 1} of ${view.lessons.length}: move ${lesson.number}, ${view.review?.players[lesson.player]} ` +
     `played ${lesson.name} and lost ${signed(lesson.loss).slice(1)} seeds. Find a better move.`;
   /** @type {HTMLImageElement} */ ($("#rv-trainer-board")).src = boardUrl(lesson.board, lesson.player);
   const pits = lesson.board[lesson.player].length - 1;
