@@ -20,8 +20,8 @@ from fastapi.responses import HTMLResponse
 from kalah.kgp.wire import MAX_LINE
 from kalah.records import LibraryError
 from kalah.rules.svg import board_svg, record_html
-from kalah.web.guard import deny_socket, socket_same_origin
 from kalah.rules.wording import plural
+from kalah.web.guard import deny_socket, socket_same_origin
 
 from .server import ClassServer
 
