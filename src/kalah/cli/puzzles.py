@@ -20,6 +20,13 @@ from . import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 from .terminal import board_text
 
+# The options `kalah puzzles list` and `kalah puzzle` share: which file, and which of its puzzles.
+PUZZLE_FILE = typer.Option(None, "--file", metavar="FILE", help="A puzzle file (default: the puzzles in the package).")
+ONLY_PITS = typer.Option(None, "--pits", min=1, max=8, metavar="N", help="Only this many pits a side.")
+ONLY_SEEDS = typer.Option(None, "--seeds", min=1, max=15, metavar="N", help="Only this many seeds a pit.")
+ONLY_THEME = typer.Option(None, "--theme", metavar="THEME", help=f"Only this theme: {', '.join(THEMES)}.")
+ONLY_DIFFICULTY = typer.Option(None, "--difficulty", min=1, max=5, metavar="N", help="Only this difficulty (1-5).")
+
 SOURCES = ("selfplay", "library", "arena")
 
 
@@ -136,19 +143,11 @@ def register(app: typer.Typer) -> None:
 
     @group.command("list")
     def list_puzzles(
-        file: Path | None = typer.Option(
-            None, "--file", metavar="FILE", help="A puzzle file (default: the puzzles in the package)."
-        ),
-        pits: int | None = typer.Option(None, "--pits", min=1, max=8, metavar="N", help="Only this many pits a side."),
-        seeds: int | None = typer.Option(
-            None, "--seeds", min=1, max=15, metavar="N", help="Only this many seeds a pit."
-        ),
-        theme: str | None = typer.Option(
-            None, "--theme", metavar="THEME", help=f"Only this theme: {', '.join(THEMES)}."
-        ),
-        difficulty: int | None = typer.Option(
-            None, "--difficulty", min=1, max=5, metavar="N", help="Only this difficulty (1-5)."
-        ),
+        file: Path | None = PUZZLE_FILE,
+        pits: int | None = ONLY_PITS,
+        seeds: int | None = ONLY_SEEDS,
+        theme: str | None = ONLY_THEME,
+        difficulty: int | None = ONLY_DIFFICULTY,
         limit: int | None = typer.Option(None, "--limit", min=1, metavar="N", help="At most this many."),
         as_json: bool = typer.Option(
             False,
@@ -185,20 +184,12 @@ def register(app: typer.Typer) -> None:
 
     @app.command("puzzle")
     def puzzle_command(
-        file: Path | None = typer.Option(
-            None, "--file", metavar="FILE", help="A puzzle file (default: the puzzles in the package)."
-        ),
+        file: Path | None = PUZZLE_FILE,
         puzzle_id: str | None = typer.Option(None, "--id", metavar="ID", help="This puzzle (default: a random one)."),
-        pits: int | None = typer.Option(None, "--pits", min=1, max=8, metavar="N", help="Only this many pits a side."),
-        seeds: int | None = typer.Option(
-            None, "--seeds", min=1, max=15, metavar="N", help="Only this many seeds a pit."
-        ),
-        theme: str | None = typer.Option(
-            None, "--theme", metavar="THEME", help=f"Only this theme: {', '.join(THEMES)}."
-        ),
-        difficulty: int | None = typer.Option(
-            None, "--difficulty", min=1, max=5, metavar="N", help="Only this difficulty (1-5)."
-        ),
+        pits: int | None = ONLY_PITS,
+        seeds: int | None = ONLY_SEEDS,
+        theme: str | None = ONLY_THEME,
+        difficulty: int | None = ONLY_DIFFICULTY,
         seed: int | None = typer.Option(None, "--seed", metavar="N", help="Seed of the random choice."),
     ) -> None:
         """Solve a puzzle in the terminal: find the one best move (hint shows the theme, q gives up)."""
