@@ -53,6 +53,8 @@ import { cellPlace, geometry, seedSpots, storeSpots, tagWidth } from "./geometry
  *                                   (170 when not given)
  * @property {(text: string, kind: string, ms: number) => void} [onBanner]  an animated move has news to show
  *                                   ("Extra turn!", a capture, a swap); nothing is shown when not given
+ * @property {boolean} [values]     false: the board never shows analysis values, so it keeps no room for them
+ *                                   (geometry.js)
  */
 
 /**
@@ -168,7 +170,7 @@ export function createBoard(svg, config) {
     const width = svg.getBoundingClientRect().width;
     drawn = { args: [board, toMove, over, options], width };
     resized.observe(svg);
-    const g = geometry(style, m, width);
+    const g = geometry(style, m, width, { values: config.values !== false });
     const frame = style.frame;
     svg.setAttribute("viewBox", `0 0 ${g.W} ${g.H}`);
     svg.replaceChildren();

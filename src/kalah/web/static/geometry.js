@@ -82,9 +82,13 @@ export function tagWidth(text, size, minEms) {
  * @param {BoardStyle} style the board's sizes
  * @param {number} m pits per side
  * @param {number} [shownWidth] the board's width on the screen in CSS pixels (0 or none: drawn at full size)
+ * @param {{values?: boolean}} [options] values: false for a board that never shows analysis values (a review's, a
+ *   puzzle's): no room is kept for them. On a narrow screen that room is two lines of tags a side, a blank band
+ *   between the seed counts and the pits.
  * @returns {Geometry}
  */
-export function geometry(style, m, shownWidth) {
+export function geometry(style, m, shownWidth, options) {
+  const values = !options || options.values !== false;
   const pitStep = style.pit_step, R = style.pit_radius, storeW = style.store_width, side = style.margin, gap = style.gap;
   const pitsX0 = side + storeW + gap;
   const W = pitsX0 + m * pitStep + gap + storeW + side;
@@ -99,7 +103,7 @@ export function geometry(style, m, shownWidth) {
   const valueFit = (span) => Math.min(font("value"), (span - 8) / tagWidth("+7.75", { font: 1, h: 1 }, 0));
   // Where they would be too small to read side by side (12 pits on a phone), every other pit's tag moves one
   // tag further out: each then has two pits' width.
-  const staggered = valueFit(pitStep) < LABELS.value[1] * unit;
+  const staggered = values && valueFit(pitStep) < LABELS.value[1] * unit;
   const valueFont = valueFit(staggered ? 2 * pitStep : pitStep);
   const tags = { count: { font: font("count"), h: 1.4 * font("count") }, store: { font: font("store"), h: 1.37 * font("store") },
     value: { font: valueFont, h: 1.6 * valueFont } };
@@ -110,7 +114,7 @@ export function geometry(style, m, shownWidth) {
   const toLetters = R + atLeast(3, 1);
   const rowGap = Math.max(style.row_bottom - style.row_top, 2 * (toLetters + letterBand) + atLeast(10, 5));
   const valueRows = staggered ? 2 : 1;
-  const glowOut = R - TAG_OVERLAP + valueRows * tags.value.h + atLeast(4, 2);
+  const glowOut = values ? R - TAG_OVERLAP + valueRows * tags.value.h + atLeast(4, 2) : R + atLeast(12, 5);
   const countIn = glowOut + atLeast(5, 2);
   const overhang = style.row_top - style.store_top;  // a store reaches this far past the rows' centres
   const storeGap = 8;
