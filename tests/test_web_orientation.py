@@ -244,3 +244,45 @@ def test_the_review_board_is_the_play_pages(browser, server, width, height):  # 
     wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     context.close()
     assert wide <= 0 and not errors, (wide, errors)
+
+
+GRAPH_SEEN = """() => {
+    const graph = document.querySelector('#rv-graph'), box = graph.parentElement, style = getComputedStyle(box);
+    return {width: graph.getBoundingClientRect().width, height: graph.getBoundingClientRect().height,
+        room: box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+        numbers: [...graph.querySelectorAll('.rv-tick-label')].map((t) => t.getBoundingClientRect().height),
+        dots: Math.min(...[...graph.querySelectorAll('[data-point]')].map((d) => d.getBoundingClientRect().width))};
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), WIDTHS)
+def test_the_review_graph_fills_its_width_and_keeps_its_sizes(browser, server, width, height):  # noqa: F811
+    """The graph was an 800x220 drawing scaled to its box: at 390 px it was 97 px high, its points 2 px across."""
+    game_id = reviewed_game(server, (6, 3))
+    context, page, errors = new_page(browser, width, height)
+    page.goto(f"{server['url']}/#/review/{game_id}")
+    page.wait_for_selector("#view-review[data-state='done']", timeout=60_000)
+    graph = page.evaluate(GRAPH_SEEN)
+    page.locator("#rv-graph").scroll_into_view_if_needed()
+    shot(page, f"review-graph-{width}")
+    assert abs(graph["width"] - graph["room"]) <= 1, graph  # the whole width of its box
+    assert graph["height"] >= 165 and len(graph["numbers"]) >= 3 and min(graph["numbers"]) >= 12, graph
+    assert graph["dots"] >= 5, graph
+    # a tap beside a point picks it: a crowded graph is tapped, not aimed at
+    point, plot = page.locator("#rv-graph [data-point='5']").bounding_box(), page.locator("#rv-graph").bounding_box()
+    below = point["y"] + point["height"] + 12 < plot["y"] + plot["height"]
+    page.mouse.click(point["x"] + point["width"] / 2 + 1, point["y"] + (point["height"] + 12 if below else -12))
+    page.wait_for_function("document.querySelector('#rv-board').dataset.index === '5'")
+    assert page.locator("#rv-graph [data-point='5']").get_attribute("class").endswith("selected")
+    # turned to the other width, it is drawn again for it, the point still marked
+    other = 390 if width > 500 else 1280
+    page.set_viewport_size({"width": other, "height": height})
+    page.wait_for_function(
+        "() => Math.abs(document.querySelector('#rv-graph').viewBox.baseVal.width"
+        " - document.querySelector('#rv-graph').getBoundingClientRect().width) < 2"
+    )
+    again = page.evaluate(GRAPH_SEEN)
+    assert abs(again["width"] - again["room"]) <= 1 and again["dots"] >= 5, again
+    assert "selected" in page.locator("#rv-graph [data-point='5']").get_attribute("class")
+    context.close()
+    assert not errors, errors

@@ -23,6 +23,7 @@ import * as api from "./api.js";
 import { createBoard } from "./board.js";
 import { $, sleep } from "./dom.js";
 import { showView } from "./page.js";
+import { drawGraph, pointAt, signed } from "./reviewgraph.js";
 import { setMode } from "./state.js";
 import { STYLE } from "./style.js";
 
@@ -49,8 +50,6 @@ import { STYLE } from "./style.js";
  * @property {{board: number[][], to_move: number, over: boolean}} final
  */
 
-const SVG = "http://www.w3.org/2000/svg";
-const WIDTH = 800, HEIGHT = 220, PAD = 14;
 const BAD = ["mistake", "blunder"];
 
 /** What the view shows now; `token` changes when another review (or view) is opened. */
@@ -64,10 +63,8 @@ const view = {
   lesson: 0,
   /** @type {BoardApi | null} the position at the move selected */ board: null,
   /** @type {BoardApi | null} the trainer's */ trainerBoard: null,
+  /** @type {import("./reviewgraph.js").GraphLayout | null} the graph as drawn */ graph: null,
 };
-
-/** @param {number | null} v @returns {string} */
-const signed = (v) => (v === null || v === undefined ? "?" : (v > 0 ? "+" : "") + (Number.isInteger(v) ? v : v.toFixed(2)));
 
 /** @param {string} tag @param {string} [className] @param {string} [text] @returns {HTMLElement} */
 function element(tag, className, text) {
@@ -90,7 +87,7 @@ function build() {
       <div id="rv-summary" class="rv-summary"></div>
       <figure class="rv-graph-box">
         <p id="rv-ahead-0" class="rv-label"></p>
-        <svg id="rv-graph" class="rv-graph" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img"
+        <svg id="rv-graph" class="rv-graph" role="img"
           aria-label="Evaluation graph: the value for the first player after each move"></svg>
         <p id="rv-ahead-1" class="rv-label"></p>
       </figure>
@@ -118,10 +115,14 @@ function build() {
   $("#rv-learn").addEventListener("click", startLessons);
   $("#rv-answer").addEventListener("click", showAnswer);
   $("#rv-next").addEventListener("click", () => showLesson(view.lesson + 1));
-  $("#rv-graph").addEventListener("click", (event) => {
-    const point = /** @type {Element} */ (event.target).closest("[data-point]");
-    if (point instanceof SVGElement) select(Number(point.dataset.point));
-  });
+  const graph = svg("#rv-graph");
+  graph.addEventListener("click", (event) => { if (view.graph) select(pointAt(graph, view.graph, event.clientX)); });
+  // Drawn at its width on the screen (reviewgraph.js), so drawn again when that changes; a change under a
+  // scrollbar's width is left to the viewBox's scaling, since the redrawn height could bring the scrollbar back.
+  new ResizeObserver(() => {
+    const width = graph.getBoundingClientRect().width;
+    if (view.review && view.graph && width > 0 && Math.abs(width - view.graph.width) > 24) showGraph(view.review);
+  }).observe(graph);
 }
 
 /** Open the review of game `id`: the stored one, or one the server starts and the page waits for.
@@ -204,7 +205,7 @@ function show(review) {
   });
   const turning = review.turning_points.map((n) => `${review.moves[n - 1].pair}. ${review.moves[n - 1].name}`);
   summary.appendChild(element("p", "rv-turning", `Turning points: ${turning.join(", ") || "none"}`));
-  drawGraph(review);
+  showGraph(review);
   listMoves(review);
   view.lessons = lessonsOf(review);
   $("#rv-learn").hidden = !view.lessons.length;
@@ -212,43 +213,14 @@ function show(review) {
   select(first >= 0 ? first : 0);
 }
 
-/** The evaluation graph: player 0's value after each move; mistakes and blunders marked. @param {Review} review */
-function drawGraph(review) {
-  const svg = $("#rv-graph");
-  svg.replaceChildren();
-  const values = review.evaluation;
-  const top = Math.max(4, ...values.map((v) => Math.abs(v ?? 0)));
-  const x = (/** @type {number} */ i) => PAD + (i * (WIDTH - 2 * PAD)) / Math.max(1, values.length - 1);
-  const y = (/** @type {number | null} */ v) => HEIGHT / 2 - ((v ?? 0) * (HEIGHT / 2 - PAD)) / top;
-  const zero = document.createElementNS(SVG, "line");
-  zero.setAttribute("x1", String(PAD)); zero.setAttribute("x2", String(WIDTH - PAD));
-  zero.setAttribute("y1", String(HEIGHT / 2)); zero.setAttribute("y2", String(HEIGHT / 2));
-  zero.setAttribute("class", "rv-zero");
-  const line = document.createElementNS(SVG, "polyline");
-  line.setAttribute("points", values.map((v, i) => `${x(i)},${y(v)}`).join(" "));
-  line.setAttribute("class", "rv-line");
-  const area = document.createElementNS(SVG, "polygon");
-  area.setAttribute("points", `${x(0)},${HEIGHT / 2} ` + values.map((v, i) => `${x(i)},${y(v)}`).join(" ") + ` ${x(values.length - 1)},${HEIGHT / 2}`);
-  area.setAttribute("class", "rv-area");
-  svg.append(area, zero, line);
+/** The evaluation graph at its width on the screen, and the scale's labels. @param {Review} review */
+function showGraph(review) {
+  const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#rv-graph")));
+  view.graph = drawGraph(svg, review, view.index);
   // The scale's labels are text of the page above and below the graph, not in it: inside they lay over the
-  // first points, and scaled down with the graph on a phone they were too small to read.
-  $("#rv-ahead-0").textContent = `${review.players[0]} ahead (+${Math.round(top)})`;
-  $("#rv-ahead-1").textContent = `${review.players[1]} ahead (−${Math.round(top)})`;
-  values.forEach((v, i) => {
-    const move = i > 0 ? review.moves[i - 1] : null;
-    const dot = document.createElementNS(SVG, "circle");
-    dot.setAttribute("cx", String(x(i)));
-    dot.setAttribute("cy", String(y(v)));
-    dot.setAttribute("r", move && BAD.includes(move.class) ? "7" : "5");
-    dot.setAttribute("class", `rv-point ${move ? move.class : "start"}${review.exact[i] ? " exact" : ""}`);
-    dot.dataset.point = String(i);
-    dot.dataset.class = move ? move.class : "start";
-    const title = document.createElementNS(SVG, "title");
-    title.textContent = `${move ? `after ${move.pair}. ${move.name} (${move.class})` : "start"}: ${signed(v)} for ${review.players[0]}`;
-    dot.appendChild(title);
-    svg.appendChild(dot);
-  });
+  // first points.
+  $("#rv-ahead-0").textContent = `${review.players[0]} ahead (+${Math.round(view.graph.top)})`;
+  $("#rv-ahead-1").textContent = `${review.players[1]} ahead (−${Math.round(view.graph.top)})`;
 }
 
 /** The moves, numbered per pair, each with its class. @param {Review} review */
