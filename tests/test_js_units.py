@@ -24,6 +24,7 @@ def test_every_pure_module_has_unit_tests():
         "notation.test.js",
         "clocktext.test.js",
         "reviewgraph.test.js",
+        "upright.test.js",
     }
 
 
