@@ -23,6 +23,8 @@ def test_every_pure_module_has_unit_tests():
         "layout.test.js",
         "notation.test.js",
         "clocktext.test.js",
+        "reviewgraph.test.js",
+        "upright.test.js",
     }
 
 

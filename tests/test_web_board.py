@@ -131,5 +131,5 @@ def test_the_board_component_imports_no_page_module():
             seen.add(name)
             text = (static / name).read_text(encoding="utf-8")
             todo += re.findall(r'^import [^;]*? from "\./([\w.]+)";', text, re.M)
-    assert seen == {"board.js", "anim.js", "geometry.js", "dom.js"}
+    assert seen == {"board.js", "anim.js", "geometry.js", "upright.js", "dom.js"}
     assert not re.search(r"^(let|var) ", (static / "board.js").read_text(encoding="utf-8"), re.M)  # no module state

@@ -542,7 +542,8 @@ def test_a_replay_does_not_congratulate_the_viewer(page, server):
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_a_board_of_12_pits_is_readable_and_playable(browser, server, width):
-    # Kalah(12,12): 24 pits and 288 seeds; on a phone every other value tag moves one tag further out
+    """Kalah(12,12): 24 pits and 288 seeds. On a phone its pits were 20 px across side by side: there the board
+    stands upright (upright.js), its pits at least 30 px."""
     context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=width < 500)
     page = context.new_page()
     errors: list[str] = []
@@ -554,6 +555,11 @@ def test_a_board_of_12_pits_is_readable_and_playable(browser, server, width):
     show_analysis(page)
     page.wait_for_function("document.querySelectorAll('#board .value').length === 12", timeout=30_000)
     shot(page, f"twelve-pits-{width}")
+    assert page.get_attribute("#board", "data-upright") == ("true" if width < 500 else "false")
+    cups = page.eval_on_selector_all("#board [data-pit] .cup", "cs => cs.map(c => c.getBoundingClientRect().width)")
+    assert len(cups) == 24 and min(cups) >= 30, cups
+    # upright, the whole board fits a phone's screen: no scrolling to see a store
+    assert page.evaluate("document.querySelector('#board').getBoundingClientRect().height") <= 844 * 0.75
     labels = page.evaluate(LABELS)
     board, letters, tags = labels["board"], labels["letters"], labels["tags"]
     assert sorted(letter["text"] for letter in letters) == sorted("ABCDEFGHIJKLabcdefghijkl")
@@ -568,7 +574,7 @@ def test_a_board_of_12_pits_is_readable_and_playable(browser, server, width):
             assert not overlap(a, b), f"{a} overlaps {b}"
     assert_clear_of_the_outline(labels)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    page.click('#board [data-pit="0-3"]')  # pit D: its whole column answers the tap
+    page.click('#board [data-pit="0-3"] .count')  # pit D: its whole stretch, seed count to letter, answers the tap
     page.wait_for_function("id => fetch('/api/games/' + id).then(r => r.json()).then(s => s.moves > 0)", arg=game_id)
     page.wait_for_selector(READY)
     state = api_state(server, game_id)

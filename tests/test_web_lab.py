@@ -304,9 +304,14 @@ def test_trace_both_draws_the_two_trees(lab, server, tmp_path, width):  # noqa: 
             arg=trees.nth(k).element_handle(),
         )
         assert trees.nth(k).locator(".node .box").count() > 1
-    # the same search drawn the same way: the first tree shows the nodes the lab's own tree shows
-    drawn = "svg => [...svg.querySelectorAll('[data-node-id]')].map(n => n.dataset.nodeId + ' ' + n.textContent).sort()"
-    assert page.eval_on_selector("svg#tree", drawn) == trees.nth(0).evaluate(drawn)
+    # the same search drawn the same way: each node the first tree shows is the lab's own tree's, named alike
+    # (the overview opens less of it: what fits its box)
+    drawn = (
+        "svg => Object.fromEntries([...svg.querySelectorAll('[data-node-id]')].map(n => [n.dataset.nodeId,"
+        " [...n.querySelectorAll('.move, .value, .window')].map(t => t.textContent).join(' ')]))"
+    )
+    own, first = page.eval_on_selector("svg#tree", drawn), trees.nth(0).evaluate(drawn)
+    assert first and all(own.get(node) == text for node, text in first.items()), (own, first)
     first, second = boxes_of(page, ".compare svg.tree")
     if width >= 1000:  # side by side
         assert abs(first["top"] - second["top"]) < 1 and second["left"] >= first["right"]
@@ -357,3 +362,84 @@ def test_a_depth_beyond_the_lab_and_a_trace_too_large_are_said_plainly(lab, serv
     assert "at most depth 12: depth 20 was lowered to 12" in text, text
     assert "more than 20,000 nodes, more than the lab shows: trace a smaller depth" in text, text
     assert "max_nodes" not in text and "422" not in text, text
+
+
+#: The nodes a tree draws from node `from` on (a search's deepest iteration: the nodes after its root), and how many
+#: of them lie wholly inside its box on the screen.
+IN_SIGHT = """(svg, from = 0) => { const box = svg.getBoundingClientRect();
+    const nodes = [...svg.querySelectorAll('[data-node-id]')].filter((n) => Number(n.dataset.nodeId) >= from)
+        .map((n) => n.querySelector('.box'));
+    const inside = nodes.filter((n) => { const r = n.getBoundingClientRect();
+        return r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5; });
+    return {drawn: nodes.length, inside: inside.length, viewBox: svg.getAttribute('viewBox'),
+        scale: box.width / svg.viewBox.baseVal.width}; }"""
+
+
+def test_trace_both_fits_each_tree_to_its_box_when_first_drawn(lab, server, tmp_path):  # noqa: F811
+    """The trees showed a slice of themselves until Fit was pressed: now the whole tree is in its box at a legible
+    size (the deepest iteration open as far as that allows), and Fit keeps it so, also after the box is resized."""
+    page = lab["open"](1280, 844)
+    trees = trace_both(page, server, POSITION, 3)
+    for k in range(2):
+        page.wait_for_function(
+            "svg => svg.querySelector('.node .move') && ![...svg.querySelectorAll('.node .move')]"
+            ".some(t => t.textContent.startsWith('#'))",
+            arg=trees.nth(k).element_handle(),
+        )
+        trace = trace_of(server, POSITION, ["alphabeta", "pvs"][k], 3)
+        last = [n["id"] for n in trace["nodes"] if n["parent"] is None][-1]
+        # the deepest iteration is open, its root's children drawn, all of them in sight at a legible size;
+        # alpha-beta's whole tree fits (PVS's re-searches make its root's row wider than the box with the
+        # earlier iterations beside it: those may lie past its edge)
+        children = [n["id"] for n in trace["nodes"] if n["parent"] == last]
+        assert all(trees.nth(k).locator(f'[data-node-id="{c}"]').count() == 1 for c in children)
+        deepest = trees.nth(k).evaluate(IN_SIGHT, last)
+        assert deepest["drawn"] > len(children) and deepest["inside"] == deepest["drawn"], deepest
+        seen = trees.nth(k).evaluate(IN_SIGHT)
+        assert seen["scale"] >= 0.7 - 1e-6 and (k == 1 or seen["inside"] == seen["drawn"]), seen
+        fitted = seen["viewBox"]
+        page.locator(".compare-tree [data-zoom=fit]").nth(k).click()
+        assert trees.nth(k).get_attribute("viewBox") == fitted  # Fit has nothing left to do
+    save(page, tmp_path, "lab-compare-fitted")
+    # a narrower window: the boxes shrink and the trees are fitted to them again
+    first = trees.nth(0).get_attribute("viewBox")
+    page.set_viewport_size({"width": 900, "height": 844})
+    page.wait_for_function(
+        "([svg, was]) => svg.getAttribute('viewBox') !== was", arg=[trees.nth(0).element_handle(), first]
+    )
+    for k in range(2):
+        page.wait_for_function(
+            f"() => {{ const s = document.querySelectorAll('.compare svg.tree')[{k}]; const r = s.getBoundingClientRect();"
+            " return Math.abs(s.viewBox.baseVal.width / s.viewBox.baseVal.height - r.width / r.height) < 0.01; }"
+        )
+        before = trees.nth(k).get_attribute("viewBox")
+        page.locator(".compare-tree [data-zoom=fit]").nth(k).click()
+        assert trees.nth(k).get_attribute("viewBox") == before, k
+
+
+def test_a_tree_drawn_before_its_box_is_laid_out_is_fitted_when_it_is(lab, server):  # noqa: F811
+    """A tree loaded into a box without a size fitted a viewBox of a pixel, blank until Fit was pressed."""
+    page = lab["open"](1280, 844)
+    page.goto(f"{server['url']}/lab")
+    page.wait_for_selector("header.topbar nav a")
+    trace = trace_of(server, POSITION, "alphabeta", 2)
+    seen = page.evaluate(
+        """async (trace) => {
+            const { TreeView } = await import('/static/lab/tree.js');
+            const { indexTrace } = await import('/static/lab/trace.js');
+            const holder = document.createElement('div');
+            holder.hidden = true;
+            holder.innerHTML = '<svg class="tree" id="late-tree"></svg>';
+            document.body.appendChild(holder);
+            const tree = new TreeView(holder.querySelector('svg'), () => {});
+            tree.load(indexTrace(trace), trace.nodes.length, true);
+            holder.hidden = false;
+            await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+            await new Promise((done) => setTimeout(done, 100));
+            return true;
+        }""",
+        trace,
+    )
+    assert seen
+    sight = page.eval_on_selector("#late-tree", IN_SIGHT)
+    assert sight["drawn"] > 1 and sight["inside"] == sight["drawn"] and sight["scale"] >= 0.7 - 1e-6, sight

@@ -268,6 +268,7 @@ def test_uct_and_alphabeta_side_by_side_on_one_position(browser, server, tmp_pat
     assert page.get_attribute("#iteration-number", "data-iteration") == "7"
     # The links between the labs carry the position.
     lab = page.get_attribute("#open-lab", "href")
+    assert page.get_attribute("#nav-lab", "href") == lab  # the bar's Lab link too
     assert urlsplit(lab).path == "/lab" and linked(lab)["algorithm"] == "minimax"
     assert Position.from_dict(json.loads(linked(lab)["position"])) == start
     ARTIFACTS.mkdir(exist_ok=True)
@@ -276,11 +277,11 @@ def test_uct_and_alphabeta_side_by_side_on_one_position(browser, server, tmp_pat
     shutil.copy(path, ARTIFACTS / path.name)
     page.goto(f"{server['url']}{lab}")
     page.wait_for_selector('[data-node-id="0"][data-current="true"]')
-    mcts = page.get_attribute("#open-mcts", "href")
+    mcts = page.get_attribute("#nav-mcts", "href")
     assert page.get_attribute("#open-mcts-duel", "href") == mcts
     assert urlsplit(mcts).path == "/lab/mcts" and linked(mcts)["algorithm"] == "minimax"
     assert Position.from_dict(json.loads(linked(mcts)["position"])) == start
-    page.click("#open-mcts")
+    page.click("#nav-mcts")
     page.wait_for_selector('#ab-pane[data-algorithm="minimax"][data-current="0"]')
     wait_for_board(page, "#ab-board", start)
     context.close()

@@ -179,3 +179,110 @@ def test_the_review_graph_labels_stay_clear_of_the_plot(browser, server, width, 
     for label in seen["labels"]:
         assert label["size"] >= 12 and label["bottom"] - label["top"] >= 12, label
         assert not any(overlap(label, point) for point in seen["points"]), label
+
+
+def reviewed_game(server, variant=(4, 3)) -> int:  # noqa: F811
+    """A game of pvs (depth 2), the person's, against a random player, in the library: its id."""
+    from kalah import Position, Variant
+    from kalah.match import play_game
+    from kalah.players import make_player
+    from kalah.records import PlayerInfo, RecordBuilder
+
+    builder = RecordBuilder()
+    play_game([make_player("pvs:depth=2"), make_player("random:seed=3")], Position.start(Variant(*variant)), [builder])
+    assert builder.record is not None
+    builder.record.players = [PlayerInfo("You", "human"), builder.record.players[1]]
+    game = httpx.post(f"{server['url']}/api/records", json=builder.record.to_dict())
+    assert game.status_code == 201, game.text
+    return game.json()["id"]
+
+
+REVIEW_SEEN = """() => {
+    const board = document.querySelector('#rv-board');
+    const height = (node) => node.getBoundingClientRect().height;
+    return {
+        boardName: board.dataset.boardName, index: Number(board.dataset.index), bottom: board.dataset.bottom,
+        pits: board.querySelectorAll('[data-pit]').length, origin: [...board.querySelectorAll('.pit.origin')].map(
+            (p) => p.dataset.pit),
+        letters: Math.min(...[...board.querySelectorAll('.letter')].map(height)),
+        counts: Math.min(...[...board.querySelectorAll('.count text')].map(height)),
+    };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), WIDTHS)
+def test_the_review_board_is_the_play_pages(browser, server, width, height):  # noqa: F811
+    """The review's board was the server's picture scaled into its column: letters a few pixels high on a phone."""
+    game_id = reviewed_game(server, (6, 3))
+    context, page, errors = new_page(browser, width, height)
+    page.goto(f"{server['url']}/#/review/{game_id}")
+    page.wait_for_selector("#view-review[data-state='done']", timeout=60_000)
+    review = page.evaluate(f"fetch('/api/games/{game_id}/review').then(r => r.json())")["review"]
+    seen = page.evaluate(REVIEW_SEEN)
+    page.locator("#rv-board").scroll_into_view_if_needed()
+    shot(page, f"review-board-{width}")
+    assert seen["boardName"] and seen["pits"] == 12 and seen["bottom"] == "0"  # board.js's, the person at the bottom
+    assert seen["letters"] >= 12 and seen["counts"] >= 12, seen
+    shown = review["moves"][seen["index"]]
+    assert seen["origin"] == [f"{shown['player']}-{shown['move']}"]  # the move played there is ringed
+    page.locator("#rv-moves li[data-move='6']").click()
+    page.wait_for_function("document.querySelector('#rv-board').dataset.index === '5'")
+    # the trainer's board is board.js's too, the mover at the bottom, its pits playing the choices
+    if page.locator("#rv-learn").is_visible():
+        page.click("#rv-learn")
+        trainer = page.locator("#rv-trainer-board")
+        assert trainer.get_attribute("data-board-name") and trainer.get_attribute("data-bottom") == "0"
+        assert page.locator("#rv-trainer-board .pit.legal").count() == page.locator("#rv-choices button").count()
+        best = page.evaluate(
+            "(r) => { const n = document.querySelector('#rv-board').dataset.index; return r.moves[Number(n)].best_moves; }",
+            review,
+        )
+        page.click(f"#rv-trainer-board [data-pit='0-{best[0]}'] .cup")
+        assert page.locator("#rv-feedback").get_attribute("data-correct") == "true"
+        page.locator("#rv-trainer").scroll_into_view_if_needed()
+        shot(page, f"review-trainer-{width}")
+    wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    context.close()
+    assert wide <= 0 and not errors, (wide, errors)
+
+
+GRAPH_SEEN = """() => {
+    const graph = document.querySelector('#rv-graph'), box = graph.parentElement, style = getComputedStyle(box);
+    return {width: graph.getBoundingClientRect().width, height: graph.getBoundingClientRect().height,
+        room: box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+        numbers: [...graph.querySelectorAll('.rv-tick-label')].map((t) => t.getBoundingClientRect().height),
+        dots: Math.min(...[...graph.querySelectorAll('[data-point]')].map((d) => d.getBoundingClientRect().width))};
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), WIDTHS)
+def test_the_review_graph_fills_its_width_and_keeps_its_sizes(browser, server, width, height):  # noqa: F811
+    """The graph was an 800x220 drawing scaled to its box: at 390 px it was 97 px high, its points 2 px across."""
+    game_id = reviewed_game(server, (6, 3))
+    context, page, errors = new_page(browser, width, height)
+    page.goto(f"{server['url']}/#/review/{game_id}")
+    page.wait_for_selector("#view-review[data-state='done']", timeout=60_000)
+    graph = page.evaluate(GRAPH_SEEN)
+    page.locator("#rv-graph").scroll_into_view_if_needed()
+    shot(page, f"review-graph-{width}")
+    assert abs(graph["width"] - graph["room"]) <= 1, graph  # the whole width of its box
+    assert graph["height"] >= 165 and len(graph["numbers"]) >= 3 and min(graph["numbers"]) >= 12, graph
+    assert graph["dots"] >= 5, graph
+    # a tap beside a point picks it: a crowded graph is tapped, not aimed at
+    point, plot = page.locator("#rv-graph [data-point='5']").bounding_box(), page.locator("#rv-graph").bounding_box()
+    below = point["y"] + point["height"] + 12 < plot["y"] + plot["height"]
+    page.mouse.click(point["x"] + point["width"] / 2 + 1, point["y"] + (point["height"] + 12 if below else -12))
+    page.wait_for_function("document.querySelector('#rv-board').dataset.index === '5'")
+    assert page.locator("#rv-graph [data-point='5']").get_attribute("class").endswith("selected")
+    # turned to the other width, it is drawn again for it, the point still marked
+    other = 390 if width > 500 else 1280
+    page.set_viewport_size({"width": other, "height": height})
+    page.wait_for_function(
+        "() => Math.abs(document.querySelector('#rv-graph').viewBox.baseVal.width"
+        " - document.querySelector('#rv-graph').getBoundingClientRect().width) < 2"
+    )
+    again = page.evaluate(GRAPH_SEEN)
+    assert abs(again["width"] - again["room"]) <= 1 and again["dots"] >= 5, again
+    assert "selected" in page.locator("#rv-graph [data-point='5']").get_attribute("class")
+    context.close()
+    assert not errors, errors

@@ -89,6 +89,26 @@ test("12 pits on a phone: values staggered to a readable size, counts apart, sto
   assert.ok(Math.abs(full.countY(false) + full.tags.count.h / 2 - full.storeCountY(false) - full.tags.store.h / 2) < 1e-9);
 });
 
+test("a board that never shows values keeps no room for them, and its outline still holds its pits", () => {
+  for (const shown of [0, 300, 324, 390, 1280]) {
+    for (const m of [6, 12]) {
+      const bare = geometry(style, m, shown, { values: false }), full = geometry(style, m, shown);
+      assert.ok(!bare.staggered && bare.H <= full.H);
+      assert.equal(bare.W, full.W);
+      for (const top of [true, false]) {
+        const glow = bare.glow(top), rim = bare.R + 3;
+        const row = top ? bare.rowTop : bare.rowBottom;
+        assert.ok(glow.y < row - rim && glow.y + glow.h > row + rim);  // the pits and their rims inside
+        // the seed counts stay outside the outline
+        const count = bare.countY(top), half = bare.tags.count.h / 2;
+        assert.ok(top ? count + half <= glow.y : count - half >= glow.y + glow.h);
+      }
+    }
+  }
+  // on a phone the blank band of two lines of values is gone
+  assert.ok(geometry(style, 6, 324, { values: false }).H < geometry(style, 6, 324).H - 50);
+});
+
 test("seeds: a pit shows at most max_in_pit of them inside its cup, the same way every time", () => {
   const R = style.pit_radius;
   for (const count of [0, 1, 5, 24, 40]) {

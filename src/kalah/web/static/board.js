@@ -8,13 +8,15 @@
  * imports a page's module.
  *
  * For tests: the SVG carries data-to-move, data-over, data-pits,
- * data-bottom and data-board-name (the instance that drew it last); every pit
+ * data-bottom, data-upright (the board stands upright on a narrow screen:
+ * upright.js) and data-board-name (the instance that drew it last); every pit
  * data-pit="P-I", data-seeds and data-letter, every store data-store="P" and
  * data-seeds. Legal pits have the class "legal".
  */
 
 import { animateMove } from "./anim.js";
-import { cellPlace, geometry, seedSpots, storeSpots, tagWidth } from "./geometry.js";
+import { cellPlace, countAt, hitAt, letterAt, seedSpots, storeCountAt, storeSpots, tagWidth, valueAt } from "./geometry.js";
+import { boardGeometry } from "./upright.js";
 
 /** @typedef {import("./api.js").Board} Board */
 /** @typedef {import("./api.js").Effect} Effect */
@@ -53,6 +55,8 @@ import { cellPlace, geometry, seedSpots, storeSpots, tagWidth } from "./geometry
  *                                   (170 when not given)
  * @property {(text: string, kind: string, ms: number) => void} [onBanner]  an animated move has news to show
  *                                   ("Extra turn!", a capture, a swap); nothing is shown when not given
+ * @property {boolean} [values]     false: the board never shows analysis values, so it keeps no room for them
+ *                                   (geometry.js)
  */
 
 /**
@@ -168,7 +172,7 @@ export function createBoard(svg, config) {
     const width = svg.getBoundingClientRect().width;
     drawn = { args: [board, toMove, over, options], width };
     resized.observe(svg);
-    const g = geometry(style, m, width);
+    const g = boardGeometry(style, m, width, { values: config.values !== false });
     const frame = style.frame;
     svg.setAttribute("viewBox", `0 0 ${g.W} ${g.H}`);
     svg.replaceChildren();
@@ -178,12 +182,16 @@ export function createBoard(svg, config) {
     svg.dataset.over = over ? "true" : "false";
     svg.dataset.pits = String(m);
     svg.dataset.bottom = String(bottom);
+    svg.dataset.upright = String(g.upright);
 
-    const outline = { x: frame.inset, y: frame.inset, width: g.W - 2 * frame.inset, height: g.H - 2 * frame.inset, rx: frame.radius };
+    const box = g.frame;
+    const outline = { x: box.x + frame.inset, y: box.y + frame.inset, width: box.w - 2 * frame.inset,
+      height: box.h - 2 * frame.inset, rx: frame.radius };
     el("rect", { ...outline, fill: `url(#${ids.wood})`, filter: `url(#${ids.shadow})`, class: "wood" }, svg);
     el("rect", { ...outline, fill: "#a0642f", filter: `url(#${ids.grain})`, opacity: "0.9" }, svg);
-    el("rect", { x: frame.line_inset, y: frame.line_inset, width: g.W - 2 * frame.line_inset, height: g.H - 2 * frame.line_inset,
-      rx: frame.line_radius, fill: "none", stroke: "rgba(255,230,190,0.35)", "stroke-width": 2 }, svg);
+    el("rect", { x: box.x + frame.line_inset, y: box.y + frame.line_inset, width: box.w - 2 * frame.line_inset,
+      height: box.h - 2 * frame.line_inset, rx: frame.line_radius, fill: "none", stroke: "rgba(255,230,190,0.35)",
+      "stroke-width": 2 }, svg);
 
     // The mover's row glows, around its letters too: they are the keys that play it.
     if (!over) {
@@ -240,10 +248,13 @@ function drawStore(d, place, count, cell) {
   const r = place.rect, g = d.g;
   const group = el("g", { class: "store" + (isSown(d, cell) ? " sown" : ""), "data-store": String(place.player),
     "data-seeds": String(count) }, d.svg);
-  el("rect", { x: r.x - 3, y: r.y - 3, width: r.w + 6, height: r.h + 6, rx: r.w / 2 + 3, fill: `url(#${d.ids.rim})`, opacity: "0.8" }, group);
-  el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, rx: r.w / 2, fill: `url(#${d.ids.hole})`, class: "cup" }, group);
+  // a capsule: round at the ends of its long side (across an upright board, a store lies on its side)
+  const round = Math.min(r.w, r.h) / 2;
+  el("rect", { x: r.x - 3, y: r.y - 3, width: r.w + 6, height: r.h + 6, rx: round + 3, fill: `url(#${d.ids.rim})`, opacity: "0.8" }, group);
+  el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, rx: round, fill: `url(#${d.ids.hole})`, class: "cup" }, group);
   storeSpots(d.style, count, cell, r).forEach((spot, k) => drawSeed(d, group, spot, seedClass(d, cell, count, k)));
-  tag(group, "count store-count", r.x + r.w / 2, g.storeCountY(r === g.storeLeft), String(count), g.tags.store, 2.5);
+  const label = storeCountAt(g, r);
+  tag(group, "count store-count", label.x, label.y, String(count), g.tags.store, 2.5);
 }
 
 /**
@@ -268,22 +279,22 @@ function drawPit(d, place, count, cell) {
     group.setAttribute("aria-label", `pit ${letter}, ${count} seeds`);
   }
   if (isLegal) {
-    // The whole column answers a tap, from the letter to the seed count: with 12 pits on a phone a pit is small.
-    const ends = [g.letterY(place.top), g.countY(place.top)], half = g.tags.count.h / 2;
-    const y0 = Math.min(...ends) - half, y1 = Math.max(...ends) + half;
-    el("rect", { x: place.x - g.pitStep / 2, y: y0, width: g.pitStep, height: y1 - y0, fill: "transparent", class: "hit" }, group);
+    const hit = hitAt(g, place);
+    el("rect", { x: hit.x, y: hit.y, width: hit.w, height: hit.h, fill: "transparent", class: "hit" }, group);
   }
   el("circle", { cx: place.x, cy: place.y, r: g.R + 3, fill: `url(#${d.ids.rim})`, opacity: "0.8" }, group);
   el("circle", { cx: place.x, cy: place.y, r: g.R, fill: `url(#${d.ids.hole})`, class: "cup" }, group);
   const seeds = el("g", { transform: `translate(${place.x} ${place.y})` }, group);
   seedSpots(d.style, count, cell, g.R).forEach((spot, k) => drawSeed(d, seeds, spot, seedClass(d, cell, count, k)));
   el("circle", { cx: place.x, cy: place.y, r: g.R, class: "ring" }, group);
-  tag(group, "count", place.x, g.countY(place.top), String(count), g.tags.count, g.countEms);
-  el("text", { x: place.x, y: g.letterY(place.top), "text-anchor": "middle", "dominant-baseline": "central",
+  const countSpot = countAt(g, place), letterSpot = letterAt(g, place);
+  tag(group, "count", countSpot.x, countSpot.y, String(count), g.tags.count, g.countEms);
+  el("text", { x: letterSpot.x, y: letterSpot.y, "text-anchor": "middle", "dominant-baseline": "central",
     "font-size": g.letterSize.toFixed(1), class: place.top ? "letter top" : "letter" }, group).textContent = letter;
   const v = (opts.values || {})[pit];
   if (isLegal && v !== undefined && v !== null) {
-    tag(group, "value" + (opts.best === pit ? " best" : ""), place.x, g.valueY(place.top, pit), (v > 0 ? "+" : "") + v, g.tags.value, 2);
+    const valueSpot = valueAt(g, place);
+    tag(group, "value" + (opts.best === pit ? " best" : ""), valueSpot.x, valueSpot.y, (v > 0 ? "+" : "") + v, g.tags.value, 2);
   }
   const onPit = d.onPit;
   if (isLegal && onPit) {

@@ -40,15 +40,25 @@
  * counts, analysis values) keep a readable size on the screen: where the
  * board is drawn small (a phone, the lab's side column) they are larger in
  * board units and the board grows taller to make room for them.
+ *
+ * An upright board (upright.js, for a screen too narrow for the pits side
+ * by side) is the same board turned a quarter: its rows are columns. Its
+ * members keep their meaning along and across the rows: colX, the storeLeft
+ * and storeRight rects' order along the rows, and pitStep are then along y;
+ * rowTop, rowBottom and the *Y functions give x. The *At functions below
+ * place a label in either.
  * @typedef {object} Geometry
  * @property {number} m
+ * @property {boolean} upright    the rows run down the board (upright.js)
  * @property {number} R          pit radius
- * @property {number} W          width of the whole board
- * @property {number} H          height of the whole board
+ * @property {number} W          width of the whole drawing (the viewBox)
+ * @property {number} H          height of the whole drawing
+ * @property {Rect} frame        the wooden board within it (all of it, unless upright)
  * @property {number} pitStep
- * @property {number} rowTop
- * @property {number} rowBottom
- * @property {(column: number) => number} colX  x of the centre of pit column 0..m-1, left to right
+ * @property {number} rowTop      the top player's row (upright: column, to the right)
+ * @property {number} rowBottom   the bottom player's row (upright: column, to the left)
+ * @property {(column: number) => number} colX  the centre of pit column 0..m-1 along the rows, left to right
+ *   (upright: top to bottom)
  * @property {Rect} storeLeft
  * @property {Rect} storeRight
  * @property {number} letterSize                  font size of the pit letters
@@ -62,12 +72,13 @@
  *   rims; the odd pits' one tag further out when staggered)
  * @property {(top: boolean) => number} storeCountY  centre line of the seed count of the store on that side
  * @property {(top: boolean) => Rect} glow        the outline of the row to move: its pits, letters and values
+ * @property {number} countHalf                 how far a seed count's tag reaches across the row from its centre
  */
 
 /** The least size (CSS pixels) each label is drawn at, and its size (board units) on a board drawn at full size. */
-const LABELS = { letter: [13, 13], count: [17, 13], store: [19, 14], value: [12, 12] };
+export const LABELS = { letter: [13, 13], count: [17, 13], store: [19, 14], value: [12, 12] };
 /** How far a value tag reaches over its pit's rim. */
-const TAG_OVERLAP = 10;
+export const TAG_OVERLAP = 10;
 
 /** Ems of a label's text in a bold sans-serif: digits and signs are about half an em wide, a point less. */
 const textEms = (/** @type {string} */ text) => [...text].reduce((sum, c) => sum + (c === "." ? 0.3 : 0.56), 0);
@@ -82,9 +93,13 @@ export function tagWidth(text, size, minEms) {
  * @param {BoardStyle} style the board's sizes
  * @param {number} m pits per side
  * @param {number} [shownWidth] the board's width on the screen in CSS pixels (0 or none: drawn at full size)
+ * @param {{values?: boolean}} [options] values: false for a board that never shows analysis values (a review's, a
+ *   puzzle's): no room is kept for them. On a narrow screen that room is two lines of tags a side, a blank band
+ *   between the seed counts and the pits.
  * @returns {Geometry}
  */
-export function geometry(style, m, shownWidth) {
+export function geometry(style, m, shownWidth, options) {
+  const values = !options || options.values !== false;
   const pitStep = style.pit_step, R = style.pit_radius, storeW = style.store_width, side = style.margin, gap = style.gap;
   const pitsX0 = side + storeW + gap;
   const W = pitsX0 + m * pitStep + gap + storeW + side;
@@ -99,7 +114,7 @@ export function geometry(style, m, shownWidth) {
   const valueFit = (span) => Math.min(font("value"), (span - 8) / tagWidth("+7.75", { font: 1, h: 1 }, 0));
   // Where they would be too small to read side by side (12 pits on a phone), every other pit's tag moves one
   // tag further out: each then has two pits' width.
-  const staggered = valueFit(pitStep) < LABELS.value[1] * unit;
+  const staggered = values && valueFit(pitStep) < LABELS.value[1] * unit;
   const valueFont = valueFit(staggered ? 2 * pitStep : pitStep);
   const tags = { count: { font: font("count"), h: 1.4 * font("count") }, store: { font: font("store"), h: 1.37 * font("store") },
     value: { font: valueFont, h: 1.6 * valueFont } };
@@ -110,7 +125,7 @@ export function geometry(style, m, shownWidth) {
   const toLetters = R + atLeast(3, 1);
   const rowGap = Math.max(style.row_bottom - style.row_top, 2 * (toLetters + letterBand) + atLeast(10, 5));
   const valueRows = staggered ? 2 : 1;
-  const glowOut = R - TAG_OVERLAP + valueRows * tags.value.h + atLeast(4, 2);
+  const glowOut = values ? R - TAG_OVERLAP + valueRows * tags.value.h + atLeast(4, 2) : R + atLeast(12, 5);
   const countIn = glowOut + atLeast(5, 2);
   const overhang = style.row_top - style.store_top;  // a store reaches this far past the rows' centres
   const storeGap = 8;
@@ -127,8 +142,9 @@ export function geometry(style, m, shownWidth) {
   /** @param {boolean} top @param {number} offset from the row's centre, outward @returns {number} */
   const outward = (top, offset) => (top ? rowTop - offset : rowBottom + offset);
   const x0 = pitsX0 + pitStep / 2 - R - 10, glowW = pitStep * (m - 1) + 2 * R + 20;
+  const H = rowBottom + rowTop;
   return {
-    m, R, W, H: rowBottom + rowTop, pitStep, rowTop, rowBottom,
+    m, upright: false, R, W, H, frame: { x: 0, y: 0, w: W, h: H }, pitStep, rowTop, rowBottom,
     colX: (j) => pitsX0 + pitStep / 2 + j * pitStep,
     storeLeft: { x: side, ...store },
     storeRight: { x: pitsX0 + m * pitStep + gap, ...store },
@@ -139,18 +155,49 @@ export function geometry(style, m, shownWidth) {
     storeCountY: (top) => outward(top, outside - tags.store.h / 2),
     glow: (top) => (top ? { x: x0, y: rowTop - glowOut, w: glowW, h: glowOut + rowGap / 2 }
       : { x: x0, y: middle, w: glowW, h: glowOut + rowGap / 2 }),
+    countHalf: tags.count.h / 2,
   };
+}
+
+/** A point `along` the rows and `across` them, on the screen. @param {Geometry} g @param {number} along
+ * @param {number} across @returns {{x: number, y: number}} */
+const at = (g, along, across) => (g.upright ? { x: across, y: along } : { x: along, y: across });
+
+/** Where a pit's letter goes. @param {Geometry} g @param {PitPlace} p @returns {{x: number, y: number}} */
+export const letterAt = (g, p) => at(g, g.upright ? p.y : p.x, g.letterY(p.top));
+
+/** Where a pit's seed count goes. @param {Geometry} g @param {PitPlace} p @returns {{x: number, y: number}} */
+export const countAt = (g, p) => at(g, g.upright ? p.y : p.x, g.countY(p.top));
+
+/** Where a pit's analysis value goes. @param {Geometry} g @param {PitPlace} p @returns {{x: number, y: number}} */
+export const valueAt = (g, p) => at(g, g.upright ? p.y : p.x, g.valueY(p.top, p.index));
+
+/** Where a store's seed count goes. @param {Geometry} g @param {Rect} r the store @returns {{x: number, y: number}} */
+export const storeCountAt = (g, r) => at(g, g.upright ? r.y + r.h / 2 : r.x + r.w / 2, g.storeCountY(r === g.storeLeft));
+
+/**
+ * What answers a tap on a pit: its whole stretch across the row, from its letter to its seed count (with 12 pits
+ * on a phone a pit alone is small), and its share along the row.
+ * @param {Geometry} g @param {PitPlace} p @returns {Rect}
+ */
+export function hitAt(g, p) {
+  const ends = [g.letterY(p.top), g.countY(p.top)];
+  const from = Math.min(...ends) - g.countHalf, to = Math.max(...ends) + g.countHalf;
+  const along = (g.upright ? p.y : p.x) - g.pitStep / 2;
+  return g.upright ? { x: from, y: along, w: to - from, h: g.pitStep } : { x: along, y: from, w: g.pitStep, h: to - from };
 }
 
 /**
  * Where a flat cell is drawn.
- * @typedef {{kind: "store", player: number, rect: Rect}
- *   | {kind: "pit", player: number, index: number, x: number, y: number, top: boolean}} Place
+ * @typedef {{kind: "pit", player: number, index: number, x: number, y: number, top: boolean}} PitPlace
+ * @typedef {{kind: "store", player: number, rect: Rect} | PitPlace} Place
  */
 
 /**
  * The bottom player's pits run left to right, their store on the right; the
- * top player's pits run right to left (counter-clockwise sowing).
+ * top player's pits run right to left (counter-clockwise sowing). Upright, the
+ * same turned a quarter: the bottom player's pits run down the left column to
+ * their store at the bottom, the top player's up the right one.
  * @param {Geometry} g @param {number} cell flat cell index @param {number} bottom the player at the bottom
  * @returns {Place}
  */
@@ -163,7 +210,7 @@ export function cellPlace(g, cell, bottom) {
     return { kind: "store", player, rect: atBottom ? g.storeRight : g.storeLeft };
   }
   const col = atBottom ? index : m - 1 - index;
-  return { kind: "pit", player, index, x: g.colX(col), y: atBottom ? g.rowBottom : g.rowTop, top: !atBottom };
+  return { kind: "pit", player, index, ...at(g, g.colX(col), atBottom ? g.rowBottom : g.rowTop), top: !atBottom };
 }
 
 /** A number in [0, 1) from two integers (the same as kalah.rules.svg's _hash).
@@ -212,12 +259,18 @@ export function seedSpots(style, count, cell, radius) {
  */
 export function storeSpots(style, count, cell, rect) {
   const spots = [];
-  const shown = Math.min(count, style.seed.max_in_store);
-  const cols = style.seed.store_columns, dx = style.seed.store_dx, dy = style.seed.store_dy;
-  const x0 = rect.x + rect.w / 2 - ((cols - 1) * dx) / 2;
+  const dx = style.seed.store_dx, dy = style.seed.store_dy;
+  // An upright board's stores lie across it (upright.js): their rows are as long as the straight part of the
+  // capsule and a little of its round ends hold, each row centred, as many rows as its height holds.
+  const wide = rect.w > rect.h;
+  const cols = wide ? Math.max(1, Math.floor((rect.w - rect.h / 2 - 16) / dx)) : style.seed.store_columns;
+  const rows = wide ? Math.floor((rect.h - 30) / dy) + 1 : Infinity;
+  const shown = Math.min(count, style.seed.max_in_store, cols * rows);
   for (let k = 0; k < shown; k++) {
     const row = Math.floor(k / cols), col = k % cols;
-    const shift = row % 2 ? dx / 2 - 4 : 0;
+    const inRow = wide ? Math.min(cols, shown - row * cols) : cols;
+    const x0 = rect.x + rect.w / 2 - ((inRow - 1) * dx) / 2;
+    const shift = !wide && row % 2 ? dx / 2 - 4 : 0;
     spots.push({
       x: x0 + col * dx + shift + (hash(cell, k) - 0.5) * 4,
       y: rect.y + rect.h - 22 - row * dy + (hash(k, cell) - 0.5) * 4,

@@ -20,6 +20,7 @@ import * as api from "./api.js";
 import { createBoard } from "./board.js";
 import { $, $input, $select, boardElement, showBanner } from "./dom.js";
 import { openLobby, offerChallenge, withdrawMine } from "./lobby.js";
+import { mountNav } from "./nav.js";
 import { dueText } from "./clocktext.js";
 import { drawControls, drawPanels, moveDue, resultText, tickClocks } from "./liveview.js";
 import { keepToken, tokenOf } from "./seatstore.js";
@@ -56,8 +57,6 @@ function notice(text) {
 /** @param {"new" | "lobby" | "game"} name */
 function showView(name) {
   for (const view of ["new", "lobby", "game"]) $(`#view-${view}`).hidden = view !== name;
-  $("#nav-new").classList.toggle("current", name === "new");
-  $("#nav-lobby").classList.toggle("current", name === "lobby");
 }
 
 // --- drawing -------------------------------------------------------------------------
@@ -273,6 +272,7 @@ async function route() {
 }
 
 function init() {
+  mountNav();
   $("#lv-invite").addEventListener("click", () => invite({ ...chosen(), seat: Number($select("#lv-seat").value) })
     .catch((e) => { $("#new-message").textContent = api.errorText(e); }));
   $("#lv-challenge").addEventListener("click", () => { location.hash = "#/lobby"; offerChallenge(chosen()); });

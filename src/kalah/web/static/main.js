@@ -5,7 +5,8 @@
  * (board.js), animates what the server says a move did (anim.js), and sends
  * clicks and keys as moves (game.js). The one state is in state.js.
  *
- * Routes: #/ (the default game), #/game/ID, #/replay/ID, #/review/ID, #/library, #/puzzles.
+ * Routes: #/ (the default game), #/game/ID, #/replay/ID, #/review/ID, #/library, #/puzzles, and #/new (the
+ * default game with the New game dialog open: the bar's "New game" from another page).
  *
  * For tests: #board carries data-to-move, data-over, data-busy (true while a
  * move is animated or the computer thinks) and data-human-to-move; every pit
@@ -20,7 +21,8 @@ import {
 } from "./game.js";
 import { playAFriend } from "./invite.js";
 import { importRecord, openLibrary, setUpLibraryFilters, showOlderGames } from "./library.js";
-import { setUpNewGameDialog } from "./newgame.js";
+import { mountNav } from "./nav.js";
+import { openNewGame, setUpNewGameDialog } from "./newgame.js";
 import { openPuzzles } from "./puzzles.js";
 import { closeReview, openReview } from "./review.js";
 import { setStatus, showView } from "./page.js";
@@ -64,9 +66,13 @@ async function route() {
   if ((match = hash.match(/^#\/review\/(\d+)/))) return openReview(Number(match[1]));
   if (hash.startsWith("#/library")) return openLibrary();
   if (hash.startsWith("#/puzzles")) return openPuzzles();
+  // the dialog is opened once: a reload or Back does not bring it up again
+  const asked = hash.startsWith("#/new");
+  if (asked) history.replaceState(null, "", "#/");
   setMode("play");
   showView("game");
   try { await freshGame(); } catch (error) { setStatus(api.errorText(error), true); }
+  if (asked) openNewGame();
 }
 
 /** Keys: pit letters play, S swaps; arrows, Home and End step a replay. @param {KeyboardEvent} event */
@@ -105,6 +111,7 @@ function toggleAnalysis(on) {
 }
 
 async function init() {
+  mountNav();
   setUpSettings(new URLSearchParams(location.search));
   setUpNewGameDialog();
   setUpLibraryFilters();

@@ -82,7 +82,8 @@ async function startNewGame(event) {
 
 /** Wire the dialog's controls. */
 export function setUpNewGameDialog() {
-  $("#btn-new").addEventListener("click", openNewGame);
+  // The bar's "New game" is a link (/#/new) so that it works from every page; here it opens the dialog in place.
+  $("#btn-new").addEventListener("click", (event) => { event.preventDefault(); openNewGame(); });
   $("#ng-cancel").addEventListener("click", () => $dialog("#dlg-new").close());
   $("#form-new").addEventListener("submit", startNewGame);
   for (const p of [0, 1]) {

@@ -112,9 +112,6 @@ export function showView(name) {
   $("#view-library").hidden = name !== "library";
   $("#view-review").hidden = name !== "review";
   $("#view-puzzles").hidden = name !== "puzzles";
-  $("#nav-puzzles").classList.toggle("current", name === "puzzles");
   $("#play-controls").hidden = state.mode !== "play";
   $("#replay-controls").hidden = state.mode !== "replay";
-  $("#nav-library").classList.toggle("current", name === "library");
-  $("#nav-board").classList.toggle("current", name === "game");
 }

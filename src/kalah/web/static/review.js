@@ -3,22 +3,32 @@
  * an evaluation graph to click, every move with its class, each player's
  * accuracy and the turning points, and "learn from your mistakes", which puts
  * each of your mistakes back on the board and asks for a better move before
- * it shows the answer. Boards are drawn by the server (/api/board.svg), so
- * this view needs nothing of the game view's board.
+ * it shows the answer. The boards are the play page's board component
+ * (board.js), two instances of their own: the server's picture of a board
+ * (/api/board.svg) scaled down with the column, and its letters were a few
+ * pixels high on a phone, while board.js sizes its labels for the screen.
+ * The review's board has the person's seat at the bottom, as the play page
+ * has; the trainer's has the mover's, as the puzzles have, with its pits in
+ * the order of the choice buttons (and playable like them).
  *
  * For tests: #view-review[data-state=loading|running|done|failed]; graph points
  * circle[data-point=I][data-class]; the scale's labels #rv-ahead-0 (above the
  * graph) and #rv-ahead-1 (below); moves li[data-move=N][data-class];
- * #rv-board[data-index]; trainer choices button[data-choice=MOVE];
- * #rv-feedback[data-correct=true|false]. */
+ * #rv-board[data-index] (and board.js's data-*; the move played from the
+ * position has the class "origin"); #rv-trainer-board (board.js's data-*);
+ * trainer choices button[data-choice=MOVE]; #rv-feedback[data-correct=true|false]. */
 
 import { moveName } from "./analysis.js";
 import * as api from "./api.js";
+import { createBoard } from "./board.js";
 import { $, sleep } from "./dom.js";
 import { showView } from "./page.js";
+import { drawGraph, pointAt, signed } from "./reviewgraph.js";
 import { setMode } from "./state.js";
+import { STYLE } from "./style.js";
 
 /** @typedef {import("./api.js").Move} Move */
+/** @typedef {import("./board.js").BoardApi} BoardApi */
 
 /**
  * One move as the review judged it (kalah.review.ReviewedMove.to_dict): values in seeds for its player.
@@ -40,8 +50,6 @@ import { setMode } from "./state.js";
  * @property {{board: number[][], to_move: number, over: boolean}} final
  */
 
-const SVG = "http://www.w3.org/2000/svg";
-const WIDTH = 800, HEIGHT = 220, PAD = 14;
 const BAD = ["mistake", "blunder"];
 
 /** What the view shows now; `token` changes when another review (or view) is opened. */
@@ -53,10 +61,10 @@ const view = {
   /** @type {boolean[]} which players are "you": the humans, or both when none is */ yours: [true, true],
   /** @type {ReviewedMove[]} */ lessons: [],
   lesson: 0,
+  /** @type {BoardApi | null} the position at the move selected */ board: null,
+  /** @type {BoardApi | null} the trainer's */ trainerBoard: null,
+  /** @type {import("./reviewgraph.js").GraphLayout | null} the graph as drawn */ graph: null,
 };
-
-/** @param {number | null} v @returns {string} */
-const signed = (v) => (v === null || v === undefined ? "?" : (v > 0 ? "+" : "") + (Number.isInteger(v) ? v : v.toFixed(2)));
 
 /** @param {string} tag @param {string} [className] @param {string} [text] @returns {HTMLElement} */
 function element(tag, className, text) {
@@ -79,31 +87,42 @@ function build() {
       <div id="rv-summary" class="rv-summary"></div>
       <figure class="rv-graph-box">
         <p id="rv-ahead-0" class="rv-label"></p>
-        <svg id="rv-graph" class="rv-graph" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img"
+        <svg id="rv-graph" class="rv-graph" role="img"
           aria-label="Evaluation graph: the value for the first player after each move"></svg>
         <p id="rv-ahead-1" class="rv-label"></p>
       </figure>
       <div class="rv-main">
-        <figure class="rv-position"><img id="rv-board" alt="The position"><figcaption id="rv-detail"></figcaption></figure>
+        <figure class="rv-position"><svg id="rv-board" class="board" role="group" aria-label="The position"></svg>
+          <figcaption id="rv-detail"></figcaption></figure>
         <ol id="rv-moves" class="rv-moves"></ol>
       </div>
       <p><button id="rv-learn" type="button" class="primary">Learn from your mistakes</button></p>
       <section id="rv-trainer" class="card rv-trainer" hidden>
         <h3 id="rv-question"></h3>
-        <img id="rv-trainer-board" alt="The position of the mistake">
+        <svg id="rv-trainer-board" class="board" role="group" aria-label="The position of the mistake"></svg>
         <div id="rv-choices" class="rv-choices"></div>
         <p id="rv-feedback" aria-live="polite"></p>
         <button id="rv-answer" type="button">Show the answer</button>
         <button id="rv-next" type="button">Next mistake</button>
       </section>
     </div>`;
+  const svg = (/** @type {string} */ id) => /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($(id)));
+  view.board = createBoard(svg("#rv-board"), { style: STYLE, values: false });
+  view.trainerBoard = createBoard(svg("#rv-trainer-board"), { style: STYLE, values: false, onPit: (pit) => {
+    const lesson = view.lessons[view.lesson];
+    if (lesson) answer(lesson, pit);
+  } });
   $("#rv-learn").addEventListener("click", startLessons);
   $("#rv-answer").addEventListener("click", showAnswer);
   $("#rv-next").addEventListener("click", () => showLesson(view.lesson + 1));
-  $("#rv-graph").addEventListener("click", (event) => {
-    const point = /** @type {Element} */ (event.target).closest("[data-point]");
-    if (point instanceof SVGElement) select(Number(point.dataset.point));
-  });
+  const graph = svg("#rv-graph");
+  graph.addEventListener("click", (event) => { if (view.graph) select(pointAt(graph, view.graph, event.clientX)); });
+  // Drawn at its width on the screen (reviewgraph.js), so drawn again when that changes; a change under a
+  // scrollbar's width is left to the viewBox's scaling, since the redrawn height could bring the scrollbar back.
+  new ResizeObserver(() => {
+    const width = graph.getBoundingClientRect().width;
+    if (view.review && view.graph && width > 0 && Math.abs(width - view.graph.width) > 24) showGraph(view.review);
+  }).observe(graph);
 }
 
 /** Open the review of game `id`: the stored one, or one the server starts and the page waits for.
@@ -186,7 +205,7 @@ function show(review) {
   });
   const turning = review.turning_points.map((n) => `${n}. ${review.moves[n - 1].name}`);
   summary.appendChild(element("p", "rv-turning", `Turning points: ${turning.join(", ") || "none"}`));
-  drawGraph(review);
+  showGraph(review);
   listMoves(review);
   view.lessons = lessonsOf(review);
   $("#rv-learn").hidden = !view.lessons.length;
@@ -194,43 +213,14 @@ function show(review) {
   select(first >= 0 ? first : 0);
 }
 
-/** The evaluation graph: player 0's value after each move; mistakes and blunders marked. @param {Review} review */
-function drawGraph(review) {
-  const svg = $("#rv-graph");
-  svg.replaceChildren();
-  const values = review.evaluation;
-  const top = Math.max(4, ...values.map((v) => Math.abs(v ?? 0)));
-  const x = (/** @type {number} */ i) => PAD + (i * (WIDTH - 2 * PAD)) / Math.max(1, values.length - 1);
-  const y = (/** @type {number | null} */ v) => HEIGHT / 2 - ((v ?? 0) * (HEIGHT / 2 - PAD)) / top;
-  const zero = document.createElementNS(SVG, "line");
-  zero.setAttribute("x1", String(PAD)); zero.setAttribute("x2", String(WIDTH - PAD));
-  zero.setAttribute("y1", String(HEIGHT / 2)); zero.setAttribute("y2", String(HEIGHT / 2));
-  zero.setAttribute("class", "rv-zero");
-  const line = document.createElementNS(SVG, "polyline");
-  line.setAttribute("points", values.map((v, i) => `${x(i)},${y(v)}`).join(" "));
-  line.setAttribute("class", "rv-line");
-  const area = document.createElementNS(SVG, "polygon");
-  area.setAttribute("points", `${x(0)},${HEIGHT / 2} ` + values.map((v, i) => `${x(i)},${y(v)}`).join(" ") + ` ${x(values.length - 1)},${HEIGHT / 2}`);
-  area.setAttribute("class", "rv-area");
-  svg.append(area, zero, line);
+/** The evaluation graph at its width on the screen, and the scale's labels. @param {Review} review */
+function showGraph(review) {
+  const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#rv-graph")));
+  view.graph = drawGraph(svg, review, view.index);
   // The scale's labels are text of the page above and below the graph, not in it: inside they lay over the
-  // first points, and scaled down with the graph on a phone they were too small to read.
-  $("#rv-ahead-0").textContent = `${review.players[0]} ahead (+${Math.round(top)})`;
-  $("#rv-ahead-1").textContent = `${review.players[1]} ahead (−${Math.round(top)})`;
-  values.forEach((v, i) => {
-    const move = i > 0 ? review.moves[i - 1] : null;
-    const dot = document.createElementNS(SVG, "circle");
-    dot.setAttribute("cx", String(x(i)));
-    dot.setAttribute("cy", String(y(v)));
-    dot.setAttribute("r", move && BAD.includes(move.class) ? "7" : "5");
-    dot.setAttribute("class", `rv-point ${move ? move.class : "start"}${review.exact[i] ? " exact" : ""}`);
-    dot.dataset.point = String(i);
-    dot.dataset.class = move ? move.class : "start";
-    const title = document.createElementNS(SVG, "title");
-    title.textContent = `${move ? `after ${move.number}. ${move.name} (${move.class})` : "start"}: ${signed(v)} for ${review.players[0]}`;
-    dot.appendChild(title);
-    svg.appendChild(dot);
-  });
+  // first points.
+  $("#rv-ahead-0").textContent = `${review.players[0]} ahead (+${Math.round(view.graph.top)})`;
+  $("#rv-ahead-1").textContent = `${review.players[1]} ahead (−${Math.round(view.graph.top)})`;
 }
 
 /** The moves, each with its own number as in the game's move list (one player's extra turns are several moves), and
@@ -253,8 +243,12 @@ function listMoves(review) {
   });
 }
 
-/** The server's drawing of a board. @param {number[][]} board @param {number} toMove @returns {string} */
-const boardUrl = (board, toMove) => `/api/board.svg?board=${encodeURIComponent(JSON.stringify(board))}&to_move=${toMove}`;
+/** The flat cell of a player's pit (board.js's marks count cells over both rows and the stores).
+ * @param {number[][]} board @param {number} player @param {Move} move @returns {number} */
+const cellOf = (board, player, move) => (move === "swap" ? -1 : player * board[0].length + move);
+
+/** The player at the bottom of the review's board: the person's seat when one person played, as on the play page. */
+const reviewBottom = () => (view.yours[0] !== view.yours[1] && view.yours[1] ? 1 : 0);
 
 /** Show the position before move `index` + 1 (the last index: the final position) and what was played there.
  * @param {number} index */
@@ -264,9 +258,12 @@ function select(index) {
   index = Math.max(0, Math.min(review.moves.length, index));
   view.index = index;
   const move = review.moves[index];
-  const img = /** @type {HTMLImageElement} */ ($("#rv-board"));
-  img.dataset.index = String(index);
-  img.src = move ? boardUrl(move.board, move.player) : boardUrl(review.final.board, review.final.to_move);
+  const board = /** @type {BoardApi} */ (view.board);
+  board.setBottom(reviewBottom());
+  // the pit played from this position is ringed as a move's origin is on the play page
+  if (move) board.draw(move.board, move.player, false, { marks: { origin: cellOf(move.board, move.player, move.move), sown: new Set(), capture: [] } });
+  else board.draw(review.final.board, review.final.to_move, review.final.over);
+  board.element.dataset.index = String(index);
   for (const dot of $("#rv-graph").querySelectorAll("[data-point]")) {
     dot.classList.toggle("selected", Number(/** @type {SVGElement} */ (dot).dataset.point) === index);
   }
@@ -303,17 +300,20 @@ function showLesson(n) {
   choices.replaceChildren();
   $("#rv-next").hidden = true;
   $("#rv-answer").hidden = !lesson;
+  $("#rv-trainer-board").toggleAttribute("hidden", !lesson);
   if (!lesson) { $("#rv-question").textContent = "That was every mistake. Well done!"; return; }
   view.lesson = n;
   select(lesson.number - 1);
   $("#rv-question").textContent = `${n + 1} of ${view.lessons.length}: move ${lesson.number}, ${view.review?.players[lesson.player]} ` +
     `played ${lesson.name} and lost ${signed(lesson.loss).slice(1)} seeds. Find a better move.`;
-  /** @type {HTMLImageElement} */ ($("#rv-trainer-board")).src = boardUrl(lesson.board, lesson.player);
   const pits = lesson.board[lesson.player].length - 1;
   /** @type {Move[]} */
   const legal = [];
   for (let i = 0; i < pits; i++) if (lesson.board[lesson.player][i] > 0) legal.push(i);
   if (lesson.move === "swap" || lesson.best_moves.includes("swap")) legal.push("swap");
+  const board = /** @type {BoardApi} */ (view.trainerBoard);
+  board.setBottom(lesson.player);
+  board.draw(lesson.board, lesson.player, false, { legal });
   for (const move of legal) {
     const button = element("button", "rv-choice", moveName(lesson.player, move));
     button.dataset.choice = String(move);

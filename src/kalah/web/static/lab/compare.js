@@ -70,7 +70,8 @@ export class Compare {
     } catch (error) { this.status(errorText(error), true); }
   }
 
-  /** Each trace's whole search in its tree, one beside the other (one above the other on a phone).
+  /** Each trace's whole search in its tree, one beside the other (one above the other on a phone), each an
+   * overview fitted to its box: the deepest iteration open as far as the whole tree fits legibly.
    * @param {Trace[]} traces @param {number} run */
   drawTrees(traces, run) {
     $("#compare-trees").hidden = false;  // before loading: a tree fits itself to its drawn size
@@ -79,10 +80,22 @@ export class Compare {
       figure.setAttribute("data-algorithm", trace.algorithm);
       /** @type {HTMLElement} */ (figure.querySelector(".compare-name")).textContent =
         `${trace.algorithm}: ${trace.nodes.length.toLocaleString("en")} nodes`;
-      tree.load(indexTrace(trace), trace.nodes.length);
-      fetchTreeFacts(trace).then((facts) => { if (run === this.run) tree.learn(facts); })
-        .catch(() => { /* the tree keeps numbered moves */ });
+      tree.load(indexTrace(trace), trace.nodes.length, true);
     });
+    this.learnTrees(traces, run);
+  }
+
+  /** Who moves at each node of each tree, asked one tree after the other: the server keeps two trees of a client
+   * under way at most, and the lab's own tree may be one of them (asked side by side, one of these was refused
+   * and its tree kept numbered moves). @param {Trace[]} traces @param {number} run */
+  async learnTrees(traces, run) {
+    for (const [k, trace] of traces.entries()) {
+      try {
+        const facts = await fetchTreeFacts(trace);
+        if (run !== this.run) return;
+        this.trees[k].tree.learn(facts);
+      } catch (error) { /* the tree keeps numbered moves */ }
+    }
   }
 
   /** Nodes and time of every algorithm at depths 1..depth, drawn on log scales. */

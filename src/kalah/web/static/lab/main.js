@@ -10,6 +10,7 @@
 
 import { $, $input, $select, sleep } from "../dom.js";
 import { errorText } from "../api.js";
+import { mountNav } from "../nav.js";
 import { Compare } from "./compare.js";
 import { Editor, parsePosition } from "./editor.js";
 import { ALGORITHMS, Lines, MAX_DEPTH, boundText, describeNode, fetchTrace, fetchTreeFacts, indexTrace, lineText, moveLetter,
@@ -19,6 +20,8 @@ import { TreeView } from "./tree.js";
 /** @typedef {import("./trace.js").Position} Position */
 /** @typedef {import("./trace.js").Indexed} Indexed */
 /** @typedef {import("./trace.js").Move} Move */
+
+mountNav();  // first: the page points the bar's MCTS link at its position
 
 /**
  * The page's state; changed only by the functions below.
@@ -42,7 +45,7 @@ function updateUrl() {
     depth: $input("#depth").value });
   history.replaceState(null, "", `/lab?${params}`);
   // The MCTS page searches the same position with UCT beside the algorithm chosen here.
-  for (const id of ["#open-mcts", "#open-mcts-duel"]) /** @type {HTMLAnchorElement} */ ($(id)).href = `/lab/mcts?${params}`;
+  for (const id of ["#nav-mcts", "#open-mcts-duel"]) /** @type {HTMLAnchorElement} */ ($(id)).href = `/lab/mcts?${params}`;
 }
 
 function clearTrace() {

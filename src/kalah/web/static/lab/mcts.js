@@ -13,6 +13,7 @@
 
 import { errorText } from "../api.js";
 import { createBoard } from "../board.js";
+import { mountNav } from "../nav.js";
 import { $, $input, $select } from "../dom.js";
 import { STYLE } from "../style.js";
 import { bornAfter, movesTo, playoutFrom, statsAfter } from "./mctstree.js";
@@ -28,6 +29,8 @@ const START = '{"board": [[4,4,4,4,4,4,0],[4,4,4,4,4,4,0]], "to_move": 0}';
 
 /** The four phases of an iteration, in order (phase 1 is selection). */
 const PHASES = ["selection", "expansion", "playout", "backpropagation"];
+
+mountNav();  // first: the page points the bar's Lab link at its position
 
 /**
  * The page's state: the UCT trace shown, when each of its nodes was made, the positions along its lines,
@@ -58,7 +61,7 @@ function updateUrls(position) {
     depth: String(abDepth()), algorithm: $select("#ab-algorithm").value });
   history.replaceState(null, "", `/lab/mcts?${params}`);
   const lab = `/lab?${new URLSearchParams({ position: json, algorithm: $select("#ab-algorithm").value, depth: String(abDepth()) })}`;
-  for (const id of ["#open-lab", "#open-lab-nav"]) /** @type {HTMLAnchorElement} */ ($(id)).href = lab;
+  for (const id of ["#open-lab", "#nav-lab"]) /** @type {HTMLAnchorElement} */ ($(id)).href = lab;
 }
 
 /** Draw the iteration shown as far as it has got: the tree with its phases, the board, the texts. */

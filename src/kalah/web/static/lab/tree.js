@@ -6,6 +6,12 @@
  * than MAX_DRAWN nodes are laid out at once. Nodes not yet visited at the
  * current step are drawn faint; moves a cutoff left unvisited hang greyed
  * under their node. Zoom with the wheel or the buttons, pan by dragging.
+ *
+ * The view follows the box: until the user zooms or pans, it is Fit's, and
+ * a box that changes size (or gets one: a tree drawn before its box is laid
+ * out had a viewBox of a pixel, blank until Fit was pressed) is fitted again.
+ * An overview (load's third argument: "Trace both") opens the deepest
+ * iteration only as far as the whole drawing fits its box legibly.
  */
 
 import { BOX_H, BOX_W, layoutTree } from "./layout.js";
@@ -20,6 +26,8 @@ const OPEN_LEVELS = 2;
 export const MAX_DRAWN = 1500;
 /** Screen pixels per tree unit: Fit never makes the text smaller than this, nor a small tree huge. */
 const MIN_SCALE = 0.7, MAX_SCALE = 1.4;
+/** Room around the tree in a fitted view, in tree units. */
+const PAD = 20;
 
 /**
  * @param {string} name @param {Record<string, string | number>} attrs @param {Element} [parent] @returns {SVGElement}
@@ -55,20 +63,67 @@ export class TreeView {
     this.size = { w: 800, h: 400 };
     this.panning = false;
     this.fitted = false;  // the view is Fit's (nobody zoomed or panned since): a relayout fits again
+    this.overview = false;  // what is open was chosen to fit the box (nobody opened or closed a node since)
+    this.boxSize = { w: 0, h: 0 };
     this.setUpPanZoom();
+    new ResizeObserver(() => {
+      const box = this.box();
+      if (!box.w || !box.h || (box.w === this.boxSize.w && box.h === this.boxSize.h)) return;
+      if (!this.ix || !this.fitted) return;  // the user's zoom and pan stay as they were
+      if (this.overview) this.openToFit();
+      this.fit();
+    }).observe(svg);
   }
 
-  /** Show a new trace, stepped to node `current` (past the last node: the whole search done).
-   * @param {Indexed} ix @param {number} [current] */
-  load(ix, current = 0) {
+  /** The box on the screen, in CSS pixels (0 while it is not laid out). @returns {{w: number, h: number}} */
+  box() {
+    const r = this.svg.getBoundingClientRect();
+    return { w: r.width, h: r.height };
+  }
+
+  /** Show a new trace, stepped to node `current` (past the last node: the whole search done); as an overview,
+   * only as much of it open as fits the box.
+   * @param {Indexed} ix @param {number} [current] @param {boolean} [overview] */
+  load(ix, current = 0, overview = false) {
     this.ix = ix;
     this.open = new Set();
     this.pruned = new Map();
     this.mover = ix.trace.nodes.map(() => -1);
-    this.expandLevels(OPEN_LEVELS);
     this.current = current;
-    this.layout();
+    this.overview = overview;
+    if (overview) this.openToFit();
+    else { this.expandLevels(OPEN_LEVELS); this.layout(); }
     this.fit();
+  }
+
+  /** The overview: the deepest iteration open one level, or two where the whole drawing then still fits the box at
+   * the smallest legible scale; the earlier iterations closed (their boxes say how many nodes each holds). */
+  openToFit() {
+    const ix = /** @type {Indexed} */ (this.ix), box = this.box();
+    const last = ix.roots[ix.roots.length - 1];
+    /** @param {number} levels @returns {Set<number>} */
+    const opened = (levels) => {
+      const open = new Set();
+      let frontier = [last], count = ix.roots.length;
+      for (let level = 0; level < levels && frontier.length; level++) {
+        const next = [];
+        for (const id of frontier) {
+          const kids = ix.children[id];
+          if (!kids.length || count + kids.length > MAX_DRAWN) continue;
+          open.add(id);
+          count += kids.length;
+          next.push(...kids);
+        }
+        frontier = next;
+      }
+      return open;
+    };
+    const fits = (/** @type {Set<number>} */ open) => {
+      const size = layoutTree(ix, open, this.pruned).size;
+      return (size.w + 2 * PAD) * MIN_SCALE <= box.w && (size.h + 2 * PAD) * MIN_SCALE <= box.h;
+    };
+    this.open = fits(opened(2)) ? opened(2) : opened(1);
+    this.layout();
   }
 
   /** Name each move by the side that made it and hang the moves each cutoff skipped under it.
@@ -76,8 +131,9 @@ export class TreeView {
   learn(facts) {
     facts.to_move.forEach((mover, id) => { this.mover[id] = mover; });
     for (const [id, moves] of Object.entries(facts.pruned)) this.pruned.set(Number(id), moves.map((m) => moveLetter(m, facts.to_move[Number(id)])));
-    this.layout();
-    if (this.fitted) this.fit();  // the moves hung under cutoffs widen the tree: keep the view the user had from Fit
+    // the moves hung under cutoffs widen the tree: an overview opens what still fits, and Fit's view is kept Fit's
+    if (this.overview && this.fitted) this.openToFit(); else this.layout();
+    if (this.fitted) this.fit();
   }
 
   /** Open the first `levels` levels, as far as MAX_DRAWN allows. @param {number} levels */
@@ -100,8 +156,8 @@ export class TreeView {
     }
   }
 
-  expandAll() { if (this.ix) { this.expandLevels(64); this.layout(); this.fit(); } }
-  collapseAll() { if (this.ix) { this.open = new Set(); this.reveal(this.current); this.layout(); this.fit(); } }
+  expandAll() { if (this.ix) { this.overview = false; this.expandLevels(64); this.layout(); this.fit(); } }
+  collapseAll() { if (this.ix) { this.overview = false; this.open = new Set(); this.reveal(this.current); this.layout(); this.fit(); } }
 
   /** Open the ancestors of a node so that it is drawn. @param {number} id @returns {boolean} whether anything opened */
   reveal(id) {
@@ -115,6 +171,7 @@ export class TreeView {
 
   /** @param {number} id */
   toggle(id) {
+    this.overview = false;
     if (this.open.has(id)) this.open.delete(id); else this.open.add(id);
     this.layout();
   }
@@ -200,7 +257,11 @@ export class TreeView {
 
   /** Show the whole tree if it fits legibly; else the part around the current node, at the smallest legible size. */
   fit() {
-    const pad = 20, cw = Math.max(1, this.svg.clientWidth), ch = Math.max(1, this.svg.clientHeight);
+    const pad = PAD, box = this.box();
+    this.boxSize = box;
+    this.fitted = true;
+    if (!box.w || !box.h) return;  // not laid out yet: fitted when the box gets its size (the resize observer)
+    const cw = box.w, ch = box.h;
     const w = this.size.w + 2 * pad, h = this.size.h + 2 * pad;
     const scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE, cw / w, ch / h));
     const vw = cw / scale, vh = ch / scale;
@@ -214,7 +275,6 @@ export class TreeView {
     }
     this.view = { x, y: -pad - 14, w: vw, h: vh };
     this.apply();
-    this.fitted = true;
   }
 
   /** @param {number} factor below 1 zooms in @param {number} [cx] @param {number} [cy] */
@@ -232,7 +292,7 @@ export class TreeView {
     const svg = this.svg;
     /** @type {{x: number, y: number, vx: number, vy: number, moved: boolean} | null} */
     let drag = null;
-    const scale = () => this.view.w / Math.max(1, svg.clientWidth);
+    const scale = () => this.view.w / Math.max(1, this.box().w);
     svg.addEventListener("wheel", (event) => {
       event.preventDefault();
       const r = svg.getBoundingClientRect(), s = scale();
