@@ -63,6 +63,13 @@ def test_the_book_answers_the_start():
     book = kalah.book.lookup(Position.start())
     assert analysis.source == "book" and analysis.exact and analysis.value == book.value
     assert analysis.best_moves == list(book.best_moves) and len(analysis.moves) == 6
+    # the line goes on through the book while it holds the positions, each move keeping the value
+    assert len(analysis.pv) > 1 and analysis.pv[0] == analysis.best_move
+    position = Position.start()
+    for move in analysis.pv:
+        entry = kalah.book.lookup(position)
+        assert entry is not None and move in entry.best_moves
+        position = position.play(move)
 
 
 def test_an_estimate_is_never_labelled_exact():

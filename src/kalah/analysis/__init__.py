@@ -130,7 +130,7 @@ def _exact(position: Position, budget: float, threads: int | None, *, best_moves
         return _Exact(margin, [], [], "rules")
     entry = _book.lookup(position)
     if entry is not None:
-        return _Exact(entry.value, list(entry.best_moves), [entry.move], "book")
+        return _Exact(entry.value, list(entry.best_moves), _book_line(position), "book")
     if budget <= 0:
         return None
     try:
@@ -141,6 +141,19 @@ def _exact(position: Position, budget: float, threads: int | None, *, best_moves
         return None
     held = solved.endgame_seeds is not None and position.seeds_in_pits <= solved.endgame_seeds
     return _Exact(solved.value, list(solved.best_moves), list(solved.pv), "endgame" if held else "solver")
+
+
+def _book_line(position: Position) -> list[Move]:
+    """A line of perfect play through the shipped book, as far as it holds the positions: at each, the
+    lowest pit among the best moves (the rule :attr:`Analysis.best_move` names), so the line begins with it."""
+    line: list[Move] = []
+    entry = _book.lookup(position)
+    while entry is not None and entry.best_moves:
+        move = _in_move_order(position, list(entry.best_moves))[0]
+        line.append(move)
+        position = position.play(move)
+        entry = _book.lookup(position)
+    return line
 
 
 def _in_move_order(position: Position, moves: list[Move]) -> list[Move]:
