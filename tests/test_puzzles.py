@@ -184,6 +184,8 @@ def test_the_terminal_puzzle():
             "cannot write in the folder /proc",
         ),
         (["puzzles", "build", "--db", "{tmp}/g.db", "--out", "{tmp}/p.gz"], "--db needs"),
+        # before games that could never give a puzzle: the solver that proves them holds 8 pits a side
+        (["puzzles", "build", "--pits", "12", "--seeds", "15", "--out", "{tmp}/p.gz"], "at most 8 pits a side"),
         (["puzzles", "build", "--margin", "0", "--out", "{tmp}/p.gz"], "--margin"),
         (["puzzles", "list", "--theme", "fork"], "unknown theme"),
         (["puzzles", "list", "--file", "{tmp}/none.gz"], "cannot read"),

@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
             help="The perfect player's first N decisions of each seat, against every reply.",
         ),
         plies: int | None = typer.Option(
-            None, "--plies", metavar="N", help="Only positions fewer than P moves from the start (extra turns count)."
+            None, "--plies", metavar="N", help="Only positions fewer than N moves from the start (extra turns count)."
         ),
         pits: int = PITS,
         seeds: int = SEEDS,

@@ -11,7 +11,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from kalah.puzzles import DEFAULT_MARGIN, THEMES, Puzzle, find_puzzles, load, save, self_play_records, shipped
+from kalah.puzzles import (
+    DEFAULT_MARGIN,
+    THEMES,
+    Puzzle,
+    check_variant,
+    find_puzzles,
+    load,
+    save,
+    self_play_records,
+    shipped,
+)
 from kalah.records import GameLibrary, GameRecord
 from kalah.rules import IllegalMoveError, move_name, parse_move
 from kalah.rules.wording import plural
@@ -110,6 +120,7 @@ def register(app: typer.Typer) -> None:
         # Before the games are played: a folder that refuses the file would throw away all that work.
         check_output_path(out, "--out")
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
+        check_variant(variant)
         kept = load(out) if out.exists() else []
         if source == "selfplay":
             records = self_play_records(variant, games, seed)

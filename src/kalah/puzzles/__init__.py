@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from kalah.atomic import write_atomic
+from kalah.core.builds import needs_big
 from kalah.match import play_game
 from kalah.players import make_player
 from kalah.records import GameRecord, RecordBuilder
@@ -282,6 +283,16 @@ def self_play_records(variant: Variant, games: int, seed: int = 0) -> Iterator[G
         play_game(players, Position.start(variant), [builder])
         assert builder.record is not None
         yield builder.record
+
+
+def check_variant(variant: Variant) -> None:
+    """Raise PuzzleError when no position of ``variant`` can be a puzzle: the solver that proves puzzles
+    holds boards of at most 8 pits a side (and 255 seeds), so finding them there would look in vain."""
+    if needs_big(Position.start(variant)):
+        raise PuzzleError(
+            f"puzzles are proven by the solver, which holds at most 8 pits a side and 255 seeds; {variant.name}"
+            " is beyond it"
+        )
 
 
 def find_puzzles(
