@@ -77,3 +77,24 @@ def test_a_player_keeps_its_table_between_moves_and_plays_the_cold_moves():
     start = Position.start()
     player.choose_move(start)
     assert player.last_info["nodes"] == search(start, "pvs", depth=8, move_values=False).stats.nodes
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * 4096
+
+
+def test_a_warmed_engine_has_its_table_in_memory_and_searches_the_same():
+    # kalah compare warms its engine so that no search's time includes the kernel zeroing fresh pages
+    cold, warmed = Engine(22), Engine(22)  # 64 MiB each
+    before = _resident_bytes()
+    warmed.warm()
+    assert _resident_bytes() - before >= 60 << 20
+    position = Position.start(Variant(6, 4))
+    for algorithm in ("minimax", "alphabeta", "pvs"):
+        one = search(position, algorithm, depth=5, move_values=False, engine=cold)
+        two = search(position, algorithm, depth=5, move_values=False, engine=warmed)
+        assert (one.value, one.best_move, one.stats.nodes) == (two.value, two.best_move, two.stats.nodes)
+    warmed.warm()  # after searches too: nothing in the table changes
+    again = search(position, "pvs", depth=5, move_values=False, engine=warmed, keep_table=True)
+    assert again.value == two.value and again.stats.nodes <= two.stats.nodes
