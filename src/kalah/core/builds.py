@@ -79,6 +79,10 @@ class Engine:
         if big is not None:
             big.stop()
 
+    def warm(self, position: Position) -> None:
+        """Have the table of the build that searches ``position`` in memory now (``search.Engine.warm``)."""
+        self.engine_for(position).warm()
+
     def engine_for(self, position: Position) -> search.Engine | big_search.Engine:
         """The build's engine that searches ``position``."""
         if not needs_big(position):

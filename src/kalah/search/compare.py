@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import statistics
 
-from kalah.core.search import Engine
+from kalah.core.builds import Engine
 from kalah.rules import Position
 from kalah.search import search
 
@@ -47,7 +47,8 @@ def run_comparison(algorithms, depths, positions, evaluation, on_search=None, re
     # a fresh table's first touches cost the kernel's zeroing, which made the first small searches several
     # times slower than deeper ones (minimax at depth 2 in 100-570 us, at depth 3 in 25).
     engine = Engine()
-    engine.warm()
+    for position in positions[:1]:  # they are all of one variant, so of one build
+        engine.warm(position)
     if found is not None:
         found.update(totals=totals, disagreements=disagreements)
     for depth in depths:
