@@ -32,11 +32,29 @@ def test_parse_spec():
         ("random:seed", "key=value"),
         ("random:seed=x", "seed must be an integer"),
         ("random:depth=3", "unknown option 'depth' for player 'random'"),
+        ("pvs:depth=2,depth=3", "option 'depth' is given twice"),
+        # a search player's options are its algorithm's, not those of every algorithm
+        ("pvs:playouts=5", "unknown option 'playouts' for player 'pvs'"),
+        ("alphabeta:book=on", "unknown option 'book' for player 'alphabeta'"),
+        ("mcts:depth=3", "unknown option 'depth' for player 'mcts'"),
+        ("pvs:ponder=on", "ponder=on needs time=SECONDS"),
     ],
 )
 def test_bad_specs(spec, message):
     with pytest.raises(PlayerSpecError, match=message):
         make_player(spec)
+
+
+def test_every_option_a_search_player_lists_is_taken():
+    from kalah.players import player_types
+
+    for name in ("minimax", "alphabeta", "scout", "pvs", "mtdf", "mcts"):
+        kind = player_types()[name]
+        values = {"eval": "strong", "time": "0.1", "playouts": "10"}
+        listed = [item.split("=")[0] for item in kind.options.split(", ")]
+        spec = f"{name}:" + ",".join(f"{option}={values.get(option, '1')}" for option in listed)
+        assert make_player(spec).spec == spec, spec
+        assert "memo" in listed or name == "mcts"
 
 
 def test_random_player_is_reproducible_and_leaves_global_random_alone():

@@ -90,7 +90,7 @@ def test_a_search_player_takes_threads():
         ("pvs:threads=0", "threads"),
         ("pvs:threads=two", "threads"),
         ("pvs:threads=100000", "threads"),
-        ("mcts:threads=2", "no depth, eval, manage, ponder, threads or book"),
+        ("mcts:threads=2", "unknown option 'threads' for player 'mcts'; its options: playouts, seed, time"),
     ],
 )
 def test_bad_threads_options_are_named(spec, message):

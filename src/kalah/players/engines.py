@@ -277,22 +277,11 @@ def _factory(algorithm: str):
         threads: str | None = None,
         book: str | None = None,
     ) -> SearchPlayer:
-        if algorithm == "mcts":
-            if any(option is not None for option in (depth, eval, manage, ponder, threads, book)):
-                raise PlayerSpecError(
-                    "mcts takes playouts=N, time=SECONDS and seed=N (no depth, eval, manage, ponder, threads or book)"
-                )
-        elif playouts is not None or seed is not None:
-            raise PlayerSpecError(
-                f"{algorithm} takes depth=N, time=SECONDS, eval=NAME, memo, manage, ponder, threads and book"
-                " (no playouts or seed)"
-            )
+        # Options the algorithm does not take never get here (make.option_names): make_player names them.
         with_book = book is not None and book.lower() in ("1", "true", "yes", "on")
-        if with_book and algorithm not in PRACTICAL_ALGORITHMS:
-            raise PlayerSpecError("book=on needs pvs or mtdf")
         pondering = ponder is not None and ponder.lower() in ("1", "true", "yes", "on")
-        if pondering and (algorithm not in PRACTICAL_ALGORITHMS or time is None):
-            raise PlayerSpecError("ponder=on needs pvs or mtdf with time=SECONDS")
+        if pondering and time is None:
+            raise PlayerSpecError("ponder=on needs time=SECONDS (it thinks on the opponent's time)")
         evaluation = (eval or "strong").strip().lower()
         if evaluation not in EVALUATIONS:
             raise PlayerSpecError(f"unknown evaluation {eval!r}; accepted: {', '.join(EVALUATIONS)}")
@@ -313,32 +302,44 @@ def _factory(algorithm: str):
             book=with_book,
         )
 
+    make.option_names = frozenset(_OPTIONS[algorithm])  # type: ignore[attr-defined]
     return make
 
 
+#: How each option of a search player is written in its summary.
+_OPTION_TEXT = {
+    "depth": "depth=N",
+    "time": "time=SECONDS",
+    "eval": "eval=strong|store|seed",
+    "memo": "memo=on|off",
+    "manage": "manage=on|off",
+    "ponder": "ponder=on|off",
+    "threads": "threads=N",
+    "book": "book=on|off",
+    "playouts": "playouts=N",
+    "seed": "seed=N",
+}
+_CLASSIC = ("depth", "time", "eval", "memo", "manage", "threads")
+#: The options each algorithm takes: one list for the spec's check and the summary /api/info shows. The
+#: book and pondering need pvs or mtdf (the practical algorithms' time management).
+_OPTIONS = {
+    "minimax": _CLASSIC,
+    "alphabeta": _CLASSIC,
+    "scout": _CLASSIC,
+    "pvs": (*_CLASSIC, "ponder", "book"),
+    "mtdf": (*_CLASSIC, "ponder", "book"),
+    "mcts": ("playouts", "time", "seed"),
+}
 _SUMMARIES = {
-    "minimax": (
-        "plain negamax search (memoized as in the seeds)",
-        "depth=N, time=SECONDS, eval=strong|store|seed, memo=BOOL, manage=on|off, threads=N",
-    ),
-    "alphabeta": (
-        "alpha-beta with bound-flag table, progressive deepening, move ordering",
-        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, threads=N",
-    ),
-    "scout": (
-        "Pearl's SCOUT (EVAL/TEST) with memoization and progressive deepening",
-        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, threads=N",
-    ),
-    "pvs": (
-        "principal variation search (NegaScout)",
-        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off, threads=N, book=on|off",
-    ),
-    "mtdf": (
-        "MTD(f): null-window alpha-beta with memory",
-        "depth=N, time=SECONDS, eval=strong|store|seed, manage=on|off, ponder=on|off, threads=N, book=on|off",
-    ),
-    "mcts": ("UCT Monte-Carlo tree search with compiled random playouts", "playouts=N, time=SECONDS, seed=N"),
+    "minimax": "plain negamax search (memoized as in the seeds)",
+    "alphabeta": "alpha-beta with bound-flag table, progressive deepening, move ordering",
+    "scout": "Pearl's SCOUT (EVAL/TEST) with memoization and progressive deepening",
+    "pvs": "principal variation search (NegaScout)",
+    "mtdf": "MTD(f): null-window alpha-beta with memory",
+    "mcts": "UCT Monte-Carlo tree search with compiled random playouts",
 }
 
 for _name in ALGORITHMS:
-    register_player(_name, _factory(_name), *_SUMMARIES[_name])
+    register_player(
+        _name, _factory(_name), _SUMMARIES[_name], ", ".join(_OPTION_TEXT[option] for option in _OPTIONS[_name])
+    )

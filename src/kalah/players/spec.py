@@ -108,6 +108,8 @@ def _options(text: str, spec: str) -> dict[str, str]:
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
             raise PlayerSpecError(f"bad option {item!r} in player spec {spec!r}: expected key=value")
+        if key.strip() in options:  # the last would win unseen, and the user may have meant the first
+            raise PlayerSpecError(f"option {key.strip()!r} is given twice in player spec {spec!r}")
         options[key.strip()] = value.strip()
     return options
 
@@ -150,7 +152,11 @@ def make_player(spec: str, *, allow_external: bool = True) -> Player:
 
 
 def _option_names(factory: Callable[..., Player]) -> set[str] | None:
-    """The keyword options a player factory takes, or None when it takes any."""
+    """The keyword options a player factory takes, or None when it takes any: its ``option_names`` where
+    it says (one factory may serve several players that take different options), else its signature's."""
+    declared = getattr(factory, "option_names", None)
+    if declared is not None:
+        return set(declared)
     try:
         parameters = inspect.signature(factory).parameters.values()
     except (TypeError, ValueError):
