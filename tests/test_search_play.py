@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import os
 import json
 import subprocess
 import sys
@@ -217,7 +218,18 @@ def test_compare_table_csv_plot(tmp_path):
     assert "agreed on every decision" in run.stdout
     rows = list(csv.DictReader(out.open()))
     assert len(rows) == 5 * 4 and {r["algorithm"] for r in rows} == set(EXACT_ALGORITHMS)
-    assert plot.stat().st_size > 1000
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and plot.stat().st_size > 1000
+    # both written whole through a temporary file, which is gone, with a plain file's permission bits
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.csv", "c.png"]
+    assert {p.stat().st_mode & 0o777 for p in (out, plot)} == {0o666 & ~_umask()}
+    # the context once above the two tables, which are titled by what they count
+    assert "Kalah(6,4), 4 positions, evaluation strong" in run.stdout and "Nodes visited" in run.stdout
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
 
 import typer
@@ -10,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from kalah.atomic import write_atomic
 from kalah.rules.wording import plural
 from kalah.search import EVALUATIONS, EXACT_ALGORITHMS, SearchError, check_algorithm, check_evaluation
 from kalah.search.compare import run_comparison, varied_positions
@@ -99,8 +101,12 @@ def write_plot(path: Path, algorithms, depths, totals, title: str) -> None:
     import matplotlib.pyplot as plt
 
     figure = plot_figure(algorithms, depths, totals, title)
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    image = io.BytesIO()
+    try:  # drawn in memory and written whole: a failed or interrupted draw leaves the old file as it was
+        figure.savefig(image, dpi=110, format=path.suffix.lstrip(".").lower() or None)
+    finally:
+        plt.close(figure)
+    write_atomic(path, image.getvalue())
 
 
 def register(app: typer.Typer) -> None:
@@ -194,11 +200,12 @@ def register(app: typer.Typer) -> None:
         title = f"{variant.name}, {plural(len(chosen), 'position')}, evaluation {kind}"
         unit, scale, decimals = seconds_table_unit([totals[(n, d)]["seconds"] for n in names for d in depth_list])
         time_label = {"s": "Seconds", "ms": "Milliseconds", "µs": "Microseconds"}[unit]
+        console.print(title)
         for metric, label, fmt, factor in (
             ("nodes", "Nodes visited", "{:,}", 1),
             ("seconds", time_label, f"{{:,.{decimals}f}}", scale),
         ):
-            table = Table(title=f"{label} ({title})")
+            table = Table(title=label)
             table.add_column("depth", justify="right")
             for name in names:
                 table.add_column(name, justify="right")
@@ -206,24 +213,25 @@ def register(app: typer.Typer) -> None:
                 table.add_row(str(depth), *(fmt.format(totals[(name, depth)][metric] * factor) for name in names))
             console.print(table)
         if csv_file is not None:
-            with open(csv_file, "w", newline="", encoding="utf-8") as handle:
-                writer = csv.writer(handle)
-                writer.writerow(["algorithm", "depth", "positions", "nodes", "leaves", "tt_hits", "cutoffs", "seconds"])
-                for name in names:
-                    for depth in depth_list:
-                        t = totals[(name, depth)]
-                        writer.writerow(
-                            [
-                                name,
-                                depth,
-                                len(chosen),
-                                t["nodes"],
-                                t["leaves"],
-                                t["tt_hits"],
-                                t["cutoffs"],
-                                f"{t['seconds']:.6f}",
-                            ]
-                        )
+            rows = io.StringIO(newline="")
+            writer = csv.writer(rows)
+            writer.writerow(["algorithm", "depth", "positions", "nodes", "leaves", "tt_hits", "cutoffs", "seconds"])
+            for name in names:
+                for depth in depth_list:
+                    t = totals[(name, depth)]
+                    writer.writerow(
+                        [
+                            name,
+                            depth,
+                            len(chosen),
+                            t["nodes"],
+                            t["leaves"],
+                            t["tt_hits"],
+                            t["cutoffs"],
+                            f"{t['seconds']:.6f}",
+                        ]
+                    )
+            write_atomic(csv_file, rows.getvalue())
             console.print(f"Wrote {csv_file}")
         if plot_file is not None:
             write_plot(plot_file, names, depth_list, totals, title)
