@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import csv
-import os
 import json
+import os
 import subprocess
 import sys
 import time
