@@ -150,6 +150,7 @@ def test_a_client_of_another_machine_cannot_delete_a_game(db):
         assert "only from the server's own machine" in refused.json()["detail"]
         assert "--allow-delete" in refused.json()["detail"]
         assert _games(stranger) == [game]
+        assert stranger.get("/api/info").json()["can_delete"] is False  # the page shows no Delete button
 
 
 @pytest.mark.parametrize(
@@ -174,6 +175,7 @@ def test_this_machines_browser_deletes_games(db, address, host):
     app = create_app(db, workers=1, pool="thread", allowed_hosts=["localhost", "[::1]"])
     with TestClient(app, base_url=f"http://{host}", client=(address, 5000)) as client:
         game = client.post("/api/games", json={"players": ["human", "human"]}).json()["id"]
+        assert client.get("/api/info").json()["can_delete"] is True
         assert client.delete(f"/api/games/{game}").status_code == 204
         assert _games(client) == []
 
@@ -182,6 +184,7 @@ def test_allow_delete_lets_every_client_delete(db):
     app = create_app(db, workers=1, pool="thread", allow_delete=True)
     with TestClient(app, base_url="http://localhost", client=("192.0.2.7", 5000)) as stranger:
         game = stranger.post("/api/games", json={"players": ["human", "human"]}).json()["id"]
+        assert stranger.get("/api/info").json()["can_delete"] is True
         assert stranger.delete(f"/api/games/{game}").status_code == 204
         assert _games(stranger) == []
 

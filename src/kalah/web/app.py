@@ -229,6 +229,10 @@ def create_app(
                 {"Retry-After": str(seconds)},
             )
 
+    def may_delete(request: Request) -> bool:
+        """Whether the client of ``request`` may delete games (the page shows a Delete button to those only)."""
+        return allow_delete or from_this_machine(request.client.host if request.client else None, request.headers)
+
     def service() -> GameService:
         running: GameService = app.state.service  # set by lifespan when the server starts
         return running
@@ -253,8 +257,8 @@ def create_app(
     # --- API
 
     @app.get("/api/info", response_model=InfoOut, summary="Levels, player types and whether analysis is available")
-    async def info() -> InfoOut:
-        return service().info()
+    async def info(http: Request) -> InfoOut:
+        return service().info(can_delete=may_delete(http))
 
     @app.get(
         "/api/games",
@@ -345,7 +349,7 @@ def create_app(
         responses={403: {"description": "a client of another machine (kalah serve --allow-delete allows it)"}},
     )
     async def delete_game(game_id: GameId, http: Request) -> Response:
-        if not allow_delete and not from_this_machine(http.client.host if http.client else None, http.headers):
+        if not may_delete(http):
             raise ApiError(403, DELETE_REFUSED)
         await service().delete(game_id)
         app.state.reviews.cancel(game_id)  # a review of a deleted game would use engines for nobody

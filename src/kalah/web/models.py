@@ -304,6 +304,10 @@ class InfoOut(BaseModel):
     default_level: str
     player_types: list[PlayerTypeOut]
     analysis: bool
+    can_delete: bool = Field(
+        description="whether this client may delete games: the server's own machine, or every client"
+        " with kalah serve --allow-delete"
+    )
 
 
 class MoveValueOut(BaseModel):

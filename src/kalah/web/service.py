@@ -274,8 +274,9 @@ class GameService:
         """Start the engine workers now rather than at the first computer move."""
         await self.engines.start()
 
-    def info(self) -> InfoOut:
-        """The levels, the player types a client may name, and whether analysis works."""
+    def info(self, can_delete: bool) -> InfoOut:
+        """The levels, the player types a client may name, whether analysis works and whether the client
+        may delete games (``can_delete``, which the route decides from the request)."""
         available = {level.name for level in available_levels()}
         return InfoOut(
             levels=[
@@ -289,6 +290,7 @@ class GameService:
                 if t.name != "replay"
             ],
             analysis=True,
+            can_delete=can_delete,
         )
 
     async def _db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
