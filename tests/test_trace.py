@@ -365,3 +365,19 @@ def test_the_api_refuses_bad_traces(client, body, status, message):
     answer = client.post("/api/trace", json=request)
     assert answer.status_code == status
     assert re.search(message, answer.json()["detail"]), answer.json()["detail"]
+
+
+def test_a_refused_algorithm_is_told_only_the_algorithms_a_trace_takes(client):
+    """The error of an unknown algorithm listed mcts among the accepted ones, then mcts was refused."""
+    from kalah.search.tracing import TRACED_ALGORITHMS
+
+    assert "mcts" not in TRACED_ALGORITHMS
+    for algorithm in ("negamax", "mcts", "MCTS "):
+        request = {"position": POSITIONS[0].to_dict(), "algorithm": algorithm, "depth": 3}
+        detail = client.post("/api/trace", json=request).json()["detail"]
+        assert detail.endswith(", ".join(TRACED_ALGORITHMS)), detail
+        assert detail.count("mcts") == (algorithm != "negamax"), detail  # named as what was asked, not accepted
+        with pytest.raises(SearchError, match="minimax, alphabeta, scout, pvs, mtdf$"):
+            kalah.trace(POSITIONS[0], algorithm, 3)
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["TraceIn"]
+    assert schema["properties"]["algorithm"]["description"] == "one of " + ", ".join(TRACED_ALGORITHMS)

@@ -582,3 +582,34 @@ def test_a_board_of_12_pits_is_readable_and_playable(browser, server, width):
     assert matches_server(board_state(page), state)
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_only_this_machines_library_page_deletes_games(browser, server):
+    """The server deletes games only for a browser on its own machine; another gets no Delete button."""
+    from kalah import Position
+    from kalah.records import GameLibrary, PlayerInfo
+
+    library = GameLibrary(server["db"])
+    game_id = library.create_game(Position.start(), [PlayerInfo("Keep", "human"), PlayerInfo("Me", "human")])
+    # the same browser seen through a proxy that names another client: it is not this machine's
+    remote = browser.new_context(extra_http_headers={"X-Real-IP": "192.0.2.7"})
+    try:
+        page = remote.new_page()
+        page.goto(f"{server['url']}/#/library")
+        row = page.locator(f"#library tr[data-game='{game_id}']")
+        row.wait_for()
+        assert row.locator("a.replay").count() == 1 and row.locator("button.delete").count() == 0
+    finally:
+        remote.close()
+    local = browser.new_context()
+    try:
+        page = local.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(f"{server['url']}/#/library")
+        page.locator(f"#library tr[data-game='{game_id}'] button.delete").click()
+        page.wait_for_function(
+            f"() => /Deleted game {game_id}/.test(document.querySelector('#library-message').textContent)"
+        )
+    finally:
+        local.close()
+    assert game_id not in [summary.id for summary in library.list_games()]

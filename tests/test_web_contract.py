@@ -386,7 +386,29 @@ def test_the_service_answers_404_by_the_errors_type_not_its_text(tmp_path):
 
 def test_the_api_answers_404_for_a_missing_game(tmp_path):
     with TestClient(
-        create_app(tmp_path / "games.sqlite", workers=1, pool="thread"), base_url="http://localhost"
+        create_app(tmp_path / "games.sqlite", workers=1, pool="thread"),
+        base_url="http://localhost",
+        client=("127.0.0.1", 5000),  # on the server's machine: its DELETE reaches the library
     ) as client:
         for answer in (client.get("/api/games/41"), client.get("/api/games/41/replay"), client.delete("/api/games/41")):
             assert answer.status_code == 404 and "no game 41" in answer.json()["detail"]
+
+
+def test_every_api_path_the_docs_name_is_a_route(tmp_path):
+    """NewGame.players pointed at /api/levels, which is 404: a path in a description must be served."""
+    with TestClient(
+        create_app(tmp_path / "games.sqlite", workers=1, pool="thread"), base_url="http://localhost"
+    ) as client:
+        schema = client.get("/openapi.json").json()
+    routes = {re.sub(r"\{[^}]*\}", "{}", path) for path in schema["paths"]}
+
+    def texts(node: Any) -> list[str]:
+        if isinstance(node, dict):
+            said = [v for k, v in node.items() if k in ("description", "summary") and isinstance(v, str)]
+            return said + [text for value in node.values() for text in texts(value)]
+        return [text for value in node for text in texts(value)] if isinstance(node, list) else []
+
+    named = {path for text in texts(schema) for path in re.findall(r"/api/[\w/{}.-]*[\w}]", text)}
+    for path in named:
+        assert re.sub(r"\{[^}]*\}|\bID\b", "{}", path) in routes, path
+    assert "/api/info" in named, named

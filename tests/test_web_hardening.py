@@ -22,7 +22,9 @@ def db(tmp_path):
 
 
 def _client(db, **options):
-    return TestClient(create_app(db, workers=1, pool="thread", **options), base_url="http://localhost")
+    # a browser on the server's machine, as kalah serve's own user is: it may delete games
+    app = create_app(db, workers=1, pool="thread", **options)
+    return TestClient(app, base_url="http://localhost", client=("127.0.0.1", 5000))
 
 
 @pytest.fixture()

@@ -76,6 +76,21 @@ def test_only_the_holder_of_a_seat_moves_it(client, db):
     assert GameLibrary(db).record(game_id).moves[0].move == 2  # in the library before the answer
 
 
+def test_a_move_sent_again_is_stale_409_as_in_a_computer_game(client):
+    """Sent twice, {"move": 2, "moves": 0} was 422 "illegal move: pit 2 of player 0 is empty" (pit 2 ends in
+    the store: the same player moves again); the README promises 409 for a stale request."""
+    game_id, tokens = start(client)
+    assert move(client, game_id, tokens[0], 2, 0).status_code == 200
+    again = move(client, game_id, tokens[0], 2, 0)
+    assert again.status_code == 409, again.text
+    assert again.json()["detail"] == (
+        f"game {game_id} has 1 move, not 0: it moved on since this request was made (reload it)"
+    )
+    assert move(client, game_id, tokens[1], 0, 0).status_code == 409  # stale before "not your turn"
+    assert move(client, game_id, tokens[0], 2, 1).status_code == 422  # current, and pit 2 empty: illegal
+    assert client.get(f"/api/games/{game_id}").json()["moves"] == 1
+
+
 @pytest.mark.parametrize("spelling", ["{id}.0", "+{id}", "%2B{id}", " {id}", "%20{id}", "{id}_", "0x{id}", "\u0661"])
 def test_a_game_id_is_digits_only_so_no_spelling_slips_past_the_seats(client, spelling):
     game_id, _ = start(client)

@@ -43,7 +43,9 @@ def wait_for_review(client, game_id: int) -> dict:
 @pytest.fixture()
 def client(tmp_path):
     with TestClient(
-        create_app(tmp_path / "games.sqlite", workers=1, pool="thread"), base_url="http://localhost"
+        create_app(tmp_path / "games.sqlite", workers=1, pool="thread"),
+        base_url="http://localhost",
+        client=("127.0.0.1", 5000),  # a browser on the server's machine: it may delete games
     ) as client:
         yield client
 
@@ -114,7 +116,7 @@ def wait_until(condition, seconds: float = 20) -> None:
 @pytest.fixture()
 def quick(tmp_path):
     """A server whose engines think 0.1 s a job at most: a long review takes many short jobs."""
-    app = create_app(tmp_path / "games.sqlite", workers=1, pool="thread", move_seconds=0.1)
+    app = create_app(tmp_path / "games.sqlite", workers=1, pool="thread", move_seconds=0.1, allow_delete=True)
     with TestClient(app, base_url="http://localhost", client=("192.0.2.1", 5000)) as client:
         yield client
 
@@ -142,7 +144,7 @@ def start_id(client, record: GameRecord) -> int:
 
 
 def test_deleting_a_game_stops_its_review_and_stopping_the_server_stops_them_all(tmp_path):
-    app = create_app(tmp_path / "games.sqlite", workers=1, pool="thread", move_seconds=0.1)
+    app = create_app(tmp_path / "games.sqlite", workers=1, pool="thread", move_seconds=0.1, allow_delete=True)
     with TestClient(app, base_url="http://localhost", client=("192.0.2.1", 5000)) as client:
         game_id, _ = start(client, record_of(Variant(6, 6), 3), seconds=2)
         wait_until(lambda: client.get(f"/api/games/{game_id}/review").json()["done"] >= 2)

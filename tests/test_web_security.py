@@ -127,6 +127,66 @@ def test_binding_beyond_loopback_says_what_is_exposed():
     assert "run any program" not in warning
     risky = exposure_warning("0.0.0.0", 8000, True, ["kalah.school.example"])
     assert "run any program" in risky and "--allowed-host" not in risky
+    assert "deleted only from this machine" in warning and "--allow-delete" not in warning
+    emptied = exposure_warning("0.0.0.0", 8000, False, [], allow_delete=True)
+    assert "--allow-delete: anyone who reaches it can delete any game" in emptied
+    assert "deleted only from this machine" not in emptied
+
+
+# --- who may delete games ---------------------------------------------------------------
+
+
+def _games(client) -> list[int]:
+    return [game["id"] for game in client.get("/api/games").json()]
+
+
+def test_a_client_of_another_machine_cannot_delete_a_game(db):
+    """Anyone who reached a server run with --host 0.0.0.0 could delete any game (204, no credential)."""
+    app = create_app(db, workers=1, pool="thread", allowed_hosts=["*"])
+    with TestClient(app, base_url="http://localhost", client=("192.0.2.7", 5000)) as stranger:
+        game = stranger.post("/api/games", json={"players": ["human", "human"]}).json()["id"]
+        refused = stranger.delete(f"/api/games/{game}")
+        assert refused.status_code == 403
+        assert "only from the server's own machine" in refused.json()["detail"]
+        assert "--allow-delete" in refused.json()["detail"]
+        assert _games(stranger) == [game]
+        assert stranger.get("/api/info").json()["can_delete"] is False  # the page shows no Delete button
+
+
+@pytest.mark.parametrize(
+    ("address", "headers"),
+    [
+        ("127.0.0.1", {"host": "kalah.school.example"}),  # a reverse proxy on this machine, keeping Host
+        ("127.0.0.1", {"X-Forwarded-For": "192.0.2.7"}),  # a proxy on this machine that is not trusted
+        ("127.0.0.1", {"X-Real-IP": "192.0.2.7"}),
+        ("::1", {"Forwarded": "for=192.0.2.7"}),
+    ],
+)
+def test_a_client_behind_a_proxy_on_this_machine_cannot_delete_a_game(db, address, headers):
+    app = create_app(db, workers=1, pool="thread", allowed_hosts=["localhost", "kalah.school.example"])
+    with TestClient(app, base_url="http://localhost", client=(address, 5000)) as client:
+        game = client.post("/api/games", json={"players": ["human", "human"]}).json()["id"]
+        assert client.delete(f"/api/games/{game}", headers=headers).status_code == 403
+        assert _games(client) == [game]
+
+
+@pytest.mark.parametrize(("address", "host"), [("127.0.0.1", "localhost:8000"), ("::1", "[::1]:8000")])
+def test_this_machines_browser_deletes_games(db, address, host):
+    app = create_app(db, workers=1, pool="thread", allowed_hosts=["localhost", "[::1]"])
+    with TestClient(app, base_url=f"http://{host}", client=(address, 5000)) as client:
+        game = client.post("/api/games", json={"players": ["human", "human"]}).json()["id"]
+        assert client.get("/api/info").json()["can_delete"] is True
+        assert client.delete(f"/api/games/{game}").status_code == 204
+        assert _games(client) == []
+
+
+def test_allow_delete_lets_every_client_delete(db):
+    app = create_app(db, workers=1, pool="thread", allow_delete=True)
+    with TestClient(app, base_url="http://localhost", client=("192.0.2.7", 5000)) as stranger:
+        game = stranger.post("/api/games", json={"players": ["human", "human"]}).json()["id"]
+        assert stranger.get("/api/info").json()["can_delete"] is True
+        assert stranger.delete(f"/api/games/{game}").status_code == 204
+        assert _games(stranger) == []
 
 
 def kalah(*args, stdin=subprocess.DEVNULL):

@@ -24,14 +24,19 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def exposure_warning(host: str, port: int, allow_exec: bool, allowed_hosts: list[str]) -> str | None:
+def exposure_warning(
+    host: str, port: int, allow_exec: bool, allowed_hosts: list[str], *, allow_delete: bool = False
+) -> str | None:
     """What a server bound to ``host`` exposes to other machines, or None on loopback."""
     if _is_loopback(host):
         return None
     lines = [
         f"kalah: warning: listening on {host or '*'}:{port}, reachable from other machines:"
         " anyone who reaches it can play, read and import games in the library and use the engines' CPU time"
+        + ("" if allow_delete else " (games are deleted only from this machine)")
     ]
+    if allow_delete:
+        lines.append("kalah: warning: --allow-delete: anyone who reaches it can delete any game in the library")
     if allow_exec:
         lines.append(
             "kalah: warning: --allow-exec: anyone who reaches it can run any program on this machine"
@@ -109,6 +114,12 @@ def register(app: typer.Typer) -> None:
             "--allow-exec",
             help="Let clients name players that run programs or read files on this machine (exec:, replay:file=)."
             " Anyone who can reach the server can then run any command as you: only on a trusted network.",
+        ),
+        allow_delete: bool = typer.Option(
+            False,
+            "--allow-delete",
+            help="Let clients of other machines delete games (by default only a browser on this machine may):"
+            " anyone who can reach the server can then empty the library.",
         ),
         allowed_host: list[str] = typer.Option(
             None,
@@ -192,13 +203,14 @@ def register(app: typer.Typer) -> None:
             path,
             workers=workers,
             allow_exec=allow_exec,
+            allow_delete=allow_delete,
             allowed_hosts=hosts,
             move_seconds=max_move_seconds,
             max_library_bytes=max_library_mb * 2**20,
             games_per_minute=games_per_minute,
             imports_per_minute=max(1, games_per_minute // 2),
         )
-        warning = exposure_warning(host, port, allow_exec, extra_hosts)
+        warning = exposure_warning(host, port, allow_exec, extra_hosts, allow_delete=allow_delete)
         if warning:
             typer.echo(warning, err=True)
         shown = "127.0.0.1" if host in _ANY else f"[{host}]" if ":" in host else host

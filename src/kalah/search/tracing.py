@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from kalah.core import trace as core_trace
 from kalah.core.board import move_from_code
@@ -28,7 +28,16 @@ from kalah.core.search import INF, NO_MOVE, UNIT
 from kalah.rules import Move, Position
 from kalah.rules.wording import shown
 
-from . import SearchError, SearchResult, _result, check_algorithm, check_depth, check_evaluation
+from . import (
+    EXACT_ALGORITHMS,
+    AlgorithmName,
+    SearchError,
+    SearchResult,
+    _one_of,
+    _result,
+    check_depth,
+    check_evaluation,
+)
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -36,6 +45,7 @@ __all__ = [
     "MAX_TRACE_NODES",
     "TRACE_FORMAT",
     "TRACE_OPTIONS",
+    "TRACED_ALGORITHMS",
     "SearchTrace",
     "TraceNode",
     "TraceTooLargeError",
@@ -50,6 +60,9 @@ TRACE_FORMAT = "kalah-trace/1"
 DEFAULT_MAX_NODES = 20_000
 #: The most nodes a trace may be asked to hold (about 24 bytes each while the search runs).
 MAX_TRACE_NODES = 5_000_000
+#: The algorithms a trace follows: those that search to a depth (UCT has :mod:`kalah.search.mcts_trace`).
+TRACED_ALGORITHMS: tuple[AlgorithmName, ...] = EXACT_ALGORITHMS
+
 #: The step of its algorithm that visited a node (docs/trace.md).
 KINDS = core_trace.KINDS
 #: The options of ``kalah.search`` a trace accepts, with their defaults (None: as ``kalah.search`` decides).
@@ -234,11 +247,11 @@ def trace(
     if not isinstance(position, Position):
         raise SearchError(f"position must be a kalah.Position, got {type(position).__name__}")
     check_traceable(position)
-    algorithm = check_algorithm(algorithm)
-    if algorithm == "mcts":
-        raise SearchError(
-            "mcts cannot be traced (its tree is not a search to a depth); trace minimax, alphabeta, scout, pvs or mtdf"
-        )
+    accepted = ", ".join(TRACED_ALGORITHMS)
+    if isinstance(algorithm, str) and algorithm.strip().lower() == "mcts":
+        raise SearchError(f"mcts cannot be traced (its tree is not a search to a depth); trace one of {accepted}")
+    # the error of an unknown name lists only what a trace takes, not every algorithm kalah.search knows
+    algorithm = cast(AlgorithmName, _one_of(algorithm, TRACED_ALGORITHMS, "algorithm"))
     evaluation = check_evaluation(evaluation)
     if depth is None:
         raise SearchError("a trace needs a depth (1 or more)")

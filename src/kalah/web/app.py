@@ -29,7 +29,7 @@ from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
 from .apidocs import PagePolicy, add_redoc
-from .guard import FRAME_POLICY, SameOriginOnly
+from .guard import FRAME_POLICY, SameOriginOnly, from_this_machine
 from .lab import router as lab_router
 from .limits import (
     DEFAULT_GAMES_PER_MINUTE,
@@ -86,6 +86,12 @@ ENGINE_REFUSALS: dict[int | str, dict[str, Any]] = {
     503: {"description": "all engines are busy: retry after the Retry-After seconds"},
 }
 
+#: Why a client of another machine may not delete a game (without ``allow_delete``).
+DELETE_REFUSED = (
+    "games are deleted only from the server's own machine (a browser at localhost); whoever started the server"
+    " can let every client delete with kalah serve --allow-delete"
+)
+
 #: Games per page of GET /api/games unless the client asks for another number, and the most it may ask.
 PAGE = 100
 MAX_PAGE = 1000
@@ -97,6 +103,7 @@ def create_app(
     pool: str = "process",
     *,
     allow_exec: bool = False,
+    allow_delete: bool = False,
     allowed_hosts: list[str] | tuple[str, ...] | None = None,
     move_seconds: float = DEFAULT_MOVE_SECONDS,
     max_body: int = DEFAULT_MAX_BODY,
@@ -114,6 +121,9 @@ def create_app(
     the computer's moves and run analyses. ``allow_exec`` lets clients name
     players that run programs or read files on this machine (``exec:``,
     ``replay:file=``); without it they are refused with 403 by every route.
+    ``allow_delete`` lets every client delete games; without it only a
+    client on this machine may (:func:`kalah.web.guard.from_this_machine`),
+    so that a server open to a class keeps its library (others get 403).
     ``allowed_hosts``: the names the Host header may carry (default the
     loopback names; ``"*"`` accepts any). Limits: ``move_seconds`` of engine
     time per job whatever the player's spec asks; engine jobs shared fairly
@@ -219,6 +229,10 @@ def create_app(
                 {"Retry-After": str(seconds)},
             )
 
+    def may_delete(request: Request) -> bool:
+        """Whether the client of ``request`` may delete games (the page shows a Delete button to those only)."""
+        return allow_delete or from_this_machine(request.client.host if request.client else None, request.headers)
+
     def service() -> GameService:
         running: GameService = app.state.service  # set by lifespan when the server starts
         return running
@@ -243,8 +257,8 @@ def create_app(
     # --- API
 
     @app.get("/api/info", response_model=InfoOut, summary="Levels, player types and whether analysis is available")
-    async def info() -> InfoOut:
-        return service().info()
+    async def info(http: Request) -> InfoOut:
+        return service().info(can_delete=may_delete(http))
 
     @app.get(
         "/api/games",
@@ -328,8 +342,15 @@ def create_app(
     async def leave(game_id: GameId) -> GameState:
         return await service().leave(game_id)
 
-    @app.delete("/api/games/{game_id}", status_code=204, summary="Delete a game and its moves from the library")
-    async def delete_game(game_id: GameId) -> Response:
+    @app.delete(
+        "/api/games/{game_id}",
+        status_code=204,
+        summary="Delete a game and its moves from the library (from the server's own machine)",
+        responses={403: {"description": "a client of another machine (kalah serve --allow-delete allows it)"}},
+    )
+    async def delete_game(game_id: GameId, http: Request) -> Response:
+        if not may_delete(http):
+            raise ApiError(403, DELETE_REFUSED)
         await service().delete(game_id)
         app.state.reviews.cancel(game_id)  # a review of a deleted game would use engines for nobody
         return Response(status_code=204)

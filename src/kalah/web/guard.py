@@ -34,6 +34,7 @@ serve``, the ``/socket`` of ``kalah arena serve``).
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
@@ -53,6 +54,8 @@ SAME_ORIGIN_SITES = frozenset({b"same-origin", b"none"})
 #: The policy that keeps every page out of other sites' frames.
 FRAME_POLICY = "frame-ancestors 'none'"
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+#: Headers by which a proxy names the client it forwards for.
+PROXY_HEADERS = ("x-forwarded-for", "forwarded", "x-real-ip")
 
 
 def _host_and_port(netloc: str, scheme: str | None) -> tuple[str, int | None] | None:
@@ -174,3 +177,28 @@ def _frame_headers(present: list[tuple[bytes, bytes]]) -> list[tuple[bytes, byte
     if b"content-security-policy" not in names:
         extra.append((b"content-security-policy", FRAME_POLICY.encode()))
     return extra
+
+
+def _loopback(host: str | None) -> bool:
+    if host is None:
+        return False
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def from_this_machine(client: str | None, headers: Mapping[str, str]) -> bool:
+    """Whether a request comes from a browser or program on the server's own machine: its client address
+    is loopback, its ``Host`` names loopback and it carries none of a proxy's ``PROXY_HEADERS``.
+
+    The address alone is not enough: a reverse proxy on this machine connects from loopback for every
+    client it serves, but it keeps the public name in ``Host`` (docs/deploy.md) and names the client in
+    ``X-Forwarded-For``, so either keeps those clients out, also when the proxy is not trusted with
+    ``--forwarded-allow-ips`` (the address uvicorn reports is then the proxy's own)."""
+    if not _loopback(client) or any(name in headers for name in PROXY_HEADERS):
+        return False
+    parsed = _host_and_port(headers.get("host", ""), None)
+    return parsed is not None and _loopback(parsed[0])

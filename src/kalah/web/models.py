@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
+from kalah.search.tracing import TRACED_ALGORITHMS
+
 #: Largest id SQLite stores (a signed 64-bit integer).
 MAX_ID = 2**63 - 1
 #: A game's id as a URL writes it: ASCII digits only. kalah.web.live's guard matches paths with it, so the
@@ -86,8 +88,8 @@ class NewGame(Strict):
         None,
         min_length=2,
         max_length=2,
-        description="for player 0 and player 1: 'human', a level name (see /api/levels) or a player spec"
-        " such as 'pvs:depth=8'; default: a human against the medium level",
+        description="for player 0 and player 1: 'human', a level name or a player spec such as 'pvs:depth=8'"
+        " (GET /api/info lists the levels and the player types); default: a human against the medium level",
     )
     names: list[Name | None] | None = Field(None, min_length=2, max_length=2, description="names to show")
     reuse_unstarted: bool = Field(
@@ -132,7 +134,7 @@ class TraceIn(Strict):
     """A search to trace: ``kalah.trace(position, algorithm, depth, evaluation, **options)``."""
 
     position: dict[str, Any] = Field(..., description="a position in the JSON form of the rules")
-    algorithm: str = Field("alphabeta", max_length=20, description="minimax, alphabeta, scout, pvs or mtdf")
+    algorithm: str = Field("alphabeta", max_length=20, description=f"one of {', '.join(TRACED_ALGORITHMS)}")
     depth: int = Field(4, ge=1, le=MAX_TRACE_DEPTH, description="the depth limit in moves")
     evaluation: str = Field("strong", max_length=20, description="strong, store or seed")
     options: dict[str, Any] = Field(
@@ -302,6 +304,10 @@ class InfoOut(BaseModel):
     default_level: str
     player_types: list[PlayerTypeOut]
     analysis: bool
+    can_delete: bool = Field(
+        description="whether this client may delete games: the server's own machine, or every client"
+        " with kalah serve --allow-delete"
+    )
 
 
 class MoveValueOut(BaseModel):

@@ -274,8 +274,9 @@ class GameService:
         """Start the engine workers now rather than at the first computer move."""
         await self.engines.start()
 
-    def info(self) -> InfoOut:
-        """The levels, the player types a client may name, and whether analysis works."""
+    def info(self, can_delete: bool) -> InfoOut:
+        """The levels, the player types a client may name, whether analysis works and whether the client
+        may delete games (``can_delete``, which the route decides from the request)."""
         available = {level.name for level in available_levels()}
         return InfoOut(
             levels=[
@@ -289,6 +290,7 @@ class GameService:
                 if t.name != "replay"
             ],
             analysis=True,
+            can_delete=can_delete,
         )
 
     async def _db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -450,7 +452,7 @@ class GameService:
     def _human_move_sync(self, game_id: int, raw: int | str, expected_moves: int) -> GameState:
         # one trip to a database thread: the checks, the move and the new state
         record = self.library.record(game_id)
-        self._check_current(game_id, record, expected_moves)
+        self.check_current(game_id, len(record.moves), expected_moves)
         position = record.final
         if position.is_over:
             raise ApiError(409, f"game {game_id} is over ({_result_text(position)}); no more moves")
@@ -470,11 +472,13 @@ class GameService:
         return self._state_after(self._state_of(game_id, record, "playing", False), position, move, after)
 
     @staticmethod
-    def _check_current(game_id: int, record: GameRecord, expected_moves: int) -> None:
-        if len(record.moves) != expected_moves:
+    def check_current(game_id: int, moves: int, expected_moves: int) -> None:
+        """409 when the game has ``moves`` moves and the request was made at ``expected_moves``: checked
+        before the move itself, so that a repeated request is called stale rather than illegal."""
+        if moves != expected_moves:
             raise ApiError(
                 409,
-                f"game {game_id} has {plural(len(record.moves), 'move')}, not {expected_moves}: it moved on"
+                f"game {game_id} has {plural(moves, 'move')}, not {expected_moves}: it moved on"
                 " since this request was made (reload it)",
             )
 
@@ -507,7 +511,7 @@ class GameService:
             raise ApiError(409, f"game {game_id} is busy: a move of it is being made")
         async with self.lock(game_id):
             record = await self._db(self.library.record, game_id)
-            self._check_current(game_id, record, expected_moves)
+            self.check_current(game_id, len(record.moves), expected_moves)
             position = record.final
             if position.is_over:
                 raise ApiError(409, f"game {game_id} is over ({_result_text(position)}); no more moves")
@@ -546,7 +550,7 @@ class GameService:
         """Undo back to before the last human move; the moves go on the game's redo stack in the library."""
         async with self.lock(game_id):
             record = await self._db(self.library.record, game_id)
-            self._check_current(game_id, record, expected_moves)
+            self.check_current(game_id, len(record.moves), expected_moves)
             humans = [_is_human(p.spec) for p in record.players]
             count = self._take_back_count(record, humans)
             if count == 0:

@@ -21,7 +21,6 @@ from typing import Any
 
 from kalah.records import PlayerInfo
 from kalah.rules import IllegalMoveError, KalahError, Position, Variant
-from kalah.rules.wording import plural
 
 from ..models import GameState
 from ..service import ApiError, GameService, invalid
@@ -298,6 +297,8 @@ class LiveService:
                 await self.push(live)
                 raise ApiError(409, "your time ran out: the game is over")
             state = live.state or (await self.service.state(game_id)).model_dump(mode="json")
+            # before the turn and the move: a move sent twice would otherwise be "illegal" or "not your turn"
+            GameService.check_current(game_id, state["moves"], moves)
             self._check_playing(live, state)
             if state["to_move"] != seat:
                 raise ApiError(409, f"it is not your turn in game {game_id}")
@@ -345,8 +346,7 @@ class LiveService:
             seat = self._seat(live, token)
             state = (await self.service.state(game_id)).model_dump(mode="json")
             self._check_playing(live, state)
-            if state["moves"] != moves:
-                raise ApiError(409, f"game {game_id} has {plural(state['moves'], 'move')}, not {moves}: it moved on")
+            GameService.check_current(game_id, state["moves"], moves)
             record = await self.service._db(self.service.library.record, game_id)
             if action == "request":
                 if not any(m.player == seat for m in record.moves):

@@ -105,6 +105,7 @@
  * @property {string} default_level
  * @property {{name: string, summary: string, options: string}[]} player_types
  * @property {boolean} analysis
+ * @property {boolean} can_delete whether this client may delete games (the server's own machine, or --allow-delete)
  */
 
 /**

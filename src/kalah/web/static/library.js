@@ -11,7 +11,7 @@ import * as api from "./api.js";
 import { $, $input, $select } from "./dom.js";
 import { showView } from "./page.js";
 import { tokenOf } from "./seatstore.js";
-import { setMode } from "./state.js";
+import { setMode, state } from "./state.js";
 
 /** @typedef {import("./api.js").GameSummary} GameSummary */
 
@@ -70,8 +70,10 @@ function row(game) {
   remove.className = "button small delete";
   remove.textContent = "Delete";
   remove.addEventListener("click", () => deleteGame(game));
-  // the server deletes a game between people only once it has ended
-  actions.append(link("Replay", `#/replay/${game.id}`, "button small replay"), exportLink, ...(livePlaying ? [] : [remove]));
+  // the server deletes a game between people only once it has ended, and only for its own machine's
+  // browser (unless --allow-delete): a button that can only fail is not shown
+  const deletable = !livePlaying && state.info?.can_delete !== false;
+  actions.append(link("Replay", `#/replay/${game.id}`, "button small replay"), exportLink, ...(deletable ? [remove] : []));
   if (game.moves) actions.insertBefore(link("Review", `#/review/${game.id}`, "button small review"), exportLink);
   tr.appendChild(actions);
   return tr;
