@@ -5,7 +5,9 @@ Pages (server-drawn HTML, no script but a reload and a replay slider):
 under way on the board, ``/games/{id}`` a replay. The JSON API:
 ``/api/leaderboard``, ``/api/agents/{id}``, ``/api/live``, ``/api/games/{id}``,
 ``/api/tournament``. Every name shown comes from an agent: it is escaped. The
-socket refuses pages of other websites (403, :mod:`kalah.web.guard`).
+socket refuses pages of other websites (403), the API their pages' requests,
+and no page may be framed by another site (:mod:`kalah.web.guard`, as for
+``kalah serve``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from kalah.kgp.wire import MAX_LINE
 from kalah.records import LibraryError
 from kalah.rules.svg import board_svg, record_html
 from kalah.rules.wording import plural
-from kalah.web.guard import deny_socket, socket_same_origin
+from kalah.web.guard import SameOriginOnly, deny_socket, socket_same_origin
 from kalah.web.models import MAX_ID, GameId, digits_only, validation_error
 
 from .server import ClassServer
@@ -114,6 +116,8 @@ def create_app(server: ClassServer) -> FastAPI:
     app = FastAPI(title="kalah arena serve", docs_url=None, redoc_url=None)
     # Refusals read as kalah serve's do: one sentence in "detail", not pydantic's list.
     app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
+    # As kalah serve's: no other site may frame the pages (and trick a click) or call the API from a page.
+    app.add_middleware(SameOriginOnly)
     book, library = server.book, server.library
 
     def leaderboard(event: str | None = None) -> list[dict[str, Any]]:
