@@ -105,3 +105,52 @@ def test_retries_count_the_attempts_after_the_first_as_the_help_says():
     assert "(gave up after 1 attempt, no retries)" in run.stderr
     usage = subprocess.run([*kalah_command(), "kgp", "--help"], capture_output=True, text=True, timeout=60)
     assert "Times to try again after a failed" in " ".join(usage.stdout.split())
+
+
+class _Refuser:
+    """An HTTP server that answers every request, WebSocket handshakes too, with 403 Forbidden."""
+
+    def __enter__(self):
+        import threading
+
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+        return self
+
+    def _serve(self):
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            with connection:
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    chunk = connection.recv(4096)
+                    if not chunk:
+                        break
+                    data += chunk
+                connection.sendall(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+
+    def __exit__(self, *exc):
+        self.listener.close()
+
+
+@pytest.mark.parametrize("retries", [0, 1])
+def test_a_refused_websocket_is_one_line_and_exit_2(retries):
+    with _Refuser() as server:
+        url = f"ws://127.0.0.1:{server.port}/nosocket"
+        run = subprocess.run(
+            [*kalah_command(), "kgp", url, "--retries", str(retries), "--player", "random"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert run.returncode == 2, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 + retries and "Traceback" not in run.stderr, run.stderr
+    assert lines[-1].startswith(f"kalah: error: {url}: the server refused the WebSocket connection (HTTP 403)")
+    if retries:
+        assert "trying again in 1 s" in lines[0]

@@ -162,3 +162,47 @@ def test_a_board_bigger_than_the_core_is_refused_with_an_error():
     report, _ = _run("random", ClientOptions("x:1", retries=0), handler)
     assert answers and answers[0].ref == 2 and "13 pits" in answers[0].text(0)
     assert not report.ok and "13 pits a side are not supported" in report.reason
+
+
+def test_a_server_that_hangs_up_at_once_uses_up_the_retries_with_growing_pauses():
+    """Accepting and closing at once is a failed attempt, not a connection: --retries ends it."""
+    events = []
+
+    async def handler(reader, writer, _):
+        return  # closed before a word
+
+    async def main():
+        async with Script(handler) as script:
+            options = ClientOptions(script.address, retries=2, backoff_first=0.01)
+            client = KgpClient(make_player("random"), options, lambda kind, text: events.append((kind, text)))
+            report = await asyncio.wait_for(client.run(), 30)
+            return report, script
+
+    report, script = asyncio.run(main())
+    assert script.connections == 3 and not report.ok
+    assert report.reason == (
+        "the server closed the connection before a game began (gave up after 3 attempts: the first and 2 retries)"
+    )
+    pauses = [text.rsplit(" in ", 1)[1] for kind, text in events if kind == "retry"]
+    assert pauses == ["0.01 s", "0.02 s"]
+
+
+def test_a_connection_that_played_resets_the_count_of_failures():
+    async def handler(reader, writer, number):
+        writer.write(b"kgp 1 0 1\r\n")
+        await _until(reader, "mode")
+        if number == 1:
+            writer.write(f"2 state {START_6_6}\r\n".encode())
+            await _until(reader, "yield")
+            return  # played, then dropped: the client comes back even with no retries
+        if number == 2:
+            return  # greeted but no game: the one failure --retries 0 allows ends the run
+
+    async def main():
+        async with Script(handler) as script:
+            options = ClientOptions(script.address, retries=0, backoff_first=0.01)
+            return await asyncio.wait_for(KgpClient(make_player("random"), options).run(), 30), script
+
+    report, script = asyncio.run(main())
+    assert script.connections == 2 and not report.ok
+    assert report.reason.endswith("before a game began (gave up after 1 attempt, no retries)")

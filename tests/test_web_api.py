@@ -262,3 +262,11 @@ def act(client, game_id, action, **body):
     """POST a game action with the move count the game has now (what the page sends)."""
     state = client.get(f"/api/games/{game_id}").json()
     return client.post(f"/api/games/{game_id}/{action}", json={"moves": state.get("moves", 0), **body})
+
+
+@pytest.mark.parametrize("spelling", ["99999999999999999999999", "9223372036854775808", "00000000000000000001"])
+def test_a_game_id_of_digits_beyond_range_is_called_out_of_range(client, spelling):
+    answer = client.get(f"/api/games/{spelling}")
+    assert answer.status_code == 422
+    detail = answer.json()["detail"]
+    assert "out of range" in detail and "digits only" not in detail, detail

@@ -51,6 +51,10 @@ BOT_LEVELS: tuple[tuple[str, str], ...] = (
 BOT_TABLE_BITS = 16
 #: Seconds between the tries of a write the game library refused (then the game is abandoned).
 STORE_RETRIES: tuple[float, ...] = (0.1, 0.5, 2.0)
+#: The ``program`` of the server's games in the library: the games a starting server may call its own.
+PROGRAM = "kalah arena serve"
+#: Why a game the server stopped (or a crash cut off) during play is stopped.
+INTERRUPTED = "interrupted: the server stopped during the game"
 log = logging.getLogger(__name__)
 
 
@@ -176,7 +180,7 @@ async def play_game(
     start = Position.start(variant)
     players = [PlayerInfo(seat.agent.name, f"kgp-{seat.agent.kind}:{seat.agent.id}") for seat in seats]
     tags = {"kgp": event, "south": seats[0].agent.id, "north": seats[1].agent.id}
-    game_id = await _stored(lambda: library.create_game(start, players, tags=tags, program="kalah arena serve"))
+    game_id = await _stored(lambda: library.create_game(start, players, tags=tags, program=PROGRAM))
     game = LiveGame(game_id, seats, variant, move_time, event, start)
     live[game_id] = game
     told = [False, False]

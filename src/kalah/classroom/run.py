@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,12 +11,16 @@ from typing import TYPE_CHECKING
 
 from kalah.kgp.wire import MAX_LINE
 from kalah.records import GameLibrary
+from kalah.rules.wording import plural
 
 from .agents import AgentBook
+from .games import INTERRUPTED, PROGRAM
 from .server import ClassServer, ServerConfig
 
 if TYPE_CHECKING:
     from kalah.web.connections import ConnectionLimits
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -49,6 +54,10 @@ async def serve(
     from .web import create_app
 
     library = GameLibrary(db)
+    # Games still "playing" were cut off by an earlier process's end (a crash, kill -9): nobody plays them on.
+    cut_off = await asyncio.to_thread(library.mark_all_stopped, PROGRAM, INTERRUPTED)
+    if cut_off:
+        log.warning("marked %s stopped: an earlier server ended during them", plural(len(cut_off), "game"))
     book = AgentBook(library.path)
     server = ClassServer(config, library, book)
     if tournament is not None:

@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 
 from kalah.kgp import Connection, StreamConnection
 from kalah.kgp.wire import MAX_LINE
-from kalah.records import GameLibrary
+from kalah.records import GameLibrary, LibraryError
 from kalah.rules import Variant
 from kalah.web.limits import client_key
 
 from .agents import Agent, AgentBook
-from .games import BOT_LEVELS, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game
+from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game
 from .session import AgentSession, Limits
 
 log = logging.getLogger(__name__)
@@ -64,6 +64,7 @@ class ClassServer:
         self.rng = random.Random(config.seed)
         self.executor = ThreadPoolExecutor(max_workers=config.bot_threads, thread_name_prefix="kalah-bot")
         self.tasks: set[asyncio.Task[object]] = set()
+        self.connection_tasks: set[asyncio.Task[object]] = set()  # TCP connections, each served by a task
         self.games_played = 0
         self._bots: dict[str, Agent] = {}
         self._bots_failing = False
@@ -93,7 +94,18 @@ class ClassServer:
 
     async def handle_tcp(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """asyncio's callback for a TCP connection."""
-        await self.serve_connection(StreamConnection(reader, writer))
+        task = asyncio.current_task()
+        if task is not None:
+            self.connection_tasks.add(task)
+        try:
+            await self.serve_connection(StreamConnection(reader, writer))
+        except asyncio.CancelledError:
+            # Python 3.11's callback on this task asks a cancelled task for its exception and logs the
+            # CancelledError as an error ("Exception in callback ..."): a shutdown ends it quietly instead.
+            writer.close()
+        finally:
+            if task is not None:
+                self.connection_tasks.discard(task)
 
     async def start_tcp(self, host: str, port: int) -> asyncio.Server:
         """Listen for agents over TCP."""
@@ -253,11 +265,24 @@ class ClassServer:
                 )
 
     async def close(self) -> None:
-        """Stop the games and connections."""
-        for task in list(self.tasks):
+        """Stop the games (marked stopped in the library: they never go on) and connections."""
+        interrupted = list(self.live)
+        games = list(self.tasks)
+        for task in games:
             task.cancel()
         for session in list(self.sessions):
             await session.connection.close()
+        connections = list(self.connection_tasks)
+        for task in connections:
+            task.cancel()
+        # Awaited here, not left to asyncio.run's final cancelling, which logs what they raise as errors.
+        if games or connections:
+            await asyncio.wait([*games, *connections], timeout=5)
+        for game_id in interrupted:
+            try:
+                await asyncio.to_thread(self.library.mark_stopped, game_id, INTERRUPTED)
+            except LibraryError as error:  # the next start marks it (kalah.classroom.run)
+                log.warning("game %d: cannot mark it stopped (%s)", game_id, error)
         self.executor.shutdown(wait=False, cancel_futures=True)
         if self.book.unsaved and not await asyncio.to_thread(self.book.store_unsaved):
             log.error(

@@ -5,30 +5,35 @@ Pages (server-drawn HTML, no script but a reload and a replay slider):
 under way on the board, ``/games/{id}`` a replay. The JSON API:
 ``/api/leaderboard``, ``/api/agents/{id}``, ``/api/live``, ``/api/games/{id}``,
 ``/api/tournament``. Every name shown comes from an agent: it is escaped. The
-socket refuses pages of other websites (403, :mod:`kalah.web.guard`).
+socket refuses pages of other websites (403), the API their pages' requests,
+and no page may be framed by another site (:mod:`kalah.web.guard`, as for
+``kalah serve``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import html
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Path, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse
+from pydantic import BeforeValidator
 
 from kalah.kgp.wire import MAX_LINE
 from kalah.records import LibraryError
 from kalah.rules.svg import board_svg, record_html
 from kalah.rules.wording import plural
-from kalah.web.guard import deny_socket, socket_same_origin
+from kalah.web.guard import SameOriginOnly, deny_socket, socket_same_origin
+from kalah.web.models import MAX_ID, GameId, digits_only, validation_error
 
 from .server import ClassServer
 
-
-#: Ids in paths: SQLite integers are 64-bit; anything larger is a 422, not a crash.
-def _id() -> Any:
-    return Path(ge=1, le=2**62)  # a fresh one per parameter: FastAPI binds it to its name
+#: An agent's id in a URL path: written as kalah serve's game ids are (digits only, in SQLite's range).
+AgentId = Annotated[
+    int, BeforeValidator(digits_only("an agent id")), Path(ge=1, le=MAX_ID, description="the agent's id (digits only)")
+]
 
 
 STYLE = """
@@ -109,6 +114,10 @@ def _standings_table(rows: list[dict[str, Any]]) -> str:
 def create_app(server: ClassServer) -> FastAPI:
     """The web app of ``server`` (routes above)."""
     app = FastAPI(title="kalah arena serve", docs_url=None, redoc_url=None)
+    # Refusals read as kalah serve's do: one sentence in "detail", not pydantic's list.
+    app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
+    # As kalah serve's: no other site may frame the pages (and trick a click) or call the API from a page.
+    app.add_middleware(SameOriginOnly)
     book, library = server.book, server.library
 
     def leaderboard(event: str | None = None) -> list[dict[str, Any]]:
@@ -146,7 +155,7 @@ def create_app(server: ClassServer) -> FastAPI:
         return await asyncio.to_thread(leaderboard, event)
 
     @app.get("/api/agents/{agent_id}")
-    async def api_agent(agent_id: int = _id()) -> dict[str, Any]:
+    async def api_agent(agent_id: AgentId) -> dict[str, Any]:
         return await asyncio.to_thread(agent_json, agent_id)
 
     @app.get("/api/live")
@@ -154,7 +163,7 @@ def create_app(server: ClassServer) -> FastAPI:
         return [game.to_dict() for game in list(server.live.values())]
 
     @app.get("/api/games/{game_id}")
-    async def api_game(game_id: int = _id()) -> dict[str, Any]:
+    async def api_game(game_id: GameId) -> dict[str, Any]:
         return await asyncio.to_thread(game_json, game_id)
 
     @app.get("/api/tournament")
@@ -176,7 +185,7 @@ def create_app(server: ClassServer) -> FastAPI:
         )
 
     @app.get("/agents/{agent_id}", response_class=HTMLResponse)
-    async def page_agent(agent_id: int = _id()) -> HTMLResponse:
+    async def page_agent(agent_id: AgentId) -> HTMLResponse:
         data = await asyncio.to_thread(agent_json, agent_id)
         agent = data["agent"]
         names = {}
@@ -211,7 +220,7 @@ def create_app(server: ClassServer) -> FastAPI:
         return _page("Live games", "".join(parts) or "<p>No game is being played.</p>", refresh=2)
 
     @app.get("/games/{game_id}", response_class=HTMLResponse)
-    async def page_game(game_id: int = _id()) -> HTMLResponse:
+    async def page_game(game_id: GameId) -> HTMLResponse:
         data = await asyncio.to_thread(game_json, game_id)
         record = await asyncio.to_thread(library.record, game_id)
         positions = list(record.positions())

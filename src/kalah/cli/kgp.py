@@ -96,6 +96,8 @@ def kgp(
     except KeyboardInterrupt:
         typer.echo("kalah kgp: stopped: interrupted", err=True)
         raise typer.Exit(130) from None
+    if report.refused:  # the URL is wrong or the server turns this client away: bad input, not a lost connection
+        fail(report.reason)
     typer.echo(
         f"kalah kgp: stopped: {report.reason} ({plural(report.games, 'game')}, {plural(report.decisions, 'decision')})",
         err=True,

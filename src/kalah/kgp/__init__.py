@@ -18,7 +18,15 @@ from .board import (
 )
 from .client import ClientOptions, ClientReport, KgpClient, run_client
 from .thinker import Thinker
-from .transport import Connection, LineError, StreamConnection, WebSocketConnection, open_connection, parse_server
+from .transport import (
+    Connection,
+    LineError,
+    RefusedError,
+    StreamConnection,
+    WebSocketConnection,
+    open_connection,
+    parse_server,
+)
 from .wire import (
     MAX_LINE,
     Board,
@@ -43,6 +51,7 @@ __all__ = [
     "KgpError",
     "KgpSyntaxError",
     "LineError",
+    "RefusedError",
     "StreamConnection",
     "Thinker",
     "UnsupportedBoardError",

@@ -25,7 +25,7 @@ from kalah.rules.wording import plural
 
 from .board import UnsupportedBoardError, move_to_wire, position_from_board
 from .thinker import Thinker
-from .transport import Connection, LineError, open_connection, parse_server
+from .transport import Connection, LineError, RefusedError, open_connection, parse_server
 from .wire import Board, Command, KgpError, KgpSyntaxError, Word, format_command, parse_line
 
 PROTOCOL_MAJOR = 1
@@ -72,6 +72,8 @@ class ClientReport:
     decisions: int = 0
     errors: list[str] = field(default_factory=list)
     ok: bool = True
+    #: The server answered the WebSocket handshake with an HTTP error until the client gave up (a wrong URL?).
+    refused: bool = False
 
 
 class _Stop(Exception):
@@ -98,6 +100,7 @@ class KgpClient:
         self._thinking: asyncio.Task[None] | None = None
         self._next_id = 1
         self._pending_stop: _Stop | None = None  # set by a decision that ends the run; the session raises it
+        self._game_began = False  # on this connection: a connection that never got a state counts as a failure
 
     async def run(self) -> ClientReport:
         """Connect, play, reconnect after losses; returns why it stopped."""
@@ -106,39 +109,58 @@ class KgpClient:
         while True:
             try:
                 connection = await open_connection(self.options.server)
+            except RefusedError as error:
+                refused: RefusedError | None = error
+                reason = f"{self.options.server}: {error}"
             except (TimeoutError, OSError, KgpError) as error:
-                failures += 1
+                refused = None
                 reason = f"cannot reach {self.options.server}: {_describe(error)}"
-                if failures > self.options.retries:
-                    # Counted as --retries counts them: the attempts after the first failure.
-                    retried = failures - 1
-                    detail = (
-                        f"{failures} attempts: the first and {plural(retried, 'retry', 'retries')}"
-                        if retried
-                        else "1 attempt, no retries"
-                    )
-                    self.report.reason, self.report.ok = f"{reason} (gave up after {detail})", False
+            else:
+                refused = None
+                played = await self._connected(connection)
+                if played is None:
                     return self.report
-                self.events("retry", f"{reason}; trying again in {pause:g} s")
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, BACKOFF_LAST)
-                continue
-            failures, pause = 0, self.options.backoff_first
-            self.events("connected", f"connected to {self.options.server}")
-            try:
-                await self._session(connection)
-                reason = "the server closed the connection"
-            except _Stop as stop:
-                self.report.reason, self.report.ok = stop.reason, stop.ok
+                reason, began = played
+                if began:
+                    # A connection that played is no failed attempt: the next one starts a fresh count.
+                    failures, pause = 0, self.options.backoff_first
+                    self.events("retry", f"{reason}; connecting again in {pause:g} s")
+                    await asyncio.sleep(pause)
+                    continue
+                # A server that accepts and hangs up at once would otherwise be called again forever.
+                reason += " before a game began"
+            failures += 1
+            if failures > self.options.retries:
+                # Counted as --retries counts them: the attempts after the first failure.
+                retried = failures - 1
+                detail = (
+                    f"{failures} attempts: the first and {plural(retried, 'retry', 'retries')}"
+                    if retried
+                    else "1 attempt, no retries"
+                )
+                self.report.reason, self.report.ok = f"{reason} (gave up after {detail})", False
+                self.report.refused = refused is not None
                 return self.report
-            except (TimeoutError, OSError, LineError) as error:
-                reason = f"connection lost: {_describe(error)}"
-            finally:
-                await self._abandon(raise_pending=False)
-                await connection.close()
-            self.events("retry", f"{reason}; connecting again in {pause:g} s")
+            self.events("retry", f"{reason}; trying again in {pause:g} s")
             await asyncio.sleep(pause)
             pause = min(pause * 2, BACKOFF_LAST)
+
+    async def _connected(self, connection: Connection) -> tuple[str, bool] | None:
+        """Play on one connection: why it ended and whether a game began on it, or None when the run ends."""
+        self.events("connected", f"connected to {self.options.server}")
+        self._game_began = False
+        try:
+            await self._session(connection)
+            reason = "the server closed the connection"
+        except _Stop as stop:
+            self.report.reason, self.report.ok = stop.reason, stop.ok
+            return None
+        except (TimeoutError, OSError, LineError) as error:
+            reason = f"connection lost: {_describe(error)}"
+        finally:
+            await self._abandon(raise_pending=False)
+            await connection.close()
+        return reason, self._game_began
 
     # --- one connection ---------------------------------------------------------
 
@@ -219,6 +241,7 @@ class KgpClient:
             await self._send("error", str(error), ref=command.id)
             raise _Stop(f"the server plays a board this build cannot: {error}", ok=False) from None
         await self._abandon()
+        self._game_began = True
         self._track_game(board)
         if self.options.games is not None and self.report.games >= self.options.games:
             raise _Stop(f"played {self.report.games} game{'s' * (self.report.games != 1)}")

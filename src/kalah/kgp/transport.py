@@ -19,6 +19,15 @@ class LineError(KgpError):
     """A line that breaks the transport's rules: too long, or not UTF-8."""
 
 
+class RefusedError(KgpError):
+    """The server answered the WebSocket handshake with an HTTP error (a wrong path, or the client turned away)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        #: The HTTP status of the refusal, when there was one.
+        self.status = status
+
+
 class Connection(Protocol):
     """One KGP connection, whatever carries it."""
 
@@ -126,8 +135,17 @@ class WebSocketConnection:
 async def open_websocket(url: str, timeout: float = 10.0) -> WebSocketConnection:
     """Connect to a KGP server's WebSocket (``ws://host:port/socket`` or ``wss://``)."""
     from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidHandshake, InvalidStatus, InvalidURI
 
-    socket = await asyncio.wait_for(connect(url, max_size=4 * MAX_LINE, open_timeout=timeout), timeout + 1)
+    try:
+        socket = await asyncio.wait_for(connect(url, max_size=4 * MAX_LINE, open_timeout=timeout), timeout + 1)
+    except InvalidStatus as error:
+        status = error.response.status_code
+        raise RefusedError(f"the server refused the WebSocket connection (HTTP {status})", status) from None
+    except InvalidURI as error:
+        raise KgpError(f"not a WebSocket URL: {error}") from None
+    except InvalidHandshake as error:  # a server that does not speak HTTP, or answers it oddly: worth another try
+        raise OSError(f"the WebSocket handshake failed: {error}") from None
     return WebSocketConnection(socket, url)
 
 

@@ -386,6 +386,25 @@ class GameLibrary:
                 (reason, game_id),
             )
 
+    def mark_all_stopped(self, program: str, reason: str) -> list[int]:
+        """Mark every game of ``program`` that is still playing as stopped, with the reason; returns their ids.
+
+        For a server that plays its games to the end itself: those it finds playing as it starts were cut
+        off by the end of an earlier process (a crash, ``kill -9``) and will never move again.
+        """
+        with self._transaction() as db:  # not UPDATE ... RETURNING: SQLite before 3.35 lacks it
+            ids = [
+                int(row[0])
+                for row in db.execute(
+                    "SELECT id FROM games WHERE program = ? AND status = 'playing' ORDER BY id", (program,)
+                )
+            ]
+            db.execute(
+                "UPDATE games SET status = 'stopped', stop_reason = ? WHERE program = ? AND status = 'playing'",
+                (reason, program),
+            )
+        return ids
+
     def import_record(self, record: GameRecord, tags: dict[str, Any] | None = None) -> int:
         """Store a whole record as one game (one transaction)."""
         game_id = None

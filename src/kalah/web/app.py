@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, Query, Request
-from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -59,6 +58,7 @@ from .models import (
     NewGame,
     ReplayOut,
     TraceIn,
+    validation_error,
 )
 from .puzzles import router as puzzles_router
 from .redact import redact, server_paths
@@ -190,20 +190,7 @@ def create_app(
         message = redact(error.message, private)  # the server's paths stay on the server
         return JSONResponse({"detail": message}, status_code=error.status, headers=error.headers)
 
-    @app.exception_handler(RequestValidationError)
-    async def _validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
-        problems, errors = [], []
-        for item in error.errors()[:20]:
-            where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
-            if item.get("type") == "json_invalid":
-                problems.append(f"malformed JSON: {item.get('ctx', {}).get('error', item.get('msg'))}")
-            else:
-                problems.append(f"{where or 'body'}: {item.get('msg')}")
-            # what the client sent is not echoed: it may be megabytes
-            errors.append({key: value for key, value in item.items() if key not in ("input", "url", "ctx")})
-        return JSONResponse(
-            {"detail": "; ".join(problems)[:2000] or "bad request", "errors": jsonable_encoder(errors)}, status_code=422
-        )
+    app.add_exception_handler(RequestValidationError, validation_error)  # type: ignore[arg-type]
 
     @app.exception_handler(RecursionError)
     async def _too_deep(request: Request, error: RecursionError) -> JSONResponse:

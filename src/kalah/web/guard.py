@@ -34,8 +34,10 @@ serve``, the ``/socket`` of ``kalah arena serve``).
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import ipaddress
 import json
+import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -101,11 +103,33 @@ def socket_same_origin(headers: Mapping[str, str]) -> bool:
     return origin is None or same_origin(origin, headers.get("host", ""))
 
 
+#: Set in the task of a WebSocket refused with a denial response (read by :class:`_DeniedHandshake`).
+_denied: contextvars.ContextVar[bool] = contextvars.ContextVar("kalah_socket_denied", default=False)
+#: What uvicorn's websockets-sansio protocol logs at ERROR after every denial response: it never marks the
+#: handshake complete there (uvicorn pull request 3138), though the client got its answer.
+_INCOMPLETE_HANDSHAKE = "ASGI callable returned without completing handshake."
+
+
+class _DeniedHandshake(logging.Filter):
+    """Drops uvicorn's false "without completing handshake" error after a denial response of ours: a refusal
+    is not a server fault, and anything that alerts on ERROR fired at every refused socket. The same error
+    for any other socket (an app that returned without answering) is still logged."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (_denied.get() and record.getMessage() == _INCOMPLETE_HANDSHAKE)
+
+
+_DENIAL_FILTER = _DeniedHandshake()
+
+
 async def deny_socket(websocket: WebSocket, status: int, message: str) -> None:
     """Refuse a WebSocket before accepting it: an HTTP answer ``status`` with ``{"detail": message}`` where
     the server can send one (uvicorn can), else a close with code 4000 + ``status``."""
     with contextlib.suppress(Exception):
         if "websocket.http.response" in websocket.scope.get("extensions", {}):
+            # uvicorn logs the error in this task, after the app returns: the context var is still set there.
+            logging.getLogger("uvicorn.error").addFilter(_DENIAL_FILTER)  # once: a filter is added only once
+            _denied.set(True)
             await websocket.send_denial_response(JSONResponse({"detail": message}, status_code=status))
             return
     await websocket.close(code=4000 + status, reason=message[:120])

@@ -9,9 +9,13 @@ schema at ``/docs``; the routes are in :mod:`kalah.web.app`, the work in
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import Path
+from fastapi import Path, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from kalah.search.tracing import TRACED_ALGORITHMS
@@ -23,16 +27,29 @@ MAX_ID = 2**63 - 1
 GAME_ID_DIGITS = "[0-9]{1,19}"
 
 
-def _digits_only(value: object) -> object:
-    """Refuse ids that pydantic's lax integers would take ("1.0", "+1", " 1", "1_0"): the live guard,
-    which matches the raw path, would not see them as the game they name."""
-    if isinstance(value, str) and not re.fullmatch(GAME_ID_DIGITS, value):
-        raise ValueError(f"a game id is written in digits only, as 12; got {value[:40]!r}")
-    return value
+def digits_only(what: str) -> Callable[[object], object]:
+    """A validator of ids in paths, ``what`` naming them ("a game id"): ASCII digits, at most 19, in range.
+
+    Lax integers ("1.0", "+1", " 1", "1_0") are refused: the live guard, which matches the raw path, would not
+    see them as the game they name; and so are longer spellings ("000...01"), which it would not match either.
+    """
+
+    def check(value: object) -> object:
+        if isinstance(value, str):
+            if not re.fullmatch("[0-9]+", value):
+                raise ValueError(f"{what} is written in digits only, as 12; got {value[:40]!r}")
+            if not re.fullmatch(GAME_ID_DIGITS, value) or int(value) > MAX_ID:
+                shown = value if len(value) <= 40 else value[:40] + "..."
+                raise ValueError(f"{what} is at most {MAX_ID} (19 digits); {shown} is out of range")
+        return value
+
+    return check
 
 
 #: A game's id in a URL path.
-GameId = Annotated[int, BeforeValidator(_digits_only), Path(ge=1, le=MAX_ID, description="the game's id (digits only)")]
+GameId = Annotated[
+    int, BeforeValidator(digits_only("a game id")), Path(ge=1, le=MAX_ID, description="the game's id (digits only)")
+]
 #: Most moves a game can have: every move sows at least one seed into a store or
 #: forward, so even Kalah(8,15) ends far sooner.
 MAX_MOVES = 100_000
@@ -340,3 +357,20 @@ class AnalysisOut(BaseModel):
     source: Literal["rules", "book", "endgame", "solver", "search"] | None
     depth: int | None = Field(None, description="the search's depth when the value is estimated")
     pv_names: list[str] = Field(description="the best line in pit letters")
+
+
+async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+    """A request FastAPI's validation refused, answered 422 with one sentence in ``detail`` (every problem,
+    where it is) and pydantic's list in ``errors``: pages and clients show ``detail`` as it is."""
+    problems, errors = [], []
+    for item in error.errors()[:20]:
+        where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+        if item.get("type") == "json_invalid":
+            problems.append(f"malformed JSON: {item.get('ctx', {}).get('error', item.get('msg'))}")
+        else:
+            problems.append(f"{where or 'body'}: {item.get('msg')}")
+        # what the client sent is not echoed: it may be megabytes
+        errors.append({key: value for key, value in item.items() if key not in ("input", "url", "ctx")})
+    return JSONResponse(
+        {"detail": "; ".join(problems)[:2000] or "bad request", "errors": jsonable_encoder(errors)}, status_code=422
+    )
