@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from kalah.cli.analyse import duration_text, rate_text
 from kalah.cli.compare import plot_figure, seconds_table_unit
 
@@ -77,3 +79,29 @@ def test_ctrl_c_during_a_timed_solve_prints_the_bounds_proven_so_far():
         r" interruption\)\n|interrupted before any bound was proven\n",
         out,
     ), (out, err)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["-a", "pvs", "-d", "40"], ["-d", "40"], ["-a", "mcts", "-t", "60"], ["-a", "minimax", "-d", "30"], ["-t", "60"]],
+    ids=["pvs", "depth", "mcts", "minimax", "exact"],
+)
+def test_ctrl_c_stops_an_analysis_promptly(options):
+    # The compiled search never looks at signals: run in the main thread, it went on for minutes after Ctrl-C.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kalah.cli", "analyse", "-p", "[[6,6,6,6,6,6,0],[6,6,6,6,6,6,0]]", *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.5)
+    stopped = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=15)
+    finally:
+        process.kill()
+    assert time.monotonic() - stopped < 5, "Ctrl-C must stop the analysis promptly"
+    assert process.returncode == 130, err
+    assert err == "kalah: interrupted: the analysis stopped before it finished; nothing to show\n", err
+    assert out == ""

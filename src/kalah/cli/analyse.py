@@ -8,6 +8,8 @@ book, the endgame databases or the solver prove it in time); with
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -16,12 +18,14 @@ from rich.table import Table
 
 from kalah.analysis import DEFAULT_TIME, Analysis
 from kalah.analysis import analyse as analyse_position
+from kalah.core.builds import Engine
 from kalah.rules import SWAP, Position, line_names, move_name
 from kalah.rules.wording import plural
 from kalah.search import (
     ALGORITHMS,
     EVALUATIONS,
     SearchError,
+    SearchResult,
     check_algorithm,
     check_depth,
     check_evaluation,
@@ -76,6 +80,41 @@ def rate_text(nodes: int, seconds: float) -> str:
     if rate >= 1e6:
         return f" ({rate / 1e6:.1f} M nodes/s)"
     return f" ({rate / 1e3:.0f} k nodes/s)" if rate >= 1e3 else f" ({rate:.0f} nodes/s)"
+
+
+def search_interruptibly(position: Position, **options: object) -> SearchResult:
+    """:func:`kalah.search.search` in a worker thread, so that Ctrl-C stops it.
+
+    The compiled search runs without the GIL and never looks at signals: called from the main thread,
+    Python only sees a SIGINT once the search returns, which for a deep or long search is never. Here
+    the main thread waits, takes the KeyboardInterrupt, asks the engine to stop and lets it go on up.
+    UCT has no stop of its own; its thread is a daemon, ended with the process."""
+    engine = Engine()
+    answer: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            answer["result"] = search(position, engine=engine, **options)  # type: ignore[arg-type]
+        except BaseException as error:  # handed to the main thread
+            answer["error"] = error
+
+    _wait_for(work, engine.stop)
+    if "error" in answer:
+        raise answer["error"]  # type: ignore[misc]
+    return answer["result"]  # type: ignore[return-value]
+
+
+def _wait_for(work: Callable[[], None], stop: Callable[[], None]) -> None:
+    """Run ``work`` in a daemon thread until it ends; on Ctrl-C call ``stop`` and re-raise."""
+    thread = threading.Thread(target=work, name="kalah-analyse", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except KeyboardInterrupt:
+        stop()
+        thread.join(1.0)  # a stopped search returns within moments; UCT does not, and is left behind
+        raise
 
 
 def _value_text(value) -> str:
@@ -160,10 +199,17 @@ def register(app: typer.Typer) -> None:
             position = read_record_position(record, move)
         else:
             position = read_position(position_text, to_move) if position_text is not None else Position.start()
-        if not plain_search:
-            show_analysis(analyse_position(position, seconds or DEFAULT_TIME), as_json)
-            return
-        result = search(position, name, depth=limit, time=seconds, evaluation=kind, move_values=True)
+        try:
+            if not plain_search:
+                show_analysis(analyse_position(position, seconds or DEFAULT_TIME), as_json)
+                return
+            result = search_interruptibly(
+                position, algorithm=name, depth=limit, time=seconds, evaluation=kind, move_values=True
+            )
+        except KeyboardInterrupt:
+            # typer turns an escaping KeyboardInterrupt into exit 130 without a word; say what happened.
+            typer.echo("kalah: interrupted: the analysis stopped before it finished; nothing to show", err=True)
+            raise typer.Exit(130) from None
         if as_json:
             data = result.to_dict()
             typer.echo(json.dumps(data))
