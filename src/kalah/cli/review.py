@@ -16,6 +16,7 @@ from kalah.review import CLASSES, DEFAULT_TIME, review
 from kalah.rules.wording import plural
 
 from . import fail
+from .options import parse_game_id
 
 _STYLE = {"best": "green", "good": "green", "inaccuracy": "yellow", "mistake": "red", "blunder": "bold red"}
 
@@ -123,8 +124,8 @@ def register(app: typer.Typer) -> None:
         game_id: int | None = typer.Option(
             None,
             "--game",
-            min=1,
             metavar="ID",
+            parser=parse_game_id,
             help="Review game ID of the game library instead (the review is stored with it).",
         ),
         db: Path | None = typer.Option(
