@@ -105,3 +105,28 @@ def test_ctrl_c_stops_an_analysis_promptly(options):
     assert process.returncode == 130, err
     assert err == "kalah: interrupted: the analysis stopped before it finished; nothing to show\n", err
     assert out == ""
+
+
+def test_analyse_takes_the_variant_flags_as_solve_does(capsys):
+    # analyse had none: a bare board was always Kalah(6,4), with no way to ask for other rules.
+    from kalah.cli import main
+
+    board = "[[0,0,1,2,0,3,0],[1,0,0,2,1,0,0]]"
+    assert main(["analyse", "-p", board, "--empty-capture", "--pie-rule", "--seeds", "3", "-d", "4"]) == 0
+    assert capsys.readouterr().out.startswith("Kalah(6,3) empty-capture pie, player 0 to move; pvs")
+    assert main(["analyse", "-p", board, "--to-move", "1", "--seeds", "3", "-t", "1"]) == 0
+    assert capsys.readouterr().out.startswith("Kalah(6,3), player 1 to move\n")
+    assert main(["analyse", "--pits", "4", "--seeds", "3", "-d", "4"]) == 0
+    assert capsys.readouterr().out.startswith("Kalah(4,3), player 0 to move; pvs")
+    assert main(["analyse", "-p", board, "--pits", "5"]) == 2
+    assert capsys.readouterr().err == "kalah: error: the position: --pits 5 contradicts the board's 6 pits a side\n"
+
+
+def test_analyse_refuses_variant_flags_beside_a_record(tmp_path, capsys):
+    from kalah.cli import main
+
+    record = tmp_path / "game.json"
+    assert main(["play", "-0", "random", "-1", "random", "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["analyse", "--record", str(record), "--pie-rule"]) == 2
+    assert capsys.readouterr().err == "kalah: error: --pie-rule cannot go with --record (it has its variant)\n"

@@ -34,7 +34,19 @@ from kalah.search import (
 )
 
 from . import fail
-from .options import TO_MOVE, check_to_move, read_position, read_record_position
+from .options import (
+    EMPTY_CAPTURE,
+    PIE_RULE,
+    PITS,
+    SEEDS,
+    TO_MOVE,
+    VARIANT_FLAGS,
+    check_to_move,
+    given_variant_flags,
+    make_variant,
+    read_position,
+    read_record_position,
+)
 
 
 def parse_depth(text: str | None) -> int | None:
@@ -130,15 +142,20 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def analyse(
+        context: typer.Context,
         position_text: str | None = typer.Option(
             None,
             "--position",
             "-p",
             metavar="POSITION",
             help="The position: JSON or a board such as '[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]', inline or in a file"
-            " (default: the start of Kalah(6,4)).",
+            " (default: the start of the variant). A board is played by the variant flags.",
         ),
         to_move: int | None = TO_MOVE,
+        pits: int = PITS,
+        seeds: int = SEEDS,
+        empty_capture: bool = EMPTY_CAPTURE,
+        pie_rule: bool = PIE_RULE,
         record: Path | None = typer.Option(
             None, "--record", metavar="FILE", help="Take the position from a game record (JSON) ..."
         ),
@@ -195,10 +212,16 @@ def register(app: typer.Typer) -> None:
             fail("give a position with --position or --record, not both")
         if move is not None and record is None:
             fail("--move needs --record FILE")
+        flags = given_variant_flags(context)
         if record is not None:
+            if flags:
+                # A record carries its variant; a flag beside it could only contradict it or repeat it.
+                fail(f"{', '.join(VARIANT_FLAGS[name] for name in flags)} cannot go with --record (it has its variant)")
             position = read_record_position(record, move)
+        elif position_text is not None:
+            position = read_position(position_text, to_move, flags)
         else:
-            position = read_position(position_text, to_move) if position_text is not None else Position.start()
+            position = Position.start(make_variant(pits, seeds, empty_capture, pie_rule))
         try:
             if not plain_search:
                 show_analysis(analyse_position(position, seconds or DEFAULT_TIME), as_json)
