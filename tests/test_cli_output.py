@@ -130,3 +130,51 @@ def test_analyse_refuses_variant_flags_beside_a_record(tmp_path, capsys):
     capsys.readouterr()
     assert main(["analyse", "--record", str(record), "--pie-rule"]) == 2
     assert capsys.readouterr().err == "kalah: error: --pie-rule cannot go with --record (it has its variant)\n"
+
+
+def _interrupted(args, tmp_path, seconds=2.0):
+    """Run ``kalah ARGS`` with its data in ``tmp_path``, send Ctrl-C after ``seconds``; (code, stderr)."""
+    import os
+
+    env = dict(os.environ, HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kalah.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    time.sleep(seconds)
+    process.send_signal(signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    return process.returncode, err
+
+
+def test_ctrl_c_in_an_endgame_build_says_the_partial_file_is_kept(tmp_path):
+    # It exited 130 without a word: nothing told the user that the next run resumes.
+    code, err = _interrupted(["endgame", "build", "-k", "26", "-q", "--path", str(tmp_path / "eg")], tmp_path)
+    assert code == 130, err
+    partial = tmp_path / "eg" / "kalah-m6-std-k26.egdb.partial"
+    assert (
+        err == f"kalah: interrupted: the layers finished are kept in {partial}; run the same command again to resume\n"
+    )
+
+
+def test_ctrl_c_in_a_book_build_says_the_next_run_resumes(tmp_path):
+    out = tmp_path / "book.json"
+    code, err = _interrupted(["book", "build", "--moves", "12", "-q", "--pits", "5", "--out", str(out)], tmp_path)
+    assert code == 130, err
+    assert re.fullmatch(
+        rf"kalah: interrupted: (the book in {re.escape(str(out))} holds the move numbers finished|no move number"
+        r" finished); run the same command again to resume\n",
+        err,
+    ), err
+
+
+def test_ctrl_c_in_a_review_says_nothing_was_stored(tmp_path):
+    from kalah.cli import main
+
+    record = tmp_path / "game.json"
+    assert main(["play", "-0", "random:seed=3", "-1", "random:seed=4", "--record", str(record)]) == 0
+    code, err = _interrupted(["review", str(record), "-t", "5"], tmp_path)
+    assert code == 130, err
+    assert err == "kalah: interrupted: the review was not finished (nothing stored); run it again\n"
