@@ -236,3 +236,37 @@ def test_two_players_of_the_same_name_are_told_apart():
         "exec[move=5]:python3 bot.py": "python3 bot.py #2",
         "random": "random",
     }
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--games", "20000000"], "--games must be an even number from 2 to 100,000"),
+        (["--games", "99999999999999999999998"], "--games must be an even number from 2 to 100,000"),
+        (["-p", "random:seed=1", "--games", "100000"], "player 'random:seed=1' is listed twice"),
+    ],
+    ids=["large", "huge", "twice"],
+)
+def test_an_arena_checks_its_options_before_making_its_schedule(tmp_path, options, message):
+    # --games had no upper bound: the openings and the schedule filled gigabytes before any other check.
+    started = time.monotonic()
+    run = kalah("arena", "-p", "random:seed=1", "-p", "random:seed=2", *options, "--db", str(tmp_path / "a.sqlite"))
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.startswith("kalah: error: ") and message in run.stderr and run.stderr.count("\n") == 1
+    assert time.monotonic() - started < 20
+    assert not (tmp_path / "a.sqlite").exists()
+
+
+def test_the_help_of_games_names_the_bound():
+    from kalah.arena import MAX_GAMES
+
+    assert f"at most {MAX_GAMES:,}" in " ".join(kalah("arena", "--help").stdout.split())
+
+
+@pytest.mark.parametrize("threads", ["65", "99999999999999999999999", "0"])
+def test_solve_threads_have_the_bound_of_a_players_threads(threads):
+    from kalah.search import MAX_THREADS
+
+    run = kalah("solve", "--threads", threads)
+    assert run.returncode == 2
+    assert run.stderr == f"kalah: error: threads must be a whole number from 1 to {MAX_THREADS}, got {threads}\n"

@@ -265,3 +265,39 @@ def test_documented_forms_work(files):
     assert board.returncode == 0 and '"to_move": 1' in board.stdout
     assert run("analyse", "--record", files["game"], "--move", "4", "-d", "3").returncode == 0
     assert sys.executable  # the tests ran with the interpreter that installed kalah
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["games", "--db", "{db}", "export", "{id}"],
+        ["games", "--db", "{db}", "delete", "{id}", "--yes"],
+        ["review", "--db", "{db}", "--game={id}"],
+    ],
+    ids=["export", "delete", "review"],
+)
+@pytest.mark.parametrize("game_id", ["99999999999999999999999", "9223372036854775808", "+1", "1.0", "0", "-1", "１"])
+def test_a_game_id_is_digits_within_sqlites_range(tmp_path, capsys, command, game_id):
+    # Beyond 2**63 - 1 SQLite raised OverflowError (a traceback); '+1' was game 1 for some commands only.
+    from kalah.cli import main
+    from kalah.records import GameLibrary
+
+    db = tmp_path / "a.sqlite"
+    GameLibrary(db)
+    args = [part.format(db=db, id=game_id) for part in command]
+    if game_id.startswith("-") and game_id in args:
+        args.insert(args.index(game_id), "--")
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kalah: error: ") and err.count("\n") == 1, err
+    assert "a game id is a whole number from 1 to 9223372036854775807 in digits only" in err, err
+
+
+def test_the_largest_game_id_is_just_a_missing_game(tmp_path, capsys):
+    from kalah.cli import main
+    from kalah.records import GameLibrary
+
+    db = tmp_path / "a.sqlite"
+    GameLibrary(db)
+    assert main(["games", "--db", str(db), "export", str(2**63 - 1)]) == 2
+    assert capsys.readouterr().err == f"kalah: error: no game {2**63 - 1} in {db}\n"

@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from kalah.cli.analyse import duration_text, rate_text
 from kalah.cli.compare import plot_figure, seconds_table_unit
 
@@ -77,3 +79,102 @@ def test_ctrl_c_during_a_timed_solve_prints_the_bounds_proven_so_far():
         r" interruption\)\n|interrupted before any bound was proven\n",
         out,
     ), (out, err)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["-a", "pvs", "-d", "40"], ["-d", "40"], ["-a", "mcts", "-t", "60"], ["-a", "minimax", "-d", "30"], ["-t", "60"]],
+    ids=["pvs", "depth", "mcts", "minimax", "exact"],
+)
+def test_ctrl_c_stops_an_analysis_promptly(options):
+    # The compiled search never looks at signals: run in the main thread, it went on for minutes after Ctrl-C.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kalah.cli", "analyse", "-p", "[[6,6,6,6,6,6,0],[6,6,6,6,6,6,0]]", *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.5)
+    stopped = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=15)
+    finally:
+        process.kill()
+    assert time.monotonic() - stopped < 5, "Ctrl-C must stop the analysis promptly"
+    assert process.returncode == 130, err
+    assert err == "kalah: interrupted: the analysis stopped before it finished; nothing to show\n", err
+    assert out == ""
+
+
+def test_analyse_takes_the_variant_flags_as_solve_does(capsys):
+    # analyse had none: a bare board was always Kalah(6,4), with no way to ask for other rules.
+    from kalah.cli import main
+
+    board = "[[0,0,1,2,0,3,0],[1,0,0,2,1,0,0]]"
+    assert main(["analyse", "-p", board, "--empty-capture", "--pie-rule", "--seeds", "3", "-d", "4"]) == 0
+    assert capsys.readouterr().out.startswith("Kalah(6,3) empty-capture pie, player 0 to move; pvs")
+    assert main(["analyse", "-p", board, "--to-move", "1", "--seeds", "3", "-t", "1"]) == 0
+    assert capsys.readouterr().out.startswith("Kalah(6,3), player 1 to move\n")
+    assert main(["analyse", "--pits", "4", "--seeds", "3", "-d", "4"]) == 0
+    assert capsys.readouterr().out.startswith("Kalah(4,3), player 0 to move; pvs")
+    assert main(["analyse", "-p", board, "--pits", "5"]) == 2
+    assert capsys.readouterr().err == "kalah: error: the position: --pits 5 contradicts the board's 6 pits a side\n"
+
+
+def test_analyse_refuses_variant_flags_beside_a_record(tmp_path, capsys):
+    from kalah.cli import main
+
+    record = tmp_path / "game.json"
+    assert main(["play", "-0", "random", "-1", "random", "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["analyse", "--record", str(record), "--pie-rule"]) == 2
+    assert capsys.readouterr().err == "kalah: error: --pie-rule cannot go with --record (it has its variant)\n"
+
+
+def _interrupted(args, tmp_path, seconds=2.0):
+    """Run ``kalah ARGS`` with its data in ``tmp_path``, send Ctrl-C after ``seconds``; (code, stderr)."""
+    import os
+
+    env = dict(os.environ, HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kalah.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    time.sleep(seconds)
+    process.send_signal(signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    return process.returncode, err
+
+
+def test_ctrl_c_in_an_endgame_build_says_the_partial_file_is_kept(tmp_path):
+    # It exited 130 without a word: nothing told the user that the next run resumes.
+    code, err = _interrupted(["endgame", "build", "-k", "26", "-q", "--path", str(tmp_path / "eg")], tmp_path)
+    assert code == 130, err
+    partial = tmp_path / "eg" / "kalah-m6-std-k26.egdb.partial"
+    assert (
+        err == f"kalah: interrupted: the layers finished are kept in {partial}; run the same command again to resume\n"
+    )
+
+
+def test_ctrl_c_in_a_book_build_says_the_next_run_resumes(tmp_path):
+    out = tmp_path / "book.json"
+    code, err = _interrupted(["book", "build", "--moves", "12", "-q", "--pits", "5", "--out", str(out)], tmp_path)
+    assert code == 130, err
+    assert re.fullmatch(
+        rf"kalah: interrupted: (the book in {re.escape(str(out))} holds the move numbers finished|no move number"
+        r" finished); run the same command again to resume\n",
+        err,
+    ), err
+
+
+def test_ctrl_c_in_a_review_says_nothing_was_stored(tmp_path):
+    from kalah.cli import main
+
+    record = tmp_path / "game.json"
+    assert main(["play", "-0", "random:seed=3", "-1", "random:seed=4", "--record", str(record)]) == 0
+    code, err = _interrupted(["review", str(record), "-t", "5"], tmp_path)
+    assert code == 130, err
+    assert err == "kalah: interrupted: the review was not finished (nothing stored); run it again\n"

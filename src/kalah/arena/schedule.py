@@ -67,6 +67,47 @@ class GameTask:
         }
 
 
+#: Games per pairing at most: each is a task, a record and a row of the library; beyond this a match
+#: would fill memory with its schedule before it played a game.
+MAX_GAMES = 100_000
+
+
+def check_players(players: list[str]) -> list[str]:
+    """The specs of an arena's players, stripped and sorted, each a computer player named once.
+
+    Raises:
+        ArenaError: fewer than two players, one listed twice, or one that needs a person.
+    """
+    if len(players) < 2:
+        raise ArenaError(f"an arena needs at least two players, got {len(players)}")
+    specs = [spec.strip() for spec in players]
+    duplicates = sorted({spec for spec in specs if specs.count(spec) > 1})
+    if duplicates:
+        raise ArenaError(
+            f"player {duplicates[0]!r} is listed twice; give each player once "
+            "(to rate two copies, tell them apart by an option such as seed=)"
+        )
+    for spec in specs:
+        player = make_player(spec)  # fails early, with the spec module's message, on unknown players
+        if not getattr(player, "is_computer", False):
+            raise ArenaError(f"player {spec!r} needs a person at a board; the arena plays computer players only")
+    return sorted(specs)
+
+
+def check_games(games: int) -> int:
+    """Games per pairing: a positive even number up to MAX_GAMES.
+
+    Raises:
+        ArenaError: ``games`` is odd, below 2 or above ``MAX_GAMES``.
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2 or games > MAX_GAMES:
+        raise ArenaError(
+            f"games per pairing must be an even number from 2 to {MAX_GAMES:,} (each opening is played "
+            f"from both sides), got {games!r}"
+        )
+    return games
+
+
 @dataclass
 class Arena:
     """A round robin: every pair of players plays ``games`` games, each opening twice."""
@@ -78,25 +119,8 @@ class Arena:
     key: str = field(init=False)
 
     def __post_init__(self) -> None:
-        if len(self.players) < 2:
-            raise ArenaError(f"an arena needs at least two players, got {len(self.players)}")
-        specs = [spec.strip() for spec in self.players]
-        duplicates = sorted({spec for spec in specs if specs.count(spec) > 1})
-        if duplicates:
-            raise ArenaError(
-                f"player {duplicates[0]!r} is listed twice; give each player once "
-                "(to rate two copies, tell them apart by an option such as seed=)"
-            )
-        for spec in specs:
-            player = make_player(spec)  # fails early, with the spec module's message, on unknown players
-            if not getattr(player, "is_computer", False):
-                raise ArenaError(f"player {spec!r} needs a person at a board; the arena plays computer players only")
-        self.players = sorted(specs)
-        if self.games < 2 or self.games % 2:
-            raise ArenaError(
-                f"games per pairing must be a positive even number (each opening is played "
-                f"from both sides), got {self.games}"
-            )
+        self.players = check_players(self.players)
+        check_games(self.games)
         if len(self.openings) < self.games // 2:
             raise ArenaError(
                 f"{self.games} games per pairing need {plural(self.games // 2, 'opening')}, got {len(self.openings)}"

@@ -8,6 +8,8 @@ book, the endgame databases or the solver prove it in time); with
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -16,12 +18,14 @@ from rich.table import Table
 
 from kalah.analysis import DEFAULT_TIME, Analysis
 from kalah.analysis import analyse as analyse_position
+from kalah.core.builds import Engine
 from kalah.rules import SWAP, Position, line_names, move_name
 from kalah.rules.wording import plural
 from kalah.search import (
     ALGORITHMS,
     EVALUATIONS,
     SearchError,
+    SearchResult,
     check_algorithm,
     check_depth,
     check_evaluation,
@@ -30,7 +34,19 @@ from kalah.search import (
 )
 
 from . import fail
-from .options import TO_MOVE, check_to_move, read_position, read_record_position
+from .options import (
+    EMPTY_CAPTURE,
+    PIE_RULE,
+    PITS,
+    SEEDS,
+    TO_MOVE,
+    VARIANT_FLAGS,
+    check_to_move,
+    given_variant_flags,
+    make_variant,
+    read_position,
+    read_record_position,
+)
 
 
 def parse_depth(text: str | None) -> int | None:
@@ -78,6 +94,41 @@ def rate_text(nodes: int, seconds: float) -> str:
     return f" ({rate / 1e3:.0f} k nodes/s)" if rate >= 1e3 else f" ({rate:.0f} nodes/s)"
 
 
+def search_interruptibly(position: Position, **options: object) -> SearchResult:
+    """:func:`kalah.search.search` in a worker thread, so that Ctrl-C stops it.
+
+    The compiled search runs without the GIL and never looks at signals: called from the main thread,
+    Python only sees a SIGINT once the search returns, which for a deep or long search is never. Here
+    the main thread waits, takes the KeyboardInterrupt, asks the engine to stop and lets it go on up.
+    UCT has no stop of its own; its thread is a daemon, ended with the process."""
+    engine = Engine()
+    answer: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            answer["result"] = search(position, engine=engine, **options)  # type: ignore[arg-type]
+        except BaseException as error:  # handed to the main thread
+            answer["error"] = error
+
+    _wait_for(work, engine.stop)
+    if "error" in answer:
+        raise answer["error"]  # type: ignore[misc]
+    return answer["result"]  # type: ignore[return-value]
+
+
+def _wait_for(work: Callable[[], None], stop: Callable[[], None]) -> None:
+    """Run ``work`` in a daemon thread until it ends; on Ctrl-C call ``stop`` and re-raise."""
+    thread = threading.Thread(target=work, name="kalah-analyse", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except KeyboardInterrupt:
+        stop()
+        thread.join(1.0)  # a stopped search returns within moments; UCT does not, and is left behind
+        raise
+
+
 def _value_text(value) -> str:
     if value is None:
         return "?"
@@ -91,15 +142,20 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def analyse(
+        context: typer.Context,
         position_text: str | None = typer.Option(
             None,
             "--position",
             "-p",
             metavar="POSITION",
             help="The position: JSON or a board such as '[[0,0,1,2,0,3,20],[1,0,0,2,1,0,18]]', inline or in a file"
-            " (default: the start of Kalah(6,4)).",
+            " (default: the start of the variant). A board is played by the variant flags.",
         ),
         to_move: int | None = TO_MOVE,
+        pits: int = PITS,
+        seeds: int = SEEDS,
+        empty_capture: bool = EMPTY_CAPTURE,
+        pie_rule: bool = PIE_RULE,
         record: Path | None = typer.Option(
             None, "--record", metavar="FILE", help="Take the position from a game record (JSON) ..."
         ),
@@ -156,14 +212,27 @@ def register(app: typer.Typer) -> None:
             fail("give a position with --position or --record, not both")
         if move is not None and record is None:
             fail("--move needs --record FILE")
+        flags = given_variant_flags(context)
         if record is not None:
+            if flags:
+                # A record carries its variant; a flag beside it could only contradict it or repeat it.
+                fail(f"{', '.join(VARIANT_FLAGS[name] for name in flags)} cannot go with --record (it has its variant)")
             position = read_record_position(record, move)
+        elif position_text is not None:
+            position = read_position(position_text, to_move, flags)
         else:
-            position = read_position(position_text, to_move) if position_text is not None else Position.start()
-        if not plain_search:
-            show_analysis(analyse_position(position, seconds or DEFAULT_TIME), as_json)
-            return
-        result = search(position, name, depth=limit, time=seconds, evaluation=kind, move_values=True)
+            position = Position.start(make_variant(pits, seeds, empty_capture, pie_rule))
+        try:
+            if not plain_search:
+                show_analysis(analyse_position(position, seconds or DEFAULT_TIME), as_json)
+                return
+            result = search_interruptibly(
+                position, algorithm=name, depth=limit, time=seconds, evaluation=kind, move_values=True
+            )
+        except KeyboardInterrupt:
+            # typer turns an escaping KeyboardInterrupt into exit 130 without a word; say what happened.
+            typer.echo("kalah: interrupted: the analysis stopped before it finished; nothing to show", err=True)
+            raise typer.Exit(130) from None
         if as_json:
             data = result.to_dict()
             typer.echo(json.dumps(data))

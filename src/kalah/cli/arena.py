@@ -28,7 +28,11 @@ def arena(
         [], "--player", "-p", metavar="SPEC", help="A player spec, e.g. random or pvs:time=0.1 (give two or more)."
     ),
     games: int = typer.Option(
-        100, "--games", "-n", metavar="N", help="Games per pairing (even: each opening is played from both sides)."
+        100,
+        "--games",
+        "-n",
+        metavar="N",
+        help="Games per pairing, even (each opening is played from both sides), at most 100,000.",
     ),
     jobs: int | None = typer.Option(
         None, "--jobs", "-j", metavar="N", help="Local worker processes (default: all cores)."
@@ -68,7 +72,16 @@ def arena(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from kalah.arena import Arena, builtin_openings, check_cluster, load_openings, random_openings, run_arena
+    from kalah.arena import (
+        MAX_GAMES,
+        Arena,
+        builtin_openings,
+        check_cluster,
+        check_players,
+        load_openings,
+        random_openings,
+        run_arena,
+    )
     from kalah.records import GameLibrary
     from kalah.rules import Variant
 
@@ -78,13 +91,17 @@ def arena(
     check_output_path(csv_file, "--csv")
     if openings is not None and random_plies is not None:
         fail("give --openings or --random-plies, not both")
-    if games < 2 or games % 2:
-        fail(f"--games must be a positive even number (each opening is played from both sides), got {games}")
+    if games < 2 or games % 2 or games > MAX_GAMES:
+        fail(
+            f"--games must be an even number from 2 to {MAX_GAMES:,} (each opening is played from both sides),"
+            f" got {games}"
+        )
     if jobs is not None and jobs < 1:
         fail(f"--jobs must be at least 1, got {jobs}")
     variant = Variant(pits=pits, seeds=seeds, empty_capture=empty_capture, pie_rule=pie_rule)
     if len(player) < 2:
         fail(f"an arena needs at least two --player options, got {len(player)}")
+    check_players(list(player))  # before the openings: a mistyped player is told at once, not after them
     count = games // 2
     if openings is not None:
         positions = load_openings(openings, variant)

@@ -71,34 +71,49 @@ def register(app: typer.Typer) -> None:
         started = _time.perf_counter()
         # The database a solve of the start should probe (K=28 for Kalah(6,5)), built once as kalah solve
         # builds it: without it every position of the book would be solved with a smaller one, far slower.
-        _prepare_endgame(Position.start(variant), None, threads)
+        try:
+            _prepare_endgame(Position.start(variant), None, threads)
+        except KeyboardInterrupt:
+            typer.echo(
+                "kalah: interrupted while building the endgame database (its finished layers are kept"
+                " in a .partial file); run the same command again to resume",
+                err=True,
+            )
+            raise typer.Exit(130) from None
 
         def save(book: Book) -> None:
             book.save(path)
 
-        if quiet:
-            book = build_book(variant, moves, plies=plies, book=earlier, threads=threads, checkpoint=save)
-        else:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        try:
+            if quiet:
+                book = build_book(variant, moves, plies=plies, book=earlier, threads=threads, checkpoint=save)
+            else:
+                from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-            with Progress(
-                TextColumn("[bold]move {task.fields[level]}/" + str(moves or plies) + "[/bold]"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("positions"),
-                TimeElapsedColumn(),
-                transient=True,
-            ) as bar:
-                task = bar.add_task("build", total=None, level=1)
-                book = build_book(
-                    variant,
-                    moves,
-                    plies=plies,
-                    book=earlier,
-                    threads=threads,
-                    checkpoint=save,
-                    progress=lambda done, total, level: bar.update(task, completed=done, total=total, level=level),
-                )
+                with Progress(
+                    TextColumn("[bold]move {task.fields[level]}/" + str(moves or plies) + "[/bold]"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("positions"),
+                    TimeElapsedColumn(),
+                    transient=True,
+                ) as bar:
+                    task = bar.add_task("build", total=None, level=1)
+                    book = build_book(
+                        variant,
+                        moves,
+                        plies=plies,
+                        book=earlier,
+                        threads=threads,
+                        checkpoint=save,
+                        progress=lambda done, total, level: bar.update(task, completed=done, total=total, level=level),
+                    )
+        except KeyboardInterrupt:
+            # typer turns an escaping KeyboardInterrupt into exit 130 without a word; the book is saved
+            # after each complete move number, so the next run goes on from there.
+            kept = f"the book in {path} holds the move numbers finished" if path.exists() else "no move number finished"
+            typer.echo(f"kalah: interrupted: {kept}; run the same command again to resume", err=True)
+            raise typer.Exit(130) from None
         book.save(path)
         seconds = _time.perf_counter() - started
         within = f", within {plural(book.plies, 'ply', 'plies')} of the start" if book.plies is not None else ""

@@ -98,27 +98,37 @@ def register(app: typer.Typer) -> None:
                 f" it is built; {_size(available)} is available"
             )
         started = _time.perf_counter()
-        if quiet:
-            database = build_database(variant, max_seeds, directory, threads=threads, resume=not fresh)
-        else:
-            with Progress(
-                TextColumn("[bold]building[/bold]"),
-                BarColumn(),
-                TextColumn("{task.percentage:>5.1f}%"),
-                TimeElapsedColumn(),
-                TextColumn("left"),
-                TimeRemainingColumn(),
-                transient=True,
-            ) as bar:
-                task = bar.add_task("build", total=positions)
-                database = build_database(
-                    variant,
-                    max_seeds,
-                    directory,
-                    threads=threads,
-                    resume=not fresh,
-                    progress=lambda done, total: bar.update(task, completed=done),
-                )
+        try:
+            if quiet:
+                database = build_database(variant, max_seeds, directory, threads=threads, resume=not fresh)
+            else:
+                with Progress(
+                    TextColumn("[bold]building[/bold]"),
+                    BarColumn(),
+                    TextColumn("{task.percentage:>5.1f}%"),
+                    TimeElapsedColumn(),
+                    TextColumn("left"),
+                    TimeRemainingColumn(),
+                    transient=True,
+                ) as bar:
+                    task = bar.add_task("build", total=positions)
+                    database = build_database(
+                        variant,
+                        max_seeds,
+                        directory,
+                        threads=threads,
+                        resume=not fresh,
+                        progress=lambda done, total: bar.update(task, completed=done),
+                    )
+        except KeyboardInterrupt:
+            # typer turns an escaping KeyboardInterrupt into exit 130 without a word; the layers done are
+            # in the .partial file, which the next run (without --fresh) resumes from.
+            typer.echo(
+                f"kalah: interrupted: the layers finished are kept in {existing}.partial;"
+                " run the same command again to resume",
+                err=True,
+            )
+            raise typer.Exit(130) from None
         seconds = _time.perf_counter() - started
         rule = " empty-capture" if variant.empty_capture else ""
         typer.echo(f"endgame database: {plural(variant.pits, 'pit')}{rule}, up to {plural(max_seeds, 'seed')}")

@@ -12,7 +12,7 @@ from kalah.records import GameFilter, GameLibrary, default_library_path
 from kalah.records.filters import RESULTS, parse_day
 from kalah.rules import KalahError, Variant
 
-from .options import check_output_path
+from .options import check_output_path, parse_game_id
 
 _DB_HELP = "The game library (SQLite); default: the one kalah serve uses."
 
@@ -122,7 +122,9 @@ def register(app: typer.Typer) -> None:
     def export(
         context: typer.Context,
         db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
-        game_id: int = typer.Argument(..., metavar="ID", help="The game's id (see kalah games list)."),
+        game_id: int = typer.Argument(
+            ..., metavar="ID", parser=parse_game_id, help="The game's id (see kalah games list)."
+        ),
         output: Path = typer.Option(
             None, "--output", "-o", metavar="FILE", help="Write the record to this file (atomically) instead of stdout."
         ),
@@ -154,7 +156,9 @@ def register(app: typer.Typer) -> None:
     def delete(
         context: typer.Context,
         db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
-        game_id: int = typer.Argument(..., metavar="ID", help="The game's id (see kalah games list)."),
+        game_id: int = typer.Argument(
+            ..., metavar="ID", parser=parse_game_id, help="The game's id (see kalah games list)."
+        ),
         yes: bool = typer.Option(False, "--yes", "-y", help="Delete without asking (needed when not at a terminal)."),
     ) -> None:
         """Delete a game and its moves from the library, after asking."""

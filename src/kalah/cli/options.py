@@ -19,6 +19,17 @@ TO_MOVE = typer.Option(
     None, "--to-move", min=0, max=1, metavar="0|1", help="Who moves in a board given with -p (default 0)."
 )
 
+#: The largest game id: SQLite's integers are 64-bit, and a larger number cannot even be asked for.
+MAX_GAME_ID = 2**63 - 1
+
+
+def parse_game_id(text: str) -> int:
+    """A game id as typed: digits only, 1 to MAX_GAME_ID (``+1``, ``1.0``, ``1e3`` are refused)."""
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_GAME_ID:
+        raise typer.BadParameter(f"a game id is a whole number from 1 to {MAX_GAME_ID} in digits only, got {text!r}")
+    return int(text)
+
+
 #: The variant flags, by the name of the Variant field (and of the command's parameter) they set.
 VARIANT_FLAGS = {"pits": "--pits", "seeds": "--seeds", "empty_capture": "--empty-capture", "pie_rule": "--pie-rule"}
 

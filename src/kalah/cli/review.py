@@ -16,6 +16,7 @@ from kalah.review import CLASSES, DEFAULT_TIME, review
 from kalah.rules.wording import plural
 
 from . import fail
+from .options import parse_game_id
 
 _STYLE = {"best": "green", "good": "green", "inaccuracy": "yellow", "mistake": "red", "blunder": "bold red"}
 
@@ -123,8 +124,8 @@ def register(app: typer.Typer) -> None:
         game_id: int | None = typer.Option(
             None,
             "--game",
-            min=1,
             metavar="ID",
+            parser=parse_game_id,
             help="Review game ID of the game library instead (the review is stored with it).",
         ),
         db: Path | None = typer.Option(
@@ -149,18 +150,24 @@ def register(app: typer.Typer) -> None:
         if fresh and game_id is None:
             fail("--fresh needs --game ID")
         seconds = _seconds(time)
-        if game is not None:
-            data = reviewed(load_record(game), seconds, not as_json)
-        else:
-            assert game_id is not None
-            library = GameLibrary(db, busy_timeout=5, create=False)  # a reader never makes a library
-            record = library.record(game_id)
-            stored = None if fresh else library.review(game_id)
-            if stored is not None and stored[0] == len(record.moves):
-                data = stored[1]
+        try:
+            if game is not None:
+                data = reviewed(load_record(game), seconds, not as_json)
             else:
-                data = reviewed(record, seconds, not as_json)
-                library.save_review(game_id, len(record.moves), data)
+                assert game_id is not None
+                library = GameLibrary(db, busy_timeout=5, create=False)  # a reader never makes a library
+                record = library.record(game_id)
+                stored = None if fresh else library.review(game_id)
+                if stored is not None and stored[0] == len(record.moves):
+                    data = stored[1]
+                else:
+                    data = reviewed(record, seconds, not as_json)
+                    library.save_review(game_id, len(record.moves), data)
+        except KeyboardInterrupt:
+            # typer turns an escaping KeyboardInterrupt into exit 130 without a word. A review is stored
+            # only whole, so nothing of this one was kept.
+            typer.echo("kalah: interrupted: the review was not finished (nothing stored); run it again", err=True)
+            raise typer.Exit(130) from None
         if as_json:
             typer.echo(json.dumps(data))
             return

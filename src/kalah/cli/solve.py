@@ -9,6 +9,7 @@ import typer
 
 from kalah.rules import KalahError, Position, line_names, move_name
 from kalah.rules.wording import plural
+from kalah.search import check_threads
 
 from . import fail
 from .options import (
@@ -47,7 +48,7 @@ def register(app: typer.Typer) -> None:
             None, "--time", "-t", metavar="SECONDS", help="Stop after this many seconds and report the proven bounds."
         ),
         threads: int | None = typer.Option(
-            None, "--threads", metavar="N", help="Search threads (default: every core)."
+            None, "--threads", metavar="N", help="Search threads, 1 to 64 (default: every core)."
         ),
         endgame: str | None = typer.Option(
             "auto",
@@ -97,6 +98,8 @@ def register(app: typer.Typer) -> None:
         database = None if endgame in (None, "none", "off") else endgame
         if endgame_seeds is not None and database != "auto":
             fail("--endgame-seeds builds a database for --endgame auto; it cannot go with --endgame " + str(endgame))
+        if threads is not None:
+            check_threads(threads)  # the bound of a player's threads=, rather than a thread count Python cannot hold
         options: dict[str, Any] = {"threads": threads, "endgame": database, "tt_log2": table}
         if cluster is not None:
             options.update(cluster=cluster, checkpoint=checkpoint)
