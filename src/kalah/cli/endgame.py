@@ -60,8 +60,6 @@ def register(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     ) -> None:
         """Build the database of a variant's pits and capture rule (the seeds per pit do not matter)."""
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
         from kalah.endgame import (
             EndgameDatabaseError,
             available_memory,
@@ -72,6 +70,8 @@ def register(app: typer.Typer) -> None:
             table_positions,
         )
         from kalah.endgame import build as build_database
+
+        from .terminal import building_bar
 
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         if max_seeds < 0 or max_seeds > 40:
@@ -102,15 +102,7 @@ def register(app: typer.Typer) -> None:
             if quiet:
                 database = build_database(variant, max_seeds, directory, threads=threads, resume=not fresh)
             else:
-                with Progress(
-                    TextColumn("[bold]building[/bold]"),
-                    BarColumn(),
-                    TextColumn("{task.percentage:>5.1f}%"),
-                    TimeElapsedColumn(),
-                    TextColumn("left"),
-                    TimeRemainingColumn(),
-                    transient=True,
-                ) as bar:
+                with building_bar() as bar:
                     task = bar.add_task("build", total=positions)
                     database = build_database(
                         variant,

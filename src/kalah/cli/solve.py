@@ -178,21 +178,13 @@ def _bounds_text(lower: int, upper: int) -> str:
 def _prepare_endgame(position: Position, max_seeds, threads) -> None:
     """Build the endgame database the solve needs into the data directory (once: later solves reuse it)."""
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from kalah.solve import prepare_endgame
 
+    from .terminal import building_bar
+
     console = Console(stderr=True)
-    bar = Progress(
-        TextColumn("[bold]building[/bold]"),
-        BarColumn(),
-        TextColumn("{task.percentage:>5.1f}%"),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    )
+    bar = building_bar(console)
     task = bar.add_task("build", total=None)
 
     def starting(k: int, path, nbytes: int) -> None:

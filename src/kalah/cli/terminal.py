@@ -188,3 +188,20 @@ def terminal_asker(console: Console, read_line: Callable[[str], str]) -> Callabl
                 console.print(f"[red]{why_illegal(answer, position)}[/red]")
 
     return ask
+
+
+def building_bar(console: Console | None = None):
+    """The progress bar of an endgame database being built (``kalah endgame build``, and ``kalah solve``
+    when it builds one first): share done, time spent and time left."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    return Progress(
+        TextColumn("[bold]building[/bold]"),
+        BarColumn(),
+        TextColumn("{task.percentage:>5.1f}%"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
