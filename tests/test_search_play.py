@@ -125,8 +125,8 @@ def test_player_names_and_defaults():
         ("pvs:eval=foo", "accepted: strong, store, seed"),
         ("pvs:depth=0", "at least 1"),
         ("pvs:time=-1", "positive"),
-        ("mcts:depth=3", "no depth"),
-        ("alphabeta:playouts=5", "no playouts"),
+        ("mcts:depth=3", "unknown option 'depth' for player 'mcts'"),
+        ("alphabeta:playouts=5", "unknown option 'playouts' for player 'alphabeta'"),
         ("scout:foo=1", "options"),
     ],
 )
