@@ -197,6 +197,16 @@ def reviewed_game(server, variant=(4, 3)) -> int:  # noqa: F811
     return game.json()["id"]
 
 
+def open_review(browser, server, width, height):  # noqa: F811
+    """A Kalah(6,3) game of the library's review page, opened and reviewed at this size: its id, and
+    new_page's context, page and errors."""
+    game_id = reviewed_game(server, (6, 3))
+    context, page, errors = new_page(browser, width, height)
+    page.goto(f"{server['url']}/#/review/{game_id}")
+    page.wait_for_selector("#view-review[data-state='done']", timeout=60_000)
+    return game_id, context, page, errors
+
+
 REVIEW_SEEN = """() => {
     const board = document.querySelector('#rv-board');
     const height = (node) => node.getBoundingClientRect().height;
@@ -213,10 +223,7 @@ REVIEW_SEEN = """() => {
 @pytest.mark.parametrize(("width", "height"), WIDTHS)
 def test_the_review_board_is_the_play_pages(browser, server, width, height):  # noqa: F811
     """The review's board was the server's picture scaled into its column: letters a few pixels high on a phone."""
-    game_id = reviewed_game(server, (6, 3))
-    context, page, errors = new_page(browser, width, height)
-    page.goto(f"{server['url']}/#/review/{game_id}")
-    page.wait_for_selector("#view-review[data-state='done']", timeout=60_000)
+    game_id, context, page, errors = open_review(browser, server, width, height)
     review = page.evaluate(f"fetch('/api/games/{game_id}/review').then(r => r.json())")["review"]
     seen = page.evaluate(REVIEW_SEEN)
     page.locator("#rv-board").scroll_into_view_if_needed()
@@ -258,10 +265,7 @@ GRAPH_SEEN = """() => {
 @pytest.mark.parametrize(("width", "height"), WIDTHS)
 def test_the_review_graph_fills_its_width_and_keeps_its_sizes(browser, server, width, height):  # noqa: F811
     """The graph was an 800x220 drawing scaled to its box: at 390 px it was 97 px high, its points 2 px across."""
-    game_id = reviewed_game(server, (6, 3))
-    context, page, errors = new_page(browser, width, height)
-    page.goto(f"{server['url']}/#/review/{game_id}")
-    page.wait_for_selector("#view-review[data-state='done']", timeout=60_000)
+    _, context, page, errors = open_review(browser, server, width, height)
     graph = page.evaluate(GRAPH_SEEN)
     page.locator("#rv-graph").scroll_into_view_if_needed()
     shot(page, f"review-graph-{width}")
