@@ -9,6 +9,7 @@ from typing import Any
 
 import typer
 
+from kalah.records import MAX_GAME_ID
 from kalah.rules import InvalidPositionError, KalahError, Position, Variant
 
 PITS = typer.Option(6, "--pits", metavar="N", help="Pits per side (1-12).")
@@ -19,10 +20,8 @@ TO_MOVE = typer.Option(
     None, "--to-move", min=0, max=1, metavar="0|1", help="Who moves in a board given with -p (default 0)."
 )
 
+
 #: The largest game id: SQLite's integers are 64-bit, and a larger number cannot even be asked for.
-MAX_GAME_ID = 2**63 - 1
-
-
 def parse_game_id(text: str) -> int:
     """A game id as typed: digits only, 1 to MAX_GAME_ID (``+1``, ``1.0``, ``1e3`` are refused)."""
     if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_GAME_ID:

@@ -4,6 +4,7 @@ from kalah.atomic import write_atomic
 
 from .filters import GameFilter, GameFilterError
 from .library import (
+    MAX_GAME_ID,
     DamagedGameError,
     GameLibrary,
     GameNotFoundError,
@@ -19,6 +20,7 @@ from .record import GameRecord, PlayerInfo, RecordedMove, RecordError, load_reco
 from .writer import RecordBuilder, RecordFileWriter, player_info
 
 __all__ = [
+    "MAX_GAME_ID",
     "GameFilter",
     "GameFilterError",
     "GameLibrary",

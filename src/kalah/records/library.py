@@ -25,6 +25,9 @@ from kalah.rules.wording import plural
 from .record import GameRecord, PlayerInfo, RecordError
 from .writer import player_info
 
+#: The largest game id the library holds: SQLite's integers are signed 64-bit.
+MAX_GAME_ID = 2**63 - 1
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,

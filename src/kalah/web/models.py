@@ -18,10 +18,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
+from kalah.records import MAX_GAME_ID
 from kalah.search.tracing import TRACED_ALGORITHMS
 
-#: Largest id SQLite stores (a signed 64-bit integer).
-MAX_ID = 2**63 - 1
+#: Largest id SQLite stores (a signed 64-bit integer): the library's bound on game ids, for every id.
+MAX_ID = MAX_GAME_ID
 #: A game's id as a URL writes it: ASCII digits only. kalah.web.live's guard matches paths with it, so the
 #: routes must read no other spelling as an id.
 GAME_ID_DIGITS = "[0-9]{1,19}"
