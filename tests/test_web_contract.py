@@ -38,7 +38,7 @@ def _balanced(text: str, start: int) -> tuple[str, int]:
     raise AssertionError(f"unbalanced braces at {text[start : start + 40]!r}")
 
 
-TOKEN = re.compile(r'\s*(?:(?P<string>"[^"]*")|(?P<name>[A-Za-z_$][\w$.]*)|(?P<punct>\[\]|[{}()<>|:,;?\[\]]))')
+TOKEN = re.compile(r'\s*(?:(?P<string>"[^"]*")|(?P<name>[A-Za-z_$][\w$.]*)|(?P<punct>\[\]|[{}()<>|&:,;?\[\]]))')
 
 
 class TypeParser:
@@ -70,14 +70,24 @@ class TypeParser:
         return shape
 
     def union(self) -> Any:
-        options = [self.postfix()]
+        options = [self.intersection()]
         while self.peek() == "|":
             self.take("|")
-            options.append(self.postfix())
+            options.append(self.intersection())
         flat: set[Any] = set()
         for option in options:
             flat |= option[1] if isinstance(option, tuple) and option[0] == "union" else {option}
         return next(iter(flat)) if len(flat) == 1 else ("union", frozenset(flat))
+
+    def intersection(self) -> Any:
+        """``A & {...}``: an object with the fields of both (a model that extends another)."""
+        shape = self.postfix()
+        while self.peek() == "&":
+            self.take("&")
+            other = self.postfix()
+            assert shape[0] == other[0] == "object" and None not in (shape[1], other[1]), (shape, other)
+            shape = ("object", tuple(sorted({field[0]: field for field in (*shape[1], *other[1])}.values())))
+        return shape
 
     def postfix(self) -> Any:
         shape = self.primary()
@@ -298,10 +308,17 @@ def test_a_field_on_one_side_only_fails_the_contract(openapi):
     # the page drops a field the server sends
     dropped = text.replace(" * @property {boolean} can_redo\n", "")
     assert dropped != text
-    # (LiveOut holds a GameState too: it fails there as well)
+    # (LiveOut holds a GameState too, and NewGameOut extends it: they fail as well)
     assert contract_problems(dropped, openapi) == [
         "GameState.can_redo: in the server's model, not in the page's typedef",
         "Live.state.can_redo: in the server's model, not in the page's typedef",
+        "NewGameState.can_redo: in the server's model, not in the page's typedef",
+    ]
+    # the extension's own field, read through ``GameState & {...}``
+    extended = text.replace("{GameState & {leave_token?: string | null}}", "{GameState & {}}")
+    assert extended != text
+    assert contract_problems(extended, openapi) == [
+        "NewGameState.leave_token: in the server's model, not in the page's typedef"
     ]
     # the server's model gains a field the page does not know, deep inside a list of levels
     grown = {**openapi, "components": {"schemas": {**openapi["components"]["schemas"]}}}

@@ -5,6 +5,7 @@ library that lines up and can be searched. Chromium through Playwright, as tests
 from __future__ import annotations
 
 import os
+import time
 
 import httpx
 import pytest
@@ -90,6 +91,24 @@ def test_a_game_left_before_its_first_move_is_not_kept(page, server):  # noqa: F
     page.wait_for_selector("#library tbody tr")
     assert httpx.get(f"{server['url']}/api/games/{game_id}").status_code == 404
     assert page.locator(f'tr[data-game="{game_id}"]').count() == 0
+
+
+def test_only_the_page_that_started_a_game_removes_it_by_leaving(browser, page, server):  # noqa: F811
+    """The page sends its game's secret when it leaves; another page, which has none, removes nothing."""
+    game_id = start_game(page, server, ["human", "beginner"])
+    page.wait_for_selector(READY)
+    other = browser.new_context().new_page()
+    other.goto(f"{server['url']}/#/game/{game_id}")
+    other.wait_for_selector(READY)
+    other.close()  # pagehide: its beacon, without the secret
+    other.context.close()
+    time.sleep(0.5)
+    assert httpx.get(f"{server['url']}/api/games/{game_id}").json()["status"] == "playing"
+    page.close()  # pagehide: the beacon with the secret removes the game even as the page goes
+    deadline = time.monotonic() + 10
+    while httpx.get(f"{server['url']}/api/games/{game_id}").status_code != 404:
+        assert time.monotonic() < deadline, "the game of a closed page is still in the library"
+        time.sleep(0.05)
 
 
 def test_the_library_lines_up_and_filters_by_player_variant_result_and_day(browser, server):  # noqa: F811

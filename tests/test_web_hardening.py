@@ -412,7 +412,46 @@ def test_a_game_left_before_its_first_move_leaves_nothing_in_the_library(client)
     """Abandoned pages piled "in progress" games up in the library (issue 32, item 4)."""
     for players in (("human", "random:seed=1"), ("random:seed=1", "human"), ("random:seed=1", "random:seed=2")):
         game = new_game(client, players)
-        left = client.post(f"/api/games/{game['id']}/leave")
+        left = client.post(f"/api/games/{game['id']}/leave", json={"token": game["leave_token"]})
         assert left.status_code == 200 and left.json()["moves"] == 0
         assert client.get(f"/api/games/{game['id']}").status_code == 404
     assert client.get("/api/games").json() == []
+
+
+def test_only_the_page_that_stored_a_new_game_deletes_it_by_leaving(client):
+    """Ids are sequential: a stranger's leave deleted every game just started by others before its first move."""
+    people, machines = new_game(client), new_game(client, ("random:seed=1", "random:seed=2"))
+    assert people["leave_token"] != machines["leave_token"]
+    for stranger in ({}, {"token": None}, {"token": "x"}, {"token": machines["leave_token"]}, {"token": "é" * 32}):
+        assert client.post(f"/api/games/{people['id']}/leave", json=stranger).json()["status"] == "playing"
+    assert client.post(f"/api/games/{people['id']}/leave").json()["status"] == "playing"  # no body at all
+    assert client.post(f"/api/games/{machines['id']}/leave").json()["status"] == "stopped"  # as a begun one
+    assert [game["id"] for game in client.get("/api/games").json()] == [machines["id"], people["id"]]
+    assert client.post(f"/api/games/{people['id']}/leave", json={"token": "x" * 65}).status_code == 422
+    creator = {"token": people["leave_token"]}
+    assert client.post(f"/api/games/{people['id']}/leave", json=creator).status_code == 200
+    assert client.get(f"/api/games/{people['id']}").status_code == 404
+    # a preview stores nothing and an unstarted game reused may be someone else's: neither has a secret
+    assert client.post("/api/games", json={"preview": True}).json()["leave_token"] is None
+    first = client.post("/api/games", json={}).json()
+    again = client.post("/api/games", json={"reuse_unstarted": True}).json()
+    assert again["id"] == first["id"] and again["leave_token"] is None
+    # once begun, the creator's secret deletes it no more (a person comes back to a game begun)
+    assert post(client, first, "moves", move=0, moves=0).status_code == 200
+    assert post(client, first, "takeback", moves=1).json()["moves"] == 0
+    left = client.post(f"/api/games/{first['id']}/leave", json={"token": first["leave_token"]})
+    assert left.status_code == 200 and client.get(f"/api/games/{first['id']}").status_code == 200
+
+
+def test_the_service_keeps_a_bounded_number_of_leave_secrets(db, monkeypatch):
+    from kalah.web import service as service_module
+
+    monkeypatch.setattr(service_module, "MAX_LEAVE_TOKENS", 2)
+    with _client(db) as client:
+        games = [new_game(client) for _ in range(3)]
+        kept = client.app.state.service._leave_tokens
+        assert list(kept) == [games[1]["id"], games[2]["id"]]  # the oldest forgotten
+        left = client.post(f"/api/games/{games[0]['id']}/leave", json={"token": games[0]["leave_token"]})
+        assert left.json()["status"] == "playing"  # forgotten: kept, as a begun game is
+        client.post(f"/api/games/{games[1]['id']}/leave", json={"token": games[1]["leave_token"]})
+        assert list(kept) == [games[2]["id"]]

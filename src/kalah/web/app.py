@@ -53,9 +53,11 @@ from .models import (
     GameState,
     GameSummaryOut,
     InfoOut,
+    LeaveIn,
     MctsTraceIn,
     MoveIn,
     NewGame,
+    NewGameOut,
     ReplayOut,
     TraceIn,
     validation_error,
@@ -267,7 +269,7 @@ def create_app(
 
     @app.post(
         "/api/games",
-        response_model=GameState,
+        response_model=NewGameOut,
         status_code=201,
         summary="Start (and store) a new game",
         responses={
@@ -275,7 +277,7 @@ def create_app(
             507: {"description": "the game library is full"},
         },
     )
-    async def new_game(request: NewGame, http: Request) -> GameState:
+    async def new_game(request: NewGame, http: Request) -> NewGameOut:
         if not request.preview:
             may_grow(http, games_rate, "new games")
         return await service().create(request)
@@ -324,10 +326,11 @@ def create_app(
     @app.post(
         "/api/games/{game_id}/leave",
         response_model=GameState,
-        summary="The page stops watching a computer-against-computer game: it is marked unfinished",
+        summary="The page leaves the game: deleted if its creator leaves before the first move,"
+        " marked unfinished if computers play it",
     )
-    async def leave(game_id: GameId) -> GameState:
-        return await service().leave(game_id)
+    async def leave(game_id: GameId, request: Annotated[LeaveIn | None, Body()] = None) -> GameState:
+        return await service().leave(game_id, request.token if request else None)
 
     @app.delete(
         "/api/games/{game_id}",

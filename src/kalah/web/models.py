@@ -1,6 +1,6 @@
 """The web API's request and response bodies.
 
-Pydantic checks what clients send (``VariantIn``, ``NewGame``, ``MoveIn``,
+Pydantic checks what clients send (``VariantIn``, ``NewGame``, ``LeaveIn``, ``MoveIn``,
 ``AnalyseIn``, ``TraceIn``) and the response models document the answers in the OpenAPI
 schema at ``/docs``; the routes are in :mod:`kalah.web.app`, the work in
 :mod:`kalah.web.service`.
@@ -119,6 +119,22 @@ class NewGame(Strict):
         False,
         description="store nothing: return the state the new game would have (id 0); the page stores the game"
         " when its first move is played, so that a visit leaves no empty game in the library",
+    )
+
+
+#: Length of the secret ``POST /api/games`` gives the page that stored a game (``secrets.token_urlsafe``'s
+#: text of these many random bytes, 32 characters).
+LEAVE_TOKEN_BYTES = 24
+
+
+class LeaveIn(Strict):
+    """Who leaves a game: the page that stored it proves so with the secret it was given."""
+
+    token: str | None = Field(
+        None,
+        max_length=64,
+        description="the leave_token of the answer that stored the game (POST /api/games); with it, a game left"
+        " before its first move is deleted, without it (any other client) nothing is deleted",
     )
 
 
@@ -261,6 +277,17 @@ class GameState(BaseModel):
     can_take_back: bool
     can_redo: bool
     started_at: str
+
+
+class NewGameOut(GameState):
+    """A game just started: its state, and the secret that lets the page that stored it delete it by leaving."""
+
+    leave_token: str | None = Field(
+        None,
+        description="give it to POST /api/games/{id}/leave to delete the game if it is left before its first"
+        " move; the server keeps it in memory only, until the game's first move (null when this request stored"
+        " nothing: a preview, or an unstarted game reused)",
+    )
 
 
 class GameSummaryOut(BaseModel):

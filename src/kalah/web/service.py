@@ -1,7 +1,9 @@
 """The game service: games of the library as the web API sees them.
 
 Every game lives in the SQLite game library, the redo stacks of take-backs
-too; the service keeps nothing that matters in memory. A move is committed
+too; the service keeps nothing that matters in memory (the secrets with which
+pages delete the games they just started, by leaving them, are lost with a
+restart: those games then stay in the library, as begun ones do). A move is committed
 to the library before the request that made it is answered. Computer moves,
 analyses and traces run in engine workers, off the event loop, scheduled
 fairly between clients (:mod:`kalah.web.scheduler`), and each game is
@@ -16,10 +18,13 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import ctypes.util
+import hmac
 import json
 import os
+import secrets
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -50,6 +55,7 @@ from kalah.solve import clear_cache as clear_solver_cache
 from .analysis import analyse, mcts_trace_json, trace_json
 from .levels import LEVELS, available_levels, default_level, level_named, level_of_spec
 from .models import (
+    LEAVE_TOKEN_BYTES,
     MAX_TRACE_NODES,
     TRACE_OPTIONS,
     AnalysisOut,
@@ -61,6 +67,7 @@ from .models import (
     LevelOut,
     MctsTraceIn,
     NewGame,
+    NewGameOut,
     PlayerOut,
     PlayerTypeOut,
     ReplayOut,
@@ -78,6 +85,9 @@ DEFAULT_MOVE_SECONDS = 5.0
 GRACE_SECONDS = 2.0
 #: Whose engine jobs a request is, when nobody says (calls from Python rather than from a route).
 ANONYMOUS = "addr:unknown"
+#: Unstarted games whose leave tokens the service remembers at most; past it, the oldest is forgotten (that
+#: game then stays in the library when left, as one begun does). Each costs about 200 bytes.
+MAX_LEAVE_TOKENS = 10_000
 
 _EXEC_HINT = "this server runs no programs and reads no files for its clients (kalah serve --allow-exec allows it)"
 
@@ -262,6 +272,10 @@ class GameService:
         # A game's lock lives while a request holds it or waits for it: ids asked about once (unknown
         # ones too) leave nothing behind.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # The secret of each unstarted game a page stored, by id, oldest first: ids are sequential, so leaving
+        # may delete a game only for the page that proves it stored it. Memory only: a restart forgets them,
+        # and those games stay in the library (as a begun game does).
+        self._leave_tokens: OrderedDict[int, str] = OrderedDict()
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock that keeps two requests on one game from interleaving."""
@@ -406,8 +420,10 @@ class GameService:
 
     # writing
 
-    async def create(self, request: NewGame) -> GameState:
-        """Store a new game (or reuse an unstarted one when asked) and return its state."""
+    async def create(self, request: NewGame) -> NewGameOut:
+        """Store a new game (or reuse an unstarted one when asked) and return its state; a game stored by this
+        request comes with the secret that lets its page delete it by leaving it before its first move
+        (:meth:`leave`)."""
         names = request.names or [None, None]
         if request.players is None:
             entries = ["human", default_level().name]
@@ -422,12 +438,25 @@ class GameService:
         start = Position.start(variant)
         tags = {"source": "web", "levels": [level for _, level in resolved]}
         if request.preview:  # what the game would be; stored when its first move is played
-            return self._state_of(0, GameRecord(start, infos), "playing", False)
+            return NewGameOut(**dict(self._state_of(0, GameRecord(start, infos), "playing", False)))
         if request.reuse_unstarted:
             game_id = await self._db(self._find_unstarted, start, infos)
-            if game_id is not None:
-                return await self.state(game_id)
-        return await self._db(self._create_sync, start, infos, tags)
+            if game_id is not None:  # stored by someone else, maybe: no secret to delete it
+                return NewGameOut(**dict(await self.state(game_id)))
+        state = await self._db(self._create_sync, start, infos, tags)
+        token = secrets.token_urlsafe(LEAVE_TOKEN_BYTES)
+        self._leave_tokens[state.id] = token
+        while len(self._leave_tokens) > MAX_LEAVE_TOKENS:
+            self._leave_tokens.popitem(last=False)
+        return NewGameOut(**dict(state), leave_token=token)
+
+    def _stored_by(self, game_id: int, token: str | None) -> bool:
+        """Whether ``token`` is the secret the game's creator was given (compared in constant time)."""
+        kept = self._leave_tokens.get(game_id)
+        if kept is None or token is None:
+            return False
+        # as bytes: compare_digest refuses str with characters beyond ASCII, which a client may send
+        return hmac.compare_digest(kept.encode(), token.encode())
 
     def _create_sync(self, start: Position, infos: list[PlayerInfo], tags: dict[str, Any]) -> GameState:
         return self._state_sync(self.library.create_game(start, infos, tags=tags))
@@ -447,7 +476,9 @@ class GameService:
         """Play a human's move (index, letter or swap) as move ``expected_moves + 1``; 409 when the game
         moved on or no human is to move, 422 when illegal."""
         async with self.lock(game_id):
-            return await self._db(self._human_move_sync, game_id, raw, expected_moves)
+            state = await self._db(self._human_move_sync, game_id, raw, expected_moves)
+            self._leave_tokens.pop(game_id, None)  # begun: leaving never deletes it
+            return state
 
     def _human_move_sync(self, game_id: int, raw: int | str, expected_moves: int) -> GameState:
         # one trip to a database thread: the checks, the move and the new state
@@ -527,7 +558,9 @@ class GameService:
                 raise _refused(error) from None
             except KalahError as error:
                 raise ApiError(422, f"the computer player {spec!r} cannot move: {error}") from None
-            return await self._db(self._store_sync, game_id, move, round(seconds, 6), info, expected_moves)
+            state = await self._db(self._store_sync, game_id, move, round(seconds, 6), info, expected_moves)
+            self._leave_tokens.pop(game_id, None)  # begun: leaving never deletes it
+            return state
 
     def _store_sync(
         self, game_id: int, move: Move, seconds: float, info: dict[str, Any], expected_moves: int
@@ -565,12 +598,16 @@ class GameService:
                 raise ApiError(409, f"game {game_id} has nothing to redo")
             return await self.state(game_id)
 
-    async def leave(self, game_id: int) -> GameState:
-        """The page left the game. One left before its first move is deleted (an abandoned page leaves no
-        empty game in the library; the state returned is its last); a computer-against-computer game nobody
-        watches any more is stopped ("left unfinished"); a game a person has begun stays (they come back)."""
+    async def leave(self, game_id: int, token: str | None = None) -> GameState:
+        """The page left the game. One left before its first move by the page that stored it (``token`` is
+        the secret :meth:`create` gave it) is deleted: an abandoned page leaves no empty game in the library;
+        the state returned is its last. Otherwise a computer-against-computer game nobody watches any more is
+        stopped ("left unfinished"), and a game of a person stays (they come back); other clients, who cannot
+        know the secret, can thus delete nobody's new game."""
         state = await self.state(game_id)
-        if state.moves == 0 and not self.lock(game_id).locked():
+        if state.moves > 0:
+            self._leave_tokens.pop(game_id, None)  # begun: leaving never deletes it any more
+        elif self._stored_by(game_id, token) and not self.lock(game_id).locked():
             try:
                 await self.delete(game_id)
             except ApiError as error:
@@ -588,6 +625,7 @@ class GameService:
             raise ApiError(409, f"game {game_id} is busy: a move of it is being made")
         async with self.lock(game_id):
             await self._db(self.library.delete_game, game_id)
+            self._leave_tokens.pop(game_id, None)
 
     async def stop(self, game_id: int, reason: str = "left unfinished") -> GameState:
         """Mark the game stopped for ``reason``."""

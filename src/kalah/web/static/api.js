@@ -71,6 +71,13 @@
  */
 
 /**
+ * A game just started: its state and, when this request stored it, the secret with which its page deletes it
+ * by leaving it before its first move (leaveGame).
+ * @schema NewGameOut
+ * @typedef {GameState & {leave_token?: string | null}} NewGameState
+ */
+
+/**
  * One position of a replay and the move that led to it.
  * @schema FrameOut
  * @typedef {{board: Board, to_move: number, over: boolean, last: Effect | null}} Frame
@@ -222,8 +229,8 @@ export const getInfo = () => request("GET", "/api/info");
 /** @param {number} id @returns {Promise<GameState>} */
 export const getGame = (id) => request("GET", `/api/games/${id}`);
 
-/** Start a game (stored by the server at once).
- * @param {object} body the NewGame request of kalah/web/models.py @returns {Promise<GameState>} */
+/** Start a game (stored by the server at once, unless a preview).
+ * @param {object} body the NewGame request of kalah/web/models.py @returns {Promise<NewGameState>} */
 export const newGame = (body) => request("POST", "/api/games", body);
 
 /** Play a human move; ``moves`` is the game's move count the page saw (a stale request gets 409).

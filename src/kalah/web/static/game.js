@@ -13,7 +13,7 @@ import { $, $input, boardElement, sleep } from "./dom.js";
 import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showMissing, showView } from "./page.js";
 import { gameBoard as board } from "./pageboard.js";
 import {
-  enterGame, setAnalysis, setDriving, setGame, setHint, setPaused, state,
+  enterGame, keepLeaveToken, setAnalysis, setDriving, setGame, setHint, setPaused, state,
 } from "./state.js";
 
 /** @typedef {import("./api.js").GameState} GameState */
@@ -145,6 +145,7 @@ export async function freshGame() {
 async function stored(game) {
   if (game.id !== 0) return game;
   const created = await api.newGame({});
+  keepLeaveToken(created);
   history.replaceState(null, "", `#/game/${created.id}`);
   setGame(created);
   return created;
@@ -186,6 +187,7 @@ export async function rematch() {
   const players = game.players.map((p) => (p.human ? "human" : p.level || p.spec));
   try {
     const next = await api.newGame({ variant: game.variant, players });
+    keepLeaveToken(next);
     location.hash = `#/game/${next.id}`;
   } catch (error) { setStatus(api.errorText(error), true); }
 }

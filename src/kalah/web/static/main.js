@@ -30,16 +30,20 @@ import {
   continueReplayed, openReplay, refreshReplayAnalysis, replayAutoplay, replayJump, replayShow, replayStep, stopAutoplay,
 } from "./replay.js";
 import { setUpSettings } from "./settings.js";
-import { bottomPlayer, setAnalysisOn, setFlipped, setInfo, setMode, state } from "./state.js";
+import { bottomPlayer, setAnalysisOn, setFlipped, setInfo, setMode, state, takeLeaveToken } from "./state.js";
 
 /** Tell the server the page leaves the open game (a beacon, because the page may be closing): a
- * computer-against-computer game is marked unfinished (nobody drives it any more), and a game left before
- * its first move is removed, so that abandoned pages do not pile empty games up in the library. */
+ * computer-against-computer game is marked unfinished (nobody drives it any more), and a game this page
+ * stored, left before its first move, is removed, so that abandoned pages do not pile empty games up in the
+ * library. Only this page has the game's secret (its leave token), so no other client can remove it. */
 function leaveGame() {
   const game = state.game;
   if (!game || game.id === 0 || game.over || state.mode !== "play") return;
+  const token = takeLeaveToken(game.id);
   if (game.moves > 0 && game.players.some((p) => p.human)) return;  // a person comes back to a game begun
-  navigator.sendBeacon(`/api/games/${game.id}/leave`);
+  // in the body: a beacon sets no header, and a token in the address would be in the server's access log
+  const body = new Blob([JSON.stringify({ token })], { type: "application/json" });
+  navigator.sendBeacon(`/api/games/${game.id}/leave`, body);
 }
 
 /** A click on a pit that cannot be played (empty, or the other side's) is explained; the pits that can be

@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { $, $dialog, $input, $select } from "./dom.js";
-import { state } from "./state.js";
+import { keepLeaveToken, state } from "./state.js";
 
 /** @param {HTMLSelectElement} select @param {string} value the option chosen at first */
 function fillPlayerSelect(select, value) {
@@ -73,6 +73,7 @@ async function startNewGame(event) {
   };
   try {
     const game = await api.newGame(body);
+    keepLeaveToken(game);
     $dialog("#dlg-new").close();
     location.hash = `#/game/${game.id}`;
   } catch (error) {

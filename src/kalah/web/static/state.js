@@ -46,6 +46,8 @@
  * @property {ShownAnalysis | null} analysis  the last analysis of the open game (its forMoves says for which move)
  * @property {Hint | null} hint          the hint shown on the board
  * @property {number} animMs             milliseconds per animation step; 0 turns animation off
+ * @property {Map<number, string>} leaveTokens  the secret of each game this page stored, by id: with it, leaving
+ *                                       the game before its first move deletes it (no other client can)
  */
 
 /** @type {State} */
@@ -62,6 +64,7 @@ const S = {
   analysis: null,
   hint: null,
   animMs: 170,
+  leaveTokens: new Map(),
 };
 
 /** The state, to read. @type {Readonly<State>} */
@@ -96,6 +99,20 @@ export function setInfo(info) { S.info = info; }
 
 /** @param {GameState | null} game */
 export function setGame(game) { S.game = game; }
+
+/** Keep the secret of a game this page just stored (none for a preview).
+ * @param {import("./api.js").NewGameState} game */
+export function keepLeaveToken(game) {
+  if (game.leave_token) S.leaveTokens.set(game.id, game.leave_token);
+}
+
+/** The secret of game `id`, forgotten as it is handed out (leaving is done once).
+ * @param {number} id @returns {string | null} */
+export function takeLeaveToken(id) {
+  const token = S.leaveTokens.get(id) ?? null;
+  S.leaveTokens.delete(id);
+  return token;
+}
 
 /** @param {boolean} busy */
 export function setBusyFlag(busy) { S.busy = busy; }
