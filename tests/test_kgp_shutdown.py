@@ -1,8 +1,9 @@
-"""`kalah arena serve` stopping with games under way: Ctrl-C marks them stopped, quietly; a crash leaves
-them for the next start to mark."""
+"""`kalah arena serve` stopping with games under way: Ctrl-C or SIGTERM marks them stopped, quietly, and
+closes the library; a crash leaves them for the next start to mark."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import signal
 import socket
@@ -10,13 +11,16 @@ import sqlite3
 import subprocess
 import time
 
+import pytest
+
 from classroom_helpers import ServerThread
 from kalah.classroom.games import INTERRUPTED
 from kgp_interop import free_port, kalah_command
 
 
 def _statuses(db) -> list[tuple[str, str | None]]:
-    with sqlite3.connect(db) as connection:
+    # closed at once: a connection left to the garbage collector keeps the -wal and -shm files there
+    with contextlib.closing(sqlite3.connect(db)) as connection:
         return list(connection.execute("SELECT status, stop_reason FROM games ORDER BY id"))
 
 
@@ -53,12 +57,18 @@ def _server_with_a_game(db):
     return process, agent
 
 
-def test_ctrl_c_marks_the_game_under_way_stopped_and_logs_no_error(tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_or_sigterm_marks_the_game_under_way_stopped_and_logs_no_error(tmp_path, stop):
+    """SIGTERM (kill, systemctl stop) killed the process at once: the game stayed "playing", no line said
+    the server stopped. It stops as Ctrl-C does now. Both left the library's -wal and -shm files behind."""
     db = tmp_path / "lib.sqlite"
     process, agent = _server_with_a_game(db)
     with agent:
-        process.send_signal(signal.SIGINT)
+        process.send_signal(stop)
         _, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    assert err.endswith("kalah arena serve: stopped\n"), err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["lib.sqlite"]  # closed: the WAL checkpointed
     assert _statuses(db) == [("stopped", INTERRUPTED)]
     assert "CancelledError" not in err and "Exception in callback" not in err and "Traceback" not in err, err
 

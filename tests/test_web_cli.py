@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
 
 import httpx
+import pytest
 
 from helpers import kill_group, start_kalah_serve
 from kalah.cli import main
@@ -46,19 +48,23 @@ def test_serve_makes_the_users_library_on_a_new_machine(tmp_path):
     assert (data / "kalah" / "games.sqlite").is_file()
 
 
-def test_serve_stops_cleanly_on_sigterm(tmp_path):
-    import signal
-
-    process, url = start_kalah_serve(tmp_path / "games.sqlite", "--workers", "2")
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_serve_stops_cleanly_on_ctrl_c_and_on_sigterm(tmp_path, stop):
+    """SIGTERM (kill, systemctl stop) was the system's: the process died at once, leaving the library's -wal
+    and -shm files and saying nothing. It stops as Ctrl-C does now."""
+    db = tmp_path / "games.sqlite"
+    process, url = start_kalah_serve(db, "--workers", "2")
     try:
-        assert httpx.get(url + "/").status_code == 200
-        process.send_signal(signal.SIGTERM)
+        assert httpx.post(f"{url}/api/games", json={"players": ["human", "human"]}).status_code == 201
+        process.send_signal(stop)
         process.wait(timeout=30)
         errors = process.stderr.read().decode() if process.stderr else ""
     finally:
         kill_group(process)
-    # uvicorn shuts down, then ends by the signal it caught (as a program killed by it would)
-    assert process.returncode in (0, -signal.SIGTERM) and "leaked" not in errors and "Traceback" not in errors, errors
+    assert process.returncode == 0, errors
+    assert errors.endswith("kalah serve: stopped\n") and "leaked" not in errors and "Traceback" not in errors, errors
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["games.sqlite"]  # the WAL checkpointed, closed
+    assert len(GameLibrary(db).list_games()) == 1
 
 
 def test_games_list_and_export(tmp_path, capsys):

@@ -116,3 +116,8 @@ async def serve(
         tcp.close()
         await server.close()
         web.should_exit = True
+        # The connection this thread opened: it stayed open to the process's end (a sqlite3 connection is in
+        # a reference cycle with its statement cache, and this thread's outlives the last collection), and
+        # SQLite, which removes the -wal and -shm files as the last connection closes, left them behind. The
+        # worker threads' connections go with their threads, at the collection as the process ends.
+        library.close()

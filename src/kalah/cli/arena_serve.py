@@ -146,11 +146,12 @@ def serve(
             err=True,
         )
 
-    from kalah.web.connections import raise_file_limit
+    from kalah.web.connections import raise_file_limit, sigterm_as_ctrl_c
 
     raise_file_limit()  # slow clients are closed by the timeouts; until then each holds a file
     try:
-        asyncio.run(run(config, db, host, port, kgp_port, ready=ready, tournament=event))
+        with sigterm_as_ctrl_c():  # kill, systemctl stop: the same clean stop, and exit code 0
+            asyncio.run(run(config, db, host, port, kgp_port, ready=ready, tournament=event))
     except OSError as error:
         fail(f"cannot listen: {error.strerror or error}")
     except LibraryError as error:

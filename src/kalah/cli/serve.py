@@ -167,7 +167,7 @@ def register(app: typer.Typer) -> None:
         from kalah.cli import fail
         from kalah.records import GameLibrary
         from kalah.web import LOOPBACK_HOSTS, create_app
-        from kalah.web.connections import ConnectionLimits, raise_file_limit, server_config
+        from kalah.web.connections import ConnectionLimits, raise_file_limit, server_config, sigterm_as_ctrl_c
 
         if not 0 < port < 65536:
             fail(f"--port must be between 1 and 65535, got {port}")
@@ -198,7 +198,9 @@ def register(app: typer.Typer) -> None:
             fail(problem)
         # A library that cannot be opened is one line (KalahError) before the server starts; without --db the
         # user's own library is made in a folder of its own, also on the first run of a new machine.
-        path = GameLibrary(db, busy_timeout=5).path
+        opened = GameLibrary(db, busy_timeout=5)
+        path = opened.path
+        opened.close()  # the server opens its own: this one would stay open until the garbage collector's turn
         application = create_app(
             path,
             workers=workers,
@@ -224,8 +226,10 @@ def register(app: typer.Typer) -> None:
         )
         server.config.forwarded_allow_ips = forwarded_allow_ips  # read when the server starts (Config.load)
         try:
-            server.run()
+            with sigterm_as_ctrl_c():  # kill, systemctl stop: the same clean stop, and exit code 0
+                server.run()
         except KeyboardInterrupt:
             pass
         if not server.started:  # uvicorn said why (the port is taken, say)
             raise typer.Exit(3)
+        typer.echo("kalah serve: stopped", err=True)

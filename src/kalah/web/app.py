@@ -162,6 +162,10 @@ def create_app(
             collector.restore()
             await app.state.reviews.stop()  # before the workers go: no review waits on a dead engine
             engines.stop()
+            # This thread's connection, now rather than when the garbage collector gets to it (a sqlite3
+            # connection is in a reference cycle with its statement cache): SQLite removes the -wal and -shm
+            # files as the last connection closes.
+            library.close()
 
     app = FastAPIOffline(
         title="Kalah board",

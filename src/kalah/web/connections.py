@@ -18,14 +18,21 @@ protocol (uvicorn's h11 one) that adds, per :class:`ConnectionLimits`:
 :class:`QuietLog` keeps the log readable under attack: one line per
 distinct condition (no traceback), repeated at most once a minute with the
 number of times it was left out.
+
+:func:`sigterm_as_ctrl_c` makes SIGTERM stop a server as Ctrl-C does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 import h11
@@ -255,3 +262,33 @@ def raise_file_limit() -> int:
         except (ValueError, OSError):
             pass
     return int(soft)
+
+
+@contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """Inside, SIGTERM (``kill``, ``systemctl stop``, ``docker stop``) does what Ctrl-C does at that moment.
+
+    uvicorn shuts down gracefully on either signal, then raises the signal again for the handler it found.
+    For SIGINT that is Python's (or ``asyncio.run``'s), which ends the server's command by its Ctrl-C path:
+    the games under way marked stopped, the library closed (SQLite checkpoints the WAL and removes the
+    ``-wal`` and ``-shm`` files), the shutdown line, exit code 0.
+    For SIGTERM it was the default action, which killed the process there: none of that happened. Handing
+    SIGTERM to the SIGINT handler in force makes the two stops one. Outside the main thread (a server in a
+    test's thread) signals cannot be handled, and nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def as_ctrl_c(signum: int, frame: FrameType | None) -> None:
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler):
+            handler(signal.SIGINT, frame)
+        else:  # SIGINT ignored or left to the system: still stop, as Python's own handler would
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, as_ctrl_c)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
