@@ -71,7 +71,8 @@ export class Compare {
   }
 
   /** Each trace's whole search in its tree, one beside the other (one above the other on a phone), each an
-   * overview fitted to its box: the deepest iteration open as far as the whole tree fits legibly.
+   * overview drawn whole inside its box: the deepest iteration open as far as the whole tree fits legibly, and
+   * smaller where even one level is too wide.
    * @param {Trace[]} traces @param {number} run */
   drawTrees(traces, run) {
     $("#compare-trees").hidden = false;  // before loading: a tree fits itself to its drawn size

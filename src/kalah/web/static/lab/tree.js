@@ -11,7 +11,10 @@
  * a box that changes size (or gets one: a tree drawn before its box is laid
  * out had a viewBox of a pixel, blank until Fit was pressed) is fitted again.
  * An overview (load's third argument: "Trace both") opens the deepest
- * iteration only as far as the whole drawing fits its box legibly.
+ * iteration only as far as the whole drawing fits its box legibly, and is
+ * drawn whole in its box even where one level is too wide for that (PVS's
+ * re-searches beside the earlier iterations): smaller, rather than cut at
+ * the box's edges; zoom in to read it.
  */
 
 import { BOX_H, BOX_W, layoutTree } from "./layout.js";
@@ -255,7 +258,8 @@ export class TreeView {
     if (moved) this.apply();
   }
 
-  /** Show the whole tree if it fits legibly; else the part around the current node, at the smallest legible size. */
+  /** Show the whole tree if it fits legibly; else the part around the current node, at the smallest legible size.
+   * An overview is shown whole at any size: it is there to be seen at a glance, and was cut at the box's edges. */
   fit() {
     const pad = PAD, box = this.box();
     this.boxSize = box;
@@ -263,7 +267,7 @@ export class TreeView {
     if (!box.w || !box.h) return;  // not laid out yet: fitted when the box gets its size (the resize observer)
     const cw = box.w, ch = box.h;
     const w = this.size.w + 2 * pad, h = this.size.h + 2 * pad;
-    const scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE, cw / w, ch / h));
+    const scale = Math.max(this.overview ? 0 : MIN_SCALE, Math.min(MAX_SCALE, cw / w, ch / h));
     const vw = cw / scale, vh = ch / scale;
     let x = w <= vw ? -pad - (vw - w) / 2 : -pad;
     // Past the last node (a finished search) the last iteration's root is the part worth seeing, not the first's.
