@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from kalah.cli import fail
+from kalah.cli import fail, interrupted
 from kalah.rules.wording import plural
 
 
@@ -142,12 +142,10 @@ def arena(
             )
     except KeyboardInterrupt:
         stored = match.total_games - len(match.missing_tasks(library))
-        typer.echo(
-            f"kalah: interrupted: {stored} of the {plural(match.total_games, 'game')} stored in {library.path}; "
-            "run the same command again to resume",
-            err=True,
+        interrupted(
+            f"{stored} of the {plural(match.total_games, 'game')} stored in {library.path}; "
+            "run the same command again to resume"
         )
-        raise typer.Exit(130) from None
     results = match.results(library)
     show_results(results)
     write_results(results, json_file, csv_file)
