@@ -87,13 +87,63 @@ def test_perfect_scores_stay_finite_and_ordered():
 
 def test_every_opening_is_played_from_both_sides():
     arena = small_arena(games=4)
-    tasks = arena.tasks()
+    tasks = list(arena.tasks())
     assert len(tasks) == arena.total_games == 3 * 4
     for pairing in arena.pairings:
         mine = [t for t in tasks if t.pairing == pairing]
         assert sorted((t.opening, t.colour) for t in mine) == [(0, 0), (0, 1), (1, 0), (1, 1)]
         for task in mine:
             assert task.seats == (pairing if task.colour == 0 else pairing[::-1])
+
+
+def test_the_schedule_is_made_as_it_is_played_in_its_order():
+    # It was a list of every game: 40 players at --games 100,000 would be 78 million tasks in memory
+    # before the first game; now a generator, counted by arithmetic where a count is shown.
+    from collections.abc import Iterator
+    from itertools import combinations, islice
+
+    arena = Arena([f"random:seed={n}" for n in range(40)], SMALL, 200, random_openings(SMALL, 100, 4))
+    assert isinstance(arena.tasks(), Iterator) and arena.total_games == 780 * 200
+    pairings = list(combinations(range(40), 2))
+    expected = [(p, 0, c) for c in (0, 1) for p in pairings][:1000]  # opening 0, each colour, every pairing
+    assert [(t.pairing, t.opening, t.colour) for t in islice(arena.tasks(), 1000)] == expected
+    first = small_arena(games=6)
+    assert [t.slot for t in first.tasks()] == [
+        (f"{a}-{b}", opening, colour) for opening in range(3) for colour in (0, 1) for a, b in first.pairings
+    ]
+
+
+def test_missing_count_counts_what_missing_tasks_gives(tmp_path):
+    library = GameLibrary(tmp_path / "games.sqlite")
+    arena = small_arena(games=4)
+    assert arena.missing_count(library) == arena.total_games == len(list(arena.missing_tasks(library)))
+    run_arena(arena, library, jobs=1, progress=lambda done, total, task, result: None)
+    # a finished game whose tags name no slot of the schedule (damaged, or edited by hand) counts for nothing
+    played = library.list_games(tags={"arena": arena.key})[0]
+    stray = {"arena": arena.key, "pairing": "7-9", "opening": 0, "colour": 0, "seats": [7, 9]}
+    library.import_record(library.record(played.id), tags=stray)
+    assert arena.missing_count(library) == 0 == len(list(arena.missing_tasks(library)))
+
+
+def test_the_pool_takes_games_as_its_workers_come_free(tmp_path):
+    from kalah.arena.runner import AHEAD, _pool
+
+    arena = small_arena(games=8)  # 24 games
+    taken = []
+
+    def schedule():
+        for task in arena.tasks():
+            taken.append(task)
+            yield task
+
+    stream = _pool(schedule(), 2)
+    try:
+        next(stream)
+        assert len(taken) <= 2 * (1 + AHEAD) + 1 < arena.total_games
+        played = 1 + sum(1 for _ in stream)
+    finally:
+        stream.close()
+    assert played == len(taken) == arena.total_games
 
 
 def test_match_key_ignores_player_order_but_not_the_settings():
@@ -159,7 +209,7 @@ def test_interrupted_match_resumes_without_losing_or_repeating_games(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         run_arena(arena, library, jobs=1, progress=stop_after_five)
     assert len(library.list_games(tags={"arena": arena.key})) == 5
-    assert len(arena.missing_tasks(library)) == arena.total_games - 5
+    assert len(list(arena.missing_tasks(library))) == arena.missing_count(library) == arena.total_games - 5
     assert run_arena(arena, library, jobs=1) == arena.total_games - 5
     games = library.list_games(tags={"arena": arena.key})
     slots = {(g.tags["pairing"], g.tags["opening"], g.tags["colour"]) for g in games}
@@ -170,7 +220,7 @@ def test_interrupted_match_resumes_without_losing_or_repeating_games(tmp_path):
 def test_an_unfinished_game_left_in_the_library_is_played_again(tmp_path):
     library = GameLibrary(tmp_path / "games.sqlite")
     arena = small_arena(games=2, players=PLAYERS[:2])
-    task = arena.tasks()[0]
+    task = next(arena.tasks())
     # as if a crash had left half a game
     from kalah.records import PlayerInfo
 
@@ -178,7 +228,7 @@ def test_an_unfinished_game_left_in_the_library_is_played_again(tmp_path):
         Position.from_json(task.start), [PlayerInfo("a", task.specs[0]), PlayerInfo("b", task.specs[1])], tags=task.tags
     )
     library.mark_stopped(game, "killed")
-    assert len(arena.missing_tasks(library)) == 2
+    assert len(list(arena.missing_tasks(library))) == arena.missing_count(library) == 2
     run_arena(arena, library, jobs=1)
     assert arena.results(library).games_played == 2
 
@@ -214,3 +264,30 @@ def test_results_table_as_markdown(tmp_path):
     run_arena(arena, library, jobs=1)
     text = arena.results(library).markdown()
     assert "| `random:seed=1` |" in text and "95% interval" in text and " vs " in text
+
+
+def test_a_worker_killed_mid_match_costs_only_its_games_which_are_played_again(monkeypatch):
+    # The pool takes the schedule as it goes: the games of a broken pool are played on a new one, before the
+    # rest of the schedule, and no game is lost or played twice.
+    import multiprocessing
+    import os
+    import signal
+
+    from kalah.arena import runner
+
+    pools = []
+    made = runner.process_pool
+    monkeypatch.setattr(runner, "process_pool", lambda workers, nice=0: pools.append(workers) or made(workers, nice))
+    arena = small_arena(games=8)  # 24 games
+    stream = runner._pool(arena.tasks(), 2)
+    slots = []
+    try:
+        for task, _result in stream:
+            slots.append(task.slot)
+            if len(slots) == 2:
+                for child in multiprocessing.active_children():
+                    os.kill(child.pid, signal.SIGKILL)
+    finally:
+        stream.close()
+    assert sorted(slots) == sorted(task.slot for task in arena.tasks())
+    assert pools == [2, 2]  # the killed worker broke the first pool

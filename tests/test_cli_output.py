@@ -178,3 +178,28 @@ def test_ctrl_c_in_a_review_says_nothing_was_stored(tmp_path):
     code, err = _interrupted(["review", str(record), "-t", "5"], tmp_path)
     assert code == 130, err
     assert err == "kalah: interrupted: the review was not finished (nothing stored); run it again\n"
+
+
+def test_ctrl_c_in_a_puzzle_build_says_the_file_is_as_it_was(tmp_path):
+    # It exited 130 without a word (typer's own handling): nothing told the user that no puzzle was written.
+    out = tmp_path / "puzzles.json.gz"
+    code, err = _interrupted(["puzzles", "build", "--games", "2000", "-q", "--out", str(out)], tmp_path, 4.0)
+    assert code == 130, err
+    assert re.fullmatch(
+        rf"kalah: interrupted: [\d,]+ of the 2,000 games examined; {re.escape(str(out))} is as it was"
+        r" \(nothing written\)\n",
+        err,
+    ), err
+    assert not out.exists()
+
+
+def test_ctrl_c_in_a_comparison_says_which_depths_the_tables_show(tmp_path):
+    # The tables of the depths finished were printed, but nothing on stderr said the run was cut short.
+    args = ["compare", "--algorithms", "pvs,alphabeta", "--depths", "1-30", "--positions", "200", "--repeats", "1"]
+    code, err = _interrupted(args, tmp_path, 4.0)
+    assert code == 130, err
+    assert re.fullmatch(
+        r"kalah: interrupted: (the tables show the depths finished \(\d+ of 30\)|no depth was finished; nothing to"
+        r" show|the positions were still being chosen; nothing compared)\n",
+        err,
+    ), err

@@ -206,3 +206,47 @@ def test_a_connection_that_played_resets_the_count_of_failures():
     report, script = asyncio.run(main())
     assert script.connections == 2 and not report.ok
     assert report.reason.endswith("before a game began (gave up after 1 attempt, no retries)")
+
+
+def _run_with_events(player, options, handler):
+    events = []
+
+    async def main():
+        async with Script(handler) as script:
+            options.server = script.address
+            client = KgpClient(make_player(player), options, lambda kind, text: events.append((kind, text)))
+            return await client.run()
+
+    return asyncio.run(main()), events
+
+
+def test_a_game_the_agent_ends_is_told_once_with_its_outcome():
+    # Its last move ends the game and --games is reached: the client left before the server's result, so
+    # the game's result line was missing, and the end said the count twice ("played 1 game (1 game, ...").
+    async def handler(reader, writer, _):
+        writer.write(b"kgp 1 0 1\r\n")
+        await _until(reader, "mode")
+        writer.write(b"4 state <6,30,10,0,0,0,0,0,1,1,1,1,1,1,1>\r\n")  # one move: pit 6, which ends the game
+        await _until(reader, "yield")
+        await reader.read()  # until the client closes
+
+    report, events = _run_with_events("pvs:depth=2", ClientOptions("x:1", name="t", games=1, retries=0), handler)
+    assert report.all_played and report.games == 1 and report.outcomes == {"won": 1}
+    assert report.reason == "played 1 game"
+    assert [text for kind, text in events if kind == "game"] == ["game 1 begins", "game 1 is over: won 31-16"]
+
+
+def test_the_first_state_after_the_last_game_begins_no_game():
+    # A server that names no games (go-kgp): the next game's first state ends the last one, and the run
+    # stops there; it was announced as "game 2 begins" before the client left.
+    async def handler(reader, writer, _):
+        writer.write(b"kgp 1 0 1\r\n")
+        await _until(reader, "mode")
+        writer.write(b"4 state <6,10,10,4,4,4,4,4,4,4,4,4,4,4,4>\r\n")
+        await _until(reader, "yield")
+        writer.write(f"6 state {START_6_6}\r\n".encode())  # fewer seeds in the stores: a new game
+        await reader.read()
+
+    report, events = _run_with_events("pvs:depth=2", ClientOptions("x:1", name="t", games=1, retries=0), handler)
+    assert report.all_played and report.games == 1 and report.outcomes == {}
+    assert [text for kind, text in events if kind == "game"] == ["game 1 begins", "game 1 is over"]

@@ -144,3 +144,45 @@ def test_a_game_of_kalah_12_12_in_a_record_file_and_the_library(tmp_path):
     assert json.loads(record.to_json()) == json.loads(path.read_text())
     assert library.record(writer.game_id).final == result.final
     assert library.list_games()[0].scores == result.scores
+
+
+#: Every GameLibrary method that takes a game id, called with one.
+GAME_ID_METHODS = {
+    "add_move": lambda library, game_id: library.add_move(game_id, 2),
+    "take_back": lambda library, game_id: library.take_back(game_id),
+    "redo": lambda library, game_id: library.redo(game_id),
+    "redo_steps": lambda library, game_id: library.redo_steps(game_id),
+    "mark_stopped": lambda library, game_id: library.mark_stopped(game_id, "stopped"),
+    "delete_game": lambda library, game_id: library.delete_game(game_id),
+    "save_review": lambda library, game_id: library.save_review(game_id, 0, {}),
+    "review": lambda library, game_id: library.review(game_id),
+    "position": lambda library, game_id: library.position(game_id),
+    "record": lambda library, game_id: library.record(game_id),
+    "summary": lambda library, game_id: library.summary(game_id),
+}
+
+
+@pytest.mark.parametrize("game_id", [10**20, 2**63, 0, -1, -(10**20)])
+@pytest.mark.parametrize("method", GAME_ID_METHODS)
+def test_an_id_no_game_can_have_is_the_librarys_not_found_error(tmp_path, method, game_id):
+    # From Python (the CLI and the servers check ids first), a huge id was sqlite3's OverflowError.
+    from kalah.records import MAX_GAME_ID, GameNotFoundError
+
+    library = GameLibrary(tmp_path / "games.sqlite")
+    game = library.create_game(Position.start(), [PlayerInfo("a", "random"), PlayerInfo("b", "random")])
+    with pytest.raises(GameNotFoundError) as caught:
+        GAME_ID_METHODS[method](library, game_id)
+    assert str(caught.value) == (
+        f"no game {game_id} in {library.path}: a game id is a whole number from 1 to {MAX_GAME_ID}"
+    )
+    assert caught.value.game_id == game_id
+    assert library.position(game) == Position.start() and library.summary(game).status == "playing"
+
+
+def test_a_listing_by_ids_no_game_can_have_is_empty(tmp_path):
+    library = GameLibrary(tmp_path / "games.sqlite")
+    game = library.create_game(Position.start(), [PlayerInfo("a", "random"), PlayerInfo("b", "random")])
+    assert library.list_games(ids=[10**20, -(10**20), 0]) == []
+    assert [s.id for s in library.list_games(ids=[10**20, game])] == [game]
+    assert [s.id for s in library.list_games(before=10**20)] == [game]
+    assert library.list_games(before=-(10**20)) == []

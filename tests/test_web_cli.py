@@ -97,6 +97,38 @@ def test_games_list_and_export(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)[-1]["result"] == "stopped: Ann ran out of time"
 
 
+def test_games_list_keeps_each_game_on_one_line_of_80_columns_with_long_names(tmp_path, capsys, monkeypatch):
+    # With 60-character names every game took three or four wrapped lines of 80 columns (the players, the
+    # winner in the result): the table could not be read.
+    from rich.cells import cell_len
+
+    from kalah.match import play_game
+    from kalah.players import RandomPlayer
+    from kalah.records import LibraryWriter, PlayerInfo
+
+    first, second = "Ann " + "a" * 56, "Bob " + "b" * 56
+    library = GameLibrary(tmp_path / "games.sqlite")
+    writer = LibraryWriter(library)
+    result = play_game([RandomPlayer(1), RandomPlayer(2)], observers=[writer])
+    record = library.record(writer.game_id)
+    record.players = [PlayerInfo(first, "random:seed=1"), PlayerInfo(second, "random:seed=2")]
+    finished = library.import_record(record)
+    playing = library.create_game(Position.start(), [PlayerInfo(first, "human"), PlayerInfo(second, "human")])
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["games", "--db", str(tmp_path / "games.sqlite"), "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 4 and all(cell_len(line) <= 80 for line in lines), lines  # the headings, three games
+    assert [line.split()[0] for line in lines] == ["id", str(playing), str(finished), str(writer.game_id)]
+    shown = {line.split()[0]: line for line in lines}
+    assert "Ann" in shown[str(playing)] and "Bob" in shown[str(playing)] and "…" in shown[str(playing)]
+    assert "playing" in shown[str(playing)] and first not in shown[str(playing)]
+    winner = (first, second)[result.winner]  # the score stays whole after the winner's shortened name
+    assert (
+        f"{winner[:3]}" in shown[str(finished)]
+        and f"won {max(result.scores)}-{min(result.scores)}" in shown[str(finished)]
+    )
+
+
 def test_games_delete_asks_and_deletes(tmp_path, capsys, monkeypatch):
     from kalah.records import GameLibrary, PlayerInfo
 

@@ -75,7 +75,7 @@ def store_result(library: GameLibrary, task: GameTask, result: dict[str, Any]) -
     return library.import_record(record, tags=tags)
 
 
-def _inline(tasks: list[GameTask]) -> Iterator[tuple[GameTask, dict[str, Any]]]:
+def _inline(tasks: Iterable[GameTask]) -> Iterator[tuple[GameTask, dict[str, Any]]]:
     for task in tasks:
         yield task, play_task(task)
 
@@ -84,38 +84,70 @@ def _inline(tasks: list[GameTask]) -> Iterator[tuple[GameTask, dict[str, Any]]]:
 ATTEMPTS = 3
 
 
-def _pool(tasks: list[GameTask], jobs: int) -> Iterator[tuple[GameTask, dict[str, Any]]]:
-    """Play ``tasks`` on ``jobs`` worker processes, yielding each finished game.
+#: Games handed to the pool ahead of its workers, per worker: enough that none waits for the next, few
+#: enough that the schedule is made as it is played (the pool keeps every game submitted to it).
+AHEAD = 2
+
+
+def _pool(tasks: Iterable[GameTask], jobs: int) -> Iterator[tuple[GameTask, dict[str, Any]]]:
+    """Play ``tasks`` on ``jobs`` worker processes, yielding each finished game; the tasks are taken from
+    the iterable as workers come free (``AHEAD`` a worker waiting), not all at once.
 
     A worker that dies breaks its pool: the games that had not finished are
     played again on a new pool (at most ``ATTEMPTS`` times each), so a lost
     worker costs its games, not the whole arena.
     """
-    pending = list(tasks)
+    upcoming = iter(tasks)
+    again: list[GameTask] = []  # the games of a broken pool, played before the schedule goes on
     attempts: dict[tuple[Any, ...], int] = {}
-    while pending:
-        pool = process_pool(min(jobs, len(pending)))
+
+    def next_task() -> GameTask | None:
+        return again.pop(0) if again else next(upcoming, None)
+
+    task = next_task()
+    while task is not None:
+        pool = process_pool(jobs)
         try:
-            futures = {pool.submit(_play_pair, task): task for task in pending}
-            pending = []
-            for future in concurrent.futures.as_completed(futures):
-                task = futures[future]
-                try:
-                    yield future.result()
-                except BrokenProcessPool:
-                    attempts[task.slot] = attempts.get(task.slot, 0) + 1
-                    if attempts[task.slot] >= ATTEMPTS:
-                        raise ArenaError(f"the workers playing game {task.slot} died {ATTEMPTS} times") from None
-                    pending.append(task)
+            running: dict[concurrent.futures.Future[tuple[GameTask, dict[str, Any]]], GameTask] = {}
+            broken = False
+            while running or (task is not None and not broken):
+                while task is not None and not broken and len(running) < jobs * (1 + AHEAD):
+                    try:
+                        running[pool.submit(_play_pair, task)] = task
+                    except BrokenProcessPool:  # a worker died before its game's future said so
+                        _count_attempt(attempts, task)  # a pool that breaks at once, each time, ends too
+                        broken = True
+                        break
+                    task = next_task()
+                finished, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in finished:
+                    lost = running.pop(future)
+                    try:
+                        yield future.result()
+                    except BrokenProcessPool:
+                        _count_attempt(attempts, lost)
+                        again.append(lost)
+                        broken = True  # no more for this pool: the games still running finish or fail
+            if broken and task is not None:
+                again.append(task)  # taken but not submitted: after the lost ones, as it came after them
+                task = None
+            if again:
+                task = next_task()
         finally:
             stop_pool(pool)
+
+
+def _count_attempt(attempts: dict[tuple[Any, ...], int], task: GameTask) -> None:
+    attempts[task.slot] = attempts.get(task.slot, 0) + 1
+    if attempts[task.slot] >= ATTEMPTS:
+        raise ArenaError(f"the workers playing game {task.slot} died {ATTEMPTS} times") from None
 
 
 def _play_pair(task: GameTask) -> tuple[GameTask, dict[str, Any]]:
     return task, play_task(task)
 
 
-def _dask(tasks: list[GameTask], address: str, connect_timeout: float) -> Iterator[tuple[GameTask, dict]]:
+def _dask(tasks: Iterable[GameTask], address: str, connect_timeout: float) -> Iterator[tuple[GameTask, dict]]:
     try:
         from distributed import Client, as_completed
     except ImportError:
@@ -126,7 +158,7 @@ def _dask(tasks: list[GameTask], address: str, connect_timeout: float) -> Iterat
         raise ArenaError(f"cannot reach the Dask cluster at {address}: {error}") from None
     futures = []
     try:
-        futures = client.map(_play_pair, tasks, pure=False)
+        futures = client.map(_play_pair, list(tasks), pure=False)  # the cluster holds a future a game anyway
         for future in as_completed(futures):
             yield future.result()
     finally:
@@ -148,27 +180,28 @@ def run_arena(
     the Dask cluster at ``cluster``. ``progress(done, total, task, result)``
     hears of every stored game.
     """
-    tasks = arena.missing_tasks(library)
-    if not tasks:
+    total = arena.missing_count(library)  # counted, not listed: the schedule is made as it is played
+    if not total:
         if cluster is not None:
             check_cluster(cluster, connect_timeout)
         return 0
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise ArenaError(f"--jobs must be at least 1, got {jobs}")
+    tasks = arena.missing_tasks(library)
     if cluster is not None:
         stream: Iterable[tuple[GameTask, dict]] = _dask(tasks, cluster, connect_timeout)
-    elif jobs == 1 or len(tasks) == 1:
+    elif jobs == 1 or total == 1:
         stream = _inline(tasks)
     else:
-        stream = _pool(tasks, jobs)
+        stream = _pool(tasks, min(jobs, total))
     done = 0
     try:
         for task, result in stream:
             store_result(library, task, result)
             done += 1
             if progress is not None:
-                progress(done, len(tasks), task, result)
+                progress(done, total, task, result)
     finally:
         close = getattr(stream, "close", None)
         if close is not None:

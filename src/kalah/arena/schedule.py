@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -147,27 +147,25 @@ class Arena:
         """Games in the whole arena: the pairings times the games of each."""
         return len(self.pairings) * self.games
 
-    def tasks(self) -> list[GameTask]:
-        """Every game of the match, interleaved so that an interrupted match has
-        played all pairings about equally."""
-        tasks = []
+    def tasks(self) -> Iterator[GameTask]:
+        """Every game of the match, made as they are asked for (``total_games`` counts them: a round
+        robin of many players holds millions, too many to keep before the first is played), interleaved
+        so that an interrupted match has played all pairings about equally."""
+        pairings = self.pairings
         for opening_index, opening in enumerate(self.openings):
             start = opening.to_json()
             for colour in (0, 1):
-                for a, b in self.pairings:
+                for a, b in pairings:
                     seats = (a, b) if colour == 0 else (b, a)
-                    tasks.append(
-                        GameTask(
-                            self.key,
-                            (a, b),
-                            opening_index,
-                            colour,
-                            seats,
-                            (self.players[seats[0]], self.players[seats[1]]),
-                            start,
-                        )
+                    yield GameTask(
+                        self.key,
+                        (a, b),
+                        opening_index,
+                        colour,
+                        seats,
+                        (self.players[seats[0]], self.players[seats[1]]),
+                        start,
                     )
-        return tasks
 
     # --- what the library holds ---------------------------------------------------
 
@@ -182,10 +180,31 @@ class Arena:
                 done[slot] = game
         return done
 
-    def missing_tasks(self, library: GameLibrary) -> list[GameTask]:
-        """The games of the schedule that the library does not hold finished yet."""
+    def missing_tasks(self, library: GameLibrary) -> Iterator[GameTask]:
+        """The games of the schedule that the library does not hold finished yet, in the schedule's order,
+        made as they are asked for (``missing_count`` counts them)."""
         done = self.stored_games(library)
-        return [task for task in self.tasks() if task.slot not in done]
+        return (task for task in self.tasks() if task.slot not in done)
+
+    def missing_count(self, library: GameLibrary) -> int:
+        """How many games ``missing_tasks`` gives, counted without making them: the games of the schedule
+        less the finished ones the library holds (a slot the schedule has not, from a damaged tag, aside)."""
+        return self.total_games - sum(1 for slot in self.stored_games(library) if self._in_schedule(slot))
+
+    def _in_schedule(self, slot: tuple[Any, Any, Any]) -> bool:
+        pairing, opening, colour = slot
+        first, dash, second = str(pairing).partition("-")
+        if not (dash and first.isdigit() and second.isdigit()):
+            return False
+        a, b = int(first), int(second)
+        return (
+            0 <= a < b < len(self.players)
+            and f"{a}-{b}" == pairing
+            and type(opening) is int
+            and 0 <= opening < len(self.openings)
+            and colour in (0, 1)
+            and type(colour) is int
+        )
 
     def results(self, library: GameLibrary) -> ArenaResults:
         """Standings and ratings from the arena's finished games in the library."""

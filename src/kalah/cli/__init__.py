@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 import typer
@@ -107,6 +107,14 @@ def fail(message: str) -> None:
     """Stop a command with a one-line error and exit code 2."""
     typer.echo(f"kalah: error: {message}", err=True)
     raise typer.Exit(2)
+
+
+def interrupted(what: str) -> NoReturn:
+    """Stop a command that Ctrl-C interrupted with one line on stderr saying what was stopped or kept, and
+    exit code 130. A long command calls it from its ``except KeyboardInterrupt``: typer turns a
+    KeyboardInterrupt that escapes a command into exit 130 without a word, before ``main`` sees it."""
+    typer.echo(f"kalah: interrupted: {what}", err=True)
+    raise typer.Exit(130) from None
 
 
 def main(argv: list[str] | None = None) -> int:

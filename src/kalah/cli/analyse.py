@@ -33,7 +33,7 @@ from kalah.search import (
     search,
 )
 
-from . import fail
+from . import fail, interrupted
 from .options import (
     EMPTY_CAPTURE,
     PIE_RULE,
@@ -230,9 +230,7 @@ def register(app: typer.Typer) -> None:
                 position, algorithm=name, depth=limit, time=seconds, evaluation=kind, move_values=True
             )
         except KeyboardInterrupt:
-            # typer turns an escaping KeyboardInterrupt into exit 130 without a word; say what happened.
-            typer.echo("kalah: interrupted: the analysis stopped before it finished; nothing to show", err=True)
-            raise typer.Exit(130) from None
+            interrupted("the analysis stopped before it finished; nothing to show")
         if as_json:
             data = result.to_dict()
             typer.echo(json.dumps(data))

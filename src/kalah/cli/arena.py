@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from kalah.cli import fail
+from kalah.cli import fail, interrupted
 from kalah.rules.wording import plural
 
 
@@ -115,7 +115,7 @@ def arena(
         check_cluster(cluster)  # unreachable: the error alone, before any table, bar or library file
     library = GameLibrary(db)
     console = Console(stderr=True)
-    already = match.total_games - len(match.missing_tasks(library))
+    already = match.total_games - match.missing_count(library)
     typer.echo(
         f"arena {match.key}: {plural(len(match.players), 'player')}, {variant.name},"
         f" {plural(games, 'game')} per pairing, {plural(match.total_games, 'game')}; library {library.path}"
@@ -141,13 +141,11 @@ def arena(
                 progress=lambda done, total, task, result: progress.update(bar, completed=already + done),
             )
     except KeyboardInterrupt:
-        stored = match.total_games - len(match.missing_tasks(library))
-        typer.echo(
-            f"kalah: interrupted: {stored} of the {plural(match.total_games, 'game')} stored in {library.path}; "
-            "run the same command again to resume",
-            err=True,
+        stored = match.total_games - match.missing_count(library)
+        interrupted(
+            f"{stored} of the {plural(match.total_games, 'game')} stored in {library.path}; "
+            "run the same command again to resume"
         )
-        raise typer.Exit(130) from None
     results = match.results(library)
     show_results(results)
     write_results(results, json_file, csv_file)

@@ -10,7 +10,7 @@ import typer
 from kalah.rules import Position, move_name
 from kalah.rules.wording import plural
 
-from . import fail
+from . import fail, interrupted
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 from .solve import _prepare_endgame
 
@@ -74,12 +74,10 @@ def register(app: typer.Typer) -> None:
         try:
             _prepare_endgame(Position.start(variant), None, threads)
         except KeyboardInterrupt:
-            typer.echo(
-                "kalah: interrupted while building the endgame database (its finished layers are kept"
-                " in a .partial file); run the same command again to resume",
-                err=True,
+            interrupted(
+                "the endgame database the book needs was not finished (its finished layers are kept in a"
+                " .partial file); run the same command again to resume"
             )
-            raise typer.Exit(130) from None
 
         def save(book: Book) -> None:
             book.save(path)
@@ -109,11 +107,9 @@ def register(app: typer.Typer) -> None:
                         progress=lambda done, total, level: bar.update(task, completed=done, total=total, level=level),
                     )
         except KeyboardInterrupt:
-            # typer turns an escaping KeyboardInterrupt into exit 130 without a word; the book is saved
-            # after each complete move number, so the next run goes on from there.
+            # The book is saved after each complete move number, so the next run goes on from there.
             kept = f"the book in {path} holds the move numbers finished" if path.exists() else "no move number finished"
-            typer.echo(f"kalah: interrupted: {kept}; run the same command again to resume", err=True)
-            raise typer.Exit(130) from None
+            interrupted(f"{kept}; run the same command again to resume")
         book.save(path)
         seconds = _time.perf_counter() - started
         within = f", within {plural(book.plies, 'ply', 'plies')} of the start" if book.plies is not None else ""

@@ -16,7 +16,7 @@ from kalah.rules.wording import plural
 from kalah.search import EVALUATIONS, EXACT_ALGORITHMS, SearchError, check_algorithm, check_evaluation
 from kalah.search.compare import run_comparison, varied_positions
 
-from . import fail
+from . import fail, interrupted
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 
 MAX_COMPARE_DEPTH = 30
@@ -164,7 +164,10 @@ def register(app: typer.Typer) -> None:
         check_output_path(plot_file, "--plot")
         check_plot_format(plot_file)
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
-        chosen = varied_positions(variant, positions, seed)
+        try:
+            chosen = varied_positions(variant, positions, seed)
+        except KeyboardInterrupt:
+            interrupted("the positions were still being chosen; nothing compared")
         console = Console(highlight=False)
         with Progress(
             TextColumn("comparing"),
@@ -176,6 +179,7 @@ def register(app: typer.Typer) -> None:
         ) as progress:
             task = progress.add_task("compare", total=len(names) * len(depth_list) * len(chosen) * repeats)
             completed: list[int] = []
+            asked = len(depth_list)
             found: dict = {}
             try:
                 totals, disagreements = run_comparison(
@@ -190,12 +194,13 @@ def register(app: typer.Typer) -> None:
                 )
             except KeyboardInterrupt:
                 stopped = True
-                totals, disagreements = found.get("totals", {}), found.get("disagreements", [])
-                depth_list = completed
+                totals, depth_list = found.get("totals", {}), completed
+                # only the depths shown: a disagreement at the unfinished one would name a row not in the tables
+                disagreements = [d for d in found.get("disagreements", []) if d[0] in completed]
             else:
                 stopped = False
-        if stopped:
-            console.print(f"[yellow]Interrupted: the table shows the depths finished ({len(depth_list)}).[/yellow]")
+        if stopped and not depth_list:
+            interrupted("no depth was finished; nothing to show")
 
         title = f"{variant.name}, {plural(len(chosen), 'position')}, evaluation {kind}"
         unit, scale, decimals = seconds_table_unit([totals[(n, d)]["seconds"] for n in names for d in depth_list])
@@ -245,13 +250,14 @@ def register(app: typer.Typer) -> None:
                 console.print(
                     f"  depth {depth}, position {number}: " + ", ".join(f"{a} {v}/{m}" for a, (v, m) in answers.items())
                 )
-            raise typer.Exit(1)
-        if len(names) > 1:
+        elif len(names) > 1:
             console.print(
                 f"All {len(names)} algorithms agreed on every decision"
                 f" ({plural(decisions, 'decision')}: same value, same best move)."
             )
         else:
             console.print(f"One algorithm, {names[0]}: nothing to compare its {plural(decisions, 'decision')} with.")
-        if stopped:
-            raise typer.Exit(130)
+        if stopped:  # after the tables, so that it is the last line: exit 130 even when they disagreed
+            interrupted(f"the tables show the depths finished ({len(depth_list)} of {asked})")
+        if disagreements:
+            raise typer.Exit(1)

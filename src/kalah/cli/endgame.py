@@ -9,7 +9,7 @@ import typer
 
 from kalah.rules.wording import plural
 
-from . import fail
+from . import fail, interrupted
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 
 
@@ -113,14 +113,8 @@ def register(app: typer.Typer) -> None:
                         progress=lambda done, total: bar.update(task, completed=done),
                     )
         except KeyboardInterrupt:
-            # typer turns an escaping KeyboardInterrupt into exit 130 without a word; the layers done are
-            # in the .partial file, which the next run (without --fresh) resumes from.
-            typer.echo(
-                f"kalah: interrupted: the layers finished are kept in {existing}.partial;"
-                " run the same command again to resume",
-                err=True,
-            )
-            raise typer.Exit(130) from None
+            # The layers done are in the .partial file, which the next run (without --fresh) resumes from.
+            interrupted(f"the layers finished are kept in {existing}.partial; run the same command again to resume")
         seconds = _time.perf_counter() - started
         rule = " empty-capture" if variant.empty_capture else ""
         typer.echo(f"endgame database: {plural(variant.pits, 'pit')}{rule}, up to {plural(max_seeds, 'seed')}")

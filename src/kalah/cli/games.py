@@ -35,6 +35,91 @@ def _result(summary) -> str:
     return summary.status
 
 
+def _started(text: str) -> str:
+    """When a game started, to the minute in UTC (the table's column; --json has the time as stored)."""
+    from datetime import UTC, datetime
+
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    return (moment.astimezone(UTC) if moment.tzinfo else moment).strftime("%Y-%m-%d %H:%M")
+
+
+def _show_table(summaries) -> None:
+    """The games one line each, however long their players' names: names are cut with an ellipsis, as
+    little as the terminal's width allows (in the players and in the result alike), and a long stop reason
+    too. Wrapped, a library of bots with long names (arena specs) was a table no eye could follow."""
+    from rich.cells import cell_len
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    def short(name: str, cells: int) -> str:
+        if not cells:
+            return name
+        text = Text(name)
+        text.truncate(cells, overflow="ellipsis")
+        return text.plain
+
+    def rows(cells: int) -> list[tuple[str, ...]]:
+        made: list[tuple[str, ...]] = []
+        for summary in summaries:
+            names = [short(player.name, cells) for player in summary.players]
+            result = _result(summary)
+            if summary.status == "finished" and summary.winner is not None:
+                result = result.replace(summary.players[summary.winner].name, names[summary.winner], 1)
+            made.append(
+                (
+                    str(summary.id),
+                    f"{names[0]} vs {names[1]}",
+                    _variant_name(summary.variant),
+                    str(summary.moves),
+                    result,
+                    _started(summary.started_at),
+                )
+            )
+        return made
+
+    headings = ("id", "players", "variant", "moves", "result", "started, UTC")
+    console = Console(highlight=False)
+    full = rows(0)  # names whole (0: not cut); the other columns are the same at every name width
+    fixed = sum(max(cell_len(row[i]) for row in [headings, *full]) for i in (0, 2, 3, 5)) + 2 * (len(headings) - 1)
+    sizes = [tuple(cell_len(player.name) for player in summary.players) for summary in summaries]
+    # the winner's name and the words after it ("won 30-18"); a result without a name (a stop reason)
+    # does not count: its column gives way below
+    won = [
+        (sizes[i][s.winner], cell_len(full[i][4]) - sizes[i][s.winner])
+        for i, s in enumerate(summaries)
+        if s.status == "finished" and s.winner is not None
+    ]
+
+    def width(cells: int) -> int:
+        players = max(min(a, cells) + 4 + min(b, cells) for a, b in sizes)  # 4: " vs "
+        result = max([cell_len(headings[4]), *(min(name, cells) + rest for name, rest in won)])
+        return fixed + max(players, cell_len(headings[1])) + result
+
+    # The longest names that keep a line within the terminal, found by halving (the width grows with
+    # them); 6 cells at the least, so that a name's start stays readable.
+    longest = max(max(size) for size in sizes)
+    low, high = 6, longest
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if width(middle) <= console.width else (low, middle - 1)
+    cells = low if low < longest else 0
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style="", padding=(0, 1))
+    for heading in headings:
+        right = heading in ("id", "moves")
+        # players and result give way when a line is still too long; the others keep their width
+        table.add_column(heading, justify="right" if right else "left", no_wrap=heading not in ("players", "result"))
+    for row in rows(cells) if cells else full:
+        table.add_row(*(Text(cell, no_wrap=True, overflow="ellipsis") for cell in row))
+    with console.capture() as captured:
+        console.print(table)
+    for line in captured.get().splitlines():
+        typer.echo(line.rstrip())  # rich pads every line to the table's width
+
+
 def _variant_name(data) -> str:
     try:
         return Variant.from_dict(data).name
@@ -102,21 +187,7 @@ def register(app: typer.Typer) -> None:
             filtered = any(value is not None for value in (player, variant, result, since, until))
             typer.echo("no games match the filters" if filtered else "no games")
             return
-        table = [("id", "players", "variant", "moves", "result", "started")]
-        for summary in summaries:
-            table.append(
-                (
-                    str(summary.id),
-                    f"{summary.players[0].name} vs {summary.players[1].name}",
-                    _variant_name(summary.variant),
-                    str(summary.moves),
-                    _result(summary),
-                    summary.started_at,
-                )
-            )
-        widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-        for row in table:
-            typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)).rstrip())
+        _show_table(summaries)
 
     @games.command("export")
     def export(

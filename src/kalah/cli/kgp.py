@@ -13,6 +13,18 @@ def register(app: typer.Typer) -> None:
     app.command("kgp")(kgp)
 
 
+def _summary(report) -> str:
+    """Why the run stopped and what it played, once: ``played 3 games: 2 won, 1 lost (84 decisions)``.
+    When the games asked for were played, that is the reason, and the count is not said twice."""
+    known = [f"{report.outcomes[kind]} {kind}" for kind in ("won", "lost", "drawn") if report.outcomes.get(kind)]
+    unknown = report.games - sum(report.outcomes.values())
+    if known and unknown:
+        known.append(f"{unknown} with no result told")  # the opponent ended it on a server that says none
+    played = f"played {plural(report.games, 'game')}" + (f": {', '.join(known)}" if known else "")
+    decisions = plural(report.decisions, "decision")
+    return f"{played} ({decisions})" if report.all_played else f"{report.reason} ({played}; {decisions})"
+
+
 def kgp(
     server: str = typer.Argument(
         ..., metavar="SERVER", help="host:port for TCP (go-kgp listens on 2671), or a ws:// or wss:// URL."
@@ -98,9 +110,6 @@ def kgp(
         raise typer.Exit(130) from None
     if report.refused:  # the URL is wrong or the server turns this client away: bad input, not a lost connection
         fail(report.reason)
-    typer.echo(
-        f"kalah kgp: stopped: {report.reason} ({plural(report.games, 'game')}, {plural(report.decisions, 'decision')})",
-        err=True,
-    )
+    typer.echo(f"kalah kgp: stopped: {_summary(report)}", err=True)
     if not report.ok:
         raise typer.Exit(1)

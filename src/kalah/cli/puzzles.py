@@ -26,7 +26,7 @@ from kalah.records import GameLibrary, GameRecord
 from kalah.rules import IllegalMoveError, move_name, parse_move
 from kalah.rules.wording import plural
 
-from . import fail
+from . import fail, interrupted
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 from .terminal import board_text
 
@@ -129,25 +129,37 @@ def register(app: typer.Typer) -> None:
             listed = _library_records(GameLibrary(db, busy_timeout=5, create=False), source == "arena", variant.name)
             records, total = iter(listed), len(listed)
         console = Console(stderr=True)
-        with Progress(
-            TextColumn("games"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[found]} puzzles"),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-            disable=quiet or not console.is_terminal,
-        ) as bar:
-            task = bar.add_task("games", total=total, found=0)
-            found = find_puzzles(
-                records,
-                margin,
-                source=source,
-                limit=limit,
-                total=total,
-                known={puzzle.id for puzzle in kept},
-                progress=lambda done, _, count: bar.update(task, completed=done, found=count),
+        examined = [0]  # games whose positions were all examined, for the line Ctrl-C leaves
+        try:
+            with Progress(
+                TextColumn("games"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[found]} puzzles"),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+                disable=quiet or not console.is_terminal,
+            ) as bar:
+                task = bar.add_task("games", total=total, found=0)
+
+                def progress(done: int, _total: int, count: int) -> None:
+                    examined[0] = done
+                    bar.update(task, completed=done, found=count)
+
+                found = find_puzzles(
+                    records,
+                    margin,
+                    source=source,
+                    limit=limit,
+                    total=total,
+                    known={puzzle.id for puzzle in kept},
+                    progress=progress,
+                )
+        except KeyboardInterrupt:
+            # The file is written once, at the end: say so, or the user would look in it for the puzzles found.
+            interrupted(
+                f"{examined[0]:,} of the {plural(total, 'game')} examined; {out} is as it was (nothing written)"
             )
         save(kept + found, out)
         typer.echo(f"{plural(len(found), 'new puzzle')} ({len(kept) + len(found)} in {out})")

@@ -15,7 +15,7 @@ from kalah.records import GameLibrary, GameRecord, load_record
 from kalah.review import CLASSES, DEFAULT_TIME, review
 from kalah.rules.wording import plural
 
-from . import fail
+from . import fail, interrupted
 from .options import parse_game_id
 
 _STYLE = {"best": "green", "good": "green", "inaccuracy": "yellow", "mistake": "red", "blunder": "bold red"}
@@ -164,10 +164,8 @@ def register(app: typer.Typer) -> None:
                     data = reviewed(record, seconds, not as_json)
                     library.save_review(game_id, len(record.moves), data)
         except KeyboardInterrupt:
-            # typer turns an escaping KeyboardInterrupt into exit 130 without a word. A review is stored
-            # only whole, so nothing of this one was kept.
-            typer.echo("kalah: interrupted: the review was not finished (nothing stored); run it again", err=True)
-            raise typer.Exit(130) from None
+            # A review is stored only whole, so nothing of this one was kept.
+            interrupted("the review was not finished (nothing stored); run it again")
         if as_json:
             typer.echo(json.dumps(data))
             return

@@ -70,6 +70,12 @@ class ClientReport:
     reason: str
     games: int = 0
     decisions: int = 0
+    #: The games by their outcome for this agent ("won", "lost", "drawn"), where it is known: the final
+    #: board after the agent's last move, or the server's ``game:result`` (kalah arena serve); a game the
+    #: opponent ended on a server that says nothing of results is counted in ``games`` only.
+    outcomes: dict[str, int] = field(default_factory=dict)
+    #: The run ended because it played the ``games`` it was asked for.
+    all_played: bool = False
     errors: list[str] = field(default_factory=list)
     ok: bool = True
     #: The server answered the WebSocket handshake with an HTTP error until the client gave up (a wrong URL?).
@@ -199,9 +205,11 @@ class KgpClient:
         elif name == "set":
             if command.text(0) == "game:id":
                 self._game_named(command.text(1))
-            elif command.text(0) == "game:result":  # kalah arena serve says when a game ends
-                self._finish_game()
-                self.events("result", f"game result: {command.text(1)}")
+            elif command.text(0) == "game:result":  # kalah arena serve says when a game ends: "ID win 40-32"
+                outcome = _told_outcome(command.text(1) or "")
+                if outcome is None:  # said otherwise than this server says it: passed on as it is
+                    self.events("result", f"game result: {command.text(1)}")
+                self._finish_game(outcome)
                 await self._check_games_done()
         elif name == "error":
             message = command.text(0) or "(no message)"
@@ -243,8 +251,8 @@ class KgpClient:
         await self._abandon()
         self._game_began = True
         self._track_game(board)
-        if self.options.games is not None and self.report.games >= self.options.games:
-            raise _Stop(f"played {self.report.games} game{'s' * (self.report.games != 1)}")
+        if self._all_played():
+            raise self._all_played_stop()
         stopped = threading.Event()
         self._decision = (command.id, stopped)
         self._thinking = asyncio.create_task(self._decide(command.id, position, stopped))
@@ -269,14 +277,23 @@ class KgpClient:
         if stopped.is_set():
             return
         self.report.decisions += 1
-        if not evaluate and last and position.play(last[0]).is_over:
-            self._finish_game()
+        final = position.play(last[0]) if not evaluate and last else None
+        if final is not None and final.is_over:
+            assert final.scores is not None  # a finished game has them
+            self._finish_game(_outcome(*final.scores))  # this agent is player 0 (south, the mover)
         await self._send("stop" if evaluate else "yield", ref=state_id)
         await self._check_games_done()
 
+    def _all_played(self) -> bool:
+        return self.options.games is not None and self.report.games >= self.options.games
+
+    def _all_played_stop(self) -> _Stop:
+        self.report.all_played = True
+        return _Stop(f"played {plural(self.report.games, 'game')}")
+
     async def _check_games_done(self) -> None:
-        if self.options.games is not None and self.report.games >= self.options.games:
-            await self._end_run(_Stop(f"played {self.report.games} game{'s' * (self.report.games != 1)}"))
+        if self._all_played():
+            await self._end_run(self._all_played_stop())
 
     async def _end_run(self, stop: _Stop) -> None:
         """End the run from a decision's task: the session sees the closed connection and raises ``stop``."""
@@ -314,13 +331,35 @@ class KgpClient:
     def _begin_game(self, key: object) -> None:
         self._finish_game()
         self._game_key, self._game_over = key, False
-        self.events("game", f"game {self.report.games + 1} begins")
+        if not self._all_played():  # the state of a game after the last: the run ends before it
+            self.events("game", f"game {self.report.games + 1} begins")
 
-    def _finish_game(self) -> None:
+    def _finish_game(self, outcome: tuple[str, str] | None = None) -> None:
+        """Count the game under way as over, once: by the agent's last move, the server's result or the
+        next game's first state, whichever comes first; ``outcome`` is (won|lost|drawn, score) if known."""
         if self._game_key is not None and not self._game_over:
             self._game_over = True
             self.report.games += 1
-            self.events("game", f"game {self.report.games} is over")
+            if outcome is not None:
+                self.report.outcomes[outcome[0]] = self.report.outcomes.get(outcome[0], 0) + 1
+            told = f": {outcome[0]} {outcome[1]}" if outcome is not None else ""
+            self.events("game", f"game {self.report.games} is over{told}")
+
+
+def _outcome(mine: int, theirs: int) -> tuple[str, str]:
+    return ("won" if mine > theirs else "drawn" if mine == theirs else "lost"), f"{mine}-{theirs}"
+
+
+def _told_outcome(text: str) -> tuple[str, str] | None:
+    """The outcome in a ``game:result`` value, ``"ID win 40-32"`` (this agent's score first); None for
+    anything else (another server's extension may say it otherwise)."""
+    words = text.split()
+    if len(words) != 3 or words[1] not in ("win", "loss", "draw"):
+        return None
+    mine, dash, theirs = words[2].partition("-")
+    if not (dash and mine.isdigit() and theirs.isdigit()):
+        return None
+    return {"win": "won", "loss": "lost", "draw": "drawn"}[words[1]], words[2]
 
 
 def _describe(error: BaseException) -> str:

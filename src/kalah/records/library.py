@@ -84,10 +84,11 @@ class LibraryError(KalahError):
 
 
 class GameNotFoundError(LibraryError):
-    """The library has no game with the id asked for (the web API answers 404)."""
+    """The library has no game with the id asked for (the web API answers 404), or could hold none: an id
+    outside 1 to ``MAX_GAME_ID``, which the message says."""
 
-    def __init__(self, game_id: int, path: Path) -> None:
-        super().__init__(f"no game {game_id} in {path}")
+    def __init__(self, game_id: int, path: Path, why: str = "") -> None:
+        super().__init__(f"no game {game_id} in {path}" + (f": {why}" if why else ""))
         self.game_id = game_id
 
 
@@ -377,12 +378,14 @@ class GameLibrary:
 
     def redo_steps(self, game_id: int) -> int:
         """How many take-backs :meth:`redo` can undo in a row."""
+        self._check_id(game_id)
         with self._connect() as db:
             row = db.execute("SELECT COUNT(*) FROM redo WHERE game_id = ?", (game_id,)).fetchone()
         return int(row[0])
 
     def mark_stopped(self, game_id: int, reason: str) -> None:
         """Mark a game that is still playing as stopped, with the reason."""
+        self._check_id(game_id)
         with self._transaction() as db:
             db.execute(
                 "UPDATE games SET status = 'stopped', stop_reason = ? WHERE id = ? AND status = 'playing'",
@@ -461,7 +464,15 @@ class GameLibrary:
             raise DamagedGameError(f"the review of game {game_id} in {self.path} is damaged: not an object")
         return int(row["moves"]), data
 
+    def _check_id(self, game_id: int) -> None:
+        """Raise GameNotFoundError, saying why, for an id no game can have: sqlite3 raises OverflowError for
+        an integer beyond its 64 bits, from deep in a query, and ids start at 1. Every method that takes a
+        game id calls it (most through ``_row``), so a caller's bad id is the library's error, not sqlite's."""
+        if isinstance(game_id, int) and not 1 <= game_id <= MAX_GAME_ID:
+            raise GameNotFoundError(game_id, self.path, f"a game id is a whole number from 1 to {MAX_GAME_ID}")
+
     def _row(self, db: sqlite3.Connection, game_id: int) -> sqlite3.Row:
+        self._check_id(game_id)
         row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise GameNotFoundError(game_id, self.path)
@@ -528,6 +539,7 @@ class GameLibrary:
 
     def summary(self, game_id: int) -> GameSummary:
         """The summary of one game (GameNotFoundError if there is no such game)."""
+        self._check_id(game_id)
         return next(iter(self.list_games(ids=[game_id])), None) or self._missing(game_id)
 
     def _missing(self, game_id: int) -> GameSummary:
@@ -540,20 +552,23 @@ class GameLibrary:
         limit: int | None = None,
         before: int | None = None,
     ) -> list[GameSummary]:
-        """Games, newest first; ``tags`` keeps those whose tags contain all the given pairs, ``before``
-        those with smaller ids (the next page after a game), ``limit`` the first so many."""
+        """Games, newest first; ``tags`` keeps those whose tags contain all the given pairs, ``ids`` those
+        with these ids, ``before`` those with smaller ids (the next page after a game), ``limit`` the first
+        so many. Ids no game can have (below 1, beyond ``MAX_GAME_ID``) match nothing."""
         query = "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS move_count FROM games g"
         clauses: list[str] = []
         parameters: list[Any] = []
         for key, value in (tags or {}).items():
             clauses.append("json_extract(g.tags, ?) = json_extract(?, '$')")
             parameters += [f"$.{key}", json.dumps(value)]
-        if before is not None:
+        # Kept within SQLite's integers: a larger one is an OverflowError in the query, not an empty answer.
+        if before is not None and int(before) <= MAX_GAME_ID:
             clauses.append("g.id < ?")
-            parameters.append(int(before))
+            parameters.append(max(int(before), 0))
         if ids is not None:
-            clauses.append(f"g.id IN ({', '.join('?' * len(ids))})")
-            parameters += list(ids)
+            held = [i for i in ids if not isinstance(i, int) or 1 <= i <= MAX_GAME_ID]
+            clauses.append(f"g.id IN ({', '.join('?' * len(held))})")
+            parameters += held
         if clauses:
             query += " WHERE " + " AND ".join(clauses)
         query += " ORDER BY g.id DESC"
