@@ -287,6 +287,15 @@ def trace_both(page, server, position, depth):  # noqa: F811
     return page.locator(".compare svg.tree")
 
 
+def wait_for_move_names(page, tree) -> None:
+    """Wait until ``tree`` names its moves by the side that made them (the server's tree facts came)."""
+    page.wait_for_function(
+        "svg => svg.querySelector('.node .move') && ![...svg.querySelectorAll('.node .move')]"
+        ".some(t => t.textContent.startsWith('#'))",
+        arg=tree.element_handle(),
+    )
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 def test_trace_both_draws_the_two_trees(lab, server, tmp_path, width):  # noqa: F811
     page = lab["open"](width, 844)
@@ -298,11 +307,7 @@ def test_trace_both_draws_the_two_trees(lab, server, tmp_path, width):  # noqa: 
         nodes = len(trace_of(server, POSITION, algorithm, 3)["nodes"])
         assert f"{nodes} nodes" in figure.locator("figcaption").inner_text()
         # the moves are named by the side that made them (the server's tree facts), as in the lab's own tree
-        page.wait_for_function(
-            "svg => svg.querySelector('.node .move') && ![...svg.querySelectorAll('.node .move')]"
-            ".some(t => t.textContent.startsWith('#'))",
-            arg=trees.nth(k).element_handle(),
-        )
+        wait_for_move_names(page, trees.nth(k))
         assert trees.nth(k).locator(".node .box").count() > 1
     # the same search drawn the same way: each node the first tree shows is the lab's own tree's, named alike
     # (the overview opens less of it: what fits its box)
@@ -334,11 +339,7 @@ def test_trace_both_opens_each_tree_on_its_last_iteration(lab, server):  # noqa:
     trees = trace_both(page, server, start, 4)
     for k, algorithm in enumerate(["alphabeta", "pvs"]):
         tree = trees.nth(k)
-        page.wait_for_function(
-            "svg => svg.querySelector('.node .move') && ![...svg.querySelectorAll('.node .move')]"
-            ".some(t => t.textContent.startsWith('#'))",
-            arg=tree.element_handle(),
-        )
+        wait_for_move_names(page, tree)
         last_root = [node["id"] for node in trace_of(server, start, algorithm, 4)["nodes"] if node["parent"] is None][
             -1
         ]
@@ -381,11 +382,7 @@ def test_trace_both_fits_each_tree_to_its_box_when_first_drawn(lab, server, tmp_
     page = lab["open"](1280, 844)
     trees = trace_both(page, server, POSITION, 3)
     for k in range(2):
-        page.wait_for_function(
-            "svg => svg.querySelector('.node .move') && ![...svg.querySelectorAll('.node .move')]"
-            ".some(t => t.textContent.startsWith('#'))",
-            arg=trees.nth(k).element_handle(),
-        )
+        wait_for_move_names(page, trees.nth(k))
         trace = trace_of(server, POSITION, ["alphabeta", "pvs"][k], 3)
         last = [n["id"] for n in trace["nodes"] if n["parent"] is None][-1]
         # the deepest iteration is open, its root's children drawn, the whole tree in sight; alpha-beta's at a
@@ -437,11 +434,7 @@ def test_trace_both_draws_a_wide_tree_whole_inside_its_box(lab, server, tmp_path
     page = lab["open"](width, 844)
     trees = trace_both(page, server, start, 4)
     for k in range(2):
-        page.wait_for_function(
-            "svg => svg.querySelector('.node .move') && ![...svg.querySelectorAll('.node .move')]"
-            ".some(t => t.textContent.startsWith('#'))",
-            arg=trees.nth(k).element_handle(),
-        )
+        wait_for_move_names(page, trees.nth(k))
     for k, algorithm in enumerate(["alphabeta", "pvs"]):
         seen = trees.nth(k).evaluate(DRAWN)
         box, figure, drawn = seen["box"], seen["figure"], seen["drawn"]
