@@ -133,6 +133,8 @@ def test_a_whole_games_answers_are_the_rules_field_by_field(client):
     answer = client.post("/api/games", json={"players": ["random:seed=3", "human"], "variant": variant})
     assert answer.status_code == 201, answer.text
     first = answer.json()
+    # the creating page's secret for leaving the game unstarted (random: no rule gives it), then the state
+    assert isinstance(first.pop("leave_token"), str)
     stored = client.get(f"/api/games/{first['id']}/record").json()
     game = Game(
         Variant(**variant),
