@@ -80,3 +80,13 @@ def test_a_group_named_without_its_command_shows_its_help_once(words):
     run = subprocess.run([sys.executable, "-m", "kalah.cli", *words], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stderr == ""
     assert run.stdout.count("Show this message and exit.") == 1, run.stdout
+
+
+@pytest.mark.parametrize("module", ["kalah", "kalah.cli"])
+def test_python_dash_m_runs_the_kalah_command(module):
+    # for an environment whose scripts directory is not on the PATH (pip install --user, some Windows setups)
+    run = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "Usage: kalah " in run.stdout
+    misuse = subprocess.run([sys.executable, "-m", module, "replay"], capture_output=True, text=True, timeout=60)
+    assert misuse.returncode == 2 and "Missing argument 'FILE'" in misuse.stderr
