@@ -125,6 +125,17 @@ def test_missing_count_counts_what_missing_tasks_gives(tmp_path):
     assert arena.missing_count(library) == 0 == len(list(arena.missing_tasks(library)))
 
 
+def test_run_arena_reads_the_library_once_to_know_what_is_left(tmp_path, monkeypatch):
+    library = GameLibrary(tmp_path / "games.sqlite")
+    arena = small_arena(games=4)
+    reads = []
+    original = Arena.stored_games
+    monkeypatch.setattr(Arena, "stored_games", lambda self, lib: reads.append(1) or original(self, lib))
+    totals = []
+    assert run_arena(arena, library, jobs=1, progress=lambda done, total, task, result: totals.append(total)) == 12
+    assert len(reads) == 1 and set(totals) == {12}
+
+
 def test_the_pool_takes_games_as_its_workers_come_free(tmp_path):
     from kalah.arena.runner import AHEAD, _pool
 

@@ -180,7 +180,7 @@ def run_arena(
     the Dask cluster at ``cluster``. ``progress(done, total, task, result)``
     hears of every stored game.
     """
-    total = arena.missing_count(library)  # counted, not listed: the schedule is made as it is played
+    total, tasks = arena.missing(library)  # counted, not listed: the schedule is made as it is played
     if not total:
         if cluster is not None:
             check_cluster(cluster, connect_timeout)
@@ -188,7 +188,6 @@ def run_arena(
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise ArenaError(f"--jobs must be at least 1, got {jobs}")
-    tasks = arena.missing_tasks(library)
     if cluster is not None:
         stream: Iterable[tuple[GameTask, dict]] = _dask(tasks, cluster, connect_timeout)
     elif jobs == 1 or total == 1:

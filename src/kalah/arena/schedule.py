@@ -180,16 +180,21 @@ class Arena:
                 done[slot] = game
         return done
 
-    def missing_tasks(self, library: GameLibrary) -> Iterator[GameTask]:
-        """The games of the schedule that the library does not hold finished yet, in the schedule's order,
-        made as they are asked for (``missing_count`` counts them)."""
+    def missing(self, library: GameLibrary) -> tuple[int, Iterator[GameTask]]:
+        """The games of the schedule that the library does not hold finished yet: how many (counted
+        without making them), and the games themselves in the schedule's order, made as they are asked
+        for. One read of the library for both. A slot the schedule has not (a damaged tag) is not counted."""
         done = self.stored_games(library)
-        return (task for task in self.tasks() if task.slot not in done)
+        count = self.total_games - sum(1 for slot in done if self._in_schedule(slot))
+        return count, (task for task in self.tasks() if task.slot not in done)
+
+    def missing_tasks(self, library: GameLibrary) -> Iterator[GameTask]:
+        """The games ``missing`` gives, without their count."""
+        return self.missing(library)[1]
 
     def missing_count(self, library: GameLibrary) -> int:
-        """How many games ``missing_tasks`` gives, counted without making them: the games of the schedule
-        less the finished ones the library holds (a slot the schedule has not, from a damaged tag, aside)."""
-        return self.total_games - sum(1 for slot in self.stored_games(library) if self._in_schedule(slot))
+        """How many games ``missing`` gives, without making them."""
+        return self.missing(library)[0]
 
     def _in_schedule(self, slot: tuple[Any, Any, Any]) -> bool:
         pairing, opening, colour = slot
