@@ -203,3 +203,39 @@ def test_ctrl_c_in_a_comparison_says_which_depths_the_tables_show(tmp_path):
         r" show|the positions were still being chosen; nothing compared)\n",
         err,
     ), err
+
+
+def test_ctrl_c_stops_a_comparison_inside_a_search_of_hours(tmp_path):
+    # Minimax to 16 plies from the start takes hours; Ctrl-C waited for it (the search ran in the main
+    # thread, where the interrupt is seen only between searches). _interrupted gives it 30 s to end.
+    args = ["compare", "--algorithms", "minimax", "--depths", "16", "--positions", "0", "--repeats", "1"]
+    code, err = _interrupted(args, tmp_path, 3.0)
+    assert (code, err) == (130, "kalah: interrupted: no depth was finished; nothing to show\n")
+
+
+def test_a_cancelled_comparison_counts_no_search_the_stop_cut_short():
+    import threading
+
+    from kalah import Position
+    from kalah.core.builds import Engine
+    from kalah.search.compare import run_comparison
+
+    engine, cancelled = Engine(), threading.Event()
+    completed: list[int] = []
+
+    def stop_after_the_first_search():
+        cancelled.set()
+        engine.stop()
+
+    totals, _ = run_comparison(
+        ["pvs", "alphabeta"],
+        [2, 3],
+        [Position.start()],
+        "strong",
+        on_search=stop_after_the_first_search,
+        completed=completed,
+        engine=engine,
+        cancelled=cancelled,
+    )
+    assert completed == [] and totals[("pvs", 2)]["nodes"] > 0
+    assert totals[("alphabeta", 2)]["nodes"] == 0  # never started: the stop came first

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -12,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kalah.atomic import write_atomic
+from kalah.core.builds import Engine
 from kalah.rules.wording import plural
 from kalah.search import EVALUATIONS, EXACT_ALGORITHMS, SearchError, check_algorithm, check_evaluation
 from kalah.search.compare import run_comparison, varied_positions
@@ -42,6 +46,35 @@ def parse_depths(text: str) -> list[int]:
     if max(depths) > MAX_COMPARE_DEPTH:
         raise SearchError(f"depths must be at most {MAX_COMPARE_DEPTH}, got {max(depths)}")
     return sorted(depths)
+
+
+def _run_stoppable(compare: Callable[[Engine, threading.Event], tuple[dict, list]]) -> tuple[dict, list]:
+    """``compare(engine, cancelled)`` (``run_comparison``) in a worker thread, so that Ctrl-C stops even
+    a search of hours at once: the main thread waits in short joins, where the interrupt arrives, and
+    then stops the engine."""
+    engine = Engine()
+    cancelled = threading.Event()
+    outcome: list[Any] = []
+
+    def work() -> None:
+        try:
+            outcome.append(compare(engine, cancelled))
+        except BaseException as error:  # raised again in the main thread
+            outcome.append(error)
+
+    worker = threading.Thread(target=work, name="kalah compare", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        cancelled.set()
+        engine.stop()
+        worker.join()
+        raise
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
 
 
 def check_plot_format(path: Path | None) -> None:
@@ -182,15 +215,19 @@ def register(app: typer.Typer) -> None:
             asked = len(depth_list)
             found: dict = {}
             try:
-                totals, disagreements = run_comparison(
-                    names,
-                    depth_list,
-                    chosen,
-                    kind,
-                    repeats=repeats,
-                    on_search=lambda: progress.advance(task, repeats),
-                    completed=completed,
-                    found=found,
+                totals, disagreements = _run_stoppable(
+                    lambda engine, cancelled: run_comparison(
+                        names,
+                        depth_list,
+                        chosen,
+                        kind,
+                        repeats=repeats,
+                        on_search=lambda: progress.advance(task, repeats),
+                        completed=completed,
+                        found=found,
+                        engine=engine,
+                        cancelled=cancelled,
+                    )
                 )
             except KeyboardInterrupt:
                 stopped = True

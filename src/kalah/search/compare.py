@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import threading
 
 from kalah.core.builds import Engine
 from kalah.rules import Position
@@ -27,7 +28,18 @@ def varied_positions(variant, count: int, seed: int) -> list[Position]:
     return found
 
 
-def run_comparison(algorithms, depths, positions, evaluation, on_search=None, repeats=1, completed=None, found=None):
+def run_comparison(
+    algorithms,
+    depths,
+    positions,
+    evaluation,
+    on_search=None,
+    repeats=1,
+    completed=None,
+    found=None,
+    engine: Engine | None = None,
+    cancelled: threading.Event | None = None,
+):
     """Totals per (algorithm, depth) and the decisions on which the algorithms disagreed.
 
     ``on_search`` is called after every single search (for a progress bar).
@@ -36,6 +48,10 @@ def run_comparison(algorithms, depths, positions, evaluation, on_search=None, re
     time). ``completed``, a list, gets each depth once all its searches are
     done, and ``found``, a dict, the totals and disagreements as they grow, so
     that a caller stopped by Ctrl-C can show the rows that are whole.
+
+    To stop it from another thread, set ``cancelled`` and call ``engine.stop()``
+    (the ``engine`` given here): it returns at once, without counting the search
+    the stop cut short. One deep search can take hours, so waiting for it is no way to stop.
     """
     totals = {
         (a, d): {"nodes": 0, "leaves": 0, "seconds": 0.0, "tt_hits": 0, "cutoffs": 0}
@@ -46,7 +62,7 @@ def run_comparison(algorithms, depths, positions, evaluation, on_search=None, re
     # One engine for every search (each starts from an empty table), its pages in memory before the first:
     # a fresh table's first touches cost the kernel's zeroing, which made the first small searches several
     # times slower than deeper ones (minimax at depth 2 in 100-570 us, at depth 3 in 25).
-    engine = Engine()
+    engine = engine if engine is not None else Engine()
     for position in positions[:1]:  # they are all of one variant, so of one build
         engine.warm(position)
     if found is not None:
@@ -57,9 +73,13 @@ def run_comparison(algorithms, depths, positions, evaluation, on_search=None, re
             for algorithm in algorithms:
                 times = []
                 for _ in range(max(1, repeats)):
+                    if cancelled is not None and cancelled.is_set():
+                        return totals, disagreements
                     result = search(
                         position, algorithm, depth=depth, evaluation=evaluation, move_values=False, engine=engine
                     )
+                    if cancelled is not None and cancelled.is_set():
+                        return totals, disagreements  # the stop cut this search short: it counts for nothing
                     times.append(result.stats.seconds)
                 total = totals[(algorithm, depth)]
                 total["nodes"] += result.stats.nodes
