@@ -239,3 +239,12 @@ def test_a_cancelled_comparison_counts_no_search_the_stop_cut_short():
     )
     assert completed == [] and totals[("pvs", 2)]["nodes"] > 0
     assert totals[("alphabeta", 2)]["nodes"] == 0  # never started: the stop came first
+
+
+def test_compare_in_a_variant_without_varied_positions_says_so(capsys):
+    # Kalah(1,1) is over within two moves: choosing the positions looped for ever.
+    from kalah.cli import main
+
+    assert main(["compare", "--pits", "1", "--seeds", "1", "--depths", "1", "--positions", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kalah: error: Kalah(1,1) has no unfinished position") and err.count("\n") == 1, err

@@ -199,6 +199,8 @@ def register(app: typer.Typer) -> None:
         variant = make_variant(pits, seeds, empty_capture, pie_rule)
         try:
             chosen = varied_positions(variant, positions, seed)
+        except SearchError as error:
+            fail(str(error))
         except KeyboardInterrupt:
             interrupted("the positions were still being chosen; nothing compared")
         console = Console(highlight=False)

@@ -10,14 +10,23 @@ import threading
 
 from kalah.core.builds import Engine
 from kalah.rules import Position
-from kalah.search import search
+from kalah.search import SearchError, search
+
+#: Finished games in a row after which varied_positions gives up.
+MAX_MISSES = 1_000
 
 
 def varied_positions(variant, count: int, seed: int) -> list[Position]:
     """The start and ``count`` positions reached by 2 to 20 random moves (none finished)."""
     rng = random.Random(seed)
     found = [Position.start(variant)]
+    misses = 0
     while len(found) < count + 1:
+        if misses == MAX_MISSES:  # in a tiny variant every game is over within two moves
+            raise SearchError(
+                f"{variant.name} has no unfinished position after 2 or more random moves ({MAX_MISSES:,} games"
+                " tried): compare it with --positions 0 (the start alone)"
+            )
         position = Position.start(variant)
         for _ in range(rng.randrange(2, 21)):
             if position.is_over:
@@ -25,6 +34,9 @@ def varied_positions(variant, count: int, seed: int) -> list[Position]:
             position = position.play(rng.choice(position.legal_moves()))
         if not position.is_over:
             found.append(position)
+            misses = 0
+        else:
+            misses += 1
     return found
 
 
