@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import click
@@ -107,6 +109,19 @@ def fail(message: str) -> None:
     """Stop a command with a one-line error and exit code 2."""
     typer.echo(f"kalah: error: {message}", err=True)
     raise typer.Exit(2)
+
+
+def wait_for(work: Callable[[], None], stop: Callable[[], None]) -> None:
+    """Run ``work`` in a daemon thread until it ends; on Ctrl-C call ``stop`` and re-raise."""
+    thread = threading.Thread(target=work, name="kalah-worker", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except KeyboardInterrupt:
+        stop()
+        thread.join(1.0)  # a stopped search returns within moments; UCT does not, and is left behind (a daemon)
+        raise
 
 
 def interrupted(what: str) -> NoReturn:

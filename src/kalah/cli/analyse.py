@@ -8,8 +8,6 @@ book, the endgame databases or the solver prove it in time); with
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -33,7 +31,7 @@ from kalah.search import (
     search,
 )
 
-from . import fail, interrupted
+from . import fail, interrupted, wait_for
 from .options import (
     EMPTY_CAPTURE,
     PIE_RULE,
@@ -110,23 +108,10 @@ def search_interruptibly(position: Position, **options: object) -> SearchResult:
         except BaseException as error:  # handed to the main thread
             answer["error"] = error
 
-    _wait_for(work, engine.stop)
+    wait_for(work, engine.stop)
     if "error" in answer:
         raise answer["error"]  # type: ignore[misc]
     return answer["result"]  # type: ignore[return-value]
-
-
-def _wait_for(work: Callable[[], None], stop: Callable[[], None]) -> None:
-    """Run ``work`` in a daemon thread until it ends; on Ctrl-C call ``stop`` and re-raise."""
-    thread = threading.Thread(target=work, name="kalah-analyse", daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.05)
-    except KeyboardInterrupt:
-        stop()
-        thread.join(1.0)  # a stopped search returns within moments; UCT does not, and is left behind
-        raise
 
 
 def _value_text(value) -> str:

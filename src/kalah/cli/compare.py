@@ -20,7 +20,7 @@ from kalah.rules.wording import plural
 from kalah.search import EVALUATIONS, EXACT_ALGORITHMS, SearchError, check_algorithm, check_evaluation
 from kalah.search.compare import run_comparison, varied_positions
 
-from . import fail, interrupted
+from . import fail, interrupted, wait_for
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 
 MAX_COMPARE_DEPTH = 30
@@ -62,16 +62,11 @@ def _run_stoppable(compare: Callable[[Engine, threading.Event], tuple[dict, list
         except BaseException as error:  # raised again in the main thread
             outcome.append(error)
 
-    worker = threading.Thread(target=work, name="kalah compare", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.1)
-    except KeyboardInterrupt:
+    def stop() -> None:
         cancelled.set()
         engine.stop()
-        worker.join()
-        raise
+
+    wait_for(work, stop)
     if isinstance(outcome[0], BaseException):
         raise outcome[0]
     return outcome[0]

@@ -17,7 +17,12 @@ MAX_MISSES = 1_000
 
 
 def varied_positions(variant, count: int, seed: int) -> list[Position]:
-    """The start and ``count`` positions reached by 2 to 20 random moves (none finished)."""
+    """The start and ``count`` positions reached by 2 to 20 random moves (none finished).
+
+    Raises:
+        SearchError: ``MAX_MISSES`` random games in a row were over before an unfinished position was
+            found (a tiny variant such as Kalah(1,1)).
+    """
     rng = random.Random(seed)
     found = [Position.start(variant)]
     misses = 0
