@@ -17,7 +17,8 @@ from fastapi.testclient import TestClient
 
 from kalah.records import GameLibrary, GameNotFoundError, LibraryError
 from kalah.web import create_app
-from kalah.web.service import ApiError, GameService
+from kalah.web.errors import ApiError, in_thread
+from kalah.web.service import GameService
 
 API_JS = Path(__file__).resolve().parents[1] / "src" / "kalah" / "web" / "static" / "api.js"
 
@@ -394,7 +395,7 @@ def test_the_service_answers_404_by_the_errors_type_not_its_text(tmp_path):
 
     def status(error: Exception) -> int:
         with pytest.raises(ApiError) as caught:
-            asyncio.run(service._db(failing(error)))
+            asyncio.run(in_thread(failing(error)))
         return caught.value.status
 
     assert status(GameNotFoundError(7, tmp_path / "games.sqlite")) == 404
