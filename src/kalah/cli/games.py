@@ -197,7 +197,7 @@ def register(app: typer.Typer) -> None:
         context: typer.Context,
         db: str = typer.Option(None, "--db", metavar="FILE|URL", help=_DB_HELP),
         game_id: int = typer.Argument(
-            None, metavar="[ID]", parser=parse_game_id, help="The game's id (see kalah games list)."
+            None, metavar="ID", parser=parse_game_id, help="The game's id (see kalah games list); or --all."
         ),
         every: bool = typer.Option(
             False, "--all", help="Every game, oldest first, one JSON line each, with its tags and review."

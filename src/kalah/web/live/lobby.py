@@ -4,7 +4,8 @@ A challenge is a row of the library's database, open while its author is
 connected to a live server process, and for a grace after the author's
 connection closes, so that a reload (which shows the challenge's key, told
 only to the author's page) takes it back, on whichever process the page
-reaches. Accepting starts a game between the two. The author's seat token is
+reaches (these times are the real wall clock's, not the game clocks' ``LiveService.now``). Accepting starts a
+game between the two. The author's seat token is
 made when the challenge is offered and given to the author's page then (the
 library keeps its digest), so that the author's process, told of the match
 by the database, needs nothing another process knows.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 
 from kalah.records.store import new_token
 from kalah.rules import KalahError, Variant
@@ -49,7 +51,7 @@ class Lobby:
 
     async def listing(self) -> list[ChallengeOut]:
         """The open challenges, oldest first."""
-        now, alive = self.live.now(), self.live.alive_since
+        now, alive = time.time(), self.live.alive_since
         found = await in_thread(self.live.read, lambda db: self.store.challenges(db, now, alive))
         return [self._out(challenge) for challenge in found]
 
@@ -63,7 +65,7 @@ class Lobby:
         challenge_id, key, token = secrets.token_urlsafe(9), new_token(), new_token()
 
         def work() -> None:
-            now = self.live.now()
+            now = time.time()
             with self.database.write() as db:
                 if (
                     self.store.challenges_of(db, author.address, now, self.live.alive_since)
@@ -102,7 +104,7 @@ class Lobby:
             return
         for challenge_id in mine:
             del self._authors[challenge_id]
-        until = self.live.now() + self.live.limits.lobby_grace
+        until = time.time() + self.live.limits.lobby_grace
         await in_thread(self.live.write, lambda db: self.store.author_left(db, mine, until))
 
     def _forget(self, challenge_id: str) -> None:
@@ -163,6 +165,6 @@ class Lobby:
 
     async def expire(self) -> None:
         """Remove the challenges whose authors are gone for good (this process's upkeep), telling the lobby."""
-        now, alive = self.live.now(), self.live.alive_since
+        now, alive = time.time(), self.live.alive_since
         if await in_thread(self.live.read, lambda db: self.store.expired_challenges(db, now, alive)):
             await in_thread(self.live.write, lambda db: self.store.expire_challenges(db, now, alive))

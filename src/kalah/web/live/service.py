@@ -113,8 +113,8 @@ class LiveService:
 
     @property
     def alive_since(self) -> float:
-        """A heartbeat older than this is of a server process that is gone."""
-        return self.now() - STALE_SECONDS
+        """A heartbeat older than this is of a server process that is gone (the real wall clock's time)."""
+        return time.time() - STALE_SECONDS
 
     async def start(self) -> None:
         """Before the first request: the library's salt read (seat digests are made on the event loop) and the

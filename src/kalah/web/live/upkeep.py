@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from dataclasses import replace
 
 from kalah.records import LibraryError
@@ -44,7 +45,7 @@ class Upkeep:
 
     async def start(self) -> None:
         """Beat once (so that this process's pages and authors count from the start), then every few seconds."""
-        await in_thread(self.live.write, lambda db: self.live.store.heartbeat(db, self.live.server, self.live.now()))
+        await in_thread(self.live.write, lambda db: self.live.store.heartbeat(db, self.live.server, time.time()))
         self._task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
@@ -58,7 +59,7 @@ class Upkeep:
         with contextlib.suppress(ApiError):
             await in_thread(
                 live.write,
-                lambda db: live.store.forget_server(db, live.server, live.now(), live.limits.lobby_grace),
+                lambda db: live.store.forget_server(db, live.server, time.time(), live.limits.lobby_grace),
             )
 
     async def _run(self) -> None:
@@ -77,9 +78,9 @@ class Upkeep:
     async def beat(self) -> None:
         """One heartbeat, flag sweep and lobby sweep."""
         live = self.live
-        now = live.now()
-        await in_thread(live.write, lambda db: live.store.heartbeat(db, live.server, now))
-        for game_id, deadline in await in_thread(live.read, lambda db: live.store.due(db, now + 2 * BEAT_SECONDS)):
+        await in_thread(live.write, lambda db: live.store.heartbeat(db, live.server, time.time()))
+        soon = live.now() + 2 * BEAT_SECONDS  # the game clocks' time
+        for game_id, deadline in await in_thread(live.read, lambda db: live.store.due(db, soon)):
             live.arm_at(game_id, deadline)
         await self.lobby.expire()
 
