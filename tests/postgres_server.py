@@ -104,7 +104,7 @@ def start_server() -> PostgresServer:
             "max_connections=200",
         ],
         stdout=subprocess.DEVNULL,
-        stderr=open(os.path.join(root, "server.log"), "wb"),  # noqa: SIM115 # the server writes it while it runs
+        stderr=open(os.path.join(root, "server.log"), "wb"),  # the server writes it while it runs
     )
     server = PostgresServer(port, root, process)
     import psycopg

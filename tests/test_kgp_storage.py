@@ -120,7 +120,9 @@ def test_the_journal_is_stored_when_the_database_takes_writes_again(tmp_path, mo
     ResultJournal(journal_path(db)).add((3, south, north, 0.5, "36-36", "practice", "kalah(6,6)"))
     with open(journal_path(db), "a", encoding="utf-8") as journal:
         journal.write('{"game_id":4,"south":1,"no')  # the last append, cut by a crash
-    calls = _fail_first(monkeypatch, AgentBook, "_store_results", 2, LibraryError("the game library is damaged: disk I/O error"))
+    calls = _fail_first(
+        monkeypatch, AgentBook, "_store_results", 2, LibraryError("the game library is damaged: disk I/O error")
+    )
     book = AgentBook(db)
     assert calls[0] == 1 and book.unsaved == 1 and journal_path(db).exists()
     book.record_result(5, south, north, 0.0, "30-42", "practice", "kalah(6,6)")

@@ -10,8 +10,8 @@ import pytest
 
 from kalah.records import GameLibrary, PlayerInfo
 from kalah.rules import Position, Variant
-from kalah.web.scheduler import Scheduler, make_slots
 from kalah.web.gamestate import state_after
+from kalah.web.scheduler import Scheduler, make_slots
 from kalah.web.service import GameService
 
 VARIANTS = [Variant(6, 4), Variant(4, 3), Variant(6, 3, pie_rule=True), Variant(5, 4, empty_capture=True)]
