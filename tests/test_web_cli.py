@@ -147,7 +147,7 @@ def test_games_delete_asks_and_deletes(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr("typer.confirm", lambda *args, **kwargs: True)
     assert main(["games", "--db", str(db), "delete", str(game)]) == 0
     assert library.list_games() == []
-    with library._connect() as connection:  # the moves went with the game
-        assert connection.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
+    with library.database.read() as session:  # the moves went with the game
+        assert session.value("SELECT COUNT(*) FROM moves") == 0
     assert main(["games", "--db", str(db), "delete", str(game), "--yes"]) == 2
     assert f"no game {game}" in capsys.readouterr().err

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from kalah.kgp.wire import MAX_LINE
 from kalah.records import GameLibrary
+from kalah.records.claim import claim_library, describe_holder
 from kalah.rules.wording import plural
 
 from .agents import AgentBook
@@ -34,7 +35,7 @@ class Listening:
 
 async def serve(
     config: ServerConfig,
-    db: Path | None,
+    db: str | Path | None,
     host: str = "127.0.0.1",
     port: int = 8080,
     kgp_port: int = 2671,
@@ -47,18 +48,39 @@ async def serve(
     The web side's connections are guarded as ``kalah serve``'s are (``connections``; by default its
     timeouts, and the cap of :attr:`Limits.max_per_address` open connections from one address).
     """
+    library = GameLibrary(db)
+    # One class server on a library: it pairs agents in its memory, and the games a second one found
+    # "playing" would be the first's, marked stopped under it.
+    claim = claim_library(
+        library.database, "class server", describe_holder("kalah arena serve", f"http://{host}:{port}/")
+    )
+    try:
+        await _serve(config, library, host, port, kgp_port, ready, tournament, connections)
+    finally:
+        claim.release()
+
+
+async def _serve(
+    config: ServerConfig,
+    library: GameLibrary,
+    host: str,
+    port: int,
+    kgp_port: int,
+    ready: Callable[[Listening, ClassServer], None] | None,
+    tournament: object | None,
+    connections: ConnectionLimits | None,
+) -> None:
     import uvicorn
 
     from kalah.web.connections import ConnectionLimits, server_config
 
     from .web import create_app
 
-    library = GameLibrary(db)
     # Games still "playing" were cut off by an earlier process's end (a crash, kill -9): nobody plays them on.
     cut_off = await asyncio.to_thread(library.mark_all_stopped, PROGRAM, INTERRUPTED)
     if cut_off:
         log.warning("marked %s stopped: an earlier server ended during them", plural(len(cut_off), "game"))
-    book = AgentBook(library.path)
+    book = AgentBook(library.database)
     server = ClassServer(config, library, book)
     if tournament is not None:
         server.tournament = tournament  # type: ignore[attr-defined]

@@ -22,7 +22,7 @@ from kalah.kgp import Connection, StreamConnection
 from kalah.kgp.wire import MAX_LINE
 from kalah.records import GameLibrary, LibraryError
 from kalah.rules import Variant
-from kalah.web.limits import client_key
+from kalah.web.clients import client_key
 
 from .agents import Agent, AgentBook
 from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game

@@ -23,8 +23,11 @@ def serve(
     kgp_port: int = typer.Option(
         2671, "--kgp-port", metavar="PORT", help="Port for agents over plain TCP (0: any free port)."
     ),
-    db: Path | None = typer.Option(
-        None, "--db", metavar="FILE", help="Game library (SQLite) for the games, agents and results."
+    db: str | None = typer.Option(
+        None,
+        "--db",
+        metavar="FILE|URL",
+        help="Game library for the games, agents and results: a SQLite file or postgresql://USER@HOST/DATABASE.",
     ),
     pits: int = typer.Option(6, "--pits", metavar="N", help="Pits per side (1-12)."),
     seeds: int = typer.Option(6, "--seeds", metavar="N", help="Seeds per pit at the start (1-15)."),
@@ -142,7 +145,7 @@ def serve(
             f"kalah arena serve: pages http://{listening.host}:{listening.port}/, WebSocket "
             f"ws://{listening.host}:{listening.port}/socket, TCP {listening.host}:{listening.kgp_port}; "
             f"{'tournament' if tournament else 'practice'}, {variant.name}, {move_time:g} s a move; "
-            f"library {server.library.path}",
+            f"library {server.library.where}",
             err=True,
         )
 

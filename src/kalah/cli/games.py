@@ -14,10 +14,10 @@ from kalah.rules import KalahError, Variant
 
 from .options import check_output_path, parse_game_id
 
-_DB_HELP = "The game library (SQLite); default: the one kalah serve uses."
+_DB_HELP = "The game library: a SQLite file or postgresql://USER@HOST/DATABASE; default: the one kalah serve uses."
 
 
-def _library(context: typer.Context, db: Path | None, create: bool = False) -> GameLibrary:
+def _library(context: typer.Context, db: str | None, create: bool = False) -> GameLibrary:
     """The library named after the command (``kalah games list --db X``) or before it (``kalah games --db X list``).
     Only ``import`` creates one: a reading command given a mistyped name says so instead of making an empty file."""
     return GameLibrary(db or context.obj, busy_timeout=5, create=create)  # a locked library: one line after 5 s
@@ -25,6 +25,9 @@ def _library(context: typer.Context, db: Path | None, create: bool = False) -> G
 
 def _result(summary) -> str:
     """The result column: the winner and the score, the winner's total first, as everywhere."""
+    if summary.decided:  # resigned, out of time, forfeited: no final scores, a winner
+        names = (summary.players[0].name, summary.players[1].name)
+        return f"{names[summary.winner]} won: {summary.outcome.describe(names)}"
     if summary.status == "finished" and summary.scores:
         winner = summary.winner
         if winner is None:
@@ -134,14 +137,14 @@ def register(app: typer.Typer) -> None:
     @games.callback()
     def _games(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
+        db: str = typer.Option(None, "--db", metavar="FILE|URL", help=_DB_HELP),
     ) -> None:
         context.obj = db
 
     @games.command("list")
     def list_games(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
+        db: str = typer.Option(None, "--db", metavar="FILE|URL", help=_DB_HELP),
         as_json: bool = typer.Option(False, "--json", help="One JSON array instead of a table."),
         limit: int = typer.Option(
             None, "--limit", min=1, metavar="N", help="Only the newest N games (of those the filters keep)."
@@ -192,18 +195,31 @@ def register(app: typer.Typer) -> None:
     @games.command("export")
     def export(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
+        db: str = typer.Option(None, "--db", metavar="FILE|URL", help=_DB_HELP),
         game_id: int = typer.Argument(
-            ..., metavar="ID", parser=parse_game_id, help="The game's id (see kalah games list)."
+            None, metavar="ID", parser=parse_game_id, help="The game's id (see kalah games list); or --all."
+        ),
+        every: bool = typer.Option(
+            False, "--all", help="Every game, oldest first, one JSON line each, with its tags and review."
         ),
         output: Path = typer.Option(
-            None, "--output", "-o", metavar="FILE", help="Write the record to this file (atomically) instead of stdout."
+            None, "--output", "-o", metavar="FILE", help="Write to this file (atomically) instead of stdout."
         ),
     ) -> None:
-        """A game's JSON record, as kalah replay and the web board read it."""
+        """A game's JSON record, as kalah replay and the web board read it; or, with --all, the whole library
+        (import it into another library, SQLite or PostgreSQL, with kalah games import)."""
+        from kalah.cli import fail
+
+        if every == (game_id is not None):
+            fail("kalah games export takes a game's ID or --all (every game), not both")
         check_output_path(output, "--output")
-        record = _library(context, db).record(game_id)
-        text = record.to_json() + "\n"
+        library = _library(context, db)
+        if every:
+            from kalah.records.transfer import export_lines
+
+            text = "".join(line + "\n" for line in export_lines(library))
+        else:
+            text = library.record(game_id).to_json() + "\n"
         if output is None:
             typer.echo(text, nl=False)
         else:
@@ -214,19 +230,37 @@ def register(app: typer.Typer) -> None:
     @games.command("import")
     def import_(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
-        file: Path = typer.Argument(..., metavar="FILE", help="A JSON game record."),
+        db: str = typer.Option(None, "--db", metavar="FILE|URL", help=_DB_HELP),
+        file: Path = typer.Argument(
+            ..., metavar="FILE", help="A JSON game record, or the lines of kalah games export --all."
+        ),
     ) -> None:
-        """Store a JSON game record in the library; prints the new id."""
-        from kalah.records import load_record
+        """Store a JSON game record, or every game of an export (all or none), in the library; prints the
+        new ids."""
+        from kalah.records import RecordError, load_record
+        from kalah.records.transfer import import_lines
 
-        game_id = _library(context, db, create=True).import_record(load_record(file), tags={"source": "import"})
-        typer.echo(str(game_id))
+        try:
+            text = file.read_text(encoding="utf-8")
+        except OSError as error:
+            raise RecordError(f"cannot read {file}: {error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise RecordError(f"{file} is not a text file") from None
+        lines = [line for line in text.splitlines() if line.strip()]
+        library = _library(context, db, create=True)
+        if len(lines) > 1 and lines[0].lstrip().startswith("{") and lines[0].rstrip().endswith("}"):
+            try:
+                ids = import_lines(library, lines, {"source": "import"})
+            except RecordError as error:
+                raise RecordError(f"{file}: {error}; nothing was imported") from None
+        else:
+            ids = [library.import_record(load_record(file), tags={"source": "import"})]
+        typer.echo("\n".join(str(game_id) for game_id in ids))
 
     @games.command("delete")
     def delete(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
+        db: str = typer.Option(None, "--db", metavar="FILE|URL", help=_DB_HELP),
         game_id: int = typer.Argument(
             ..., metavar="ID", parser=parse_game_id, help="The game's id (see kalah games list)."
         ),
