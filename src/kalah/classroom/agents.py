@@ -21,7 +21,7 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,21 @@ CREATE TABLE IF NOT EXISTS kgp_results (
     variant TEXT NOT NULL,
     finished_at TEXT NOT NULL DEFAULT (datetime('now'))
 );
+CREATE TABLE IF NOT EXISTS kgp_hidden (agent_id INTEGER PRIMARY KEY REFERENCES kgp_agents(id));
+CREATE TABLE IF NOT EXISTS kgp_submissions (
+    event TEXT NOT NULL,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (event, name)
+);
+CREATE TABLE IF NOT EXISTS kgp_tournament_field (
+    event TEXT NOT NULL,
+    agent_id INTEGER NOT NULL REFERENCES kgp_agents(id),
+    seat INTEGER NOT NULL,
+    PRIMARY KEY (event, agent_id)
+);
 """
 #: The longest name, authors or description kept (longer ones are cut).
 MAX_TEXT = 200
@@ -71,6 +86,7 @@ class Agent:
     authors: str = ""
     description: str = ""
     kind: str = "agent"
+    anonymous: bool = False  # no token: left off the leaderboard unless asked for
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, without anything secret (the token's hash stays in the file)."""
@@ -80,6 +96,7 @@ class Agent:
             "authors": self.authors,
             "description": self.description,
             "kind": self.kind,
+            "anonymous": self.anonymous,
         }
 
 
@@ -135,6 +152,11 @@ class AgentBook:
         self._unsaved.update(self.journal.read())
         self.store_unsaved()
 
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        """The database in one transaction (committed at the end, rolled back on an error); for the other
+        modules of the class server that keep tables here (:mod:`.moderation`, :mod:`.tournament`)."""
+        return self._db()
+
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
         # One connection, kept open: a new one each call needs a free file descriptor, and when a flood of
@@ -174,6 +196,17 @@ class AgentBook:
                 is not None
             )
 
+    def name_taken(self, name: str, token: str | None) -> bool:
+        """Whether ``name`` belongs to an agent with a token other than ``token`` (names compared
+        without case: a name that belongs to a token cannot be taken without it)."""
+        digest = self.token_hash(token) if token is not None else ""
+        with self._db() as db:
+            row = db.execute(
+                "SELECT 1 FROM kgp_agents WHERE LOWER(name) = LOWER(?) AND token_hash IS NOT NULL AND token_hash <> ?",
+                (_clean(name), digest),
+            ).fetchone()
+        return row is not None
+
     def sign_in(self, token: str | None, name: str, authors: str = "", description: str = "") -> Agent:
         """The agent of ``token`` (made on first use; its name and details updated), or a new anonymous agent."""
         name, authors, description = (_clean(text) for text in (name, authors, description))
@@ -182,7 +215,7 @@ class AgentBook:
                 cursor = db.execute(
                     "INSERT INTO kgp_agents (name, authors, description) VALUES (?, ?, ?)", (name, authors, description)
                 )
-                return Agent(int(cursor.lastrowid or 0), name, authors, description)
+                return Agent(int(cursor.lastrowid or 0), name, authors, description, anonymous=True)
             digest = self.token_hash(token)
             db.execute(
                 "INSERT INTO kgp_agents (token_hash, name, authors, description) VALUES (?, ?, ?, ?)"
@@ -208,9 +241,14 @@ class AgentBook:
         """The agent with that id, or None."""
         with self._db() as db:
             row = db.execute(
-                "SELECT id, name, authors, description, kind FROM kgp_agents WHERE id = ?", (agent_id,)
+                "SELECT id, name, authors, description, kind, token_hash FROM kgp_agents WHERE id = ?", (agent_id,)
             ).fetchone()
-        return Agent(*row) if row else None
+        return Agent(row[0], row[1], row[2], row[3], row[4], anonymous=row[5] is None) if row else None
+
+    def hidden(self) -> set[int]:
+        """The agents the teacher hid (:mod:`.moderation`): off the leaderboard, their games unrated."""
+        with self._db() as db:
+            return {int(row[0]) for row in db.execute("SELECT agent_id FROM kgp_hidden")}
 
     def record_result(
         self, game_id: int, south: int, north: int, score: float, reason: str, event: str, variant: str
@@ -309,9 +347,14 @@ class AgentBook:
         keys = ("game_id", "south", "north", "score", "reason", "event", "variant", "finished_at")
         return [dict(zip(keys, row, strict=False)) for row in rows]
 
-    def standings(self, event: str | None = None) -> list[Standing]:
-        """Every agent that played (in ``event``), best rating first, with 95% intervals."""
-        results = self.results(event)
+    def standings(self, event: str | None = None, anonymous: bool = False) -> list[Standing]:
+        """Every agent that played (in ``event``), best rating first, with 95% intervals.
+
+        Hidden agents and their games are left out (the ratings are fitted without them); so are anonymous
+        agents unless ``anonymous`` (their games count for the others' ratings).
+        """
+        hidden = self.hidden()
+        results = [r for r in self.results(event) if r["south"] not in hidden and r["north"] not in hidden]
         ids = sorted({r["south"] for r in results} | {r["north"] for r in results})
         index = {agent_id: i for i, agent_id in enumerate(ids)}
         ratings = fit_ratings(len(ids), [(index[r["south"]], index[r["north"]], r["score"]) for r in results])
@@ -322,7 +365,7 @@ class AgentBook:
         lines = []
         for agent_id in ids:
             agent = self.agent(agent_id)
-            if agent is None:
+            if agent is None or (agent.anonymous and not anonymous):
                 continue
             wins, draws, losses = tally[agent_id]
             rating = ratings[index[agent_id]]

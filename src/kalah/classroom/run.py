@@ -15,7 +15,7 @@ from kalah.rules.wording import plural
 
 from .agents import AgentBook
 from .games import INTERRUPTED, PROGRAM
-from .server import ClassServer, ServerConfig
+from .server import ClassServer, ServerConfig, TournamentPlay
 
 if TYPE_CHECKING:
     from kalah.web.connections import ConnectionLimits
@@ -39,7 +39,7 @@ async def serve(
     port: int = 8080,
     kgp_port: int = 2671,
     ready: Callable[[Listening, ClassServer], None] | None = None,
-    tournament: object | None = None,
+    tournament: TournamentPlay | None = None,
     connections: ConnectionLimits | None = None,
 ) -> None:
     """Serve until cancelled. ``ready`` is called once both listeners are up.
@@ -61,8 +61,9 @@ async def serve(
     book = AgentBook(library.path)
     server = ClassServer(config, library, book)
     if tournament is not None:
-        server.tournament = tournament  # type: ignore[attr-defined]
+        server.tournament = tournament
         config.practice = False
+        config.require_token = True
     app = create_app(server)
     # Without the guard, a request never finished held its socket for ever: one address opening thousands
     # took every file descriptor, and then the results of finished games could not be stored.
@@ -104,7 +105,7 @@ async def serve(
     pairing = asyncio.create_task(server.practice_loop())
     running = None
     if tournament is not None:
-        running = asyncio.create_task(tournament.run(server))  # type: ignore[attr-defined]
+        running = asyncio.create_task(tournament.run(server))
     if ready is not None:
         ready(listening, server)
     try:

@@ -17,6 +17,7 @@ import time
 from collections import Counter, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from kalah.kgp import Connection, StreamConnection
 from kalah.kgp.wire import MAX_LINE
@@ -26,11 +27,22 @@ from kalah.web.limits import client_key
 
 from .agents import Agent, AgentBook
 from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game
+from .manifest import Manifest
 from .session import AgentSession, Limits
 
 log = logging.getLogger(__name__)
 #: Anonymous agents remembered for their address and name (the oldest is forgotten first).
 MAX_ANONYMOUS = 10_000
+
+
+class TournamentPlay(Protocol):
+    """What the server knows of the tournament it runs (:class:`kalah.classroom.tournament.Tournament`)."""
+
+    async def run(self, server: ClassServer) -> None:
+        """Play the tournament on ``server``."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Its status and standings, JSON-ready."""
 
 
 @dataclass
@@ -42,6 +54,8 @@ class ServerConfig:
     pair_every: float = 1.0
     limits: Limits = field(default_factory=Limits)
     practice: bool = True  # pair waiting agents (off while a tournament runs its own games)
+    # A tournament's field is known by its tokens: an agent without one is told so and closed.
+    require_token: bool = False
     bot_threads: int = 2
     seed: int = 0
 
@@ -66,15 +80,23 @@ class ClassServer:
         self.tasks: set[asyncio.Task[object]] = set()
         self.connection_tasks: set[asyncio.Task[object]] = set()  # TCP connections, each served by a task
         self.games_played = 0
+        self.tournament: TournamentPlay | None = None  # what /tournament shows (a Tournament; set by run.serve)
+        self._arrived = asyncio.Event()  # an agent began to wait, or one was excluded (see next_change)
         self._bots: dict[str, Agent] = {}
         self._bots_failing = False
 
     # --- connections -------------------------------------------------------------------
 
-    async def serve_connection(self, connection: Connection) -> None:
-        """Serve one agent's connection until it closes (TCP and WebSocket alike)."""
-        session = AgentSession(self, connection)
+    async def serve_connection(self, connection: Connection, submission: Manifest | None = None) -> None:
+        """Serve one agent's connection until it closes (TCP, WebSocket and a submission's socket alike).
+
+        A connection over a submitted agent's own socket is that agent: it signs in with its manifest's
+        name and token, whatever it sends.
+        """
+        session = AgentSession(self, connection, self.config.limits)
+        session.submission = submission
         address = client_key(connection.peer)  # an IPv6 client has a whole /64 to connect from
+        log.info("connection from %s", address)
         if self.by_address[address] >= self.config.limits.max_per_address:
             await session.refuse(
                 f"too many connections from your address (at most {self.config.limits.max_per_address})"
@@ -120,6 +142,12 @@ class ClassServer:
         """
         limits = self.config.limits
         address = client_key(session.connection.peer)
+        if session.submission is not None:
+            session.name, session.token = session.submission.name, session.submission.token
+        if session.token is None and self.config.require_token:
+            return "the tournament needs set auth:token"
+        if await asyncio.to_thread(self.book.name_taken, session.name, session.token):
+            return f"the name {session.name!r} belongs to another agent's token: choose another name"
         if session.token is None:
             key = (address, session.name)
             known = self.anonymous.get(key)
@@ -159,6 +187,30 @@ class ClassServer:
         """The session chose freeplay: it waits for a game."""
         if session not in self.waiting and not session.closed.is_set():
             self.waiting.append(session)
+            self.wake()
+
+    def wake(self) -> None:
+        """Tell whoever waits in :meth:`next_change` that the agents changed."""
+        self._arrived.set()
+
+    async def next_change(self, timeout: float | None) -> None:
+        """Wait until an agent begins to wait for a game (or :meth:`wake`), at most ``timeout`` seconds."""
+        self._arrived.clear()
+        try:
+            await asyncio.wait_for(self._arrived.wait(), timeout)
+        except TimeoutError:
+            pass
+
+    def take_waiting(self, sessions: list[AgentSession]) -> None:
+        """Take ``sessions`` out of the queue (a tournament seats them itself)."""
+        for session in sessions:
+            if session in self.waiting:
+                self.waiting.remove(session)
+
+    def session_of(self, agent_id: int) -> AgentSession | None:
+        """The newest open connection of the agent ``agent_id``, or None."""
+        found = [s for s in self.sessions if s.agent is not None and s.agent.id == agent_id and not s.closed.is_set()]
+        return max(found, key=lambda s: s.opened) if found else None
 
     # --- practice ----------------------------------------------------------------------
 

@@ -168,7 +168,7 @@ def create_app(server: ClassServer) -> FastAPI:
 
     @app.get("/api/tournament")
     async def api_tournament() -> dict[str, Any]:
-        tournament = getattr(server, "tournament", None)
+        tournament = server.tournament
         if tournament is None:
             raise HTTPException(404, "no tournament on this server")
         return await asyncio.to_thread(tournament.to_dict)
@@ -243,7 +243,7 @@ def create_app(server: ClassServer) -> FastAPI:
 
     @app.get("/tournament", response_class=HTMLResponse)
     async def page_tournament() -> HTMLResponse:
-        tournament = getattr(server, "tournament", None)
+        tournament = server.tournament
         if tournament is None:
             return _page("Tournament", "<p>No tournament on this server (practice mode).</p>")
         data = await asyncio.to_thread(tournament.to_dict)
