@@ -129,8 +129,12 @@ class Tournament:
         stored = await asyncio.to_thread(self._read_back, server)
         if stored:
             self.field = stored
-            log.info("tournament %s: resumed with %d agents and %d games played", self.event, len(stored),
-                     sum(len(scores) for scores in self._stored.values()))
+            log.info(
+                "tournament %s: resumed with %d agents and %d games played",
+                self.event,
+                len(stored),
+                sum(len(scores) for scores in self._stored.values()),
+            )
         else:
             await self._gather(server)
             await asyncio.to_thread(self._keep_field, server)
@@ -153,8 +157,12 @@ class Tournament:
         self.status = "finished"
         if self.standings_path is not None:
             await asyncio.to_thread(self.write_standings, self.standings_path)
-            log.info("tournament %s: standings written to %s and %s", self.event,
-                     self.standings_path.with_suffix(".csv"), self.standings_path.with_suffix(".json"))
+            log.info(
+                "tournament %s: standings written to %s and %s",
+                self.event,
+                self.standings_path.with_suffix(".csv"),
+                self.standings_path.with_suffix(".json"),
+            )
         log.info("tournament %s: finished", self.event)
         self.finished.set()
 
