@@ -24,7 +24,9 @@ class ServerThread:
         tournament: object | None = None,
         pair_every: float = 0.2,
         connections: object | None = None,
+        agents: object | None = None,
     ) -> None:
+        self.agents = agents
         self.db = db
         self.connections = connections
         self.config = ServerConfig(
@@ -56,6 +58,7 @@ class ServerThread:
                 ready=ready,
                 tournament=self.tournament,
                 connections=self.connections,
+                agents=self.agents,
             )
 
         try:

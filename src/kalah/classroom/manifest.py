@@ -86,7 +86,7 @@ def read_submissions(folder: Path) -> list[Manifest]:
     or for two with the same name or token."""
     if not folder.is_dir():
         raise ManifestError(f"{folder}: no such directory of submissions")
-    manifests = [read_manifest(entry) for entry in sorted(folder.iterdir()) if entry.is_dir()]
+    manifests = [read_manifest(entry) for entry in sorted(folder.resolve().iterdir()) if entry.is_dir()]
     if not manifests:
         raise ManifestError(f"{folder}: no submission in it (a folder with an {MANIFEST} each)")
     names: dict[str, Manifest] = {}

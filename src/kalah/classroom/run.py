@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,12 +15,24 @@ from kalah.rules.wording import plural
 
 from .agents import AgentBook
 from .games import INTERRUPTED, PROGRAM
+from .manifest import Manifest
+from .sandbox import SandboxLimits
 from .server import ClassServer, ServerConfig, TournamentPlay
 
 if TYPE_CHECKING:
     from kalah.web.connections import ConnectionLimits
 
 log = logging.getLogger(__name__)
+
+
+@dataclass
+class Agents:
+    """Submitted agents for the server to run (``--agents``): their manifests, where their output goes, and
+    the sandbox's limits."""
+
+    manifests: list[Manifest]
+    logs: Path
+    limits: SandboxLimits = field(default_factory=SandboxLimits)
 
 
 @dataclass
@@ -41,6 +53,7 @@ async def serve(
     ready: Callable[[Listening, ClassServer], None] | None = None,
     tournament: TournamentPlay | None = None,
     connections: ConnectionLimits | None = None,
+    agents: Agents | None = None,
 ) -> None:
     """Serve until cancelled. ``ready`` is called once both listeners are up.
 
@@ -104,6 +117,16 @@ async def serve(
     listening = Listening(host, int(bound_port), int(tcp.sockets[0].getsockname()[1]))
     pairing = asyncio.create_task(server.practice_loop())
     running = None
+    runner = None
+    if agents is not None:
+        from .submissions import SubmissionRunner
+
+        event = getattr(tournament, "event", "practice")
+        runner = SubmissionRunner(agents.manifests, server, agents.logs, agents.limits, event, [library.path.parent])
+        server.submissions = runner
+        if tournament is not None:
+            tournament.source = runner  # type: ignore[attr-defined]
+        await runner.start()
     if tournament is not None:
         running = asyncio.create_task(tournament.run(server))
     if ready is not None:
@@ -114,6 +137,8 @@ async def serve(
         pairing.cancel()
         if running is not None:
             running.cancel()
+        if runner is not None:
+            await runner.close()
         tcp.close()
         await server.close()
         web.should_exit = True

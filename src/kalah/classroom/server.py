@@ -15,6 +15,7 @@ import random
 import sqlite3
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -43,6 +44,13 @@ class TournamentPlay(Protocol):
 
     def to_dict(self) -> dict[str, Any]:
         """Its status and standings, JSON-ready."""
+
+
+class SubmissionView(Protocol):
+    """What the pages show of the submitted agents the server runs (:mod:`.submissions`)."""
+
+    def to_dict(self) -> list[dict[str, object]]:
+        """Each submission's state and, when out, why."""
 
 
 @dataclass
@@ -80,7 +88,12 @@ class ClassServer:
         self.tasks: set[asyncio.Task[object]] = set()
         self.connection_tasks: set[asyncio.Task[object]] = set()  # TCP connections, each served by a task
         self.games_played = 0
-        self.tournament: TournamentPlay | None = None  # what /tournament shows (a Tournament; set by run.serve)
+        self.tournament: TournamentPlay | None = None
+        self.submissions: SubmissionView | None = (
+            None  # the submitted agents it runs (--agents)  # what /tournament shows (a Tournament; set by run.serve)
+        )
+        #: Called when a submitted agent (run by the server) signed in (:mod:`.submissions`).
+        self.submission_ready: Callable[[AgentSession], None] | None = None
         self._arrived = asyncio.Event()  # an agent began to wait, or one was excluded (see next_change)
         self._bots: dict[str, Agent] = {}
         self._bots_failing = False
@@ -187,6 +200,8 @@ class ClassServer:
         """The session chose freeplay: it waits for a game."""
         if session not in self.waiting and not session.closed.is_set():
             self.waiting.append(session)
+            if session.submission is not None and self.submission_ready is not None:
+                self.submission_ready(session)
             self.wake()
 
     def wake(self) -> None:

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import csv
-import logging
 import io
 import json
+import logging
 import re
 import time
-from pathlib import Path
 from collections import defaultdict, deque
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kalah.atomic import write_atomic

@@ -1,0 +1,164 @@
+"""The sandbox a submitted agent is built and run in: bubblewrap (``bwrap``) and resource limits.
+
+What the agent sees (``bwrap``'s mounts, in this order):
+
+- the system's folders read-only (:data:`SYSTEM`: ``/usr``, ``/etc``, ``/opt``
+  ...), a fresh ``/dev`` and ``/proc`` of its own process namespace, and
+  nothing else of the machine: no ``/home``, ``/root``, ``/srv``, no other
+  submission and not the database (those under a system folder are covered
+  by empty folders);
+- a private, empty, writable ``/tmp`` (a tmpfs of its own);
+- its own working copy of its folder, writable, at ``/agent`` (its working
+  directory); everything else is read-only, so a write outside fails;
+- no network at all (``--unshare-all``: its own network namespace with only
+  a loopback), but the server's socket for this agent, a Unix socket bound
+  at ``/run/kgp/server.sock``, which the relay (:mod:`.relay`) offers at
+  ``127.0.0.1:2671`` inside; nothing else can be reached;
+- no environment but ``PATH``, ``HOME=/tmp``, ``LANG`` and the ``KGP_*``
+  variables (:mod:`.manifest`).
+
+Limits (``setrlimit`` before ``bwrap`` starts, inherited by everything in it):
+address space (memory) and CPU time per process, the size of a file it may
+write, open files, and its processes and threads. The process limit counts
+per user: as root, the server runs each agent as a user of its own (uid
+``AGENT_UID + its index``), so one agent's fork bomb stops at its own limit;
+as another user, every agent runs as that user and the process limit is
+left as it is (the log says so). ``--die-with-parent`` ends the sandbox with
+the server; killing its process group ends everything in it.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kalah.rules import KalahError
+
+#: The first user id given to agents when the server runs as root (none of them exists in /etc/passwd).
+AGENT_UID = 200_000
+#: Where the agent's folder, the server's socket and the relay are inside the sandbox.
+AGENT_DIR = "/agent"
+SOCKET_DIR = "/run/kgp"
+#: The system's folders an agent sees (read-only); nothing else of the machine is there (no /home, /root,
+#: /srv, /var or the server's files).
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
+#: The port the relay listens on inside the sandbox (KGP's usual port).
+INSIDE_PORT = 2671
+
+
+class SandboxError(KalahError, RuntimeError):
+    """No sandbox can be made here (no ``bwrap``, or it cannot create namespaces)."""
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """What one submitted agent may use."""
+
+    memory_mb: int = 2048  # address space of each process (a JVM reserves much more than it uses)
+    cpu_seconds: int = 3600  # CPU time of each process, over its whole life
+    processes: int = 64  # processes and threads of the agent's user
+    file_mb: int = 256  # the largest file it may write
+    open_files: int = 256
+    build_seconds: float = 300.0  # the build command's wall time
+    start_seconds: float = 30.0  # from its start to its sign-in
+
+    def apply(self, uid: int | None) -> Callable[[], None]:
+        """The function a child runs before ``exec``: these limits (and, as root, user ``uid``)."""
+
+        def limit() -> None:
+            os.setsid()
+            for which, value in (
+                (resource.RLIMIT_AS, self.memory_mb << 20),
+                (resource.RLIMIT_CPU, self.cpu_seconds),
+                (resource.RLIMIT_FSIZE, self.file_mb << 20),
+                (resource.RLIMIT_NOFILE, self.open_files),
+                (resource.RLIMIT_CORE, 0),
+            ):
+                resource.setrlimit(which, (value, value))
+            if uid is not None:
+                resource.setrlimit(resource.RLIMIT_NPROC, (self.processes, self.processes))
+                os.setgroups([])
+                os.setgid(uid)
+                os.setuid(uid)
+
+        return limit
+
+
+def bwrap() -> str:
+    """The path of ``bwrap``; SandboxError when it is not installed."""
+    found = shutil.which("bwrap")
+    if found is None:
+        raise SandboxError("the sandbox needs bubblewrap: apt-get install bubblewrap")
+    return found
+
+
+def agent_uid(index: int) -> int | None:
+    """The user the ``index``-th agent runs as: a user of its own as root, else None (the server's)."""
+    return AGENT_UID + index if os.geteuid() == 0 else None
+
+
+def python() -> str:
+    """A Python for the relay (it needs only the standard library): the system's, which every agent's user
+    can run, else the server's own."""
+    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return os.path.realpath(sys.executable)
+
+
+def command(
+    work: Path,
+    hidden: list[Path],
+    argv: list[str],
+    environment: dict[str, str],
+    sockets: Path | None = None,
+) -> list[str]:
+    """The ``bwrap`` command line that runs ``argv`` in ``work`` (at /agent), with ``sockets`` (the
+    server's socket and the relay) at /run/kgp, hiding ``hidden``."""
+    line = [bwrap(), "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    shown = system_folders()
+    for folder in shown:
+        line += ["--ro-bind", str(folder), str(folder)]
+    for path in sorted({path.resolve() for path in hidden}):
+        if path.is_dir() and any(path.is_relative_to(folder) for folder in shown):
+            line += ["--tmpfs", str(path)]
+    line += ["--bind", str(work), AGENT_DIR, "--chdir", AGENT_DIR]
+    if sockets is not None:
+        line += ["--bind", str(sockets), SOCKET_DIR]
+    line += ["--remount-ro", "/"]  # the sandbox's own root too: nothing is writable but /agent and /tmp
+    line += ["--unshare-all", "--die-with-parent", "--new-session", "--clearenv", "--hostname", "sandbox"]
+    base = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
+    for key, value in {**base, **environment}.items():
+        line += ["--setenv", key, value]
+    return [*line, "--", *argv]
+
+
+def system_folders() -> list[Path]:
+    """The folders of the system an agent sees, read-only: programs, libraries, settings, and the Python
+    the relay runs on wherever it is installed."""
+    found = {Path(name) for name in SYSTEM if Path(name).exists()}
+    relay = Path(python()).parent.parent
+    if not any(relay.is_relative_to(folder) for folder in found):
+        found.add(relay)
+    return sorted(found)
+
+
+def relay_argv(run: str) -> list[str]:
+    """The sandbox's first program: the relay, which starts ``run`` (:mod:`.relay`)."""
+    return [python(), "-I", "-S", f"{SOCKET_DIR}/relay.py", f"{SOCKET_DIR}/server.sock", str(INSIDE_PORT), run]
+
+
+def agent_environment(name: str, token: str) -> dict[str, str]:
+    """The ``KGP_*`` variables a submitted agent starts with."""
+    return {
+        "KGP_SERVER": f"127.0.0.1:{INSIDE_PORT}",
+        "KGP_HOST": "127.0.0.1",
+        "KGP_PORT": str(INSIDE_PORT),
+        "KGP_NAME": name,
+        "KGP_TOKEN": token,
+    }

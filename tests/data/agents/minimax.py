@@ -1,0 +1,100 @@
+"""A test agent for the sandboxed class server: standard library only, alpha-beta on the KGP board.
+
+python3 minimax.py     (KGP_HOST, KGP_PORT, KGP_NAME, KGP_TOKEN from the environment)
+"""
+
+import os
+import socket
+import sys
+
+DEPTH = int(os.environ.get("AGENT_DEPTH", "5"))
+
+
+def play(pits, move):
+    """The board after ``move`` (0-based) of south: (pits, whose turn next: 0 south, 1 north)."""
+    n = len(pits) // 2 - 1  # pits: south 0..n-1, store n, north n+1..2n, store 2n+1
+    board = list(pits)
+    seeds, board[move] = board[move], 0
+    at = move
+    while seeds:
+        at = (at + 1) % len(board)
+        if at == 2 * n + 1:
+            continue
+        board[at] += 1
+        seeds -= 1
+    if at < n and board[at] == 1 and board[2 * n - at] > 0:
+        board[n] += board[at] + board[2 * n - at]
+        board[at] = board[2 * n - at] = 0
+    if sum(board[:n]) == 0 or sum(board[n + 1 : 2 * n + 1]) == 0:
+        board[n] += sum(board[:n])
+        board[2 * n + 1] += sum(board[n + 1 : 2 * n + 1])
+        board[:n] = [0] * n
+        board[n + 1 : 2 * n + 1] = [0] * n
+    return board, 0 if at == n else 1
+
+
+def flip(board):
+    n = len(board) // 2 - 1
+    return board[n + 1 :] + board[: n + 1]
+
+
+def value(board, depth):
+    """South's best margin, ``depth`` moves ahead."""
+    n = len(board) // 2 - 1
+    moves = [pit for pit in range(n) if board[pit]]
+    if depth == 0 or not moves:
+        return (
+            board[n] - board[2 * n + 1] + sum(board[:n]) - sum(board[n + 1 : 2 * n + 1])
+            if not moves
+            else board[n] - board[2 * n + 1]
+        )
+    best = None
+    for move in moves:
+        after, turn = play(board, move)
+        score = value(after, depth - 1) if turn == 0 else -value(flip(after), depth - 1)
+        best = score if best is None or score > best else best
+    return best
+
+
+def choose(board):
+    n = len(board) // 2 - 1
+    moves = [pit for pit in range(n) if board[pit]]
+
+    def score(move):
+        after, turn = play(board, move)
+        return value(after, DEPTH) if turn == 0 else -value(flip(after), DEPTH)
+
+    return max(moves, key=score)
+
+
+def main():
+    sock = socket.create_connection((os.environ["KGP_HOST"], int(os.environ["KGP_PORT"])))
+    wire = sock.makefile("rw", encoding="utf-8", newline="")
+
+    def send(line):
+        wire.write(line + "\r\n")
+        wire.flush()
+
+    for line in wire:
+        words = line.split()
+        ident = words.pop(0).split("@")[0] if words and (words[0][0].isdigit() or words[0][0] == "@") else None
+        if not words:
+            continue
+        if words[0] == "kgp":
+            send(f'set info:name "{os.environ.get("KGP_NAME", "minimax")}"')
+            send("mode freeplay")
+        elif words[0] == "state":
+            numbers = [int(x) for x in words[1].strip("<>").split(",")]
+            n = numbers[0]
+            board = numbers[3 : 3 + n] + [numbers[1]] + numbers[3 + n : 3 + 2 * n] + [numbers[2]]
+            send(f"@{ident} move {choose(board) + 1}")
+            send(f"@{ident} yield")
+        elif words[0] == "ping":
+            send(f"@{ident} pong")
+        elif words[0] == "goodbye":
+            break
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+"""Submitted agents run by the class server in bubblewrap: hostile ones are stopped, the others play on."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from classroom_helpers import ServerThread
+from kalah.classroom import Agents, SandboxLimits, read_submissions
+from kalah.classroom.sandbox import AGENT_UID
+from kalah.rules import Variant
+
+AGENTS = Path(__file__).parent / "data" / "agents"
+BARE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "kgp_bare.py"
+
+pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+
+
+def submission(root: Path, name: str, code: str | None = None, build: str | None = None, run: str = "") -> Path:
+    """A submission folder: ``agent.py`` (the bare starter, or ``code`` before it) and its manifest."""
+    folder = root / name
+    folder.mkdir(parents=True)
+    shutil.copy(BARE, folder / "bare.py")
+    shutil.copy(AGENTS / "minimax.py", folder / "minimax.py")
+    prelude = textwrap.dedent(code or "")
+    (folder / "agent.py").write_text(prelude + "\nimport sys, minimax\nsys.exit(minimax.main())\n")
+    lines = [f'name = "{name}"', f'token = "token-of-{name}"', f'run = "{run or "python3 agent.py"}"']
+    if build:
+        lines.append(f"build = {build!r}".replace("'", '"'))
+    (folder / "agent.toml").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def status_of(server: ServerThread) -> dict[str, dict]:
+    return {row["name"]: row for row in server.call(server.server.submissions.to_dict)}
+
+
+def processes_of(uid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                status = (entry / "status").read_text()
+            except OSError:
+                continue
+            line = next(line for line in status.splitlines() if line.startswith("Uid:"))
+            if int(line.split()[1]) == uid:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0, reason="each agent runs as a user of its own only when the server is root")
+def test_hostile_submissions_are_stopped_and_the_others_play_on(tmp_path):
+    subs = tmp_path / "submissions"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the teacher's notes")
+    submission(subs, "alice")
+    submission(subs, "bob")
+    submission(subs, "broken", build="exit 3")
+    submission(
+        subs,
+        "forkbomb",
+        """
+        import os
+        while True:
+            try:
+                os.fork()
+            except OSError:
+                pass
+        """,
+    )
+    submission(subs, "memoryhog", "hog = [bytearray(1 << 20) for _ in range(100_000)]\n")
+    submission(subs, "silent", "import bare, sys\nsys.argv = ['bare']\n", run="python3 silent.py")
+    (subs / "silent" / "silent.py").write_text(
+        "import os, socket, time\n"
+        "s = socket.create_connection((os.environ['KGP_HOST'], int(os.environ['KGP_PORT'])))\n"
+        "s.sendall(b'mode freeplay\\r\\n')\n"
+        "time.sleep(3600)\n"
+    )
+    # Each hostile attempt prints what happened; the test reads the agent's log. Listeners of this machine's
+    # loopback stand for anything outside: a sandbox with the network reaches them.
+    listeners = [socket.create_server(("127.0.0.1", 0)) for _ in range(2)]
+    targets = [("127.0.0.1", listener.getsockname()[1]) for listener in listeners]
+    submission(
+        subs,
+        "sockets",
+        f"""
+        import socket
+        for target in {targets!r}:
+            try:
+                socket.create_connection(target, timeout=1).close()
+                print("ESCAPED to", target, flush=True)
+            except OSError as error:
+                print("blocked", target, error, flush=True)
+        for path in ["/run/dbus/system_bus_socket", "/var/run/docker.sock", "{tmp_path}/lib.sqlite"]:
+            try:
+                socket.socket(socket.AF_UNIX).connect(path)
+                print("ESCAPED to", path, flush=True)
+            except OSError as error:
+                print("blocked", path, error, flush=True)
+        """,
+    )
+    submission(
+        subs,
+        "writer",
+        f"""
+        import os
+        for path in ["/etc/evil", "/usr/evil", "{subs}/alice/agent.py", "{tmp_path}/evil", "/agent/../evil"]:
+            try:
+                with open(path, "w") as file:
+                    file.write("x")
+                print("ESCAPED writing", path, flush=True)
+            except OSError as error:
+                print("blocked", path, error.strerror, flush=True)
+        for path in ["{secret}", "{subs}/bob/agent.toml", "/root", "/home"]:
+            try:
+                print("ESCAPED reading", path, open(path).read()[:20] if os.path.isfile(path) else os.listdir(path), flush=True)
+            except OSError as error:
+                print("blocked", path, error.strerror, flush=True)
+        open("/tmp/mine", "w").write("private")
+        open("/agent/mine", "w").write("own folder")
+        print("wrote its own", flush=True)
+        """,
+    )
+    manifests = read_submissions(subs)
+    limits = SandboxLimits(memory_mb=300, processes=24, cpu_seconds=60, build_seconds=30, start_seconds=8)
+    agents = Agents(manifests, tmp_path / "logs", limits)
+    with ServerThread(tmp_path / "lib.sqlite", move_time=0.3, variant=Variant(4, 3), agents=agents) as server:
+        # the hostile prelude runs before the agent connects: give it the ports it should fail to reach
+        assert server.wait_for(
+            lambda: all(row["state"] in ("playing", "out") for row in status_of(server).values()), timeout=40
+        ), status_of(server)
+        assert server.wait_for(lambda: status_of(server)["silent"]["state"] == "out", timeout=30)
+        assert server.wait_for(
+            lambda: len([g for g in server.finished_games("alice") if "bob" in {p.name for p in g.players}]) >= 1,
+            timeout=60,
+        ), "the good agents did not meet"
+        status = status_of(server)
+        uids = {m.name: AGENT_UID + i for i, m in enumerate(manifests)}
+    for listener in listeners:
+        listener.close()
+    assert status["alice"]["state"] == status["bob"]["state"] == "playing"
+    assert status["broken"]["reason"] == "build failed: exited with code 3"
+    assert status["forkbomb"]["reason"].startswith("did not sign in within 8 s")
+    assert status["memoryhog"]["state"] == "out" and "MemoryError" in status["memoryhog"]["reason"]
+    assert status["silent"]["reason"] == "timed out: no legal move in time 3 times in a row"
+    assert status["sockets"]["state"] == status["writer"]["state"] == "playing"
+    for name in ("sockets", "writer"):
+        log = (tmp_path / "logs" / f"{name}.log").read_text()
+        assert "ESCAPED" not in log, log
+        assert log.count("blocked") >= 4, log
+    assert "wrote its own" in (tmp_path / "logs" / "writer.log").read_text()
+    assert not (tmp_path / "evil").exists() and "x" != (subs / "alice" / "agent.py").read_text()
+    for name in ("forkbomb", "memoryhog", "silent"):  # nothing of theirs is left running
+        deadline = time.monotonic() + 10
+        while processes_of(uids[name]) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not processes_of(uids[name]), name
