@@ -31,7 +31,7 @@ class Agents:
     the sandbox's limits."""
 
     manifests: list[Manifest]
-    logs: Path
+    logs: Path | None = None  # default: beside the database, DB.agent-logs
     limits: SandboxLimits = field(default_factory=SandboxLimits)
 
 
@@ -122,7 +122,8 @@ async def serve(
         from .submissions import SubmissionRunner
 
         event = getattr(tournament, "event", "practice")
-        runner = SubmissionRunner(agents.manifests, server, agents.logs, agents.limits, event, [library.path.parent])
+        logs = agents.logs or library.path.with_name(library.path.name + ".agent-logs")
+        runner = SubmissionRunner(agents.manifests, server, logs, agents.limits, event, [library.path.parent])
         server.submissions = runner
         if tournament is not None:
             tournament.source = runner  # type: ignore[attr-defined]

@@ -29,15 +29,21 @@ the server; killing its process group ends everything in it.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import resource
 import shutil
+import signal
 import sys
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from kalah.rules import KalahError
+
+from .manifest import Manifest
 
 #: The first user id given to agents when the server runs as root (none of them exists in /etc/passwd).
 AGENT_UID = 200_000
@@ -47,6 +53,8 @@ SOCKET_DIR = "/run/kgp"
 #: The system's folders an agent sees (read-only); nothing else of the machine is there (no /home, /root,
 #: /srv, /var or the server's files).
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
+#: Bytes of a program's output kept in its log file (the rest is dropped; its last lines are kept too).
+MAX_LOG = 1 << 20
 #: The port the relay listens on inside the sandbox (KGP's usual port).
 INSIDE_PORT = 2671
 
@@ -162,3 +170,100 @@ def agent_environment(name: str, token: str) -> dict[str, str]:
         "KGP_NAME": name,
         "KGP_TOKEN": token,
     }
+
+
+async def spawn(
+    manifest: Manifest,
+    copy: Path,
+    uid: int | None,
+    limits: SandboxLimits,
+    hidden: list[Path],
+    argv: list[str],
+    sockets: Path | None = None,
+) -> asyncio.subprocess.Process:
+    """Start ``argv`` in ``manifest``'s sandbox (its working copy ``copy``), output on one pipe."""
+    line = command(copy, hidden, argv, agent_environment(manifest.name, manifest.token), sockets)
+    return await asyncio.create_subprocess_exec(
+        *line,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        preexec_fn=limits.apply(uid),
+    )
+
+
+async def read_output(process: asyncio.subprocess.Process, file: BinaryIO, tail: deque[str]) -> None:
+    """Copy the program's output into ``file`` (up to :data:`MAX_LOG` bytes), its last lines into ``tail``."""
+    assert process.stdout is not None
+    written = 0
+    while line := await process.stdout.readline():
+        tail.append(line.decode("utf-8", "replace").rstrip()[:300])
+        if written < MAX_LOG:
+            file.write(line[: MAX_LOG - written])
+            written += len(line)
+            file.flush()
+
+
+async def build(
+    manifest: Manifest,
+    copy: Path,
+    uid: int | None,
+    limits: SandboxLimits,
+    hidden: list[Path],
+    output: BinaryIO,
+    tail: deque[str],
+) -> str | None:
+    """Run the manifest's build command in its sandbox; returns why it failed, or None."""
+    assert manifest.build is not None
+    process = await spawn(manifest, copy, uid, limits, hidden, ["/bin/sh", "-c", manifest.build])
+    reading = asyncio.create_task(read_output(process, output, tail))
+    try:
+        await asyncio.wait_for(process.wait(), limits.build_seconds)
+    except TimeoutError:
+        kill(process)
+        await process.wait()
+        return f"build timed out after {limits.build_seconds:g} s"
+    finally:
+        await reading
+    if process.returncode:
+        return "build failed: " + ended(process.returncode, tail)
+    return None
+
+
+def fresh_copy(folder: Path, copy: Path, sockets: Path, uid: int | None) -> None:
+    """The submission's working copy and its socket folder, new, owned by the agent's user."""
+    for path in (copy, sockets):
+        if path.exists():
+            shutil.rmtree(path)
+    shutil.copytree(folder, copy, symlinks=True)
+    sockets.mkdir()
+    shutil.copy(Path(__file__).with_name("relay.py"), sockets / "relay.py")
+    sockets.chmod(0o755)
+    if uid is not None:
+        for root, directories, files in os.walk(copy):
+            for name in [*directories, *files]:
+                os.lchown(Path(root) / name, uid, uid)
+        os.chown(copy, uid, uid)
+
+
+def kill(process: asyncio.subprocess.Process) -> None:
+    """Kill the sandbox's process group (bwrap and, with its process namespace, all in it)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def ended(code: int | None, tail: deque[str]) -> str:
+    """Why a program ended, in words, with its last line of output."""
+    if code is None:
+        what = "ended"
+    elif code < 0 or code > 128:
+        number = -code if code < 0 else code - 128
+        name = signal.Signals(number).name if number in signal.Signals.__members__.values() else str(number)
+        hint = {"SIGXCPU": " (its CPU time limit)", "SIGKILL": " (killed)", "SIGXFSZ": " (its file size limit)"}
+        what = f"ended by {name}{hint.get(name, '')}"
+    else:
+        what = f"exited with code {code}"
+    last = next((line for line in reversed(tail) if line.strip()), "")
+    return what + (f": {last}" if last else "")

@@ -64,6 +64,7 @@ class ServerConfig:
     practice: bool = True  # pair waiting agents (off while a tournament runs its own games)
     # A tournament's field is known by its tokens: an agent without one is told so and closed.
     require_token: bool = False
+    show_anonymous: bool = False  # agents without a token on the leaderboard
     bot_threads: int = 2
     seed: int = 0
 

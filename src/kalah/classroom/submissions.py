@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import shutil
-import signal
 import tempfile
 import time
 from collections import deque
@@ -34,13 +33,11 @@ from pathlib import Path
 from kalah.kgp import StreamConnection
 
 from .manifest import Manifest
-from .sandbox import SandboxLimits, agent_environment, agent_uid, command, relay_argv
+from .sandbox import SandboxLimits, agent_uid, build, ended, fresh_copy, kill, read_output, relay_argv, spawn
 from .server import ClassServer
 from .session import AgentSession
 
 log = logging.getLogger(__name__)
-#: Bytes of an agent's output kept in ``LOGS/NAME.log`` (the rest is dropped; the last lines are kept too).
-MAX_LOG = 1 << 20
 #: Builds at a time (this machine has two cores).
 BUILDS_AT_ONCE = 2
 
@@ -121,7 +118,7 @@ class SubmissionRunner:
         copy = self.work / manifest.name
         sockets = self.work / f"{manifest.name}.socket"
         try:
-            await asyncio.to_thread(_fresh_copy, manifest.folder, copy, sockets, uid)
+            await asyncio.to_thread(fresh_copy, manifest.folder, copy, sockets, uid)
             if manifest.build:
                 status.state = "building"
                 async with self._builds:
@@ -135,7 +132,7 @@ class SubmissionRunner:
             )
             self._listeners.append(listener)
             (sockets / "server.sock").chmod(0o777)
-            process = await self._spawn(status, copy, uid, relay_argv(manifest.run), sockets)
+            process = await spawn(manifest, copy, uid, self.limits, self.hidden, relay_argv(manifest.run), sockets)
             status.process = process
             log.info("submission %s started (pid %d)", manifest.name, process.pid)
             reading = asyncio.create_task(self._read_output(status, process))
@@ -147,55 +144,25 @@ class SubmissionRunner:
             await process.wait()
             await reading
             if not self._closing and status.state != "out":
-                await self.stop(manifest.name, _ended(process.returncode, status.tail))
+                await self.stop(manifest.name, ended(process.returncode, status.tail))
         except OSError as error:
             await self.stop(manifest.name, f"cannot be run: {error}")
 
     async def _build(self, status: Status, copy: Path, uid: int | None) -> str | None:
         """Why the build failed, or None."""
         manifest = status.manifest
-        assert manifest.build is not None
         began = time.monotonic()
-        process = await self._spawn(status, copy, uid, ["/bin/sh", "-c", manifest.build], None)
-        reading = asyncio.create_task(self._read_output(status, process))
-        try:
-            await asyncio.wait_for(process.wait(), self.limits.build_seconds)
-        except TimeoutError:
-            _kill(process)
-            await process.wait()
-            return f"build timed out after {self.limits.build_seconds:g} s"
-        finally:
-            await reading
-        if process.returncode:
-            return "build failed: " + _ended(process.returncode, status.tail)
-        log.info("submission %s built in %.1f s", manifest.name, time.monotonic() - began)
-        status.tail.clear()
-        return None
-
-    async def _spawn(
-        self, status: Status, copy: Path, uid: int | None, argv: list[str], sockets: Path | None
-    ) -> asyncio.subprocess.Process:
-        manifest = status.manifest
-        line = command(copy, self.hidden, argv, agent_environment(manifest.name, manifest.token), sockets)
-        return await asyncio.create_subprocess_exec(
-            *line,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            preexec_fn=self.limits.apply(uid),
-        )
+        with open(self.logs / f"{manifest.name}.log", "ab") as output:
+            problem = await build(manifest, copy, uid, self.limits, self.hidden, output, status.tail)
+        if problem is None:
+            log.info("submission %s built in %.1f s", manifest.name, time.monotonic() - began)
+            status.tail.clear()
+        return problem
 
     async def _read_output(self, status: Status, process: asyncio.subprocess.Process) -> None:
         """The agent's output: into ``LOGS/NAME.log`` (up to :data:`MAX_LOG`), its last lines kept."""
-        assert process.stdout is not None
-        written = 0
         with open(self.logs / f"{status.manifest.name}.log", "ab") as file:
-            while line := await process.stdout.readline():
-                status.tail.append(line.decode("utf-8", "replace").rstrip()[:300])
-                if written < MAX_LOG:
-                    file.write(line[: MAX_LOG - written])
-                    written += len(line)
-                    file.flush()
+            await read_output(process, file, status.tail)
 
     async def _connected(self, manifest: Manifest, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         connection = StreamConnection(reader, writer)
@@ -226,7 +193,7 @@ class SubmissionRunner:
         status.state, status.reason = "out", reason
         log.warning("submission %s is out: %s", name, reason)
         if status.process is not None and status.process.returncode is None:
-            _kill(status.process)
+            kill(status.process)
         for session in list(self.server.sessions):
             if session.submission is not None and session.submission.name == name:
                 await session.refuse(f"stopped: {reason}")
@@ -238,7 +205,7 @@ class SubmissionRunner:
         self._closing = True
         for status in self.status.values():
             if status.process is not None and status.process.returncode is None:
-                _kill(status.process)
+                kill(status.process)
         for listener in self._listeners:
             listener.close()
         if self.tasks:
@@ -266,46 +233,3 @@ class SubmissionRunner:
                 "INSERT INTO kgp_submissions (event, name, status, reason, updated_at) VALUES (?, ?, 'out', ?, ?)",
                 (self.event, name, reason, now),
             )
-
-
-def _fresh_copy(folder: Path, copy: Path, sockets: Path, uid: int | None) -> None:
-    """The submission's working copy and its socket folder, new, owned by the agent's user."""
-    for path in (copy, sockets):
-        if path.exists():
-            shutil.rmtree(path)
-    shutil.copytree(folder, copy, symlinks=True)
-    sockets.mkdir()
-    shutil.copy(Path(__file__).with_name("relay.py"), sockets / "relay.py")
-    sockets.chmod(0o755)
-    if uid is not None:
-        import os
-
-        for root, directories, files in os.walk(copy):
-            for name in [*directories, *files]:
-                os.lchown(Path(root) / name, uid, uid)
-        os.chown(copy, uid, uid)
-
-
-def _kill(process: asyncio.subprocess.Process) -> None:
-    """Kill the sandbox's process group (bwrap and, with its process namespace, all in it)."""
-    import os
-
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _ended(code: int | None, tail: deque[str]) -> str:
-    """Why a program ended, in words, with its last line of output."""
-    if code is None:
-        what = "ended"
-    elif code < 0 or code > 128:
-        number = -code if code < 0 else code - 128
-        name = signal.Signals(number).name if number in signal.Signals.__members__.values() else str(number)
-        hint = {"SIGXCPU": " (its CPU time limit)", "SIGKILL": " (killed)", "SIGXFSZ": " (its file size limit)"}
-        what = f"ended by {name}{hint.get(name, '')}"
-    else:
-        what = f"exited with code {code}"
-    last = next((line for line in reversed(tail) if line.strip()), "")
-    return what + (f": {last}" if last else "")

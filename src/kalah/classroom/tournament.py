@@ -337,26 +337,19 @@ class Tournament:
             "standings": self.standings(),
         }
 
-    def write_standings(self, path: Path) -> None:
-        """``PATH.csv`` and ``PATH.json`` (written atomically)."""
-        rows = self.standings()
-        write_atomic(path.with_suffix(".json"), json.dumps(self.to_dict(), indent=2) + "\n")
+    def standings_csv(self) -> str:
+        """The standings as CSV: rank, name, points, qualified, games, wins, draws, losses, Elo and interval."""
         text = io.StringIO()
         writer = csv.writer(text)
-        columns = [
-            "rank",
-            "name",
-            "points",
-            "qualified",
-            "games",
-            "wins",
-            "draws",
-            "losses",
-            "elo",
-            "elo_low",
-            "elo_high",
-        ]
-        writer.writerow(columns)
-        for rank, row in enumerate(rows, 1):
-            writer.writerow([rank, *(row[column] for column in columns[1:])])
-        write_atomic(path.with_suffix(".csv"), text.getvalue())
+        writer.writerow(CSV_COLUMNS)
+        for rank, row in enumerate(self.standings(), 1):
+            writer.writerow([rank, *(row[column] for column in CSV_COLUMNS[1:])])
+        return text.getvalue()
+
+    def write_standings(self, path: Path) -> None:
+        """``PATH.csv`` and ``PATH.json`` (written atomically)."""
+        write_atomic(path.with_suffix(".json"), json.dumps(self.to_dict(), indent=2) + "\n")
+        write_atomic(path.with_suffix(".csv"), self.standings_csv())
+
+
+CSV_COLUMNS = ("rank", "name", "points", "qualified", "games", "wins", "draws", "losses", "elo", "elo_low", "elo_high")
