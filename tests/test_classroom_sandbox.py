@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -14,6 +15,7 @@ import pytest
 from classroom_helpers import ServerThread
 from kalah.classroom import Agents, SandboxLimits, read_submissions
 from kalah.classroom.sandbox import AGENT_UID
+from kalah.classroom.tournament import Tournament
 from kalah.rules import Variant
 
 AGENTS = Path(__file__).parent / "data" / "agents"
@@ -163,3 +165,51 @@ def test_hostile_submissions_are_stopped_and_the_others_play_on(tmp_path):
         while processes_of(uids[name]) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not processes_of(uids[name]), name
+
+
+def _results(db: Path, event: str) -> list[dict]:
+    from kalah.classroom import AgentBook
+
+    book = AgentBook(db)
+    try:
+        return book.results(event)
+    finally:
+        book.close()
+
+
+@pytest.mark.slow
+def test_a_tournament_of_submissions_runs_unattended_and_resumes_after_a_stop(tmp_path):
+    subs = tmp_path / "submissions"
+    for name in ("ann", "ben", "cat", "dan"):
+        submission(subs, name)
+    submission(subs, "quitter", run="AGENT_QUIT_AFTER=9 python3 agent.py")
+    manifests = read_submissions(subs)
+    agents = Agents(manifests, tmp_path / "logs", SandboxLimits(start_seconds=20))
+    db, standings = tmp_path / "final.sqlite", tmp_path / "final"
+
+    def tournament() -> Tournament:
+        return Tournament(99, [Variant(4, 3)], games_per_pairing=2, standings=standings, event="final")
+
+    first = tournament()
+    with ServerThread(db, move_time=0.3, variant=Variant(4, 3), tournament=first, agents=agents) as server:
+        assert server.wait_for(lambda: len(_results(db, "final")) >= 4, timeout=120), first.status
+    stopped_at = len(_results(db, "final"))
+    assert not first.finished.is_set() and not standings.with_suffix(".csv").exists()
+    second = tournament()
+    with ServerThread(db, move_time=0.3, variant=Variant(4, 3), tournament=second, agents=agents) as server:
+        assert server.wait_for(second.finished.is_set, timeout=240), second.status
+        status = status_of(server)
+    assert status["quitter"]["state"] == "out" and status["quitter"]["reason"].startswith("exited with code 3")
+    rows = {row["name"]: row for row in json.loads(standings.with_suffix(".json").read_text())["standings"]}
+    assert set(rows) == {"ann", "ben", "cat", "dan", "quitter"}
+    qualified = [name for name, row in rows.items() if row["qualified"]]
+    assert {"ann", "ben", "cat", "dan"} <= set(qualified)  # a search of depth 5 beats the random bot
+    ids = {name: row["id"] for name, row in rows.items()}
+    played = [(r["south"], r["north"]) for r in _results(db, "final")]
+    # every ordered pair of the qualified exactly once (two games a pair, one a side): the games played before
+    # the stop were kept, none played twice, none missing
+    expected = sorted((ids[a], ids[b]) for a in qualified for b in qualified if a != b)
+    assert sorted(played) == expected and stopped_at < len(expected)
+    assert sum(row["points"] for row in rows.values()) == len(expected)
+    first_quitter = [r for r in _results(db, "final") if ids["quitter"] in (r["south"], r["north"])]
+    assert all(r["reason"].startswith("forfeit") for r in first_quitter)  # it was out: its games forfeited

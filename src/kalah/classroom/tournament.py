@@ -129,12 +129,9 @@ class Tournament:
         stored = await asyncio.to_thread(self._read_back, server)
         if stored:
             self.field = stored
-            log.info(
-                "tournament %s: resumed with %d agents and %d games played",
-                self.event,
-                len(stored),
-                sum(len(scores) for scores in self._stored.values()),
-            )
+            played = sum(len(scores) for scores in self._stored.values())
+            log.info("tournament %s: resuming with %d agents, %d games played", self.event, len(stored), played)
+            await self._reassemble(server)
         else:
             await self._gather(server)
             await asyncio.to_thread(self._keep_field, server)
@@ -214,6 +211,24 @@ class Tournament:
             if left is not None and left > 0:
                 self.status += f", starting in {left:.0f} s with those present (at least 2)"
             await server.next_change(None if left is None else max(left, 0.05))
+
+    async def _reassemble(self, server: ClassServer) -> None:
+        """A resumed tournament waits for its field to come back: the submitted agents to sign in (or be
+        out), agents online for ``wait`` seconds at most (an agent not back by then forfeits its games)."""
+        deadline = time.monotonic() + self.wait
+        while True:
+            if self.source is not None:
+                if self.source.field() is not None:
+                    return
+                self.status = "resuming: waiting for " + self.source.waiting_for()
+                await server.next_change(None)
+                continue
+            missing = [agent_id for agent_id in self.field if server.session_of(agent_id) is None]
+            left = deadline - time.monotonic()
+            if not missing or left <= 0:
+                return
+            self.status = f"resuming: waiting {left:.0f} s more for {len(missing)} agents of the field"
+            await server.next_change(left)
 
     def _seat(self, server: ClassServer, agent_id: int) -> Seat:
         session = server.session_of(agent_id)

@@ -186,6 +186,12 @@ class KgpClient:
             if line is None:
                 if self._refusal is not None:
                     raise _Stop(f"the server refused this agent: {self._refusal}", ok=False, refused=True)
+                if not self._greeted:
+                    raise _Stop(
+                        f"{self.options.server} closed the connection without a KGP greeting: {self._port_hint()}",
+                        ok=False,
+                        refused=True,
+                    )
                 return
             try:
                 command = parse_line(line)
@@ -194,13 +200,16 @@ class KgpClient:
                 continue
             await self._handle(command)
 
-    async def _greeting(self, connection: Connection) -> str | None:
-        """The server's first line, within :data:`GREETING_SECONDS`: a KGP server greets at once, a web
-        server (the class server's web port instead of its KGP port) waits for a request."""
-        hint = (
+    def _port_hint(self) -> str:
+        return (
             f"is {self.options.server} a KGP port? (kalah arena serve takes agents on its KGP port, 2671 by "
             "default, or at ws://HOST:WEBPORT/socket)"
         )
+
+    async def _greeting(self, connection: Connection) -> str | None:
+        """The server's first line, within :data:`GREETING_SECONDS`: a KGP server greets at once, a web
+        server (the class server's web port instead of its KGP port) waits for a request."""
+        hint = self._port_hint()
         try:
             line = await asyncio.wait_for(connection.read_line(), GREETING_SECONDS)
         except TimeoutError:

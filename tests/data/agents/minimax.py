@@ -8,6 +8,7 @@ import socket
 import sys
 
 DEPTH = int(os.environ.get("AGENT_DEPTH", "5"))
+QUIT_AFTER = int(os.environ.get("AGENT_QUIT_AFTER", "0"))  # states: then it ends (a crash, for the tests)
 
 
 def play(pits, move):
@@ -75,6 +76,7 @@ def main():
         wire.write(line + "\r\n")
         wire.flush()
 
+    states = 0
     for line in wire:
         words = line.split()
         ident = words.pop(0).split("@")[0] if words and (words[0][0].isdigit() or words[0][0] == "@") else None
@@ -84,6 +86,10 @@ def main():
             send(f'set info:name "{os.environ.get("KGP_NAME", "minimax")}"')
             send("mode freeplay")
         elif words[0] == "state":
+            states += 1
+            if states == QUIT_AFTER:
+                print("quitting after", states, "states", flush=True)
+                return 3
             numbers = [int(x) for x in words[1].strip("<>").split(",")]
             n = numbers[0]
             board = numbers[3 : 3 + n] + [numbers[1]] + numbers[3 + n : 3 + 2 * n] + [numbers[2]]
