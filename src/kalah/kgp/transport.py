@@ -10,8 +10,8 @@ the caller's decision.
 from __future__ import annotations
 
 import asyncio
-from urllib.parse import urlsplit
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from .wire import MAX_LINE, KgpError
 
