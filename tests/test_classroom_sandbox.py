@@ -18,8 +18,8 @@ from kalah.classroom.sandbox import AGENT_UID
 from kalah.classroom.tournament import Tournament
 from kalah.rules import Variant
 
-AGENTS = Path(__file__).parent / "data" / "agents"
-BARE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "kgp_bare.py"
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+BARE = EXAMPLES / "kgp_bare.py"
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 
@@ -29,7 +29,7 @@ def submission(root: Path, name: str, code: str | None = None, build: str | None
     folder = root / name
     folder.mkdir(parents=True)
     shutil.copy(BARE, folder / "bare.py")
-    shutil.copy(AGENTS / "minimax.py", folder / "minimax.py")
+    shutil.copy(EXAMPLES / "kgp_minimax.py", folder / "minimax.py")
     prelude = textwrap.dedent(code or "")
     (folder / "agent.py").write_text(prelude + "\nimport sys, minimax\nsys.exit(minimax.main())\n")
     lines = [f'name = "{name}"', f'token = "token-of-{name}"', f'run = "{run or "python3 agent.py"}"']

@@ -1,6 +1,9 @@
-"""A test agent for the sandboxed class server: standard library only, alpha-beta on the KGP board.
+"""A KGP agent with nothing but the standard library that searches: minimax on the KGP board.
 
-python3 minimax.py     (KGP_HOST, KGP_PORT, KGP_NAME, KGP_TOKEN from the environment)
+    KGP_HOST=127.0.0.1 KGP_PORT=2671 KGP_NAME=me KGP_TOKEN=a-long-secret python3 kgp_minimax.py
+
+The rules of Kalah in 20 lines (``play``), a search of AGENT_DEPTH moves (5 by default) and the protocol
+(as kgp_bare.py). A server that runs submitted agents (kalah arena serve --agents) sets the KGP_ variables.
 """
 
 import os
@@ -69,7 +72,8 @@ def choose(board):
 
 
 def main():
-    sock = socket.create_connection((os.environ["KGP_HOST"], int(os.environ["KGP_PORT"])))
+    host, port = os.environ.get("KGP_HOST", "127.0.0.1"), int(os.environ.get("KGP_PORT", "2671"))
+    sock = socket.create_connection((host, port))
     wire = sock.makefile("rw", encoding="utf-8", newline="")
 
     def send(line):
@@ -84,6 +88,8 @@ def main():
             continue
         if words[0] == "kgp":
             send(f'set info:name "{os.environ.get("KGP_NAME", "minimax")}"')
+            if os.environ.get("KGP_TOKEN"):
+                send(f'set auth:token "{os.environ["KGP_TOKEN"]}"')
             send("mode freeplay")
         elif words[0] == "state":
             states += 1
