@@ -149,3 +149,40 @@ def test_moderation_hides_renames_merges_and_removes_with_ratings_recomputed(tmp
     name, gone = moderation.remove(book, ids["strong"])
     assert name == "strong" and gone == strong + weak - 2 * between and book.agent(ids["strong"]) is None
     assert games_of(ids["strong"]) == 0
+
+
+def test_moves_are_graded_against_perfect_play_beside_elo(tmp_path):
+    from kalah.classroom import ServerConfig
+    from kalah.review import review
+
+    config = ServerConfig(variant=Variant(4, 3), move_time=0.5, pair_every=2, grade_seconds=0.3)
+    with ServerThread(tmp_path / "graded.sqlite", config=config) as server:
+        both = [
+            subprocess.Popen(
+                [*kalah_command(), "kgp", f"127.0.0.1:{server.kgp_port}", "--player", player, "--name", name]
+                + ["--token", f"token-of-{name}", "--games", "3", "--quiet"],
+                stderr=subprocess.DEVNULL,
+            )
+            for name, player in (("perfect-one", "perfect"), ("random-one", "random:seed=7"))
+        ]
+        for run in both:
+            assert run.wait(120) == 0
+        assert server.wait_for(lambda: server.server.grader.graded >= 3 and not server.server.grader.queue, 120)
+        base = f"http://127.0.0.1:{server.port}"
+        rows = {row["name"]: row for row in httpx.get(f"{base}/api/leaderboard").json()}
+        game_id = httpx.get(f"{base}/api/agents/{rows['perfect-one']['id']}").json()["results"][0]["game_id"]
+        game = httpx.get(f"{base}/api/games/{game_id}").json()
+        page = httpx.get(f"{base}/").text
+    perfect, chance = rows["perfect-one"]["grade"], rows["random-one"]["grade"]
+    assert perfect["exact"] > 0 and perfect["exact"] == perfect["decisions"]  # 4 pits: every move proven
+    assert perfect["accuracy"] == 100.0 and perfect["seeds_lost"] == 0 and perfect["blunders"] == 0
+    assert chance["exact"] > 0 and chance["seeds_lost"] > 0 and chance["accuracy"] < 100.0
+    assert "elo" in rows["random-one"] and "accuracy" in page
+    # a game's grades are the review's verdicts on its moves (kalah.review, the same judge as kalah review)
+    library = server.library
+    judged = review(library.record(game_id), 0.3, threads=1)
+    side = 0 if game["players"][0]["name"] == "perfect-one" else 1
+    other = 1 - side
+    lost = sum(entry.loss for entry in judged.moves if entry.player == other and not entry.forced and entry.exact)
+    assert game["grades"][other]["seeds_lost"] == pytest.approx(lost)
+    assert game["grades"][side]["seeds_lost"] == 0

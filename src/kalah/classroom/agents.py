@@ -52,6 +52,17 @@ CREATE TABLE IF NOT EXISTS kgp_results (
     variant TEXT NOT NULL,
     finished_at TEXT NOT NULL DEFAULT (datetime('now'))
 );
+CREATE TABLE IF NOT EXISTS kgp_grades (
+    game_id INTEGER NOT NULL,
+    side INTEGER NOT NULL,
+    agent_id INTEGER NOT NULL REFERENCES kgp_agents(id),
+    decisions INTEGER NOT NULL,
+    exact INTEGER NOT NULL,
+    seeds_lost REAL NOT NULL,
+    good INTEGER NOT NULL,
+    blunders INTEGER NOT NULL,
+    PRIMARY KEY (game_id, side)
+);
 CREATE TABLE IF NOT EXISTS kgp_hidden (agent_id INTEGER PRIMARY KEY REFERENCES kgp_agents(id));
 CREATE TABLE IF NOT EXISTS kgp_submissions (
     event TEXT NOT NULL,
@@ -126,6 +137,28 @@ class Standing:
             "elo": round(self.elo, 1),
             "elo_low": round(self.low, 1) if finite else None,
             "elo_high": round(self.high, 1) if finite else None,
+        }
+
+
+@dataclass(frozen=True)
+class Grade:
+    """One side's moves in one game (or summed over games), as judged against perfect play."""
+
+    decisions: int  # moves with a choice
+    exact: int  # of them, judged exactly
+    seeds_lost: float  # by the exact ones, against the best move
+    good: int  # exact ones that lost at most 2 seeds (best or good)
+    blunders: int  # exact ones that lost more than 8
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, with accuracy (percent) and seeds lost per exact decision (None: none judged)."""
+        return {
+            "decisions": self.decisions,
+            "exact": self.exact,
+            "seeds_lost": round(self.seeds_lost, 2),
+            "accuracy": round(100 * self.good / self.exact, 1) if self.exact else None,
+            "loss_per_move": round(self.seeds_lost / self.exact, 3) if self.exact else None,
+            "blunders": self.blunders,
         }
 
 
@@ -244,6 +277,33 @@ class AgentBook:
                 "SELECT id, name, authors, description, kind, token_hash FROM kgp_agents WHERE id = ?", (agent_id,)
             ).fetchone()
         return Agent(row[0], row[1], row[2], row[3], row[4], anonymous=row[5] is None) if row else None
+
+    def store_grades(self, game_id: int, agents: tuple[int, int], grades: list[Grade]) -> None:
+        """Keep a game's grades (:mod:`.grading`), south's first; a game graded again replaces them."""
+        rows = [
+            (game_id, side, agents[side], g.decisions, g.exact, g.seeds_lost, g.good, g.blunders)
+            for side, g in enumerate(grades)
+        ]
+        with self._db() as db:
+            db.execute("DELETE FROM kgp_grades WHERE game_id = ?", (game_id,))
+            db.executemany(
+                "INSERT INTO kgp_grades (game_id, side, agent_id, decisions, exact, seeds_lost, good, blunders)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+    def grades(self, game_id: int | None = None) -> dict[int, Grade]:
+        """Grades summed by agent (of one game: by side), hidden agents left out."""
+        key = "side" if game_id is not None else "agent_id"
+        query = (
+            f"SELECT {key}, SUM(decisions), SUM(exact), SUM(seeds_lost), SUM(good), SUM(blunders) FROM kgp_grades"
+            " WHERE agent_id NOT IN (SELECT agent_id FROM kgp_hidden)"
+            + (" AND game_id = ?" if game_id is not None else "")
+            + f" GROUP BY {key}"
+        )
+        with self._db() as db:
+            rows = db.execute(query, (game_id,) if game_id is not None else ()).fetchall()
+        return {int(row[0]): Grade(int(row[1]), int(row[2]), float(row[3]), int(row[4]), int(row[5])) for row in rows}
 
     def hidden(self) -> set[int]:
         """The agents the teacher hid (:mod:`.moderation`): off the leaderboard, their games unrated."""

@@ -26,6 +26,7 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -194,8 +195,12 @@ async def play_game(
     event: str,
     live: dict[int, LiveGame],
     rng: random.Random,
+    played_out: Callable[[int], None] | None = None,
 ) -> float:
-    """Play one game, south (``seats[0]``) first; returns south's score (1, 0.5, 0)."""
+    """Play one game, south (``seats[0]``) first; returns south's score (1, 0.5, 0).
+
+    ``played_out(game_id)`` hears a game played to its end (not a forfeit): the grader's cue.
+    """
     start = Position.start(variant)
     players = [PlayerInfo(seat.agent.name, f"kgp-{seat.agent.kind}:{seat.agent.id}") for seat in seats]
     tags = {"kgp": event, "south": seats[0].agent.id, "north": seats[1].agent.id}
@@ -256,6 +261,8 @@ async def play_game(
         )
         game.result = reason
         events.info("game %d over: %s %s %s", game_id, who(seats[0]), reason, who(seats[1]))
+        if played_out is not None:
+            played_out(game_id)
         for side, seat in enumerate(seats):
             if isinstance(seat, AgentSeat):
                 await seat.tell_result(game_id, side, position)

@@ -36,6 +36,9 @@ def paged(rows: list[Any], page: int, link: str) -> tuple[list[Any], str]:
 def standings_table(rows: list[dict[str, Any]], first: int = 1, points: bool = False) -> str:
     """The leaderboard (or a tournament's standings, with ``points``) as a table, from rank ``first``."""
     extra = "<th>points</th><th>qualified</th>" if points else ""
+    graded = any(row.get("grade") for row in rows)
+    if graded:  # the second ranking: how well each move was chosen, judged against perfect play
+        extra += "<th title='exact decisions that lost at most 2 seeds'>accuracy</th><th>seeds lost a move</th>"
     lines = [
         f"<table data-leaderboard><tr><th>#</th><th class=name>agent</th>{extra}<th>games</th><th>wins</th>"
         "<th>draws</th><th>losses</th><th>Elo</th><th class=wide>95% interval</th></tr>"
@@ -43,6 +46,11 @@ def standings_table(rows: list[dict[str, Any]], first: int = 1, points: bool = F
     for rank, row in enumerate(rows, first):
         interval = f"{row['elo_low']:+.0f} .. {row['elo_high']:+.0f}" if row["elo_low"] is not None else "-"
         cells = f"<td>{row['points']:g}</td><td>{'yes' if row['qualified'] else 'no'}</td>" if points else ""
+        if graded:
+            grade = row.get("grade") or {}
+            accuracy, loss = grade.get("accuracy"), grade.get("loss_per_move")
+            cells += f"<td>{'-' if accuracy is None else f'{accuracy:g}%'}</td>"
+            cells += f"<td>{'-' if loss is None else f'{loss:.2f}'}</td>"
         lines.append(
             f'<tr data-agent-id="{row["id"]}"><td>{rank}</td><td class=name><a href="/agents/{row["id"]}">'
             f"{html.escape(row['name'])}</a>{' (bot)' if row['kind'] == 'bot' else ''}</td>{cells}"
@@ -137,3 +145,22 @@ def tournament_html(data: dict[str, Any]) -> str:
     if not data["standings"]:
         return body + "<p>The standings appear once the field is complete.</p>"
     return body + standings_table(data["standings"], points=True)
+
+
+def grades_table(names: tuple[str, str], grades: list[dict[str, Any] | None] | None) -> str:
+    """A game's grades: each side's decisions, how many were judged exactly, accuracy, seeds lost, blunders."""
+    if not grades:
+        return ""
+    lines = [
+        "<h2>Graded against perfect play</h2><table data-grades><tr><th class=name>agent</th><th>decisions</th>"
+        "<th>judged exactly</th><th>accuracy</th><th>seeds lost</th><th>blunders</th></tr>"
+    ]
+    for name, grade in zip(names, grades, strict=True):
+        if grade is None:
+            continue
+        accuracy = "-" if grade["accuracy"] is None else f"{grade['accuracy']:g}%"
+        lines.append(
+            f"<tr><td class=name>{html.escape(name)}</td><td>{grade['decisions']}</td><td>{grade['exact']}</td>"
+            f"<td>{accuracy}</td><td>{grade['seeds_lost']:g}</td><td>{grade['blunders']}</td></tr>"
+        )
+    return "".join(lines) + "</table>"

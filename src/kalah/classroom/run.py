@@ -116,6 +116,7 @@ async def serve(
     bound_port = web.servers[0].sockets[0].getsockname()[1] if web.servers else port
     listening = Listening(host, int(bound_port), int(tcp.sockets[0].getsockname()[1]))
     pairing = asyncio.create_task(server.practice_loop())
+    grading = asyncio.create_task(server.grader.run()) if server.grader is not None else None
     running = None
     runner = None
     if agents is not None:
@@ -136,6 +137,8 @@ async def serve(
         await web_task
     finally:
         pairing.cancel()
+        if grading is not None:
+            grading.cancel()
         if running is not None:
             running.cancel()
         if runner is not None:

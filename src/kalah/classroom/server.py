@@ -28,6 +28,7 @@ from kalah.web.limits import client_key
 
 from .agents import Agent, AgentBook
 from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game
+from .grading import Grader
 from .manifest import Manifest
 from .session import AgentSession, Limits
 
@@ -65,6 +66,7 @@ class ServerConfig:
     # A tournament's field is known by its tokens: an agent without one is told so and closed.
     require_token: bool = False
     show_anonymous: bool = False  # agents without a token on the leaderboard
+    grade_seconds: float = 0.0  # grade every finished game exactly, this long a position (0: never)
     bot_threads: int = 2
     seed: int = 0
 
@@ -89,6 +91,7 @@ class ClassServer:
         self.tasks: set[asyncio.Task[object]] = set()
         self.connection_tasks: set[asyncio.Task[object]] = set()  # TCP connections, each served by a task
         self.games_played = 0
+        self.grader = Grader(library, book, config.grade_seconds) if config.grade_seconds > 0 else None
         self.tournament: TournamentPlay | None = None
         self.submissions: SubmissionView | None = (
             None  # the submitted agents it runs (--agents)  # what /tournament shows (a Tournament; set by run.serve)
@@ -301,6 +304,7 @@ class ClassServer:
                     event,
                     self.live,
                     self.rng,
+                    self._grade(seats),
                 )
             except GameAbandoned as error:
                 log.warning("abandoned a game of %s: %s", " and ".join(s.agent.name for s in seats), error)
@@ -321,6 +325,12 @@ class ClassServer:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         return task
+
+    def _grade(self, seats: tuple[Seat, Seat]) -> Callable[[int], None] | None:
+        grader = self.grader
+        if grader is None:
+            return None
+        return lambda game_id: grader.add(game_id, seats[0].agent.id, seats[1].agent.id)
 
     def _adjust_levels(self, seats: tuple[Seat, Seat], south_score: float) -> None:
         for side, seat in enumerate(seats):
@@ -352,6 +362,8 @@ class ClassServer:
             except LibraryError as error:  # the next start marks it (kalah.classroom.run)
                 log.warning("game %d: cannot mark it stopped (%s)", game_id, error)
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.grader is not None:
+            self.grader.close()
         if self.book.unsaved and not await asyncio.to_thread(self.book.store_unsaved):
             log.error(
                 "stopped with %d game results the database did not take: %s keeps them for the next start",

@@ -28,7 +28,7 @@ from kalah.rules.wording import plural
 from kalah.web.guard import SameOriginOnly, deny_socket, socket_same_origin
 from kalah.web.models import MAX_ID, GameId, digits_only, validation_error
 
-from .pages import PAGE, PageNumber, graph_html, tournament_html, who_beat_whom
+from .pages import PAGE, PageNumber, grades_table, graph_html, tournament_html, who_beat_whom
 from .pages import paged as _paged
 from .pages import standings_table as _standings_table
 from .pages import submissions_table as _submissions_table
@@ -111,7 +111,11 @@ def create_app(server: ClassServer) -> FastAPI:
 
     def leaderboard(event: str | None = None, anonymous: bool = False) -> list[dict[str, Any]]:
         shown = anonymous or server.config.show_anonymous
-        return [line.to_dict() for line in book.standings(event, anonymous=shown)]
+        grades = book.grades()
+        return [
+            {**line.to_dict(), "grade": grades[line.agent.id].to_dict() if line.agent.id in grades else None}
+            for line in book.standings(event, anonymous=shown)
+        ]
 
     def agent_json(agent_id: int) -> dict[str, Any]:
         agent = book.agent(agent_id)
@@ -126,7 +130,9 @@ def create_app(server: ClassServer) -> FastAPI:
             raise HTTPException(404, f"no game {game_id}") from None
         if not library.summary(game_id).tags.get("kgp"):
             raise HTTPException(404, f"no game {game_id}")
-        return record.to_dict()
+        grades = book.grades(game_id)
+        graded = [grades[side].to_dict() if side in grades else None for side in (0, 1)]
+        return {**record.to_dict(), "grades": graded if any(graded) else None}
 
     @app.websocket("/socket")
     async def socket(websocket: WebSocket) -> None:
@@ -263,7 +269,12 @@ def create_app(server: ClassServer) -> FastAPI:
         playing = game_id in server.live  # the page follows the game: reloaded until it ends
         return _page(
             f"Game {game_id}" + (" (being played)" if playing else ""),
-            record_html(record) + (f"<p>{html.escape(stop)}</p>" if stop else "") + "<h2>Replay</h2>" + slider + frames,
+            record_html(record)
+            + (f"<p>{html.escape(stop)}</p>" if stop else "")
+            + grades_table(names, data["grades"])
+            + "<h2>Replay</h2>"
+            + slider
+            + frames,
             refresh=2 if playing else None,
         )
 

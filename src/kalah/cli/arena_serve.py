@@ -103,6 +103,13 @@ def serve(
     agent_build_time: float = typer.Option(
         300.0, "--agent-build-time", metavar="SECONDS", help="Time for a submitted agent's build."
     ),
+    grade: float = typer.Option(
+        0.0,
+        "--grade",
+        metavar="SECONDS",
+        help="Grade every finished game's moves against perfect play (boards of up to 8 pits), analysing each "
+        "position this long (0: no grading).",
+    ),
     show_anonymous: bool = typer.Option(
         False, "--show-anonymous", help="Show agents without a token on the leaderboard (left off by default)."
     ),
@@ -158,6 +165,8 @@ def serve(
         for given, name in ((stage, "--stage"), (swiss, "--swiss"), (standings, "--standings")):
             if given:
                 fail(f"{name} needs --tournament")
+    if not 0 <= grade <= 60:
+        fail(f"--grade must be 0 to 60 seconds a position, got {grade}")
     if log_level.lower() not in LOG_LEVELS:
         fail(f"--log-level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
     for name, value in (("--agent-memory", agent_memory), ("--agent-cpu", agent_cpu)):
@@ -206,6 +215,7 @@ def serve(
         variant=variant,
         move_time=move_time,
         show_anonymous=show_anonymous,
+        grade_seconds=grade,
         limits=Limits(
             max_per_address=max_per_address,
             new_tokens_per_minute=new_tokens_per_minute,
