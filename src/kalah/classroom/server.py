@@ -30,7 +30,7 @@ from .agents import Agent, AgentBook
 from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game
 from .grading import Grader
 from .manifest import Manifest
-from .session import AgentSession, Limits
+from .session import ANONYMOUS, AgentSession, Limits
 
 log = logging.getLogger(__name__)
 #: Anonymous agents remembered for their address and name (the oldest is forgotten first).
@@ -163,7 +163,8 @@ class ClassServer:
             session.name, session.token = session.submission.name, session.submission.token
         if session.token is None and self.config.require_token:
             return "the tournament needs set auth:token"
-        if await asyncio.to_thread(self.book.name_taken, session.name, session.token):
+        # "anonymous", the name of those that send none, belongs to nobody
+        if session.name != ANONYMOUS and await asyncio.to_thread(self.book.name_taken, session.name, session.token):
             return f"the name {session.name!r} belongs to another agent's token: choose another name"
         if session.token is None:
             key = (address, session.name)

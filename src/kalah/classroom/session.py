@@ -44,6 +44,8 @@ from .manifest import Manifest
 log = logging.getLogger("kalah.classroom")
 
 PROTOCOL_VERSION = (1, 0, 1)
+#: The name of an agent that sends none.
+ANONYMOUS = "anonymous"
 
 
 @dataclass
@@ -106,7 +108,7 @@ class AgentSession:
         self.connection = connection
         self.limits = limits
         self.agent: Agent | None = None
-        self.name = "anonymous"
+        self.name = ANONYMOUS
         self.authors = self.description = ""
         self.token: str | None = None
         self.mode: str | None = None

@@ -30,7 +30,7 @@ from .wire import Board, Command, KgpError, KgpSyntaxError, Word, format_command
 
 PROTOCOL_MAJOR = 1
 #: Seconds a server has to greet (a KGP server greets at once; a web server says nothing until asked).
-GREETING_SECONDS = 5.0
+GREETING_SECONDS = 3.0
 #: Seconds between attempts to connect again: doubling from the first to the last.
 BACKOFF_FIRST, BACKOFF_LAST = 1.0, 30.0
 
@@ -186,12 +186,6 @@ class KgpClient:
             if line is None:
                 if self._refusal is not None:
                     raise _Stop(f"the server refused this agent: {self._refusal}", ok=False, refused=True)
-                if not self._greeted:
-                    raise _Stop(
-                        f"{self.options.server} closed the connection without a KGP greeting: {self._port_hint()}",
-                        ok=False,
-                        refused=True,
-                    )
                 return
             try:
                 command = parse_line(line)
