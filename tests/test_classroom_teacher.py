@@ -186,3 +186,18 @@ def test_moves_are_graded_against_perfect_play_beside_elo(tmp_path):
     lost = sum(entry.loss for entry in judged.moves if entry.player == other and not entry.forced and entry.exact)
     assert game["grades"][other]["seeds_lost"] == pytest.approx(lost)
     assert game["grades"][side]["seeds_lost"] == 0
+
+
+def test_mode_eval_grades_decisions_on_proven_positions(tmp_path, teacher_log):
+    with ServerThread(tmp_path / "lib.sqlite", move_time=1.0, variant=Variant(6, 4)) as server:
+        for name, player in (("judge-perfect", "perfect"), ("judge-shallow", "alphabeta:depth=1")):
+            run = kgp(server, "--mode", "eval", "--player", player, "--name", name, timeout=180)
+            assert run.returncode == 0, run.stderr
+    lines = {
+        line.split("evaluated: ")[0].split()[-2]: line
+        for line in teacher_log.read_text().splitlines()
+        if "evaluated: " in line
+    }
+    # kalah kgp answers with its search's value: proven (error 0) when it searches to the end, off at depth 1
+    assert "positions 10 eval-error 0.00 seeds (10 answered)" in lines["judge-perfect"], lines
+    assert "eval-error 0.00" not in lines["judge-shallow"] and "(10 answered)" in lines["judge-shallow"], lines

@@ -28,7 +28,8 @@ from kalah.web.limits import client_key
 
 from .agents import Agent, AgentBook
 from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game
-from .grading import Grader
+from .evaluation import evaluate
+from .grading import MAX_PITS, Grader
 from .manifest import Manifest
 from .session import ANONYMOUS, AgentSession, Limits
 
@@ -208,6 +209,19 @@ class ClassServer:
             if session.submission is not None and self.submission_ready is not None:
                 self.submission_ready(session)
             self.wake()
+
+    def evaluate(self, session: AgentSession) -> str | None:
+        """Grade the session's decisions on proven positions (KGP ``mode eval``, :mod:`.evaluation`)."""
+        if self.config.variant.pits > MAX_PITS:
+            return f"mode eval needs a board of at most {MAX_PITS} pits (the solver's); this server plays more"
+        if self.config.require_token:
+            return "a tournament plays freeplay only"
+        task = asyncio.get_running_loop().create_task(
+            evaluate(session, self.config.variant, self.config.move_time, self.rng.randrange(2**31))
+        )
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return None
 
     def wake(self) -> None:
         """Tell whoever waits in :meth:`next_change` that the agents changed."""

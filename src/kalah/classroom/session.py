@@ -79,6 +79,9 @@ class Scheduler(Protocol):
     def agent_ready(self, session: AgentSession) -> None:
         """``session`` chose its mode and waits for a game."""
 
+    def evaluate(self, session: AgentSession) -> str | None:
+        """``session`` chose ``mode eval``: grade its decisions (returns why not, or None)."""
+
 
 class Disconnected(Exception):
     """The agent's connection is gone."""
@@ -98,6 +101,7 @@ class Pending:
     move: Move | None = None
     moves: int = 0
     illegal: int = 0
+    evaluation: float | None = None  # the agent's ``eval``: its estimate of the position (mode eval)
 
 
 class AgentSession:
@@ -237,14 +241,18 @@ class AgentSession:
             await self._set(command)
         elif name == "mode":
             await self._mode(command)
-        elif name in ("move", "yield"):
+        elif name in ("move", "yield", "stop"):  # a client's stop ends its answer (mode eval), as yield does
             await self._decision(command)
         elif name == "ping":
             await self.send("pong", ref=command.id)
         elif name == "goodbye":
             self._mark_closed("the agent said goodbye")
             log.info("%s said goodbye", self.describe())
-        elif name in ("pong", "ok", "error", "eval"):
+        elif name == "eval":
+            value = command.args[0] if command.args else None
+            if self.pending is not None and command.ref == self.pending.state_id and isinstance(value, (int, float)):
+                self.pending.evaluation = float(value)
+        elif name in ("pong", "ok", "error"):
             pass
         else:
             await self.send("error", f"unknown command {name!r}", ref=command.id)
@@ -271,8 +279,8 @@ class AgentSession:
             await self.send("error", "the mode is already chosen", ref=command.id)
             return
         mode = command.text(0)
-        if mode != "freeplay":
-            raise Closing(f"unsupported activity {mode!r}: this server plays freeplay")
+        if mode not in ("freeplay", "eval"):
+            raise Closing(f"unsupported activity {mode!r}: this server plays freeplay and eval")
         refusal = await self.scheduler.sign_in(self)
         if refusal:
             raise Closing(refusal)
@@ -284,6 +292,12 @@ class AgentSession:
             "" if self.token is not None else " (anonymous: no token)",
         )
         self.mode = mode
+        if mode == "eval":
+            refusal = self.scheduler.evaluate(self)
+            if refusal:
+                raise Closing(refusal)
+            await self.send("ok", ref=command.id)
+            return
         await self.send("ok", ref=command.id)
         self.scheduler.agent_ready(self)
 
@@ -291,7 +305,7 @@ class AgentSession:
         pending = self.pending
         if pending is None or command.ref != pending.state_id:
             return  # a move after stop (or for another state) is silently ignored, as the protocol says
-        if command.name == "yield":
+        if command.name in ("yield", "stop"):
             pending.done.set()
             return
         number = command.args[0] if command.args else None
