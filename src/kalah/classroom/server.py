@@ -27,8 +27,8 @@ from kalah.rules import Variant
 from kalah.web.limits import client_key
 
 from .agents import Agent, AgentBook
-from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game
 from .evaluation import evaluate
+from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game
 from .grading import MAX_PITS, Grader
 from .manifest import Manifest
 from .session import ANONYMOUS, AgentSession, Limits
