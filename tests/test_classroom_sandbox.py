@@ -10,6 +10,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from classroom_helpers import ServerThread
@@ -199,6 +200,15 @@ def test_a_tournament_of_submissions_runs_unattended_and_resumes_after_a_stop(tm
     with ServerThread(db, move_time=0.3, variant=Variant(4, 3), tournament=second, agents=agents) as server:
         assert server.wait_for(second.finished.is_set, timeout=240), second.status
         status = status_of(server)
+        base = f"http://127.0.0.1:{server.port}"
+        page = httpx.get(f"{base}/tournament").text
+        table = httpx.get(f"{base}/tournament/standings.csv").text
+        graph = httpx.get(f"{base}/api/graph?event=final").json()
+        submissions = httpx.get(f"{base}/api/submissions").json()
+    assert "<th>points</th><th>qualified</th>" in page and "standings.csv" in page and "finished" in page
+    assert table.splitlines()[0] == "rank,name,points,qualified,games,wins,draws,losses,elo,elo_low,elo_high"
+    assert {row["name"] for row in submissions} == {"ann", "ben", "cat", "dan", "quitter"}
+    assert all("token" not in row for row in submissions)
     assert status["quitter"]["state"] == "out" and status["quitter"]["reason"].startswith("exited with code 3")
     rows = {row["name"]: row for row in json.loads(standings.with_suffix(".json").read_text())["standings"]}
     assert set(rows) == {"ann", "ben", "cat", "dan", "quitter"}
@@ -211,5 +221,7 @@ def test_a_tournament_of_submissions_runs_unattended_and_resumes_after_a_stop(tm
     expected = sorted((ids[a], ids[b]) for a in qualified for b in qualified if a != b)
     assert sorted(played) == expected and stopped_at < len(expected)
     assert sum(row["points"] for row in rows.values()) == len(expected)
+    met = sum(edge["wins"] + edge["draws"] + edge["losses"] for edge in graph)
+    assert met == len(expected)  # who beat whom counts every game of the round robin
     first_quitter = [r for r in _results(db, "final") if ids["quitter"] in (r["south"], r["north"])]
     assert all(r["reason"].startswith("forfeit") for r in first_quitter)  # it was out: its games forfeited

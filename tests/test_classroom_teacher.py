@@ -201,3 +201,14 @@ def test_mode_eval_grades_decisions_on_proven_positions(tmp_path, teacher_log):
     # kalah kgp answers with its search's value: proven (error 0) when it searches to the end, off at depth 1
     assert "positions 10 eval-error 0.00 seeds (10 answered)" in lines["judge-perfect"], lines
     assert "eval-error 0.00" not in lines["judge-shallow"] and "(10 answered)" in lines["judge-shallow"], lines
+
+
+def test_long_lists_come_in_pages():
+    from kalah.classroom.pages import PAGE, paged
+
+    rows = list(range(2 * PAGE + 3))
+    first, links = paged(rows, 1, "/?")
+    assert first == rows[:PAGE] and "page 1 of 3" in links and 'href="/?page=2"' in links and "prev" not in links
+    last, links = paged(rows, 3, "/?")
+    assert last == rows[2 * PAGE :] and 'href="/?page=2"' in links and "next" not in links
+    assert paged(rows[:PAGE], 1, "/?") == (rows[:PAGE], "")
