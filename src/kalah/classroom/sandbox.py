@@ -17,7 +17,7 @@ What the agent sees (``bwrap``'s mounts, in this order):
 - no environment but ``PATH``, ``HOME=/tmp``, ``LANG`` and the ``KGP_*``
   variables (:mod:`.manifest`).
 
-Limits (``setrlimit`` before ``bwrap`` starts, inherited by everything in it):
+Limits (``prlimit`` before ``bwrap`` starts, inherited by everything in it):
 address space (memory) and CPU time per process, the size of a file it may
 write, open files, and its processes and threads. The process limit counts
 per user: as root, the server runs each agent as a user of its own (uid
@@ -31,12 +31,10 @@ from __future__ import annotations
 
 import asyncio
 import os
-import resource
 import shutil
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -75,26 +73,28 @@ class SandboxLimits:
     build_seconds: float = 300.0  # the build command's wall time
     start_seconds: float = 30.0  # from its start to its sign-in
 
-    def apply(self, uid: int | None) -> Callable[[], None]:
-        """The function a child runs before ``exec``: these limits (and, as root, user ``uid``)."""
+    def prefix(self, uid: int | None) -> list[str]:
+        """The command line that sets these limits (``prlimit``) and, as root, user ``uid`` (``setpriv``)
+        before it runs the rest: programs, not code run between fork and exec (the server has threads)."""
+        line = [
+            _tool("prlimit"),
+            f"--as={self.memory_mb << 20}",
+            f"--cpu={self.cpu_seconds}",
+            f"--fsize={self.file_mb << 20}",
+            f"--nofile={self.open_files}",
+            "--core=0",
+        ]
+        if uid is None:
+            return [*line, "--"]
+        line.append(f"--nproc={self.processes}")
+        return [*line, "--", _tool("setpriv"), f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
 
-        def limit() -> None:
-            os.setsid()
-            for which, value in (
-                (resource.RLIMIT_AS, self.memory_mb << 20),
-                (resource.RLIMIT_CPU, self.cpu_seconds),
-                (resource.RLIMIT_FSIZE, self.file_mb << 20),
-                (resource.RLIMIT_NOFILE, self.open_files),
-                (resource.RLIMIT_CORE, 0),
-            ):
-                resource.setrlimit(which, (value, value))
-            if uid is not None:
-                resource.setrlimit(resource.RLIMIT_NPROC, (self.processes, self.processes))
-                os.setgroups([])
-                os.setgid(uid)
-                os.setuid(uid)
 
-        return limit
+def _tool(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        raise SandboxError(f"the sandbox needs {name} (util-linux)")
+    return found
 
 
 def bwrap() -> str:
@@ -184,11 +184,12 @@ async def spawn(
     """Start ``argv`` in ``manifest``'s sandbox (its working copy ``copy``), output on one pipe."""
     line = command(copy, hidden, argv, agent_environment(manifest.name, manifest.token), sockets)
     return await asyncio.create_subprocess_exec(
+        *limits.prefix(uid),
         *line,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
-        preexec_fn=limits.apply(uid),
+        start_new_session=True,  # its own process group: killed as one
     )
 
 
