@@ -21,7 +21,7 @@ import hashlib
 import logging
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,32 @@ CREATE TABLE IF NOT EXISTS kgp_results (
     event TEXT NOT NULL DEFAULT 'practice',
     variant TEXT NOT NULL,
     finished_at TEXT NOT NULL DEFAULT {now}
+);
+CREATE TABLE IF NOT EXISTS kgp_grades (
+    game_id BIGINT NOT NULL,
+    side INTEGER NOT NULL,
+    agent_id BIGINT NOT NULL REFERENCES kgp_agents(id),
+    decisions INTEGER NOT NULL,
+    exact INTEGER NOT NULL,
+    seeds_lost {real} NOT NULL,
+    good INTEGER NOT NULL,
+    blunders INTEGER NOT NULL,
+    PRIMARY KEY (game_id, side)
+);
+CREATE TABLE IF NOT EXISTS kgp_hidden (agent_id BIGINT PRIMARY KEY REFERENCES kgp_agents(id));
+CREATE TABLE IF NOT EXISTS kgp_submissions (
+    event TEXT NOT NULL,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (event, name)
+);
+CREATE TABLE IF NOT EXISTS kgp_tournament_field (
+    event TEXT NOT NULL,
+    agent_id BIGINT NOT NULL REFERENCES kgp_agents(id),
+    seat INTEGER NOT NULL,
+    PRIMARY KEY (event, agent_id)
 )
 """
 #: The longest name, authors or description kept (longer ones are cut).
@@ -73,6 +99,7 @@ class Agent:
     authors: str = ""
     description: str = ""
     kind: str = "agent"
+    anonymous: bool = False  # no token: left off the leaderboard unless asked for
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, without anything secret (the token's hash stays in the file)."""
@@ -82,6 +109,7 @@ class Agent:
             "authors": self.authors,
             "description": self.description,
             "kind": self.kind,
+            "anonymous": self.anonymous,
         }
 
 
@@ -114,6 +142,28 @@ class Standing:
         }
 
 
+@dataclass(frozen=True)
+class Grade:
+    """One side's moves in one game (or summed over games), as judged against perfect play."""
+
+    decisions: int  # moves with a choice
+    exact: int  # of them, judged exactly
+    seeds_lost: float  # by the exact ones, against the best move
+    good: int  # exact ones that lost at most 2 seeds (best or good)
+    blunders: int  # exact ones that lost more than 8
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, with accuracy (percent) and seeds lost per exact decision (None: none judged)."""
+        return {
+            "decisions": self.decisions,
+            "exact": self.exact,
+            "seeds_lost": round(self.seeds_lost, 2),
+            "accuracy": round(100 * self.good / self.exact, 1) if self.exact else None,
+            "loss_per_move": round(self.seeds_lost / self.exact, 3) if self.exact else None,
+            "blunders": self.blunders,
+        }
+
+
 class AgentBook:
     """Agents and results in the database of a game library. Thread-safe."""
 
@@ -131,6 +181,11 @@ class AgentBook:
         # A process that stopped while the database refused results left them in the journal.
         self._unsaved.update(self.journal.read())
         self.store_unsaved()
+
+    def transaction(self) -> AbstractContextManager[Session]:
+        """The database in one transaction (committed at the end, rolled back on an error); for the other
+        modules of the class server that keep tables here (:mod:`.moderation`, :mod:`.tournament`)."""
+        return self._db()
 
     @contextmanager
     def _db(self) -> Iterator[Session]:
@@ -153,6 +208,17 @@ class AgentBook:
                 is not None
             )
 
+    def name_taken(self, name: str, token: str | None) -> bool:
+        """Whether ``name`` belongs to an agent with a token other than ``token`` (names compared
+        without case: a name that belongs to a token cannot be taken without it)."""
+        digest = self.token_hash(token) if token is not None else ""
+        with self._db() as db:
+            row = db.execute(
+                "SELECT 1 FROM kgp_agents WHERE LOWER(name) = LOWER(?) AND token_hash IS NOT NULL AND token_hash <> ?",
+                (_clean(name), digest),
+            ).fetchone()
+        return row is not None
+
     def sign_in(self, token: str | None, name: str, authors: str = "", description: str = "") -> Agent:
         """The agent of ``token`` (made on first use; its name and details updated), or a new anonymous agent."""
         name, authors, description = (_clean(text) for text in (name, authors, description))
@@ -161,7 +227,7 @@ class AgentBook:
                 agent_id = db.insert(
                     "INSERT INTO kgp_agents (name, authors, description) VALUES (?, ?, ?)", (name, authors, description)
                 )
-                return Agent(agent_id, name, authors, description)
+                return Agent(agent_id, name, authors, description, anonymous=True)
             digest = self.token_hash(token)
             db.execute(
                 "INSERT INTO kgp_agents (token_hash, name, authors, description) VALUES (?, ?, ?, ?)"
@@ -188,9 +254,41 @@ class AgentBook:
         """The agent with that id, or None."""
         with self._db() as db:
             row = db.execute(
-                "SELECT id, name, authors, description, kind FROM kgp_agents WHERE id = ?", (agent_id,)
+                "SELECT id, name, authors, description, kind, token_hash FROM kgp_agents WHERE id = ?", (agent_id,)
             ).fetchone()
-        return Agent(*row) if row else None
+        return Agent(row[0], row[1], row[2], row[3], row[4], anonymous=row[5] is None) if row else None
+
+    def store_grades(self, game_id: int, agents: tuple[int, int], grades: list[Grade]) -> None:
+        """Keep a game's grades (:mod:`.grading`), south's first; a game graded again replaces them."""
+        rows = [
+            (game_id, side, agents[side], g.decisions, g.exact, g.seeds_lost, g.good, g.blunders)
+            for side, g in enumerate(grades)
+        ]
+        with self._db() as db:
+            db.execute("DELETE FROM kgp_grades WHERE game_id = ?", (game_id,))
+            db.executemany(
+                "INSERT INTO kgp_grades (game_id, side, agent_id, decisions, exact, seeds_lost, good, blunders)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+    def grades(self, game_id: int | None = None) -> dict[int, Grade]:
+        """Grades summed by agent (of one game: by side), hidden agents left out."""
+        key = "side" if game_id is not None else "agent_id"
+        query = (
+            f"SELECT {key}, SUM(decisions), SUM(exact), SUM(seeds_lost), SUM(good), SUM(blunders) FROM kgp_grades"
+            " WHERE agent_id NOT IN (SELECT agent_id FROM kgp_hidden)"
+            + (" AND game_id = ?" if game_id is not None else "")
+            + f" GROUP BY {key}"
+        )
+        with self._db() as db:
+            rows = db.execute(query, (game_id,) if game_id is not None else ()).fetchall()
+        return {int(row[0]): Grade(int(row[1]), int(row[2]), float(row[3]), int(row[4]), int(row[5])) for row in rows}
+
+    def hidden(self) -> set[int]:
+        """The agents the teacher hid (:mod:`.moderation`): off the leaderboard, their games unrated."""
+        with self._db() as db:
+            return {int(row[0]) for row in db.execute("SELECT agent_id FROM kgp_hidden")}
 
     def record_result(
         self, game_id: int, south: int, north: int, score: float, reason: str, event: str, variant: str
@@ -290,9 +388,14 @@ class AgentBook:
         keys = ("game_id", "south", "north", "score", "reason", "event", "variant", "finished_at")
         return [dict(zip(keys, row, strict=False)) for row in rows]
 
-    def standings(self, event: str | None = None) -> list[Standing]:
-        """Every agent that played (in ``event``), best rating first, with 95% intervals."""
-        results = self.results(event)
+    def standings(self, event: str | None = None, anonymous: bool = False) -> list[Standing]:
+        """Every agent that played (in ``event``), best rating first, with 95% intervals.
+
+        Hidden agents and their games are left out (the ratings are fitted without them); so are anonymous
+        agents unless ``anonymous`` (their games count for the others' ratings).
+        """
+        hidden = self.hidden()
+        results = [r for r in self.results(event) if r["south"] not in hidden and r["north"] not in hidden]
         ids = sorted({r["south"] for r in results} | {r["north"] for r in results})
         index = {agent_id: i for i, agent_id in enumerate(ids)}
         ratings = fit_ratings(len(ids), [(index[r["south"]], index[r["north"]], r["score"]) for r in results])
@@ -303,7 +406,7 @@ class AgentBook:
         lines = []
         for agent_id in ids:
             agent = self.agent(agent_id)
-            if agent is None:
+            if agent is None or (agent.anonymous and not anonymous):
                 continue
             wins, draws, losses = tally[agent_id]
             rating = ratings[index[agent_id]]

@@ -19,6 +19,9 @@ def register(app: typer.Typer) -> None:
     )
     group.callback(invoke_without_command=True)(arena)
     group.command("serve")(serve)
+    from .arena_agents import register as register_agents
+
+    register_agents(group)
     app.add_typer(group, name="arena")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -52,17 +53,33 @@ def _started(text: str) -> str:
 def _show_table(summaries) -> None:
     """The games one line each, however long their players' names: names are cut with an ellipsis, as
     little as the terminal's width allows (in the players and in the result alike), and a long stop reason
-    too. Wrapped, a library of bots with long names (arena specs) was a table no eye could follow."""
+    too. Wrapped, a library of bots with long names (arena specs) was a table no eye could follow. A name is
+    never cut below the part that tells it from the others (``carol-minimax`` and ``carol-random`` keep
+    ``carol-m…`` and ``carol-r…``), and piped into another program (not a terminal, no ``COLUMNS`` set)
+    names are whole."""
     from rich.cells import cell_len
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    # What tells each name from the others: its common start with the nearest other name, one more
+    # character, and the ellipsis; a name is never cut below that.
+    ordered = sorted({player.name for summary in summaries for player in summary.players})
+    least: dict[str, int] = {}
+    for i, name in enumerate(ordered):
+        common = max(
+            (_common_start(name, other) for other in ordered[max(0, i - 1) : i + 2] if other != name), default=0
+        )
+        least[name] = common + 2
+
+    def shown(name: str, cells: int) -> int:
+        return cell_len(name) if not cells else min(cell_len(name), max(cells, least[name]))
+
     def short(name: str, cells: int) -> str:
         if not cells:
             return name
         text = Text(name)
-        text.truncate(cells, overflow="ellipsis")
+        text.truncate(shown(name, cells), overflow="ellipsis")
         return text.plain
 
     def rows(cells: int) -> list[tuple[str, ...]]:
@@ -86,20 +103,23 @@ def _show_table(summaries) -> None:
 
     headings = ("id", "players", "variant", "moves", "result", "started, UTC")
     console = Console(highlight=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:  # piped, no width asked: whole names
+        console = Console(highlight=False, width=100_000)
     full = rows(0)  # names whole (0: not cut); the other columns are the same at every name width
     fixed = sum(max(cell_len(row[i]) for row in [headings, *full]) for i in (0, 2, 3, 5)) + 2 * (len(headings) - 1)
-    sizes = [tuple(cell_len(player.name) for player in summary.players) for summary in summaries]
+    pairs = [tuple(player.name for player in summary.players) for summary in summaries]
+    sizes = [tuple(cell_len(name) for name in pair) for pair in pairs]
     # the winner's name and the words after it ("won 30-18"); a result without a name (a stop reason)
     # does not count: its column gives way below
     won = [
-        (sizes[i][s.winner], cell_len(full[i][4]) - sizes[i][s.winner])
+        (pairs[i][s.winner], cell_len(full[i][4]) - sizes[i][s.winner])
         for i, s in enumerate(summaries)
         if s.status == "finished" and s.winner is not None
     ]
 
     def width(cells: int) -> int:
-        players = max(min(a, cells) + 4 + min(b, cells) for a, b in sizes)  # 4: " vs "
-        result = max([cell_len(headings[4]), *(min(name, cells) + rest for name, rest in won)])
+        players = max(shown(a, cells) + 4 + shown(b, cells) for a, b in pairs)  # 4: " vs "
+        result = max([cell_len(headings[4]), *(shown(name, cells) + rest for name, rest in won)])
         return fixed + max(players, cell_len(headings[1])) + result
 
     # The longest names that keep a line within the terminal, found by halving (the width grows with
@@ -110,6 +130,9 @@ def _show_table(summaries) -> None:
         middle = (low + high + 1) // 2
         low, high = (middle, high) if width(middle) <= console.width else (low, middle - 1)
     cells = low if low < longest else 0
+    needed = width(cells or longest)
+    if needed > console.width:  # names that differ only late: a longer line rather than two names alike
+        console = Console(highlight=False, width=needed)
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="", padding=(0, 1))
     for heading in headings:
         right = heading in ("id", "moves")
@@ -121,6 +144,16 @@ def _show_table(summaries) -> None:
         console.print(table)
     for line in captured.get().splitlines():
         typer.echo(line.rstrip())  # rich pads every line to the table's width
+
+
+def _common_start(one: str, other: str) -> int:
+    """How many characters ``one`` and ``other`` share from their start."""
+    count = 0
+    for a, b in zip(one, other, strict=False):
+        if a != b:
+            break
+        count += 1
+    return count
 
 
 def _variant_name(data) -> str:

@@ -122,6 +122,11 @@ class Session:
         """Run one statement; its cursor (rows by position or column name)."""
         return self.connection.execute(self._sql(sql), tuple(parameters))
 
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement for each of ``rows``."""
+        for row in rows:
+            self.execute(sql, row)
+
     def one(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
         """The first row of a query, or None."""
         return self.execute(sql, parameters).fetchone()
