@@ -113,7 +113,7 @@ class ClassServer:
         session = AgentSession(self, connection, self.config.limits)
         session.submission = submission
         address = client_key(connection.peer)  # an IPv6 client has a whole /64 to connect from
-        log.info("connection from %s", address)
+        log.info("connection from %s", connection.peer or "an unknown address")
         if self.by_address[address] >= self.config.limits.max_per_address:
             await session.refuse(
                 f"too many connections from your address (at most {self.config.limits.max_per_address})"
