@@ -20,36 +20,11 @@ from kalah.rules.outcome import DECISIONS, Outcome, Termination
 from kalah.rules.wording import plural
 
 from . import schema
-from .errors import (
-    DamagedGameError,
-    GameNotFoundError,
-    LibraryBusyError,
-    LibraryError,
-    LibraryInUseError,
-    LibraryNotFoundError,
-    LibraryUnavailableError,
-    StaleGameError,
-)
+from .errors import DamagedGameError, GameNotFoundError, LibraryError, StaleGameError
 from .record import GameRecord, PlayerInfo, RecordError
 from .rows import insert_game, insert_move, move_value, record_of, summary_of
 from .store import Database, Session
 from .summary import GameSummary
-
-__all__ = [
-    "MAX_GAME_ID",
-    "DamagedGameError",
-    "GameLibrary",
-    "GameNotFoundError",
-    "GameSummary",
-    "LibraryBusyError",
-    "LibraryError",
-    "LibraryInUseError",
-    "LibraryNotFoundError",
-    "LibraryUnavailableError",
-    "StaleGameError",
-    "StoredGame",
-    "default_library_path",
-]
 
 #: The largest game id the library holds: both databases' integers are signed 64-bit.
 MAX_GAME_ID = 2**63 - 1

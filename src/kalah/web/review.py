@@ -43,13 +43,15 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
+from starlette.requests import HTTPConnection
 
-from kalah.records import GameLibrary, GameRecord
+from kalah.records import GameRecord
 from kalah.review import review_of_analyses
 
 from .analysis import review_position
 from .clients import client_of
+from .dependencies import Service
 from .errors import ApiError, busy, in_thread, invalid
 from .models import GameId, ReviewStatusOut
 from .scheduler import Refused
@@ -197,14 +199,10 @@ class Reviews:
             self._failed.popitem(last=False)
 
 
-def _reviews(request: Request) -> Reviews:
-    reviews: Reviews = request.app.state.reviews
+def reviews_of(connection: HTTPConnection) -> Reviews:
+    """The reviews under way on this server (``app.state.reviews``), as a dependency of the routes."""
+    reviews: Reviews = connection.app.state.reviews
     return reviews
-
-
-def _library(request: Request) -> GameLibrary:
-    library: GameLibrary = request.app.state.library
-    return library
 
 
 def _progress(job: _Job) -> dict[str, Any]:
@@ -218,11 +216,13 @@ def _progress(job: _Job) -> dict[str, Any]:
     response_model_exclude_none=True,
     responses={404: {"description": "no such game, or no review of it yet"}},
 )
-async def read_review(request: Request, game_id: GameId) -> dict[str, Any]:
+async def read_review(
+    game_id: GameId, service: Service, reviews: Annotated[Reviews, Depends(reviews_of)]
+) -> dict[str, Any]:
     """``{"status": "done", "review": {...}}`` when a review of the game as it stands is stored;
     ``{"status": "running", "done", "total", "seconds_per_position"}`` while one is computed;
     ``{"status": "failed", "error"}``."""
-    library, reviews = _library(request), _reviews(request)
+    library = service.library
     job = reviews.running(game_id)
     if job is not None:
         return _progress(job)
@@ -252,6 +252,8 @@ async def read_review(request: Request, game_id: GameId) -> dict[str, Any]:
 async def start_review(
     request: Request,
     game_id: GameId,
+    service: Service,
+    reviews: Annotated[Reviews, Depends(reviews_of)],
     seconds: Annotated[
         float,
         Query(
@@ -264,8 +266,8 @@ async def start_review(
     ] = REVIEW_SECONDS,
 ) -> dict[str, Any]:
     """Start a review of the game as it stands, unless one is stored or under way; answers as GET does."""
-    library, reviews = _library(request), _reviews(request)
-    record = await request.app.state.service.check_analysable(game_id)  # 409 for a game between people under way
+    library = service.library
+    record = await service.check_analysable(game_id)  # 409 for a game between people under way
     if not record.moves:
         raise invalid(f"game {game_id} has no moves to review")
     stored = await in_thread(library.review, game_id)
@@ -281,5 +283,5 @@ async def start_review(
             f" (each position gets at least {MIN_POSITION_SECONDS:g} s of {REVIEW_ENGINE_SECONDS:g} s in all);"
             " kalah review reviews any game on your own machine"
         )
-    job = reviews.start(request.app.state.service, game_id, client_of(request), record, seconds)
+    job = reviews.start(service, game_id, client_of(request), record, seconds)
     return _progress(job)

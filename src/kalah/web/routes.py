@@ -12,14 +12,14 @@ import json
 import math
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Query, Request
+from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
-from starlette.requests import HTTPConnection
 
 from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
 from .clients import client_of
+from .dependencies import Client, Service, server_settings
 from .errors import ApiError, in_thread, invalid
 from .guard import from_this_machine
 from .limits import RateLimit
@@ -42,7 +42,6 @@ from .models import (
     TraceIn,
 )
 from .service import GameService
-from .settings import ServerSettings
 
 #: What a route that starts engine work answers when the scheduler refuses the job (kalah.web.scheduler).
 ENGINE_REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -61,27 +60,11 @@ PAGE = 100
 MAX_PAGE = 1000
 
 
-def game_service(connection: HTTPConnection) -> GameService:
-    """The app's game service (made when the server starts)."""
-    service: GameService = connection.app.state.service
-    return service
-
-
-def server_settings(connection: HTTPConnection) -> ServerSettings:
-    """The server's settings."""
-    settings: ServerSettings = connection.app.state.settings
-    return settings
-
-
 def may_delete(request: Request) -> bool:
     """Whether the client of ``request`` may delete games (the page shows a Delete button to those only)."""
     return server_settings(request).allow_delete or from_this_machine(
         request.client.host if request.client else None, request.headers
     )
-
-
-Service = Annotated[GameService, Depends(game_service)]
-Client = Annotated[str, Depends(client_of)]
 
 
 async def _may_grow(request: Request, service: GameService, rate: RateLimit, what: str) -> None:
