@@ -31,7 +31,7 @@ from kalah.records.store import new_token
 from kalah.rules import IllegalMoveError, KalahError, Position, Variant
 
 from ..errors import ApiError, in_thread, invalid, too_many
-from ..gamestate import state_after, stored_state
+from ..gamestate import state_after, state_of, stored_state
 from ..models import GameState
 from ..service import GameService
 from .clock import Clock
@@ -40,6 +40,7 @@ from .models import (
     ClaimIn,
     ClockIn,
     ClockOut,
+    HelloMessage,
     LiveInfoOut,
     LiveOut,
     PresenceMessage,
@@ -81,6 +82,9 @@ class View:
     row: LiveRow
     state: GameState
     others: Presence
+    #: the states after the moves before the last that pages of this process have not seen (their pushes
+    #: coalesced), oldest first: each is drawn as a move of its own
+    between: tuple[GameState, ...] = ()
 
 
 class LiveService:
@@ -144,9 +148,20 @@ class LiveService:
         state = state if state is not None else self.games.state_sync(row.game_id)
         return View(row, state, self.store.presence(db, row.game_id, self.server, self.alive_since))
 
-    def _read_sync(self, game_id: int) -> View:
+    def _read_sync(self, game_id: int, since_moves: int | None = None) -> View:
+        """The game as it is; with ``since_moves``, the states after each move from there to the last too."""
         with self.database.read() as db:
-            return self._view(db, self._row(db, game_id))
+            row = self._row(db, game_id)
+            stored = self.games.library.game(game_id)
+            state = stored_state(stored)
+            between: tuple[GameState, ...] = ()
+            if since_moves is not None and 0 <= since_moves < state.moves - 1:
+                record = stored.record
+                between = tuple(
+                    state_of(game_id, replace(record, moves=record.moves[:count], decision=None), "playing", False)
+                    for count in range(since_moves + 1, state.moves)
+                )
+            return View(row, state, self.store.presence(db, game_id, self.server, self.alive_since), between)
 
     async def view(self, game_id: int) -> View:
         """The game as it is now (404 when it is not a game between people); a flag that fell while nobody
@@ -192,19 +207,30 @@ class LiveService:
     # --- news -------------------------------------------------------------------------
 
     def publish(self, view: View) -> None:
-        """Push the game to the pages this process holds, unless they have this version already; arm its
-        flag."""
+        """Push the game to the pages this process holds that have not seen this version (each move they
+        missed as a state of its own); arm its flag."""
         row = view.row
         self._arm(row)
-        if row.version <= self._pushed.get(row.game_id, -1):
-            return
-        self._pushed[row.game_id] = row.version
-        self._pushed.move_to_end(row.game_id)
-        while len(self._pushed) > REMEMBERED:
-            self._pushed.popitem(last=False)
+        if row.version > self._pushed.get(row.game_id, -1):
+            self._pushed[row.game_id] = row.version
+            self._pushed.move_to_end(row.game_id)
+            while len(self._pushed) > REMEMBERED:
+                self._pushed.popitem(last=False)
         topic = f"game:{row.game_id}"
-        if self.hub.members(topic):
-            self.hub.send(topic, StateMessage(**dict(self.out(view))).model_dump(mode="json"))
+        if not self.hub.members(topic):
+            return
+        out = self.out(view)
+        states = [
+            (state.moves, StateMessage(state=state, live=out.live).model_dump(mode="json")) for state in view.between
+        ]
+        states.append((view.state.moves, StateMessage(**dict(out)).model_dump(mode="json")))
+        self.hub.send_states(topic, row.version, states)
+
+    def hello(self, connection: Any, view: View) -> None:
+        """Greet a page that joined: the game as it is, after which it hears of every change."""
+        out = self.out(view)
+        connection.put(HelloMessage(seat=connection.seat, **dict(out)).model_dump(mode="json"))
+        connection.version, connection.moves = view.row.version, view.state.moves
 
     def _on_note(self, payload: str) -> None:
         kind, _, rest = payload.partition(":")
@@ -236,8 +262,9 @@ class LiveService:
         try:
             while True:
                 self._dirty.discard(game_id)
+                since = self.hub.oldest_moves(f"game:{game_id}")
                 try:
-                    self.publish(await in_thread(self._read_sync, game_id))
+                    self.publish(await in_thread(self._read_sync, game_id, since))
                 except ApiError:  # gone (deleted), or the library busy: the next change reads again
                     self._disarm(game_id)
                 if game_id not in self._dirty:
