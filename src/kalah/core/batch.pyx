@@ -39,12 +39,17 @@ cdef extern from "csrc/batch.h" nogil:
         KB_NEVER_MOVES
         KB_NOT_WAITING
         KB_ILLEGAL_ANSWER
+        KO_ANSWER_BITS
+
+    ctypedef struct ko_answer:
+        pass
 
     ctypedef struct ko_player:
         int kind
         int depth
         int eval
         long playouts
+        ko_answer *answers
 
     ctypedef struct ko_board:
         kalah_rules rules
@@ -141,6 +146,11 @@ cdef class BatchGames:
         self.config.player.depth = depth
         self.config.player.eval = EVALUATIONS[evaluation]
         self.config.player.playouts = playouts
+        self.config.player.answers = NULL
+        if opponent == "search":
+            self.config.player.answers = <ko_answer *>calloc(1 << KO_ANSWER_BITS, sizeof(ko_answer))
+            if self.config.player.answers == NULL:
+                raise MemoryError()
         self.config.seat = KB_SEAT_RANDOM if seat == "random" else seat
         self.config.margin_reward = margin_reward
         self.config.same_step = same_step
@@ -156,6 +166,7 @@ cdef class BatchGames:
 
     def __dealloc__(self):
         free(self.games)
+        free(self.config.player.answers)
 
     def __reduce__(self):
         cdef bytes state = (<char *>self.games)[:self.n * sizeof(kb_game)]

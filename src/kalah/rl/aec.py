@@ -44,7 +44,10 @@ class IntegerActions(wrappers.BaseWrapper):  # type: ignore[type-arg]
 
     def step(self, action: Any) -> None:
         """Check the action, then step the environment inside."""
-        super().step(None if action is None else checked_action(action))
+        agent = self.agent_selection
+        if action is not None or not (self.terminations.get(agent) or self.truncations.get(agent)):
+            action = checked_action(action)
+        super().step(action)
 
 
 class raw_env(AECEnv):

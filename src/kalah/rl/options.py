@@ -57,6 +57,10 @@ def checked_actions(actions: Any, count: int) -> np.ndarray:
         ActionTypeError: the actions are not integers (floats, strings, bools).
         ActionShapeError: not exactly ``count`` of them in one dimension.
     """
+    if not isinstance(actions, np.ndarray):  # a list: NumPy would take [True, 0] for integers
+        for action in actions if isinstance(actions, (list, tuple)) else [actions]:
+            if not isinstance(action, np.ndarray):
+                checked_action(action)
     array = np.asarray(actions)
     if array.dtype.kind not in "iu":
         kind = "bool" if array.dtype.kind == "b" else str(array.dtype)

@@ -10,13 +10,14 @@ void kb_observe(const kb_config *c, const kalah_state *s, int seat, uint8_t *obs
 {
     const kalah_rules *r = &c->rules;
     const int half = r->pits + 1;
-    memcpy(obs, s->cell + seat * half, half);
-    memcpy(obs + half, s->cell + (1 - seat) * half, half);
-    memset(mask, 0, kb_actions(c));
-    if (s->to_move != seat || kalah_is_over(r, s)) return;
-    const kalah_cell *own = s->cell + seat * half;
-    for (int i = 0; i < r->pits; i++) mask[i] = own[i] != 0;
-    if (s->flags & KALAH_SWAP_AVAILABLE) mask[r->pits] = 1;
+    const kalah_cell *own = s->cell + seat * half, *other = s->cell + (1 - seat) * half;
+    for (int i = 0; i < half; i++) { /* loops, not memcpy: a call cost more than the 7 bytes (self-play) */
+        obs[i] = (uint8_t)own[i];
+        obs[half + i] = (uint8_t)other[i];
+    }
+    const int moving = s->to_move == seat && !kalah_is_over(r, s);
+    for (int i = 0; i < r->pits; i++) mask[i] = (int8_t)(moving & (own[i] != 0));
+    if (r->pie_rule) mask[r->pits] = (int8_t)(moving && (s->flags & KALAH_SWAP_AVAILABLE));
 }
 
 /* Game i's row of the observations, from `seat`. */
@@ -130,8 +131,9 @@ int kb_step(const kb_config *c, kb_game *games, int n, const int64_t *actions, k
             } else { /* lost by the illegal action: the worst result there is */
                 out->illegal[i] = 1;
                 g->fresh = 0;
-                status = kb_finish(c, g, i, actor, -(2 * r->pits * r->seeds), out) ? kb_settle(c, g, i, actor, out, moves)
-                                                                                   : KB_OK;
+                status = kb_finish(c, g, i, actor, -(2 * r->pits * r->seeds), out)
+                             ? kb_settle(c, g, i, actor, out, moves)
+                             : KB_OK;
             }
         }
         if (status != KB_OK) return status;
@@ -154,15 +156,16 @@ int kb_waiting(const kb_config *c, const kb_game *games, int n, int32_t *index, 
     return k;
 }
 
-int kb_answer(const kb_config *c, kb_game *games, int k, const int32_t *index, const int64_t *actions,
-              kb_output *out, int64_t *moves)
+int kb_answer(const kb_config *c, kb_game *games, int k, const int32_t *index, const int64_t *actions, kb_output *out,
+              int64_t *moves)
 {
     const kalah_rules *r = &c->rules;
     for (int j = 0; j < k; j++) { /* all or nothing: an illegal answer changes no game */
         const kb_game *g = &games[index[j]];
         if (!kb_is_waiting(c, g)) return KB_NOT_WAITING;
         const int64_t action = actions[j];
-        if (action < 0 || action >= kb_actions(c) || !kalah_is_legal(r, &g->s, action == r->pits ? KALAH_SWAP : (int)action))
+        if (action < 0 || action >= kb_actions(c) ||
+            !kalah_is_legal(r, &g->s, action == r->pits ? KALAH_SWAP : (int)action))
             return KB_ILLEGAL_ANSWER;
     }
     for (int j = 0; j < k; j++) {

@@ -82,8 +82,8 @@ int kb_waiting(const kb_config *c, const kb_game *games, int n, int32_t *index, 
 
 /* Play the caller's action in each game of `index` (all waiting); the games that reach the agent's
  * decision get their rows in `out`, the others wait again. */
-int kb_answer(const kb_config *c, kb_game *games, int k, const int32_t *index, const int64_t *actions,
-              kb_output *out, int64_t *moves);
+int kb_answer(const kb_config *c, kb_game *games, int k, const int32_t *index, const int64_t *actions, kb_output *out,
+              int64_t *moves);
 
 /* A uniformly random legal action for each game, from `g` (the games are at the agent's decision). */
 void kb_random_actions(const kb_config *c, const kb_game *games, int n, kalah_rng *g, int64_t *actions);

@@ -6,6 +6,13 @@
 #include "moves.h"
 
 #define KO_INF 1000000
+/* The evaluation and the ordering below read a row as one little-endian word of byte cells (board.h's
+ * kalah_side_word); elsewhere they fall back to evaluate.h and the pits in order. */
+#if !defined(KALAH_BIG) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define KO_ROW_WORDS 1
+#else
+#define KO_ROW_WORDS 0
+#endif
 
 int ko_random_move(const kalah_rules *r, const kalah_state *s, kalah_rng *g)
 {
@@ -45,16 +52,6 @@ void ko_board_init(ko_board *b, const kalah_rules *r)
 {
     const int m = r->pits, len = r->ring_len;
     b->rules = *r;
-    for (int i = 0; i < m; i++)
-        for (int seeds = 0; seeds <= KALAH_MAX_TOTAL; seeds++) {
-            int lane = seeds && kalah_ends_in_store(r, i, seeds) ? KO_LANE_EXTRA : 0, place = i + seeds;
-            if (place >= len) {
-                place -= len;
-                lane |= KO_LANE_LAPPED;
-            }
-            lane |= seeds && seeds < len && place < m ? place : KO_LANE_NONE;
-            b->lane[i][seeds] = (uint8_t)lane;
-        }
     b->lanes = b->extra = 0;
     for (int i = 0; i < m; i++) {
         b->lanes |= 0x80ull << (8 * i);
@@ -112,57 +109,72 @@ static inline int ko_extra_turns(const ko_board *b, uint64_t word, const kalah_c
     return count;
 }
 
-/* What sowing pit i of `own` captures at once (kalah_captures of moves.h, by the lane), or 0. */
-static inline __attribute__((always_inline)) int ko_capture(const ko_board *b, const kalah_cell *own, const kalah_cell *opp, int i)
-{
-    const int lane = b->lane[i][own[i]], place = lane & KO_LANE_NONE;
-    if (place == KO_LANE_NONE || own[place]) return 0;
-    const int facing = opp[b->rules.pits - 1 - place] + !!(lane & KO_LANE_LAPPED);
-    return facing || b->rules.empty_capture ? facing + 1 : 0;
-}
-
 /* The engine's move ordering (order.h) without a table move: extra turns first (the pit nearest the
  * store first), then captures by size within the mover's row, then the other pits from the store
- * backwards, the swap last. Only the node count depends on it, never a value. */
+ * backwards, the swap last. Only the node count depends on it, never a value. The row is read as one
+ * word, as the evaluation reads it. */
 static void ko_order(const ko_board *b, const kalah_state *s, uint8_t *moves, int n)
 {
+    if (n < 2 || !KO_ROW_WORDS) return;
     const kalah_rules *r = &b->rules;
-    const kalah_cell *own = s->cell + kalah_base(r, s->to_move);
+    const int m = r->pits;
+    const uint64_t word = kalah_side_word(r, s, s->to_move);
     const kalah_cell *opp = s->cell + kalah_base(r, 1 - s->to_move);
-    int score[KALAH_MAX_MOVES];
-    for (int k = 0; k < n; k++) {
-        const int mv = moves[k];
-        int sc = 0;
-        if (mv != KALAH_SWAP) {
-            const int lane = b->lane[mv][own[mv]], gain = lane & KO_LANE_LAPPED ? 0 : ko_capture(b, own, opp, mv);
-            sc = (lane & KO_LANE_EXTRA) && !(s->flags & KALAH_FIRST_MOVE) ? 1000 + mv : gain ? 99 + gain : mv;
-        }
-        score[k] = sc;
+    int key[KALAH_MAX_PITS + 1];
+    for (int i = 0; i < m; i++) key[i] = i;
+    key[m] = 0; /* the swap */
+    for (uint64_t empty = ko_zero_bytes(word) & b->lanes; empty; empty &= empty - 1) {
+        const int p = __builtin_ctzll(empty) >> 3;
+        uint64_t near = ko_zero_bytes(word ^ b->near[p]) & b->near_lanes[p];
+        if (!near) continue;
+        const int facing = opp[m - 1 - p];
+        if (!facing && !r->empty_capture) continue;
+        for (; near; near &= near - 1) key[__builtin_ctzll(near) >> 3] = 99 + facing + 1;
     }
-    kalah_sort_by_key(score, moves, n);
+    if (!(s->flags & KALAH_FIRST_MOVE))
+        for (uint64_t extra = ko_zero_bytes(word ^ b->extra) & b->lanes; extra; extra &= extra - 1) {
+            const int i = __builtin_ctzll(extra) >> 3;
+            key[i] = 1000 + i;
+        }
+    /* The likeliest cut first, the others as they come: a full sort cost more than it saved. */
+    int first = 0, top = -1;
+    for (int k = 0; k < n; k++) {
+        const int score = key[moves[k] == KALAH_SWAP ? m : moves[k]];
+        if (score > top) {
+            top = score;
+            first = k;
+        }
+    }
+    const uint8_t chosen = moves[first];
+    for (int k = first; k > 0; k--) moves[k] = moves[k - 1];
+    moves[0] = chosen;
 }
 
 /* kalah_eval_strong (evaluate.h), the same value sooner: the searches of the batched opponents
  * spend most of their time in it, and a row read as one word answers for all its pits at once. */
-static inline __attribute__((always_inline)) int ko_eval_strong(const ko_board *b, const kalah_state *s)
+static inline __attribute__((always_inline)) int ko_eval_strong(const ko_board *b, const kalah_state *s, uint64_t mine,
+                                                                uint64_t theirs)
 {
     const kalah_rules *r = &b->rules;
     const int m = r->pits, me = s->to_move;
     const kalah_cell *own = s->cell + kalah_base(r, me), *opp = s->cell + kalah_base(r, 1 - me);
-    const uint64_t mine = kalah_side_word(r, s, me), theirs = kalah_side_word(r, s, 1 - me);
-    int value = 4 * (own[m] - opp[m]) + kalah_side_seeds(r, s, me) - kalah_side_seeds(r, s, 1 - me);
-    value += 3 * ko_extra_turns(b, mine, own) + 3 * ko_best_capture(b, mine, opp) - 2 * ko_best_capture(b, theirs, own);
+    const int sown = (int)((mine * 0x0101010101010101ull) >> 56) - (int)((theirs * 0x0101010101010101ull) >> 56);
+    int value = 4 * (own[m] - opp[m]) + sown + 3 * ko_extra_turns(b, mine, own);
+    value += 3 * ko_best_capture(b, mine, opp) - 2 * ko_best_capture(b, theirs, own);
     value *= KALAH_UNIT / 4;
     KALAH_ASSERT(value == kalah_eval_strong(r, s));
     return value;
 }
 
-static inline int ko_evaluate(int eval, const ko_board *b, const kalah_state *s)
-{ return eval == KALAH_EVAL_STRONG ? ko_eval_strong(b, s) : kalah_evaluate(eval, &b->rules, s); }
-
-/* A leaf's value for the side to move: exact when the game is over, else the evaluation. */
+/* A leaf's value for the side to move: exact when the game is over, else the evaluation (each row
+ * read once for both). */
 static inline __attribute__((always_inline)) int ko_leaf(const ko_board *b, int eval, const kalah_state *s)
-{ return kalah_is_over(&b->rules, s) ? kalah_eval_final(&b->rules, s) : ko_evaluate(eval, b, s); }
+{
+    const kalah_rules *r = &b->rules;
+    const uint64_t mine = kalah_side_word(r, s, s->to_move), theirs = kalah_side_word(r, s, 1 - s->to_move);
+    if (!mine || !theirs) return kalah_eval_final(r, s);
+    return eval == KALAH_EVAL_STRONG && KO_ROW_WORDS ? ko_eval_strong(b, s, mine, theirs) : kalah_evaluate(eval, r, s);
+}
 
 /* Fail-soft alpha-beta (Knuth and Moore, 1975) in negamax form; depth counts moves, and a move
  * that keeps the mover (an extra turn) is not negated, as in search.c. The last ply is a loop of
@@ -171,7 +183,7 @@ static int ko_alphabeta(const ko_board *b, int eval, const kalah_state *s, int d
 {
     const kalah_rules *r = &b->rules;
     if (kalah_is_over(r, s)) return kalah_eval_final(r, s);
-    if (depth == 0) return ko_evaluate(eval, b, s);
+    if (depth == 0) return ko_leaf(b, eval, s);
     uint8_t moves[KALAH_MAX_MOVES];
     int n = kalah_legal_moves(r, s, moves), best = -KO_INF;
     ko_order(b, s, moves, n);
@@ -220,7 +232,7 @@ int ko_search(const ko_board *b, int eval, const kalah_state *s, int depth, int 
 
 /* kalah.search's own limits for UCT (search.pyx): the tree never fills below this many nodes, so a
  * tree sized by the playouts is never full where the Python face's is not, and the moves agree. */
-#define KO_MCTS_MAX_NODES 2000000L
+#define KO_MCTS_MAX_NODES   2000000L
 #define KO_MCTS_EXPLORATION 1.4142135623730951
 
 int ko_choose(const ko_player *p, const ko_board *b, const kalah_state *s, kalah_rng *g)
@@ -231,7 +243,20 @@ int ko_choose(const ko_player *p, const ko_board *b, const kalah_state *s, kalah
         return ko_greedy_move(r, s, g);
     case KO_SEARCH: {
         int move;
+        ko_answer *answer = NULL;
+        if (p->answers) {
+            uint64_t words[3] = {0, 0, 0};
+            memcpy(words, s, sizeof *s);
+            const uint64_t h = kalah_hash2(words[0], words[1] ^ kalah_mix64(words[2]), KALAH_GOLDEN);
+            answer = &p->answers[h >> (64 - KO_ANSWER_BITS)];
+            /* a finished board (the zeros of an empty slot) is never searched */
+            if (memcmp(&answer->state, s, sizeof *s) == 0) return answer->move;
+        }
         ko_search(b, p->eval, s, p->depth, &move);
+        if (answer) {
+            answer->state = *s;
+            answer->move = (uint8_t)move;
+        }
         return move;
     }
     case KO_MCTS: {
