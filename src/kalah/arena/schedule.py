@@ -90,7 +90,9 @@ def check_players(players: list[str], variant: Variant | None = None) -> list[st
     for given in players:
         player = make_player(given)  # fails early, with the spec module's message, on unknown players
         if not getattr(player, "is_computer", False):
-            raise ArenaError(f"player {given.strip()!r} needs a person at a board; the arena plays computer players only")
+            raise ArenaError(
+                f"player {given.strip()!r} needs a person at a board; the arena plays computer players only"
+            )
         check = getattr(player, "check_variant", None)
         if variant is not None and check is not None:
             check(variant)

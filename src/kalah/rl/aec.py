@@ -38,7 +38,7 @@ def env(**kwargs: Any) -> AECEnv:
     return IntegerActions(wrappers.OrderEnforcingWrapper(wrapped))
 
 
-class IntegerActions(wrappers.BaseWrapper):  # type: ignore[type-arg]
+class IntegerActions(wrappers.BaseWrapper):
     """Refuses actions that are not integers (ActionTypeError, a TypeError) before the wrappers inside see
     them; ``None`` stays the action of an agent whose game is over."""
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from kalah.players import Player, PlayerSpecError, make_player, parse_spec
 from kalah.players.encoding import action_mask, move_of_action, observation
-from kalah.players.policy import PolicyNetwork, load_policy
+from kalah.players.policy import PolicyNetwork
 from kalah.rules import Position, Variant
 from kalah.search import EXACT_ALGORITHMS, MAX_PLAYOUTS
 
@@ -34,7 +34,8 @@ from .options import EnvOptionError
 #: A callable opponent: observations and action masks of the games it plays (rows), its actions.
 Answer = Callable[[np.ndarray, np.ndarray], Any]
 #: The player specs the batched games play in compiled code, and the options each takes.
-COMPILED = {"random": (), "greedy": (), "mcts": ("playouts",), **{name: ("depth", "eval") for name in EXACT_ALGORITHMS}}
+COMPILED: dict[str, tuple[str, ...]] = {"random": (), "greedy": (), "mcts": ("playouts",)}
+COMPILED.update({name: ("depth", "eval") for name in EXACT_ALGORITHMS})
 #: The deepest search of a batched opponent: it has no table, so each move costs the whole tree.
 MAX_BATCH_DEPTH = 12
 

@@ -19,6 +19,7 @@ it in the step that ended the old one: then ``infos["final_obs"]`` and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from gymnasium.vector.utils import batch_space
 
 from kalah.core.batch import BatchGames
 from kalah.players.encoding import action_count, observation_size
+from kalah.rules import Position
 from kalah.rules.svg import board_svg
 
 from .opponents import checked_answers, opponent_of
@@ -225,7 +227,11 @@ class KalahVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         if self.render_mode is None or not self._started:
             return None
         seats = self.games.seats()
-        draw = {"ansi": text_board, "svg": lambda p, b: board_svg(p, bottom=b), "rgb_array": board_picture}
+        draw: dict[str, Callable[[Position, int], Any]] = {
+            "ansi": text_board,
+            "svg": lambda position, bottom: board_svg(position, bottom=bottom),
+            "rgb_array": board_picture,
+        }
         return tuple(draw[self.render_mode](self.games.position(i), seats[i]) for i in range(self.num_envs))
 
 
