@@ -89,6 +89,6 @@ int kb_answer(const kb_config *c, kb_game *games, int k, const int32_t *index, c
 void kb_random_actions(const kb_config *c, const kb_game *games, int n, kalah_rng *g, int64_t *actions);
 
 /* The observation and action mask of one game from `seat` (the mask is all 0 unless `seat` is to move). */
-void kb_observe(const kb_config *c, const kalah_state *s, int seat, uint8_t *obs, int8_t *mask);
+void kb_observe(const kb_config *c, const kalah_state *s, int seat, uint8_t *restrict obs, int8_t *restrict mask);
 
 #endif

@@ -71,11 +71,6 @@ void ko_board_init(ko_board *b, const kalah_rules *r)
     }
 }
 
-#define KO_LOW7 0x7F7F7F7F7F7F7F7Full
-/* 0x80 in every byte of x that is 0 (exact: no byte carries into the next). */
-static inline uint64_t ko_zero_bytes(uint64_t x)
-{ return ~(((x & KO_LOW7) + KO_LOW7) | x | KO_LOW7); }
-
 /* The largest capture the row `row` (its pits, a byte each, in `word`) can make at once against `other`,
  * as kalah_captures sees them: for each empty pit, whether a pit holds just the seeds that end there
  * (a lap puts one more seed into the facing pit). */

@@ -20,6 +20,11 @@
 
 enum { KO_RANDOM = 0, KO_GREEDY = 1, KO_SEARCH = 2, KO_MCTS = 3 };
 
+#define KO_LOW7 0x7F7F7F7F7F7F7F7Full
+/* 0x80 in every byte of x that is 0 (exact: no byte carries into the next). */
+static inline uint64_t ko_zero_bytes(uint64_t x)
+{ return ~(((x & KO_LOW7) + KO_LOW7) | x | KO_LOW7); }
+
 /* The rules, and what sowing each pit does by the seeds in it, for a whole row at once (a pit a byte of a
  * 64-bit word): the searches' evaluation and move ordering ask it of every pit of every position. */
 typedef struct {
