@@ -16,6 +16,18 @@
 
 int ko_random_move(const kalah_rules *r, const kalah_state *s, kalah_rng *g)
 {
+#if KO_ROW_WORDS
+    /* The mover's row as one word: its non-empty pits by their top bits, counted by one multiplication,
+     * the k-th found by clearing k lower ones (the k-th legal move in the order of kalah_legal_moves). */
+    uint64_t nonempty = ~ko_zero_bytes(kalah_side_word(r, s, s->to_move)) & 0x8080808080808080ull;
+    const int pits = (int)(((nonempty >> 7) * 0x0101010101010101ull) >> 56);
+    const int n = pits + ((s->flags & KALAH_SWAP_AVAILABLE) != 0);
+    KALAH_ASSERT(n > 0);
+    int k = kalah_rng_below(g, n);
+    if (k == pits) return KALAH_SWAP;
+    while (k--) nonempty &= nonempty - 1;
+    return __builtin_ctzll(nonempty) >> 3;
+#else
     /* Branch-free, as kalah_random_playout: which pits are empty is unpredictable (a third faster). */
     uint8_t moves[KALAH_MAX_MOVES];
     const kalah_cell *own = s->cell + kalah_base(r, s->to_move);
@@ -27,6 +39,7 @@ int ko_random_move(const kalah_rules *r, const kalah_state *s, kalah_rng *g)
     if (s->flags & KALAH_SWAP_AVAILABLE) moves[n++] = KALAH_SWAP;
     KALAH_ASSERT(n > 0);
     return moves[kalah_rng_below(g, n)];
+#endif
 }
 
 static int ko_greedy_move(const kalah_rules *r, const kalah_state *s, kalah_rng *g)
