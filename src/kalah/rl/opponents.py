@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from kalah.players import Player, PlayerSpecError, make_player, parse_spec
-from kalah.players.encoding import action_mask, move_of_action, observation
+from kalah.players.encoding import action_mask, action_of_move, move_of_action, observation
 from kalah.players.policy import PolicyNetwork
 from kalah.rules import Position, Variant
 from kalah.search import EXACT_ALGORITHMS, MAX_PLAYOUTS
@@ -77,7 +77,7 @@ class Opponent:
     def actions(self, variant: Variant, observations: np.ndarray, masks: np.ndarray, positions: list[Position]) -> Any:
         """The opponent's actions in games seen as ``observations`` (rows) and ``positions``."""
         if self.player is not None:
-            return [_action(self.player.choose(position), variant) for position in positions]
+            return [action_of_move(self.player.choose(position), variant) for position in positions]
         assert self.answer is not None
         return self.answer(observations, masks)
 
@@ -90,10 +90,6 @@ class Opponent:
         rows = np.array([observation(position, seat)], np.uint8)
         masks = np.array([action_mask(position, seat)], np.int8)
         return move_of_action(checked_answers(self.answer(rows, masks), 1)[0], position.variant)
-
-
-def _action(move: Any, variant: Variant) -> int:
-    return variant.pits if move == "swap" else int(move)
 
 
 def opponent_of(opponent: Any, variant: Variant, compiled: bool) -> Opponent:
