@@ -37,8 +37,7 @@ void kb_observe(const kb_config *c, const kalah_state *s, int seat, uint8_t *res
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     uint64_t pits; /* the observer's pits, a byte each (the byte build: at most 8), pit 0 lowest */
     memcpy(&pits, row, 8);
-    const uint64_t ones = r->pits >= 8 ? 0x0101010101010101ull : (1ull << (8 * r->pits)) / 0xFF; /* 1 a pit */
-    const uint64_t nonempty = (~ko_zero_bytes(pits) >> 7) & ones;
+    const uint64_t nonempty = (~ko_zero_bytes(pits) & c->board.lanes) >> 7; /* 1 in the byte of a pit with seeds */
     memcpy(legal, &(uint64_t){moving ? nonempty : 0}, 8);
 #else
     for (int i = 0; i < r->pits; i++) legal[i] = (uint8_t)(moving & (row[i] != 0));
@@ -134,11 +133,11 @@ int kb_step(const kb_config *c, kb_game *games, int n, const int64_t *actions, k
 {
     const kalah_rules *r = &c->rules;
     const int count = kb_actions(c);
+    memset(out->reward, 0, n * sizeof *out->reward); /* whole columns at once: the games set their ends */
+    memset(out->terminated, 0, n);
+    memset(out->illegal, 0, n);
     for (int i = 0; i < n; i++) {
         kb_game *g = &games[i];
-        out->reward[i] = 0.0f;
-        out->terminated[i] = 0;
-        out->illegal[i] = 0;
         int status;
         if (g->ended) { /* next-step autoreset: this step starts the game, its action is ignored */
             kb_begin(c, g);
@@ -214,7 +213,7 @@ void kb_random_actions(const kb_config *c, const kb_game *games, int n, kalah_rn
             actions[i] = 0;
             continue;
         }
-        int move = ko_random_move(r, s, g);
+        int move = ko_random_move(&c->board, s, g);
         actions[i] = move == KALAH_SWAP ? r->pits : move;
     }
 }

@@ -14,19 +14,18 @@
 #define KO_ROW_WORDS 0
 #endif
 
-int ko_random_move(const kalah_rules *r, const kalah_state *s, kalah_rng *g)
+int ko_random_move(const ko_board *b, const kalah_state *s, kalah_rng *g)
 {
+    const kalah_rules *r = &b->rules;
 #if KO_ROW_WORDS
-    /* The mover's row as one word: its non-empty pits by their top bits, counted by one multiplication,
-     * the k-th found by clearing k lower ones (the k-th legal move in the order of kalah_legal_moves). */
-    uint64_t nonempty = ~ko_zero_bytes(kalah_side_word(r, s, s->to_move)) & 0x8080808080808080ull;
-    const int pits = (int)(((nonempty >> 7) * 0x0101010101010101ull) >> 56);
-    const int n = pits + ((s->flags & KALAH_SWAP_AVAILABLE) != 0);
+    /* The mover's non-empty pits as the bits of a byte (their top bits gathered by one multiplication),
+     * then the k-th of them from the board's table: the k-th legal move in the order of kalah_legal_moves. */
+    const uint64_t nonempty = ~ko_zero_bytes(kalah_side_word(r, s, s->to_move)) & b->lanes;
+    const int set = (int)(((nonempty >> 7) * 0x0102040810204080ull) >> 56);
+    const int pits = b->count[set], n = pits + ((s->flags & KALAH_SWAP_AVAILABLE) != 0);
     KALAH_ASSERT(n > 0);
-    int k = kalah_rng_below(g, n);
-    if (k == pits) return KALAH_SWAP;
-    while (k--) nonempty &= nonempty - 1;
-    return __builtin_ctzll(nonempty) >> 3;
+    const int k = kalah_rng_below(g, n);
+    return k == pits ? KALAH_SWAP : b->nth[set][k];
 #else
     /* Branch-free, as kalah_random_playout: which pits are empty is unpredictable (a third faster). */
     uint8_t moves[KALAH_MAX_MOVES];
@@ -65,6 +64,12 @@ void ko_board_init(ko_board *b, const kalah_rules *r)
 {
     const int m = r->pits, len = r->ring_len;
     b->rules = *r;
+    for (int set = 0; set < 256; set++) {
+        b->count[set] = 0;
+        for (int i = 0; i < 8; i++) b->nth[set][i] = 0;
+        for (int i = 0; i < 8; i++)
+            if (set >> i & 1) b->nth[set][b->count[set]++] = (uint8_t)i;
+    }
     b->lanes = b->extra = 0;
     for (int i = 0; i < m; i++) {
         b->lanes |= 0x80ull << (8 * i);
@@ -275,6 +280,6 @@ int ko_choose(const ko_player *p, const ko_board *b, const kalah_state *s, kalah
         return out.best_move;
     }
     default:
-        return ko_random_move(r, s, g);
+        return ko_random_move(b, s, g);
     }
 }

@@ -34,6 +34,9 @@ typedef struct {
     uint64_t near[KALAH_MAX_PITS]; /* for pit p: byte i < p holds p - i, the seeds that end in p */
     uint64_t far[KALAH_MAX_PITS];  /* byte i > p: p - i + 2m + 1, the seeds that end in p after a lap */
     uint64_t near_lanes[KALAH_MAX_PITS], far_lanes[KALAH_MAX_PITS];
+    /* For a set of non-empty pits (bit i: pit i), their number and the k-th of them: a random move with
+     * no loop whose length the draw decides (its mispredicted branches cost as much as the rest). */
+    uint8_t count[256], nth[256][8];
 } ko_board;
 
 void ko_board_init(ko_board *b, const kalah_rules *r);
@@ -60,7 +63,7 @@ typedef struct {
 int ko_choose(const ko_player *p, const ko_board *b, const kalah_state *s, kalah_rng *g);
 
 /* A uniformly random legal move of the side to move (the game is not over). */
-int ko_random_move(const kalah_rules *r, const kalah_state *s, kalah_rng *g);
+int ko_random_move(const ko_board *b, const kalah_state *s, kalah_rng *g);
 
 /* The search's value of `s` for the side to move (KALAH_UNIT a seed) and its best move. */
 int ko_search(const ko_board *b, int eval, const kalah_state *s, int depth, int *best_move);
