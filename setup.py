@@ -26,8 +26,9 @@ DEBUG = ["-O1", "-g", "-fno-omit-frame-pointer", "-fno-wrapv", "-DKALAH_DEBUG=1"
 EXTENSIONS = {
     "board": [],
     "search": ["search.c", "smp.c", "mcts.c", "reference.c"],
-    # many games stepped together for learning agents (kalah.rl's batched environment)
-    "batch": ["batch.c"],
+    # many games stepped together for learning agents (kalah.rl's batched environment), with their compiled
+    # opponents (a fixed-depth search of its own, and UCT: mcts.c again, its symbols hidden as below)
+    "batch": ["batch.c", "opponents.c", "mcts.c"],
     "solver": ["solve.c", "endgame.c"],
     # search.c and mcts.c again, with the trace hooks of csrc/trace.h and mcts.h compiled in (kalah.trace);
     # the release search above has none. Hidden symbols: its ks_* functions never meet those of "search".
@@ -40,7 +41,12 @@ EXTENSIONS = {
 }
 BIG = ["-DKALAH_BIG", "-fvisibility=hidden"]
 # name -> extra compiler flags
-FLAGS = {"trace": ["-DKALAH_TRACE", "-fvisibility=hidden"], "big_board": BIG, "big_search": BIG}
+FLAGS = {
+    "trace": ["-DKALAH_TRACE", "-fvisibility=hidden"],
+    "batch": ["-fvisibility=hidden"],
+    "big_board": BIG,
+    "big_search": BIG,
+}
 # name -> C files its sources include (a change rebuilds it)
 INCLUDES = {
     "trace": ["search.c", "mcts.c"],

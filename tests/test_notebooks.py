@@ -17,15 +17,19 @@ pytest.importorskip("anywidget")
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "docs" / "notebooks").glob("*.ipynb"))
 
 
+#: The tutorials that train networks: they need the rl extra too.
+LEARNING = ("learn.ipynb", "selfplay.ipynb")
+
+
 def test_there_are_tutorials():
-    assert {path.stem for path in NOTEBOOKS} >= {"play", "compare", "learn"}
+    assert {path.stem for path in NOTEBOOKS} >= {"play", "compare", "learn", "selfplay"}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
 def test_the_notebook_runs_from_top_to_bottom(path, tmp_path, monkeypatch):
-    if path.stem == "learn":
+    if path.name in LEARNING:
         pytest.importorskip("gymnasium")
-    # learn.ipynb trains for seconds and plays a few games instead of minutes (its first cell reads it)
+    # the learning tutorials train for seconds and play a few games instead of minutes (their first cells read it)
     monkeypatch.setenv("KALAH_TUTORIAL_QUICK", "1")
     copy = tmp_path / path.name
     shutil.copy(path, copy)
@@ -66,13 +70,15 @@ def test_the_notebook_extra_brings_what_the_tutorials_need():
 
     assert {"anywidget", "ipykernel", "nbclient"} <= provided_by("notebook")
     for path in NOTEBOOKS:
-        # The learning tutorial says it needs the rl extra too (its first cell), the others only notebook.
-        extras = ("notebook", "rl") if path.name == "learn.ipynb" else ("notebook",)
+        # The learning tutorials say they need the rl extra too (their first cells), the others only notebook.
+        extras = ("notebook", "rl") if path.name in LEARNING else ("notebook",)
+        # selfplay.ipynb trains with PyTorch where it is installed and with NumPy where it is not
+        optional = {"torch"} if path.name == "selfplay.ipynb" else set()
         provided = provided_by(*extras)
         cells = json.loads(path.read_text())["cells"]
         code = "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "code")
         for module in re.findall(r"^\s*(?:from|import)\s+(\w+)", code, re.M):
-            if module != "kalah" and module not in sys.stdlib_module_names:
+            if module != "kalah" and module not in sys.stdlib_module_names and module not in optional:
                 assert module in provided, (
                     f"{path.name} imports {module}, which kalah[{','.join(extras)}] does not install"
                 )

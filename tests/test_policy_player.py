@@ -113,3 +113,75 @@ def test_the_web_server_refuses_a_policy_file_named_by_a_client(tmp_path):
         response = client.post("/api/games", json={"players": [f"policy:file={path}", "human"]})
         assert response.status_code == 403 and "reads a file" in response.json()["detail"]
         assert client.get("/api/games").json() == []
+
+
+def _kalah(*args):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "kalah.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_a_policy_is_its_files_content(tmp_path):
+    """The spec names the file's digest; a spec with a digest refuses a file trained again (issue 46)."""
+    path = tmp_path / "agent.npz"
+    save_policy(path, Variant(6, 4), _network(Variant(6, 4), seed=1))
+    player = make_player(f"policy:file={path}")
+    assert player.spec.startswith(f"policy:file={path},digest=") and len(player.spec.split("digest=")[1]) == 16
+    assert make_player(player.spec).spec == player.spec
+    save_policy(path, Variant(6, 4), _network(Variant(6, 4), seed=2))
+    with pytest.raises(PolicyFileError, match="has changed"):
+        make_player(player.spec)
+    assert make_player(f"policy:file={path}").spec != player.spec
+    with pytest.raises(PlayerSpecError, match="hex digits"):
+        make_player(f"policy:file={path},digest=xyz")
+
+
+def test_an_arena_after_training_again_plays_the_new_network(tmp_path):
+    """It printed "(2 already played)" and the old network's score: arenas were keyed by the spec's text."""
+    path, db = tmp_path / "agent.npz", tmp_path / "games.sqlite"
+    args = ["arena", "-p", f"policy:file={path}", "-p", "greedy", "--games", "2", "--jobs", "1", "--db", str(db)]
+    save_policy(path, Variant(6, 4), _network(Variant(6, 4), seed=1))
+    first = _kalah(*args)
+    assert first.returncode == 0, first.stderr
+    save_policy(path, Variant(6, 4), _network(Variant(6, 4), seed=2))
+    second = _kalah(*args)
+    assert second.returncode == 0, second.stderr
+    assert "already played" not in second.stderr
+    import sqlite3
+
+    with sqlite3.connect(db) as connection:
+        specs = {row[0] for row in connection.execute("SELECT json_extract(tags, '$.arena') FROM games")}
+    assert len(specs) == 2  # two arenas of two games each, one per network
+    again = _kalah(*args)
+    assert "(2 already played)" in again.stderr
+
+
+def test_a_policy_of_another_variant_is_refused_before_any_game(tmp_path):
+    """It was scored as forfeits with exit 0."""
+    path, db = tmp_path / "agent.npz", tmp_path / "games.sqlite"
+    save_policy(path, Variant(6, 4), _network(Variant(6, 4)))
+    run = _kalah(
+        "arena",
+        "-p",
+        f"policy:file={path}",
+        "-p",
+        "random",
+        "--games",
+        "2",
+        "--pits",
+        "4",
+        "--seeds",
+        "3",
+        "--db",
+        str(db),
+    )
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == ["kalah: error: this policy plays Kalah(6,4), not Kalah(4,3)"]
+    assert not db.exists()
+    game = _kalah("play", "--player0", "random", "--player1", f"policy:file={path}", "--seeds", "3", "--quiet")
+    assert game.returncode == 2 and game.stderr.strip().splitlines() == [
+        "kalah: error: this policy plays Kalah(6,4), not Kalah(6,3)"
+    ]
+    with pytest.raises(PolicyFileError):
+        play_game([make_player("random"), make_player(f"policy:file={path}")], Position.start(Variant(6, 3)))

@@ -183,7 +183,7 @@ def test_the_swap_is_an_action_with_the_pie_rule():
         (dict(opponent="nobody"), EnvOptionError),
         (dict(opponent="human"), EnvOptionError),
         (dict(opponent=3), EnvOptionError),
-        (dict(render_mode="rgb_array"), EnvOptionError),
+        (dict(render_mode="human"), EnvOptionError),
     ],
 )
 def test_bad_options_raise_the_projects_errors(kwargs, error):
@@ -199,7 +199,7 @@ def test_bad_aec_options():
     with pytest.raises(EnvOptionError, match="up to 8 pits a side and 255 seeds"):
         kalah.rl.raw_env(pits=9)  # a Kalah(9,4) the rules allow, the byte observations do not
     with pytest.raises(EnvOptionError):
-        kalah.rl.raw_env(render_mode="rgb_array")
+        kalah.rl.raw_env(render_mode="video")
 
 
 def test_render_text_and_svg():

@@ -43,7 +43,8 @@ def _start_outcomes(variant: Variant, seat: int, opponent: str) -> set[Position]
 
 @pytest.mark.parametrize("variant", AGREEMENT_VARIANTS + [Variant(3, 2, empty_capture=True, pie_rule=True)], ids=str)
 @pytest.mark.parametrize("opponent", ["random", "greedy"])
-def test_batched_games_follow_the_rules(variant, opponent):
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_batched_games_follow_the_rules(variant, opponent, mode):
     env = gymnasium.make_vec(
         "kalah/Kalah-v0",
         num_envs=8,
@@ -51,6 +52,7 @@ def test_batched_games_follow_the_rules(variant, opponent):
         seat="random",
         opponent=opponent,
         reward="margin",
+        autoreset_mode=mode,
         pits=variant.pits,
         seeds=variant.seeds,
         empty_capture=variant.empty_capture,
@@ -63,24 +65,35 @@ def test_batched_games_follow_the_rules(variant, opponent):
     finished = 0
     for i in range(env.num_envs):
         assert games.position(i) in _start_outcomes(variant, games.seats()[i], opponent)
+    ended = np.zeros(env.num_envs, bool)
     for _ in range(150):
         before = [(games.position(i), games.seats()[i]) for i in range(env.num_envs)]
         for i, (position, seat) in enumerate(before):
-            assert list(obs[i]) == observation(position, seat)
+            assert list(obs[i]) == observation(position, seat) and info["seat"][i] == seat
             assert list(info["action_mask"][i]) == action_mask(position, seat)
         actions = (rng.random(info["action_mask"].shape) * info["action_mask"]).argmax(1)
         obs, reward, terminated, truncated, info = env.step(actions)
         assert not truncated.any()
         for i, (position, seat) in enumerate(before):
+            if ended[i]:  # the next step after the end: a new game, the action ignored
+                assert games.position(i) in _start_outcomes(variant, games.seats()[i], opponent)
+                assert not terminated[i] and reward[i] == 0
+                continue
             outcomes = _opponent_outcomes(position.play(move_of_action(int(actions[i]), variant)), seat, opponent)
             if terminated[i]:
                 finished += 1
-                end = next(p for p in outcomes if list(info["final_obs"][i]) == observation(p, seat))
+                last = info["final_obs"][i] if mode == "same_step" else obs[i]
+                end = next(p for p in outcomes if list(last) == observation(p, seat))
                 assert end.is_over
-                assert reward[i] == info["margin"][i] == (end.margin if seat == 0 else -end.margin)
-                assert games.position(i) in _start_outcomes(variant, games.seats()[i], opponent)
+                margin = info["final_info"]["margin"][i] if mode == "same_step" else info["margin"][i]
+                assert reward[i] == margin == (end.margin if seat == 0 else -end.margin)
+                if mode == "same_step":
+                    assert games.position(i) in _start_outcomes(variant, games.seats()[i], opponent)
+                else:
+                    assert games.position(i) == end and not info["action_mask"][i].any()
             else:
                 assert games.position(i) in outcomes and reward[i] == 0
+        ended = terminated if mode == "next_step" else np.zeros(env.num_envs, bool)
     assert finished >= 8
 
 
@@ -94,6 +107,7 @@ def test_seeding_repeats_and_the_win_reward():
             obs, reward, terminated, _, info = env.step((rng.random((16, 6)) * info["action_mask"]).argmax(1))
             assert set(np.unique(reward[terminated])) <= {-1.0, 0.0, 1.0}
             assert (np.sign(info["margin"][terminated]) == reward[terminated]).all()
+            assert (info["_margin"] == terminated).all()
             trail += [obs, reward, env.games.seats()]
         return trail
 
@@ -103,14 +117,20 @@ def test_seeding_repeats_and_the_win_reward():
 
 
 def test_an_illegal_action_loses_and_the_game_starts_again():
-    env = KalahVectorEnv(num_envs=2, reward="margin")
+    env = KalahVectorEnv(num_envs=2, reward="margin", autoreset_mode="same_step")
     env.reset(seed=0)
     obs, reward, terminated, _, info = env.step([2, 7])  # C is fine (an extra turn); 7 is out of range
-    assert list(terminated) == [False, True] and list(info["illegal_move"]) == [False, True]
-    assert reward[1] == -48 and info["margin"][1] == -48
+    assert list(terminated) == [False, True] and list(info["final_info"]["illegal_move"]) == [False, True]
+    assert reward[1] == -48 and info["final_info"]["margin"][1] == -48
     assert list(obs[1]) == [4] * 6 + [0] + [4] * 6 + [0]  # the new game
     obs, reward, terminated, _, info = env.step([2, 0])  # C again: empty now
-    assert terminated[0] and info["illegal_move"][0] and reward[0] == -48
+    assert terminated[0] and info["final_info"]["illegal_move"][0] and reward[0] == -48
+    later = KalahVectorEnv(num_envs=1, reward="margin")  # next-step: the game ends, the next step starts one
+    later.reset(seed=0)
+    obs, reward, terminated, _, info = later.step([-1])
+    assert terminated[0] and info["illegal_move"][0] and reward[0] == -48 and info["margin"][0] == -48
+    obs, reward, terminated, _, info = later.step([0])
+    assert not terminated[0] and reward[0] == 0 and list(obs[0]) == [4] * 6 + [0] + [4] * 6 + [0]
 
 
 def test_the_greedy_opponent_beats_random_play():
@@ -129,7 +149,12 @@ def test_the_greedy_opponent_beats_random_play():
     [
         (dict(num_envs=0), EnvOptionError),
         (dict(num_envs=True), EnvOptionError),
-        (dict(opponent="pvs:depth=2"), EnvOptionError),
+        (dict(opponent="pvs:time=0.1"), EnvOptionError),
+        (dict(opponent="pvs:depth=13"), EnvOptionError),
+        (dict(opponent="random:seed=1"), EnvOptionError),
+        (dict(opponent="perfect"), EnvOptionError),
+        (dict(opponent="human"), EnvOptionError),
+        (dict(autoreset_mode="disabled"), EnvOptionError),
         (dict(seat="both"), EnvOptionError),
         (dict(illegal="raise"), EnvOptionError),
         (dict(reward="score"), EnvOptionError),
@@ -146,7 +171,7 @@ def test_step_before_reset_and_wrong_action_counts():
     with pytest.raises(EnvOptionError, match="reset"):
         env.step([0, 0, 0])
     env.reset(seed=0)
-    with pytest.raises(EnvOptionError, match="3 actions"):
+    with pytest.raises(ValueError, match="3 actions"):
         env.step([0, 0])
 
 
@@ -165,7 +190,8 @@ def test_sampled_actions_are_legal_and_cover_every_legal_action():
     seen = np.zeros_like(info["action_mask"])
     for _ in range(200):
         actions = env.sample_legal_actions()
-        assert info["action_mask"][np.arange(64), actions].all()
+        playing = info["action_mask"].any(1)  # the others just ended: the next step starts them again
+        assert info["action_mask"][np.arange(64), actions][playing].all()
         seen[np.arange(64), actions] = 1
         obs, reward, terminated, _, info = env.step(actions)
         assert not info["illegal_move"].any()

@@ -2,7 +2,9 @@
 and the results of those it holds.
 
 A match is identified by its key: a hash of the sorted player specs, the
-variant, the games per pairing and the openings. Every game is stored in the
+variant, the games per pairing and the openings. A player's spec is the one it
+gives itself (``check_players``): a policy file's names the file's content, so
+that an arena run again after the file was trained again is a new match. Every game is stored in the
 game library, once, when it is over, with tags::
 
     {"arena": KEY, "pairing": "0-2", "opening": 7, "colour": 1,
@@ -72,25 +74,35 @@ class GameTask:
 MAX_GAMES = 100_000
 
 
-def check_players(players: list[str]) -> list[str]:
-    """The specs of an arena's players, stripped and sorted, each a computer player named once.
+def check_players(players: list[str], variant: Variant | None = None) -> list[str]:
+    """The specs of an arena's players as their players name themselves, sorted, each a computer player
+    named once. A player's own spec can say more than the text given: a policy file's names its content
+    (``policy:file=agent.npz,digest=...``), so that an arena of a file trained again is a new arena.
 
     Raises:
         ArenaError: fewer than two players, one listed twice, or one that needs a person.
+        PlayerSpecError: a spec that makes no player, or (with ``variant``) a player that cannot play it
+            (a policy trained on another variant).
     """
     if len(players) < 2:
         raise ArenaError(f"an arena needs at least two players, got {len(players)}")
-    specs = [spec.strip() for spec in players]
+    specs = []
+    for given in players:
+        player = make_player(given)  # fails early, with the spec module's message, on unknown players
+        if not getattr(player, "is_computer", False):
+            raise ArenaError(
+                f"player {given.strip()!r} needs a person at a board; the arena plays computer players only"
+            )
+        check = getattr(player, "check_variant", None)
+        if variant is not None and check is not None:
+            check(variant)
+        specs.append(player.spec if getattr(player, "pins_spec", False) else given.strip())
     duplicates = sorted({spec for spec in specs if specs.count(spec) > 1})
     if duplicates:
         raise ArenaError(
             f"player {duplicates[0]!r} is listed twice; give each player once "
             "(to rate two copies, tell them apart by an option such as seed=)"
         )
-    for spec in specs:
-        player = make_player(spec)  # fails early, with the spec module's message, on unknown players
-        if not getattr(player, "is_computer", False):
-            raise ArenaError(f"player {spec!r} needs a person at a board; the arena plays computer players only")
     return sorted(specs)
 
 
@@ -119,7 +131,7 @@ class Arena:
     key: str = field(init=False)
 
     def __post_init__(self) -> None:
-        self.players = check_players(self.players)
+        self.players = check_players(self.players, self.variant)
         check_games(self.games)
         if len(self.openings) < self.games // 2:
             raise ArenaError(

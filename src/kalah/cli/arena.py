@@ -107,7 +107,7 @@ def arena(
     variant = Variant(pits=pits, seeds=seeds, empty_capture=empty_capture, pie_rule=pie_rule)
     if len(player) < 2:
         fail(f"an arena needs at least two --player options, got {len(player)}")
-    check_players(list(player))  # before the openings: a mistyped player is told at once, not after them
+    check_players(list(player), variant)  # before the openings: a mistyped player is told at once, not after them
     count = games // 2
     if openings is not None:
         positions = load_openings(openings, variant)

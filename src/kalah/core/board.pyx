@@ -77,6 +77,10 @@ cdef class CoreGame:
     def copy(self):
         return CoreGame(self.position())
 
+    def __reduce__(self):
+        # pickle and copy.deepcopy: the position says everything (the pie rule's flags follow from it)
+        return (CoreGame, (self.position(),))
+
 
 def random_playouts(position, long games, unsigned long long seed=0):
     """Play ``games`` uniformly random games from ``position`` in compiled code.

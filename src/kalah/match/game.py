@@ -110,6 +110,10 @@ def play_game(
     if len(players) != 2:
         raise ValueError(f"a game needs two players, got {len(players)}")
     position = start or Position.start()
+    for player in players:  # a player that cannot play this board says so before the first move
+        check = getattr(player, "check_variant", None)
+        if check is not None:
+            check(position.variant)
     for observer in observers:
         observer.game_started(position, players)
     number = 0

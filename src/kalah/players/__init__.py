@@ -1,6 +1,7 @@
 """Who moves: the Player protocol, the built-in players and player specs."""
 
 from .base import ComputerPlayer, GameStopped, Player
+from .greedy import GreedyPlayer
 from .human import HumanPlayer, NoInputError
 from .random import RandomPlayer
 from .replay import ReplayExhaustedError, ReplayPlayer
@@ -19,6 +20,7 @@ __all__ = [
     "GameStopped",
     "ComputerPlayer",
     "ExternalPlayerRefusedError",
+    "GreedyPlayer",
     "HumanPlayer",
     "NoInputError",
     "Player",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from kalah.rules import Move, Position
+from kalah.rules import Move, Position, Variant
 
 
 class GameStopped(EOFError):
@@ -38,9 +38,24 @@ class ComputerPlayer:
     is_computer = True
     name = "computer"
     spec = "computer"
+    #: Attributes that hold a compiled engine, its table or a thread: caches that a copy (``copy.deepcopy``,
+    #: ``pickle``) starts without, as after ``reset``.
+    transient: tuple[str, ...] = ()
 
     def __init__(self) -> None:
         self.last_info: dict[str, object] = {}
+
+    def __getstate__(self) -> dict[str, object]:
+        """The player's state for a copy, without its :attr:`transient` caches."""
+        state = dict(self.__dict__)
+        for name in self.transient:
+            if name in state:
+                state[name] = None
+        return state
+
+    def check_variant(self, variant: Variant) -> None:
+        """Raise a ``PlayerSpecError`` if the player cannot play ``variant`` (a policy network trained on
+        another board); every game loop asks before the first move. Any variant does by default."""
 
     def choose_move(self, position: Position) -> Move:  # pragma: no cover - abstract
         """The move to play in ``position``; ``last_info`` then tells what the player found."""

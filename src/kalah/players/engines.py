@@ -82,6 +82,8 @@ class SearchPlayer(ComputerPlayer):
     :func:`kalah.search`), which makes it deeper and stronger.
     """
 
+    transient = ("_engine", "_pondering", "_table_for")
+
     def __init__(
         self,
         algorithm: str = "pvs",

@@ -34,6 +34,8 @@ from .spec import PlayerSpecError, float_option, int_option, register_player
 class PerfectPlayer(ComputerPlayer):
     """Plays perfectly where the solver proves the value in time, else the best move of a search."""
 
+    transient = ("_engine",)
+
     def __init__(
         self, time: float = 10.0, threads: int | None = None, fallback: float = 2.0, book: bool = True
     ) -> None:

@@ -12,11 +12,20 @@ The file is read with ``allow_pickle=False`` (a policy file cannot run code)
 and checked: array names, shapes, finite numbers, at most
 ``MAX_FILE_BYTES``. Reading a file is what servers refuse from strangers, so
 the player registers as external, as ``replay:file=`` does.
+
+A player is its file's content, not its name: ``policy:file=agent.npz`` is
+made as ``policy:file=agent.npz,digest=D``, D the first 16 hex digits of the
+file's SHA-256, and that spec is what records, the game library and arenas
+keep. A spec with ``digest=`` plays only the file it names: after the file is
+trained again it is refused (a new player, not the old one's games), so an
+arena never counts an old network's games for a new one.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import string
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +41,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Hex digits of the file's SHA-256 that name a policy in its spec (64 bits: no two trainings meet).
+DIGEST_DIGITS = 16
 
 
 class PolicyFileError(PlayerSpecError):
@@ -41,10 +52,12 @@ class PolicyFileError(PlayerSpecError):
 class PolicyNetwork:
     """The network of a policy file: ``logits(observations)`` for a batch of observations (rows)."""
 
-    def __init__(self, variant: Variant, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> None:
+    def __init__(self, variant: Variant, layers: Sequence[tuple[np.ndarray, np.ndarray]], digest: str = "") -> None:
         import numpy as np
 
         self.variant = variant
+        #: The SHA-256 (hex) of the file the network was read from ("" when it was made in memory).
+        self.digest = digest
         self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
         width = observation_size(variant)
         if not self.layers:
@@ -99,7 +112,9 @@ def save_policy(path: str | os.PathLike[str], variant: Variant, layers: Sequence
 
 
 def load_policy(path: str | os.PathLike[str]) -> PolicyNetwork:
-    """Read a policy file; :class:`PolicyFileError` says what is wrong with a bad one."""
+    """Read a policy file; :class:`PolicyFileError` says what is wrong with a bad one. The network's
+    ``digest`` is that of the bytes it was read from."""
+    import io
     import zipfile
 
     import numpy as np
@@ -107,14 +122,15 @@ def load_policy(path: str | os.PathLike[str]) -> PolicyNetwork:
     file = Path(path)
     try:
         size = file.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise PolicyFileError(f"the policy file {str(file)!r} is {size} bytes; at most {MAX_FILE_BYTES} are read")
+        content = file.read_bytes()
     except OSError as error:
         raise PolicyFileError(f"cannot read the policy file {str(file)!r}: {error.strerror}") from None
-    if size > MAX_FILE_BYTES:
-        raise PolicyFileError(f"the policy file {str(file)!r} is {size} bytes; at most {MAX_FILE_BYTES} are read")
-    if not zipfile.is_zipfile(file):  # else NumPy takes any other file for a pickle and says so
+    if not zipfile.is_zipfile(io.BytesIO(content)):  # else NumPy takes any other file for a pickle and says so
         raise PolicyFileError(f"{str(file)!r} is not a policy file (a NumPy .npz archive)")
     try:
-        with np.load(file, allow_pickle=False) as data:
+        with np.load(io.BytesIO(content), allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
         raise PolicyFileError(f"{str(file)!r} is not a policy file (a NumPy .npz archive): {error}") from None
@@ -133,35 +149,54 @@ def load_policy(path: str | os.PathLike[str]) -> PolicyNetwork:
     for name, array in arrays.items():
         if array.dtype.kind not in "fiub":
             raise PolicyFileError(f"{str(file)!r}: array {name!r} is not numeric")
-    return PolicyNetwork(variant, layers)
+    return PolicyNetwork(variant, layers, hashlib.sha256(content).hexdigest())
 
 
 class PolicyPlayer(ComputerPlayer):
     """Plays the legal move its network scores highest (deterministic)."""
 
+    #: make_player keeps the spec the player gives itself: it names the file's content (its digest).
+    pins_spec = True
+
     def __init__(self, network: PolicyNetwork, file: str) -> None:
         super().__init__()
         self.network = network
         self.name = f"policy ({Path(file).name})"
-        self.spec = f"policy:file={file}"
+        self.spec = f"policy:file={file}" + (f",digest={network.digest[:DIGEST_DIGITS]}" if network.digest else "")
+
+    def check_variant(self, variant: Variant) -> None:
+        """:class:`PolicyFileError` unless the network was trained on ``variant``."""
+        if variant != self.network.variant:
+            raise PolicyFileError(f"this policy plays {self.network.variant}, not {variant}")
 
     def choose_move(self, position: Position) -> Move:
         """The network's best legal move; :class:`PolicyFileError` for a variant it was not trained on."""
-        if position.variant != self.network.variant:
-            raise PolicyFileError(f"this policy plays {self.network.variant}, not {position.variant}")
+        self.check_variant(position.variant)
         return move_of_action(self.network.best_action(position), position.variant)
 
 
-def _policy_player(file: str | None = None) -> PolicyPlayer:
+def _policy_player(file: str | None = None, digest: str | None = None) -> PolicyPlayer:
     if not file:
         raise PlayerSpecError("policy needs file=PATH of a policy network (.npz, see docs/rl.md)")
-    return PolicyPlayer(load_policy(file), file)
+    if digest is not None:
+        digest = digest.strip().lower()
+        if not DIGEST_DIGITS <= len(digest) <= 64 or not set(digest) <= set(string.hexdigits.lower()):
+            raise PlayerSpecError(
+                f"option digest must be {DIGEST_DIGITS} to 64 hex digits of the file's SHA-256, got {digest!r}"
+            )
+    network = load_policy(file)
+    if digest is not None and not network.digest.startswith(digest):
+        raise PolicyFileError(
+            f"the policy file {file!r} has changed: its digest is {network.digest[:DIGEST_DIGITS]}, the spec "
+            f"names {digest} (a file trained again is a new player: name it without digest=)"
+        )
+    return PolicyPlayer(network, file)
 
 
 register_player(
     "policy",
     _policy_player,
     "a trained policy network (NumPy .npz) playing its best move",
-    "file=PATH",
+    "file=PATH[,digest=HEX]",
     external="reads a file on this machine",
 )

@@ -147,7 +147,8 @@ def make_player(spec: str, *, allow_external: bool = True) -> Player:
     except TypeError as error:
         hint = f" (options: {types[name].options})" if types[name].options else " (it takes no options)"
         raise PlayerSpecError(f"bad options for player {name!r}: {error}{hint}") from None
-    player.spec = spec.strip()
+    if not getattr(player, "pins_spec", False):  # a policy's spec names its file's content, which the text may not
+        player.spec = spec.strip()
     return player
 
 
@@ -246,6 +247,7 @@ def float_option(
 BUILTIN_PLAYER_MODULES = [
     "kalah.players.human",
     "kalah.players.random",
+    "kalah.players.greedy",  # greedy: one move ahead, what kalah.rl's batched games train against
     "kalah.players.engines",  # minimax, alphabeta, scout, pvs, mtdf, mcts
     "kalah.players.perfect",  # perfect: the exact solver
     "kalah.players.policy",  # policy: a trained network (docs/rl.md)

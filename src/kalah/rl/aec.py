@@ -22,17 +22,32 @@ from kalah.players.encoding import action_count, action_of_move, move_of_action
 from kalah.rules import IllegalMoveError, Position
 from kalah.rules.svg import board_svg
 
-from .options import board_space, check_render_mode, options, text_board
+from .options import board_space, check_render_mode, checked_action, options, text_board
+from .picture import board_picture
 
 AGENTS = ["player_0", "player_1"]
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC environment with PettingZoo's standard wrappers (the options are those of :class:`raw_env`)."""
+    """The AEC environment with PettingZoo's standard wrappers (the options are those of :class:`raw_env`),
+    and outermost one that refuses an action that is no integer with TypeError (the others would take
+    ``True`` for 1 or fail inside)."""
     wrapped: AECEnv = raw_env(**kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=wrapped.options.loss_reward)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return IntegerActions(wrappers.OrderEnforcingWrapper(wrapped))
+
+
+class IntegerActions(wrappers.BaseWrapper):
+    """Refuses actions that are not integers (ActionTypeError, a TypeError) before the wrappers inside see
+    them; ``None`` stays the action of an agent whose game is over."""
+
+    def step(self, action: Any) -> None:
+        """Check the action, then step the environment inside."""
+        agent = self.agent_selection
+        if action is not None or not (self.terminations.get(agent) or self.truncations.get(agent)):
+            action = checked_action(action)
+        super().step(action)
 
 
 class raw_env(AECEnv):
@@ -41,11 +56,13 @@ class raw_env(AECEnv):
 
     Options: ``pits``, ``seeds``, ``empty_capture``, ``pie_rule``, ``reward`` ("win" or
     "margin") and ``render_mode`` ("ansi" returns text, "human" prints it, "svg" returns the
-    SVG board). Bad options raise InvalidVariantError or EnvOptionError.
+    SVG board, "rgb_array" a picture). Bad options raise InvalidVariantError or
+    EnvOptionError; an action that is no integer raises TypeError. The environment copies
+    (``copy.deepcopy``, ``pickle``) with its game, for look-ahead.
     """
 
     metadata = {
-        "render_modes": ["ansi", "human", "svg"],
+        "render_modes": ["ansi", "human", "svg", "rgb_array"],
         "name": "kalah_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -63,7 +80,7 @@ class raw_env(AECEnv):
         super().__init__()
         self.options = options(pits, seeds, empty_capture, pie_rule, reward)
         self.variant = self.options.variant
-        self.render_mode = check_render_mode(render_mode, ("ansi", "human", "svg"))
+        self.render_mode = check_render_mode(render_mode, ("ansi", "human", "svg", "rgb_array"))
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         board = board_space(self.variant)
@@ -111,7 +128,7 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        move = move_of_action(int(action), self.variant)
+        move = move_of_action(checked_action(action), self.variant)
         if move not in self._game.legal_moves():
             raise IllegalMoveError(f"action {action} is not legal for {agent} here")
         self._game.play(move)
@@ -128,8 +145,9 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """Text ("ansi"; "human" prints it) or the SVG board ("svg"), player_0's row at the bottom."""
+    def render(self) -> Any:
+        """Text ("ansi"; "human" prints it), the SVG board ("svg") or a picture ("rgb_array"), player_0's row
+        at the bottom."""
         if self.render_mode in ("ansi", "human"):
             text = text_board(self._game.position())
             if self.render_mode == "human":
@@ -138,6 +156,8 @@ class raw_env(AECEnv):
             return text
         if self.render_mode == "svg":
             return board_svg(self._game.position())
+        if self.render_mode == "rgb_array":
+            return board_picture(self._game.position())
         return None
 
     @property

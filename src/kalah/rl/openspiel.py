@@ -9,14 +9,15 @@ readable reference, which is what an OpenSpiel algorithm copies and steps.
 Actions are those of :mod:`kalah.players.encoding`: ``i`` sows the mover's
 pit ``i`` (in its own sowing order, whichever seat it has), ``m`` is the swap.
 The observation tensor of a player is the board from its seat (its row and
-store first) and a 1 when it is to move. OpenSpiel's built-in ``mancala`` is
+store first) and a 1 when it is to move. ``undo_action`` takes back the last
+action, as OpenSpiel's C++ games do. OpenSpiel's built-in ``mancala`` is
 Kalah(6,4) with the same rules but other numbers: its actions are absolute
 board indices and its board starts with player 1's store (docs/rl.md).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
@@ -84,13 +85,78 @@ class KalahGame(pyspiel.Game):
         return BoardObserver(self.variant)
 
 
+class PlayerAction(NamedTuple):
+    """An action of the history and who took it (``full_history``), as OpenSpiel's ``PlayerAction``."""
+
+    player: int
+    action: int
+
+
+class _Step:
+    """One action of a game and the position before it, linked to the steps before: what ``undo_action``
+    goes back to. Immutable, so that a copy of a state (OpenSpiel's ``clone`` deep-copies the Python
+    attributes) shares the steps instead of copying every position of the game."""
+
+    __slots__ = ("before", "player", "action", "previous")
+
+    def __init__(self, before: Position, player: int, action: int, previous: _Step | None) -> None:
+        self.before, self.player, self.action, self.previous = before, player, action, previous
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Step:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Step, (self.before, self.player, self.action, self.previous))
+
+
 class KalahState(pyspiel.State):
-    """A position of the game; OpenSpiel copies it to search."""
+    """A position of the game; OpenSpiel copies it to search.
+
+    Python games keep their history in C++, where a Python state cannot take an action
+    back; so this state keeps its own (the steps of ``undo_action``) and answers
+    ``history``, ``full_history``, ``history_str``, ``move_number`` and
+    ``is_initial_state`` from it (OpenSpiel's C++ algorithms never undo an action of a
+    Python game).
+    """
 
     def __init__(self, game: KalahGame) -> None:
         super().__init__(game)
         self.position = Position.start(game.variant)
         self._margin_returns = game.margin
+        self._last: _Step | None = None
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Take back the last action, which ``player`` took (SpielError if it was another)."""
+        step = self._last
+        if step is None or (step.player, step.action) != (player, action):
+            last = "no action" if step is None else f"action {step.action} of player {step.player}"
+            raise pyspiel.SpielError(f"cannot undo action {action} of player {player}: the last was {last}")
+        self.position, self._last = step.before, step.previous
+
+    def full_history(self) -> list[PlayerAction]:
+        """Every action taken, with who took it, first to last."""
+        steps = []
+        step = self._last
+        while step is not None:
+            steps.append(PlayerAction(step.player, step.action))
+            step = step.previous
+        return steps[::-1]
+
+    def history(self) -> list[int]:
+        """Every action taken, first to last."""
+        return [step.action for step in self.full_history()]
+
+    def history_str(self) -> str:
+        """The history as OpenSpiel writes it: the actions, comma-separated."""
+        return ", ".join(str(action) for action in self.history())
+
+    def move_number(self) -> int:
+        """How many actions were taken (the game has no chance)."""
+        return len(self.full_history())
+
+    def is_initial_state(self) -> bool:
+        """Whether no action has been taken."""
+        return self._last is None
 
     def current_player(self) -> int:
         """The player to move, or OpenSpiel's terminal id once the game is over."""
@@ -100,6 +166,7 @@ class KalahState(pyspiel.State):
         return [i for i, legal in enumerate(action_mask(self.position, player)) if legal]
 
     def _apply_action(self, action: int) -> None:
+        self._last = _Step(self.position, self.position.to_move, action, self._last)
         self.position = self.position.play(move_of_action(action, self.position.variant))
 
     def _action_to_string(self, player: int, action: int) -> str:

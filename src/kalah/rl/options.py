@@ -12,13 +12,62 @@ from kalah.players.encoding import observation_size
 from kalah.rules import KalahError, Position, Variant, pit_letter
 
 REWARDS = ("win", "margin")
-RENDER_MODES = ("ansi", "svg")
+RENDER_MODES = ("ansi", "svg", "rgb_array")
 #: The agent's seat: player 0, player 1 (the opponent moves first), or drawn at each reset.
 SEATS = (0, 1, "random")
 
 
 class EnvOptionError(KalahError, ValueError):
     """An environment option that is out of range or of the wrong kind (a bad variant raises InvalidVariantError)."""
+
+
+class ActionTypeError(KalahError, TypeError):
+    """An action that is not an integer (a float, a string, a bool, an array of them): Gymnasium's contract
+    makes it an error, never a move. An integer that names no legal move is an illegal action instead."""
+
+
+class ActionShapeError(KalahError, ValueError):
+    """Actions of the wrong shape: not one integer, or not one per game."""
+
+
+def checked_action(action: Any) -> int:
+    """One environment's action as an ``int``: a Python or NumPy integer, or a 0-d integer array.
+
+    Raises:
+        ActionTypeError: a float (``2.0``), a string (``"1"``), a bool (``True``) or anything else.
+        ActionShapeError: an array of more than one number (``np.array([1])``).
+    """
+    if isinstance(action, (bool, np.bool_)):
+        raise ActionTypeError(f"an action is an integer, not the bool {action!r}")
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    if isinstance(action, np.ndarray):
+        if action.dtype.kind not in "iu":
+            raise ActionTypeError(f"an action is an integer, not an array of {action.dtype}")
+        if action.shape != ():
+            raise ActionShapeError(f"an action is one integer, not an array of shape {action.shape}")
+        return int(action)
+    raise ActionTypeError(f"an action is an integer, not {type(action).__name__} {action!r}")
+
+
+def checked_actions(actions: Any, count: int) -> np.ndarray:
+    """One action per game as a contiguous ``int64`` array.
+
+    Raises:
+        ActionTypeError: the actions are not integers (floats, strings, bools).
+        ActionShapeError: not exactly ``count`` of them in one dimension.
+    """
+    if not isinstance(actions, np.ndarray):  # a list: NumPy would take [True, 0] for integers
+        for action in actions if isinstance(actions, (list, tuple)) else [actions]:
+            if not isinstance(action, np.ndarray):
+                checked_action(action)
+    array = np.asarray(actions)
+    if array.dtype.kind not in "iu":
+        kind = "bool" if array.dtype.kind == "b" else str(array.dtype)
+        raise ActionTypeError(f"actions are integers, one per game, not an array of {kind}")
+    if array.shape != (count,):
+        raise ActionShapeError(f"expected {count} actions, one per game, got shape {array.shape}")
+    return np.ascontiguousarray(array, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -65,6 +114,11 @@ def options(
 def board_space(variant: Variant) -> spaces.Box:
     """The space of one observation (``kalah.players.encoding``): the board from a seat, as ``uint8`` counts."""
     return spaces.Box(0, variant.total_seeds, (observation_size(variant),), np.uint8)
+
+
+#: Starts of a game in a row that may end before the agent's first decision (then an error): in a tiny
+#: variant the opponent moving first can end the game (Kalah(1,1) from seat 1 always does).
+MAX_RESTARTS = 64
 
 
 def check_seat(seat: Any) -> int | str:
