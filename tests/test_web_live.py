@@ -283,6 +283,41 @@ def test_lobby_challenge_accept_and_expiry(db):
             time.sleep(0.05)
 
 
+def test_a_challenge_whose_author_leaves_while_it_is_stored_goes_too(db, monkeypatch):
+    """The author's page closes while its challenge is being stored, and the connection's reading is
+    cancelled (CI found this): the stored challenge must still leave with its author, not stay open for
+    as long as the server runs."""
+    import asyncio
+
+    from kalah.web.live.hub import Connection
+    from kalah.web.live.models import ChallengeIn
+    from kalah.web.live.store import LiveStore
+
+    storing = LiveStore.add_challenge
+
+    def slowly(self, *arguments):
+        time.sleep(0.5)  # the page closes meanwhile
+        return storing(self, *arguments)
+
+    monkeypatch.setattr(LiveStore, "add_challenge", slowly)
+    with make_client(db, lobby_grace=0.2) as client:
+        lobby = client.app.state.lobby
+
+        async def offer_and_leave():
+            author = Connection(None, "testclient", "lobby")
+            offering = asyncio.ensure_future(lobby.offer(author, ChallengeIn()))
+            await asyncio.sleep(0.1)
+            offering.cancel()  # what the connection's end does to the task reading it
+            await lobby.author_left(author)
+
+        client.portal.call(offer_and_leave)
+        time.sleep(0.6)  # the store is done by now, whatever the code awaited
+        deadline = time.monotonic() + 10
+        while client.get("/api/live/challenges").json() != []:
+            assert time.monotonic() < deadline, "the challenge outlived its author's leaving"
+            time.sleep(0.05)
+
+
 def test_a_push_connection_that_floods_the_server_is_closed(client):
     game_id, _ = start(client)
     with client.websocket_connect(f"ws://localhost/api/games/{game_id}/live") as ws:

@@ -8,6 +8,8 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from starlette.requests import ClientDisconnect
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -72,7 +74,11 @@ class BodyLimit:
             started = started or message["type"] == "http.response.start"
             await send(message)
 
-        await self.app(scope, counted, watched)
+        try:
+            await self.app(scope, counted, watched)
+        except ClientDisconnect:
+            if not refused:  # a client that really left is the server's to log
+                raise
 
     async def _refuse(self, send: Send) -> None:
         body = json.dumps({"detail": f"the request body is larger than this server accepts ({self.max_bytes} bytes)"})

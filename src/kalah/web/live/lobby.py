@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 from kalah.records.store import new_token
 from kalah.rules import KalahError, Variant
@@ -26,6 +28,8 @@ from .hub import Connection
 from .models import ChallengeIn, ChallengeOut, ChallengesMessage, MatchedMessage, OfferedMessage, SeatOut
 from .service import LiveService
 from .store import CHANNEL, Challenge
+
+T = TypeVar("T")
 
 
 class Lobby:
@@ -39,7 +43,18 @@ class Lobby:
         self._authors: dict[str, Connection] = {}
         self._tokens: dict[str, str] = {}
         self._telling = False
+        #: offers and resumptions still being stored: an author's leaving waits for them
+        self._unsettled: set[asyncio.Future[Any]] = set()
         live.on_note(self._on_note)
+
+    async def _settle(self, work: Awaitable[T]) -> T:
+        """Run ``work`` to its end even when the connection that asked for it closes meanwhile (its reading
+        task is cancelled): a challenge stored for an author this process no longer knows would stay open
+        for as long as the process lives."""
+        task: asyncio.Future[T] = asyncio.ensure_future(work)
+        self._unsettled.add(task)
+        task.add_done_callback(self._unsettled.discard)
+        return await asyncio.shield(task)
 
     def _out(self, challenge: Challenge) -> ChallengeOut:
         return ChallengeOut(
@@ -77,9 +92,12 @@ class Lobby:
                 )
                 self.store.add_challenge(db, challenge, self.store.digest(key), now)
 
-        await in_thread(work)
-        self._authors[challenge_id], self._tokens[challenge_id] = author, token
-        return OfferedMessage(id=challenge_id, key=key, token=token)
+        async def store() -> OfferedMessage:
+            await in_thread(work)
+            self._authors[challenge_id], self._tokens[challenge_id] = author, token
+            return OfferedMessage(id=challenge_id, key=key, token=token)
+
+        return await self._settle(store())
 
     async def cancel(self, author: Connection, challenge_id: str) -> None:
         """The author withdraws a challenge (anyone else's request changes nothing)."""
@@ -91,14 +109,27 @@ class Lobby:
     async def resume(self, author: Connection, key: str) -> OfferedMessage | None:
         """The author is back (a new connection showing the key): the challenge stays; None when it is gone."""
         digest = self.store.digest(key)
-        found = await in_thread(self.live.write, lambda db: self.store.resume_challenge(db, digest, self.live.server))
-        if found is None:
-            return None
-        self._authors[found.id] = author
-        return OfferedMessage(id=found.id, key=key, token=self._tokens.get(found.id))
+
+        async def take_back() -> OfferedMessage | None:
+            found = await in_thread(
+                self.live.write, lambda db: self.store.resume_challenge(db, digest, self.live.server)
+            )
+            if found is None:
+                return None
+            self._authors[found.id] = author
+            return OfferedMessage(id=found.id, key=key, token=self._tokens.get(found.id))
+
+        return await self._settle(take_back())
 
     async def author_left(self, author: Connection) -> None:
-        """The author's connection closed: its challenges go after the grace, unless it comes back."""
+        """The author's connection closed: its challenges go after the grace, unless it comes back. Stored
+        even when the caller is cancelled meanwhile (the server stops, or a test client ends so)."""
+        await self._settle(self._leave(author))
+
+    async def _leave(self, author: Connection) -> None:
+        pending = self._unsettled - {asyncio.current_task()}
+        if pending:  # an offer still being stored is one of the author's
+            await asyncio.wait(pending)
         mine = [challenge_id for challenge_id, held in self._authors.items() if held is author]
         if not mine:
             return
