@@ -28,6 +28,7 @@ from kalah.rules import KalahError, Position
 from kalah.rules.svg import board_svg as draw_board
 
 from .apidocs import PagePolicy, add_redoc
+from .enginedata import router as engine_data_router
 from .guard import FRAME_POLICY, SameOriginOnly, from_this_machine
 from .lab import router as lab_router
 from .limits import (
@@ -243,6 +244,7 @@ def create_app(
     app.include_router(lab_router)  # the /lab page and its API (kalah.web.lab)
     app.include_router(review_router)  # reviews of games (kalah.web.review)
     app.include_router(puzzles_router)  # the puzzle trainer's list (kalah.web.puzzles)
+    app.include_router(engine_data_router)  # the opening books of the engine in the page (kalah.web.enginedata)
     install_live(app, live_limits, busy_timeout)  # games between people, the lobby (kalah.web.live)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
