@@ -295,15 +295,15 @@ def create_app(
     @app.post(
         "/api/games/{game_id}/moves",
         response_model=GameState,
-        summary="Play a human move (stored before the answer)",
+        summary="Play a human move, or the computer's as the page's engine chose it (stored before the answer)",
         responses={
-            409: {"description": "not a human's turn, or the game is over"},
+            409: {"description": "not a human's turn (a computer's, with computer), or the game is over"},
             422: {"description": "illegal move"},
             404: {"description": "no such game"},
         },
     )
     async def play_move(game_id: GameId, request: MoveIn) -> GameState:
-        return await service().human_move(game_id, request.move, request.moves)
+        return await service().human_move(game_id, request.move, request.moves, request.computer)
 
     @app.post(
         "/api/games/{game_id}/computer-move",

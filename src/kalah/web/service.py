@@ -472,15 +472,16 @@ class GameService:
                 return summary.id
         return None
 
-    async def human_move(self, game_id: int, raw: int | str, expected_moves: int) -> GameState:
+    async def human_move(self, game_id: int, raw: int | str, expected_moves: int, computer: bool = False) -> GameState:
         """Play a human's move (index, letter or swap) as move ``expected_moves + 1``; 409 when the game
-        moved on or no human is to move, 422 when illegal."""
+        moved on or no human is to move, 422 when illegal. With ``computer``, the move is the computer's to
+        move, chosen by the page's engine (409 when a human is to move)."""
         async with self.lock(game_id):
-            state = await self._db(self._human_move_sync, game_id, raw, expected_moves)
+            state = await self._db(self._human_move_sync, game_id, raw, expected_moves, computer)
             self._leave_tokens.pop(game_id, None)  # begun: leaving never deletes it
             return state
 
-    def _human_move_sync(self, game_id: int, raw: int | str, expected_moves: int) -> GameState:
+    def _human_move_sync(self, game_id: int, raw: int | str, expected_moves: int, computer: bool = False) -> GameState:
         # one trip to a database thread: the checks, the move and the new state
         record = self.library.record(game_id)
         self.check_current(game_id, len(record.moves), expected_moves)
@@ -488,14 +489,15 @@ class GameService:
         if position.is_over:
             raise ApiError(409, f"game {game_id} is over ({_result_text(position)}); no more moves")
         mover = record.players[position.to_move]
-        if not _is_human(mover.spec):
+        if _is_human(mover.spec) == computer:
             raise ApiError(
                 409,
-                f"it is not a human's turn in game {game_id}: player {position.to_move} ({mover.name}) is a computer",
+                f"it is not a {'computer' if computer else 'human'}'s turn in game {game_id}: player"
+                f" {position.to_move} ({mover.name}) is {'a person' if computer else 'a computer'}",
             )
         move = self._parse(raw, position)
         try:
-            after = self.library.add_move(game_id, move, 0.0, {}, expected_moves)
+            after = self.library.add_move(game_id, move, 0.0, {"engine": "browser"} if computer else {}, expected_moves)
         except IllegalMoveError as error:
             raise invalid(f"illegal move: {error}") from None
         # the state after, from the record read above: the game is not read and replayed again (its status
