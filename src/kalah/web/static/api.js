@@ -233,9 +233,11 @@ export const getGame = (id) => request("GET", `/api/games/${id}`);
  * @param {object} body the NewGame request of kalah/web/models.py @returns {Promise<NewGameState>} */
 export const newGame = (body) => request("POST", "/api/games", body);
 
-/** Play a human move; ``moves`` is the game's move count the page saw (a stale request gets 409).
- * @param {number} id @param {Move} move @param {number} moves @returns {Promise<GameState>} */
-export const playMove = (id, move, moves) => request("POST", `/api/games/${id}/moves`, { move, moves });
+/** Play a human move; ``moves`` is the game's move count the page saw (a stale request gets 409). With
+ * ``computer``, the move is the computer's to move, chosen by the engine in the page.
+ * @param {number} id @param {Move} move @param {number} moves @param {boolean} [computer] @returns {Promise<GameState>} */
+export const playMove = (id, move, moves, computer = false) =>
+  request("POST", `/api/games/${id}/moves`, computer ? { move, moves, computer } : { move, moves });
 
 /** @param {number} id @param {number} moves the game's move count the page saw @returns {Promise<GameState>} */
 export const computerMove = (id, moves) => request("POST", `/api/games/${id}/computer-move`, { moves });

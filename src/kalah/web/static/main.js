@@ -29,6 +29,7 @@ import { setStatus, showView } from "./page.js";
 import {
   continueReplayed, openReplay, refreshReplayAnalysis, replayAutoplay, replayJump, replayShow, replayStep, stopAutoplay,
 } from "./replay.js";
+import { pageEngine } from "./pageengine.js";
 import { setUpSettings } from "./settings.js";
 import { bottomPlayer, setAnalysisOn, setFlipped, setInfo, setMode, state, takeLeaveToken } from "./state.js";
 
@@ -116,6 +117,7 @@ function toggleAnalysis(on) {
 
 async function init() {
   mountNav();
+  pageEngine();  // the engine loads in its worker while the page opens
   setUpSettings(new URLSearchParams(location.search));
   setUpNewGameDialog();
   setUpLibraryFilters();

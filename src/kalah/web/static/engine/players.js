@@ -232,6 +232,9 @@ class Player {
   }
 }
 
+/** Players kept at most: each has a table of 16 MiB; the oldest is forgotten when another is made. */
+const KEPT_PLAYERS = 4;
+
 /** The players of one thread, one per game and seat, made again when their spec changes. */
 export class Players {
   /** @param {{searches: Searches, solvers: Solvers, books: Books}} kit */
@@ -254,7 +257,14 @@ export class Players {
     let found = this.players.get(key);
     if (!found || found.spec !== spec || game === undefined) {
       found = { spec, player: new Player(spec, this.kit, key) };
-      if (game !== undefined) this.players.set(key, found);
+      if (game !== undefined) {
+        this.players.delete(key);
+        this.players.set(key, found);
+        for (const oldest of [...this.players.keys()].slice(0, Math.max(0, this.players.size - KEPT_PLAYERS))) {
+          this.players.delete(oldest);
+          this.kit.searches.free(oldest);
+        }
+      }
     }
     const started = performance.now();
     const choice = await found.player.choose(position);

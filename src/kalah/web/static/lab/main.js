@@ -11,6 +11,7 @@
 import { $, $input, $select, sleep } from "../dom.js";
 import { errorText } from "../api.js";
 import { mountNav } from "../nav.js";
+import { pageEngine } from "../pageengine.js";
 import { Compare } from "./compare.js";
 import { Editor, parsePosition } from "./editor.js";
 import { ALGORITHMS, Lines, MAX_DEPTH, boundText, describeNode, fetchTrace, fetchTreeFacts, indexTrace, lineText, moveLetter,
@@ -21,6 +22,7 @@ import { TreeView } from "./tree.js";
 /** @typedef {import("./trace.js").Indexed} Indexed */
 /** @typedef {import("./trace.js").Move} Move */
 
+pageEngine();  // the engine loads in its worker while the page opens
 mountNav();  // first: the page points the bar's MCTS link at its position
 
 /**

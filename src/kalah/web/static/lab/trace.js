@@ -1,10 +1,15 @@
 // @ts-check
 /* A search trace (docs/trace.md, format kalah-trace/1) and what the page derives from it.
  *
- * The server traces the search (POST /api/trace); here the nodes are indexed
+ * The engine in the page traces the search (or the server, POST /api/trace, where the page has no engine);
+ * who moves at each node and the positions along a line are the rules' (engine/rules.js); here the nodes are indexed
  * once (children, subtree ends, depth in the tree) so that stepping and
  * drawing never scan all nodes again.
  */
+
+import { Position as RulesPosition } from "../engine/rules.js";
+import { lineOf, treeFacts } from "../engine/tracing.js";
+import { pageEngine } from "../pageengine.js";
 
 /** @typedef {import("../api.js").Board} Board */
 /** @typedef {import("../api.js").Variant} Variant */
@@ -118,28 +123,41 @@ export function moveLetter(move, player) {
   return String.fromCharCode((player === 0 ? 65 : 97) + move);
 }
 
-/** Ask the server to trace a search.
+/** The most nodes a trace holds (kalah.web.models.MAX_TRACE_NODES). */
+export const MAX_NODES = 20_000;
+
+/** Trace a search: in the page's engine, or on the server where the page has none.
  * @param {Position} position @param {string} algorithm @param {number} depth @param {Record<string, unknown>} [options]
  * @returns {Promise<Trace>} */
 export async function fetchTrace(position, algorithm, depth, options) {
-  return post("/api/trace", { position, algorithm, depth, evaluation: "strong", options: options || {} });
+  const request = { algorithm, depth, evaluation: "strong", options: options || {} };
+  const engine = await pageEngine();
+  if (!engine) return post("/api/trace", { position, ...request });
+  try {
+    return await engine.trace(position, { ...request, max_nodes: MAX_NODES });
+  } catch (error) {
+    if (!(error instanceof Error && error.name === "TraceTooLargeError")) throw error;
+    // in the lab's words (the server's too): how much it shows, and what to change
+    const fewer = ["alphabeta", "pvs", "mtdf"].includes(algorithm) ? "" : ", or alphabeta, pvs or mtdf, which visit fewer";
+    throw new Error(`a ${algorithm} search of depth ${depth} visits more than ${MAX_NODES.toLocaleString("en-US")} nodes,` +
+      ` more than the lab shows: trace a smaller depth${fewer}`);
+  }
 }
 
 /** Who moves at each node of a traced tree, and the moves each cutoff left unvisited (lists by node id, as strings).
  * @typedef {{to_move: number[], pruned: Record<string, Move[]>}} TreeFacts */
 
-/** Ask the server who moves at each node of a trace and which moves each cutoff skipped.
+/** Who moves at each node of a trace and which moves each cutoff skipped, by the rules.
  * @param {Trace} trace @returns {Promise<TreeFacts>} */
 export async function fetchTreeFacts(trace) {
   const nodes = trace.nodes;
-  return post("/api/lab/tree", { position: trace.position, parent: nodes.map((n) => n.parent), move: nodes.map((n) => n.move),
-    cutoff: nodes.map((n) => n.cutoff) });
+  return treeFacts(RulesPosition.fromJSON(trace.position), nodes.map((n) => n.parent), nodes.map((n) => n.move), nodes.map((n) => n.cutoff));
 }
 
-/** The positions along moves from a position, and the legal moves at the last.
+/** The positions along moves from a position, and whether the last is over, by the rules.
  * @param {Position} position @param {Move[]} moves @returns {Promise<{positions: Position[], over: boolean}>} */
 export async function fetchLine(position, moves) {
-  return post("/api/lab/line", { position, moves });
+  return /** @type {{positions: Position[], over: boolean}} */ (lineOf(RulesPosition.fromJSON(position), moves));
 }
 
 /** @param {string} url @param {unknown} body @returns {Promise<any>} */
@@ -177,7 +195,7 @@ export function lineText(ix, mover, id) {
   return names.length ? names.join(" ") : "(the root)";
 }
 
-/** The positions at the ends of lines of moves from one position, asked of the server once each (POST /api/lab/line). */
+/** The positions at the ends of lines of moves from one position, each worked out once. */
 export class Lines {
   /** @param {Position} position */
   constructor(position) {
