@@ -1,5 +1,6 @@
 // @ts-check
-/* The JSON API of the server (kalah/web/app.py) and the shapes of its answers.
+/* The JSON API of the server (kalah/web/app.py) and the shapes of its answers. On a static site (kalah site
+ * build: no server) localapi.js answers the same requests in the browser.
  *
  * The server owns the rules and the games; the page only asks. The typedefs
  * mirror the response models of kalah/web/models.py: each says which with
@@ -7,6 +8,8 @@
  * against /openapi.json. A refused request rejects with an ApiError carrying
  * the HTTP status and the server's message.
  */
+
+import { STATIC_SITE } from "./site.js";
 
 /** A pit index 0..pits-1 of the mover's side, or the pie-rule swap.
  * @typedef {number | "swap"} Move */
@@ -207,6 +210,7 @@ export function hasStatus(error, status) {
  * @returns {Promise<any>}
  */
 export async function request(method, url, body, headers) {
+  if (STATIC_SITE) return (await import("./localapi.js")).localRequest(method, url, body);
   /** @type {RequestInit & {headers: Record<string, string>}} */
   const options = { method, headers: { ...(headers || {}) } };
   if (body !== undefined) {

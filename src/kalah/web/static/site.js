@@ -6,19 +6,20 @@
 /** True on a static site (false outside a page: the unit tests of the modules that import this one). */
 export const STATIC_SITE = typeof document === "object" && document.documentElement.dataset.site === "static";
 
-/** The site's root: this module is in static/ under it. */
-const ROOT = new URL("../", import.meta.url);
+/** The site's root: this module is in static/ under it. @returns {URL} */
+const root = () => new URL("../", import.meta.url);
 
 /** The address of a page: "" (the board), "lab", "lab/mcts" or "live", with a query or a hash.
  * @param {string} page @param {string} [rest] "?..." or "#..." @returns {string} */
 export function pageHref(page, rest = "") {
   if (!STATIC_SITE) return `/${page}${rest}`;
-  return new URL(page ? `${page}/` : "", ROOT).pathname + rest;
+  return new URL(page ? `${page}/` : "", root()).pathname + rest;
 }
 
 /** The page shown now, as pageHref names it. @returns {string} */
 export function currentPage() {
   if (!STATIC_SITE) return location.pathname.replace(/^\/+|\/+$/g, "");
-  const path = location.pathname.startsWith(ROOT.pathname) ? location.pathname.slice(ROOT.pathname.length) : location.pathname;
+  const base = root().pathname;
+  const path = location.pathname.startsWith(base) ? location.pathname.slice(base.length) : location.pathname;
   return path.replace(/index\.html$/, "").replace(/^\/+|\/+$/g, "");
 }

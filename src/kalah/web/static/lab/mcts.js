@@ -15,11 +15,13 @@ import { errorText } from "../api.js";
 import { createBoard } from "../board.js";
 import { mountNav } from "../nav.js";
 import { pageEngine } from "../pageengine.js";
+import { pageHref } from "../site.js";
 import { $, $input, $select } from "../dom.js";
 import { STYLE } from "../style.js";
 import { bornAfter, movesTo, playoutFrom, statsAfter } from "./mctstree.js";
 import { MctsView, signed } from "./mctsview.js";
-import { ALGORITHMS, Lines, MAX_DEPTH, moveLetter } from "./trace.js";
+import { Lines } from "./source.js";
+import { ALGORITHMS, MAX_DEPTH, moveLetter } from "./trace.js";
 import { TracePane } from "./tracepane.js";
 
 /** @typedef {import("./mctstree.js").MctsTrace} MctsTrace */
@@ -61,8 +63,8 @@ function updateUrls(position) {
   const json = JSON.stringify(position);
   const params = new URLSearchParams({ position: json, playouts: $input("#playouts").value, seed: $input("#seed").value,
     depth: String(abDepth()), algorithm: $select("#ab-algorithm").value });
-  history.replaceState(null, "", `/lab/mcts?${params}`);
-  const lab = `/lab?${new URLSearchParams({ position: json, algorithm: $select("#ab-algorithm").value, depth: String(abDepth()) })}`;
+  history.replaceState(null, "", pageHref("lab/mcts", `?${params}`));
+  const lab = pageHref("lab", `?${new URLSearchParams({ position: json, algorithm: $select("#ab-algorithm").value, depth: String(abDepth()) })}`);
   for (const id of ["#open-lab", "#nav-lab"]) /** @type {HTMLAnchorElement} */ ($(id)).href = lab;
 }
 

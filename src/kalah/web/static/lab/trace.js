@@ -1,15 +1,10 @@
 // @ts-check
 /* A search trace (docs/trace.md, format kalah-trace/1) and what the page derives from it.
  *
- * The engine in the page traces the search (or the server, POST /api/trace, where the page has no engine);
- * who moves at each node and the positions along a line are the rules' (engine/rules.js); here the nodes are indexed
+ * Where the traces come from is source.js; here the nodes are indexed
  * once (children, subtree ends, depth in the tree) so that stepping and
  * drawing never scan all nodes again.
  */
-
-import { Position as RulesPosition } from "../engine/rules.js";
-import { lineOf, treeFacts } from "../engine/tracing.js";
-import { pageEngine } from "../pageengine.js";
 
 /** @typedef {import("../api.js").Board} Board */
 /** @typedef {import("../api.js").Variant} Variant */
@@ -54,6 +49,9 @@ import { pageEngine } from "../pageengine.js";
  * @property {number[]} level        distance from the node's root
  * @property {number[]} roots
  */
+
+/** Who moves at each node of a traced tree, and the moves each cutoff left unvisited (lists by node id, as strings).
+ * @typedef {{to_move: number[], pruned: Record<string, Move[]>}} TreeFacts */
 
 /** The lab's limits: the server caps the depth (POST /api/trace, kalah.web.models.MAX_TRACE_DEPTH). */
 export const MAX_DEPTH = 12;
@@ -123,56 +121,6 @@ export function moveLetter(move, player) {
   return String.fromCharCode((player === 0 ? 65 : 97) + move);
 }
 
-/** The most nodes a trace holds (kalah.web.models.MAX_TRACE_NODES). */
-export const MAX_NODES = 20_000;
-
-/** Trace a search: in the page's engine, or on the server where the page has none.
- * @param {Position} position @param {string} algorithm @param {number} depth @param {Record<string, unknown>} [options]
- * @returns {Promise<Trace>} */
-export async function fetchTrace(position, algorithm, depth, options) {
-  const request = { algorithm, depth, evaluation: "strong", options: options || {} };
-  const engine = await pageEngine();
-  if (!engine) return post("/api/trace", { position, ...request });
-  try {
-    return await engine.trace(position, { ...request, max_nodes: MAX_NODES });
-  } catch (error) {
-    if (!(error instanceof Error && error.name === "TraceTooLargeError")) throw error;
-    // in the lab's words (the server's too): how much it shows, and what to change
-    const fewer = ["alphabeta", "pvs", "mtdf"].includes(algorithm) ? "" : ", or alphabeta, pvs or mtdf, which visit fewer";
-    throw new Error(`a ${algorithm} search of depth ${depth} visits more than ${MAX_NODES.toLocaleString("en-US")} nodes,` +
-      ` more than the lab shows: trace a smaller depth${fewer}`);
-  }
-}
-
-/** Who moves at each node of a traced tree, and the moves each cutoff left unvisited (lists by node id, as strings).
- * @typedef {{to_move: number[], pruned: Record<string, Move[]>}} TreeFacts */
-
-/** Who moves at each node of a trace and which moves each cutoff skipped, by the rules.
- * @param {Trace} trace @returns {Promise<TreeFacts>} */
-export async function fetchTreeFacts(trace) {
-  const nodes = trace.nodes;
-  return treeFacts(RulesPosition.fromJSON(trace.position), nodes.map((n) => n.parent), nodes.map((n) => n.move), nodes.map((n) => n.cutoff));
-}
-
-/** The positions along moves from a position, and whether the last is over, by the rules.
- * @param {Position} position @param {Move[]} moves @returns {Promise<{positions: Position[], over: boolean}>} */
-export async function fetchLine(position, moves) {
-  return /** @type {{positions: Position[], over: boolean}} */ (lineOf(RulesPosition.fromJSON(position), moves));
-}
-
-/** @param {string} url @param {unknown} body @returns {Promise<any>} */
-async function post(url, body) {
-  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  let data = null;
-  try { data = await response.json(); } catch (e) { data = null; }
-  if (!response.ok) {
-    const detail = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : response.statusText;
-    // A refused request (4xx) is explained by the server's message alone; a failure of the server keeps its status.
-    throw new Error(response.status < 500 ? detail : `${response.status}: ${detail}`);
-  }
-  return data;
-}
-
 /** What the lab says about a node: where it is in the search, its window and what it returned.
  * @param {Indexed} ix @param {number} id @returns {{node: string, window: string, value: string}} */
 export function describeNode(ix, id) {
@@ -193,26 +141,4 @@ export function lineText(ix, mover, id) {
     return moveLetter(ix.trace.nodes[at].move, parent === null ? 0 : Math.max(0, mover[parent]));
   });
   return names.length ? names.join(" ") : "(the root)";
-}
-
-/** The positions at the ends of lines of moves from one position, each worked out once. */
-export class Lines {
-  /** @param {Position} position */
-  constructor(position) {
-    this.position = position;
-    /** @type {Map<string, Position>} */
-    this.known = new Map();
-  }
-
-  /** The position after `moves`. @param {Move[]} moves @returns {Promise<Position>} */
-  async after(moves) {
-    const key = JSON.stringify(moves);
-    let position = this.known.get(key);
-    if (!position) {
-      const line = await fetchLine(this.position, moves);
-      position = line.positions[line.positions.length - 1];
-      this.known.set(key, position);
-    }
-    return position;
-  }
 }
