@@ -95,7 +95,9 @@ export class Engine {
       this.worker.postMessage({ setup });
     }
     await this.request("checkSpec", ["pvs:depth=1"]);
-    await this.request("search", [{ board: [[1, 0], [1, 0]], to_move: 0 }, { depth: 1 }]);  // the module loads now
+    // the module loads now (a search on an engine of its own, with no table: the shared engines' tables, whose
+    // history a search's node counts follow, are as in a fresh Python process)
+    await this.request("search", [{ board: [[1, 0], [1, 0]], to_move: 0 }, { depth: 1, table_bits: 0 }]);
   }
 
   /** @param {any} message */
