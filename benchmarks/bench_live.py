@@ -61,12 +61,15 @@ uvicorn.Server(config).run()
 """
 
 
-def start_server(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    directory: Path, library: str | None = None, log: str = "server.log"
+) -> tuple[subprocess.Popen[bytes], str]:
+    """A server on ``library`` (default: a new SQLite file in ``directory``), its log in ``directory``."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-c", SERVER, str(directory / "games.sqlite"), str(port)],
+        [sys.executable, "-c", SERVER, library or str(directory / "games.sqlite"), str(port)],
         stdout=subprocess.DEVNULL,
-        stderr=(directory / "server.log").open("wb"),
+        stderr=(directory / log).open("wb"),
         start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
@@ -83,12 +86,14 @@ class Share:
     opening: list[float] = field(default_factory=list)  #: seconds from inviting to both seats connected
     all_open: float = 0.0  #: when the last of this process's tables opened (time.time())
     lag: list[float] = field(default_factory=list)  #: this process's event loop lag samples, seconds
+    finished: list[float] = field(default_factory=list)  #: when each game played to its end ended (time.time())
 
 
 @dataclass
 class Run:
     """What every player of one process shares: the server, its HTTP client, the game, the thinking time,
-    the deadline (``time.time()``) and where the measurements go."""
+    the deadline (``time.time()``) and where the measurements go; ``urls``: the server each seat plays through
+    (two processes of one library, say; default: both ``url``)."""
 
     url: str
     http: httpx.AsyncClient
@@ -96,6 +101,10 @@ class Run:
     think: tuple[float, float]
     until: float
     share: Share
+    urls: tuple[str, str] | None = None
+
+    def seat_url(self, seat: int) -> str:
+        return self.urls[seat] if self.urls else self.url
 
 
 class Game:
@@ -105,11 +114,13 @@ class Game:
         self.sent: dict[int, tuple[float, float]] = {}  # move number: (time.time(), perf_counter)
         self.seated = 0
         self.both_seated = asyncio.Event()
+        self.over = False
 
 
 async def player(run: Run, game_id: int, seat: int, token: str, game: Game, rng: random.Random) -> None:
     """Play one seat: wait for pushes, move when it is this seat's turn, time the opponent's moves' arrival."""
-    ws_url = run.url.replace("http://", "ws://") + f"/api/games/{game_id}/live"
+    url = run.seat_url(seat)
+    ws_url = url.replace("http://", "ws://") + f"/api/games/{game_id}/live"
     try:
         async with websockets.connect(ws_url, max_size=2**20, ping_interval=None) as socket_:
             await socket_.send(json.dumps({"token": token}))
@@ -131,7 +142,10 @@ async def player(run: Run, game_id: int, seat: int, token: str, game: Game, rng:
                 if number in game.sent and state["last"] and state["last"]["player"] != seat and number > moved_at:
                     sent_at, began = game.sent.pop(number)
                     run.share.moves.append((sent_at, time.perf_counter() - began))
-                if state["over"] or time.time() > run.until:
+                if state["over"]:
+                    game.over = True
+                    return
+                if time.time() > run.until:
                     return
                 if state["to_move"] == seat and number > moved_at and all(message["live"]["seats_taken"]):
                     moved_at = number
@@ -142,7 +156,7 @@ async def player(run: Run, game_id: int, seat: int, token: str, game: Game, rng:
                         return
                     game.sent[number + 1] = (time.time(), time.perf_counter())
                     answer = await run.http.post(
-                        f"{run.url}/api/live/games/{game_id}/moves",
+                        f"{url}/api/live/games/{game_id}/moves",
                         json={"move": move, "moves": number},
                         headers={"X-Seat-Token": token},
                     )
@@ -174,7 +188,9 @@ async def _play_one(run: Run, rng: random.Random, first: bool, began: float) -> 
         run.share.errors.append(f"create: {made.status_code}")
         return False
     seat = made.json()
-    claimed = await run.http.post(f"{run.url}/api/live/games/{seat['game_id']}/claim", json={"invite": seat["invite"]})
+    claimed = await run.http.post(
+        f"{run.seat_url(1)}/api/live/games/{seat['game_id']}/claim", json={"invite": seat["invite"]}
+    )
     if claimed.status_code != 200:
         run.share.errors.append(f"claim: {claimed.status_code}")
         return False
@@ -192,6 +208,8 @@ async def _play_one(run: Run, rng: random.Random, first: bool, began: float) -> 
     if first:
         run.share.all_open, first = max(run.share.all_open, time.time()), False
     await asyncio.gather(*players)
+    if game.over:
+        run.share.finished.append(time.time())
     unanswered = [number for number, (sent_at, _) in game.sent.items() if sent_at < run.until - 5]
     run.share.errors += [f"game {seat['game_id']}: no push of move {number}" for number in unanswered]
     return True
@@ -208,7 +226,13 @@ async def table(run: Run, rng: random.Random, delay: float) -> None:
 
 
 async def play_share(
-    url: str, tables: list[float], variant: dict[str, int], seed: int, think: tuple[float, float], until: float
+    url: str,
+    tables: list[float],
+    variant: dict[str, int],
+    seed: int,
+    think: tuple[float, float],
+    until: float,
+    urls: tuple[str, str] | None = None,
 ) -> Share:
     share = Share()
     lag = LoopLag()
@@ -216,7 +240,7 @@ async def play_share(
     rng = random.Random(seed)
     connections = 2 * len(tables)
     async with http_client(url, max_connections=connections, max_keepalive_connections=connections) as http:
-        run = Run(url, http, variant, think, until, share)
+        run = Run(url, http, variant, think, until, share, urls)
         await asyncio.gather(*(table(run, random.Random(rng.random()), delay) for delay in tables))
     lag.stop()
     share.lag = lag.samples
@@ -224,10 +248,16 @@ async def play_share(
 
 
 def run_share(
-    url: str, tables: list[float], variant: dict[str, int], seed: int, think: tuple[float, float], until: float
+    url: str,
+    tables: list[float],
+    variant: dict[str, int],
+    seed: int,
+    think: tuple[float, float],
+    until: float,
+    urls: tuple[str, str] | None = None,
 ) -> Share:
     """One player process: its tables, opened at the given delays."""
-    return asyncio.run(play_share(url, tables, variant, seed, think, until))
+    return asyncio.run(play_share(url, tables, variant, seed, think, until, urls))
 
 
 def main() -> None:

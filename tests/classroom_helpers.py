@@ -24,10 +24,13 @@ class ServerThread:
         tournament: object | None = None,
         pair_every: float = 0.2,
         connections: object | None = None,
+        agents: object | None = None,
+        config: ServerConfig | None = None,
     ) -> None:
+        self.agents = agents
         self.db = db
         self.connections = connections
-        self.config = ServerConfig(
+        self.config = config or ServerConfig(
             variant=variant or Variant(6, 6), move_time=move_time, pair_every=pair_every, limits=limits or Limits()
         )
         self.tournament = tournament
@@ -56,6 +59,7 @@ class ServerThread:
                 ready=ready,
                 tournament=self.tournament,
                 connections=self.connections,
+                agents=self.agents,
             )
 
         try:

@@ -24,3 +24,29 @@ def pytest_unconfigure(config):
     import shutil
 
     shutil.rmtree(_DATA_HOME, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A PostgreSQL server for the whole run (tests/postgres_server.py); skips without PostgreSQL."""
+    from postgres_server import start_server
+
+    server = start_server()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres):
+    """The address of a new empty PostgreSQL database."""
+    from postgres_server import fresh_database
+
+    return fresh_database(postgres)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def library_target(request, tmp_path):
+    """Where a test's game library lives: a SQLite file, then a PostgreSQL database (the test runs twice)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite")
+    return request.getfixturevalue("postgres_url")

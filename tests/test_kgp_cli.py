@@ -12,7 +12,7 @@ from kgp_interop import kalah_command
 MISUSES = [
     (["kgp"], "Missing argument"),
     (["kgp", "nohost"], "a server is host:port"),
-    (["kgp", "example.org:99999"], "a server is host:port"),
+    (["kgp", "example.org:99999"], "port 99999 of 'example.org:99999' is out of range: a port is 1 to 65535"),
     (["kgp", "127.0.0.1:1", "--games", "0"], "--games must be at least 1"),
     (["kgp", "127.0.0.1:1", "--player", "nobody"], "unknown player 'nobody'"),
     (["kgp", "127.0.0.1:1", "--player", "human"], "needs a person"),
@@ -23,11 +23,22 @@ MISUSES = [
     (["arena", "serve", "--move-time", "0"], "--move-time"),
     (["arena", "serve", "--pits", "13"], "pits must be between 1 and 12"),
     (["arena", "serve", "--stage", "13x12", "--tournament"], "pits must be between 1 and 12"),
-    (["arena", "serve", "--stage", "big"], "a stage is PITSxSEEDS"),
+    (["arena", "serve", "--stage", "big", "--tournament"], "a stage is PITSxSEEDS"),
+    (["arena", "serve", "--stage", "8x8"], "--stage needs --tournament"),
+    (["arena", "serve", "--swiss", "3"], "--swiss needs --tournament"),
+    (["arena", "serve", "--log-level", "loud"], "--log-level must be one of debug, info, warning, error"),
+    (["arena", "serve", "--log-file", "{missing}/log"], "--log-file: no directory"),
+    (["arena", "serve", "--agents", "{missing}"], "no such directory of submissions"),
+    (["arena", "serve", "--agent-processes", "1"], "--agent-processes must be at least 4"),
+    (["arena", "agents", "check", "{missing}"], "no such directory of submissions"),
+    (["arena", "agents", "list", "--db", "{missing}/lib.sqlite"], "--db: no file"),
     (["arena", "serve", "--games-per-pairing", "3"], "--games-per-pairing"),
     (["arena", "serve", "--field", "1"], "--field"),
     (["arena", "serve", "--db", "{missing}/lib.sqlite", "--port", "0", "--kgp-port", "0"], "no directory"),
-    (["arena", "serve", "--standings", "{missing}/final", "--port", "0", "--kgp-port", "0"], "no directory"),
+    (
+        ["arena", "serve", "--standings", "{missing}/final", "--tournament", "--port", "0", "--kgp-port", "0"],
+        "no directory",
+    ),
     (["arena", "serve", "--nope"], "No such option"),
     (["arena", "serve", "--port", "8799", "--kgp-port", "8799"], "--port and --kgp-port must differ, both are 8799"),
 ]
@@ -154,3 +165,39 @@ def test_a_refused_websocket_is_one_line_and_exit_2(retries):
     assert lines[-1].startswith(f"kalah: error: {url}: the server refused the WebSocket connection (HTTP 403)")
     if retries:
         assert "trying again in 1 s" in lines[0]
+
+
+BAD_MANIFESTS = [
+    (None, "no agent.toml"),
+    ("name = 'a'\ntoken = 'long-enough'\n", "run is missing"),
+    ("name = 'a'\ntoken = 'short'\nrun = 'x'\n", "token has at least 8 characters"),
+    ("name = 'a b'\ntoken = 'long-enough'\nrun = 'x'\n", "name 'a b' must be 1 to 40 letters"),
+    ("name = 'a'\ntoken = 'long-enough'\nrun = 'x'\nimage = 'y'\n", "unknown key 'image'"),
+    ("name = 'a\ntoken", "not TOML"),
+    ("name = 'a'\ntoken = 'long-enough'\nrun = 3\n", "run must be a non-empty string"),
+]
+
+
+@pytest.mark.parametrize("text, message", BAD_MANIFESTS, ids=[message for _, message in BAD_MANIFESTS])
+@pytest.mark.parametrize("command", [["arena", "agents", "check"], ["arena", "serve", "--port", "0", "--agents"]])
+def test_a_bad_manifest_is_one_line_and_exit_2(tmp_path, text, message, command):
+    folder = tmp_path / "submissions" / "student"
+    folder.mkdir(parents=True)
+    if text is not None:
+        (folder / "agent.toml").write_text(text)
+    run = subprocess.run(
+        [*kalah_command(), *command, str(tmp_path / "submissions")], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 2, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kalah: error:") and message in lines[0], run.stderr
+
+
+def test_two_submissions_of_one_name_are_one_line_and_exit_2(tmp_path):
+    for folder in ("one", "two"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "agent.toml").write_text(f"name = 'same'\ntoken = 'token-{folder}'\nrun = 'x'\n")
+    run = subprocess.run(
+        [*kalah_command(), "arena", "agents", "check", "--no-build", str(tmp_path)], capture_output=True, text=True
+    )
+    assert run.returncode == 2 and "have the same name" in run.stderr, run.stderr

@@ -43,7 +43,7 @@ def _fail_first(monkeypatch, owner: type, name: str, times: int, error: Exceptio
 def test_a_result_the_database_refuses_is_kept_and_stored_later(tmp_path, monkeypatch, caplog):
     book = AgentBook(tmp_path / "lib.sqlite")
     south, north = book.bot("bot-a", "random").id, book.bot("bot-b", "random").id
-    refused = sqlite3.OperationalError("unable to open database file")
+    refused = LibraryError("the game library cannot be used: unable to open database file")
     _fail_first(monkeypatch, AgentBook, "_store_results", 2, refused)
     with caplog.at_level(logging.WARNING, logger="kalah.classroom"):
         book.record_result(1, south, north, 1.0, "40-32", "practice", "kalah(6,6)")  # does not raise
@@ -58,14 +58,15 @@ def test_a_result_the_database_refuses_is_kept_and_stored_later(tmp_path, monkey
 
 
 _CRASH_AFTER_A_REFUSED_RESULT = """
-import os, signal, sqlite3, sys
+import os, signal, sys
 from kalah.classroom import AgentBook
+from kalah.records import LibraryError
 
 book = AgentBook(sys.argv[1])
 south, north = book.bot("bot-a", "random").id, book.bot("bot-b", "random").id
 
 def refused(rows):
-    raise sqlite3.OperationalError("database or disk is full")
+    raise LibraryError("the game library cannot be used: database or disk is full")
 
 book._store_results = refused
 book.record_result(7, south, north, 1.0, "40-32", "practice", "kalah(6,6)")
@@ -119,7 +120,9 @@ def test_the_journal_is_stored_when_the_database_takes_writes_again(tmp_path, mo
     ResultJournal(journal_path(db)).add((3, south, north, 0.5, "36-36", "practice", "kalah(6,6)"))
     with open(journal_path(db), "a", encoding="utf-8") as journal:
         journal.write('{"game_id":4,"south":1,"no')  # the last append, cut by a crash
-    calls = _fail_first(monkeypatch, AgentBook, "_store_results", 2, sqlite3.OperationalError("disk I/O error"))
+    calls = _fail_first(
+        monkeypatch, AgentBook, "_store_results", 2, LibraryError("the game library is damaged: disk I/O error")
+    )
     book = AgentBook(db)
     assert calls[0] == 1 and book.unsaved == 1 and journal_path(db).exists()
     book.record_result(5, south, north, 0.0, "30-42", "practice", "kalah(6,6)")
@@ -136,7 +139,7 @@ def test_results_kept_while_the_journal_cannot_be_written_reach_it_later(tmp_pat
     written whole at a later retry that can, so a crash after that loses nothing."""
     book = AgentBook(tmp_path / "lib.sqlite")
     south, north = book.bot("bot-a", "random").id, book.bot("bot-b", "random").id
-    refused = sqlite3.OperationalError("unable to open database file")
+    refused = LibraryError("the game library cannot be used: unable to open database file")
     _fail_first(monkeypatch, AgentBook, "_store_results", 10, refused)
     _fail_first(monkeypatch, ResultJournal, "add", 1, OSError(24, "Too many open files"))
     book.record_result(8, south, north, 1.0, "40-32", "practice", "kalah(6,6)")
@@ -167,7 +170,7 @@ def quick_retries(monkeypatch):
 
 
 def test_agents_are_told_a_result_the_database_refused_and_play_on(tmp_path, monkeypatch):
-    refused = sqlite3.OperationalError("unable to open database file")
+    refused = LibraryError("the game library cannot be used: unable to open database file")
     calls = _fail_first(monkeypatch, AgentBook, "_store_results", 1, refused)
     with ServerThread(tmp_path / "lib.sqlite", move_time=0.3) as server:
         good = WellBehaved(server, games=2)  # it counts its games by the results it is told

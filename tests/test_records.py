@@ -107,8 +107,8 @@ def test_unfinished_game_is_written_and_marked(tmp_path):
     assert load_record(path).moves
 
 
-def test_library_keeps_games_and_moves(tmp_path):
-    library = GameLibrary(tmp_path / "games.sqlite")
+def test_library_keeps_games_and_moves(library_target, tmp_path):
+    library = GameLibrary(library_target)
     writer = LibraryWriter(library, tags={"suite": "test"})
     result = play_game([RandomPlayer(1), RandomPlayer(2)], observers=[writer])
     summary = library.list_games(tags={"suite": "test"})[0]
@@ -120,10 +120,10 @@ def test_library_keeps_games_and_moves(tmp_path):
     assert library.record(copy_id).final == result.final
 
 
-def test_library_refuses_illegal_moves_without_damage(tmp_path):
+def test_library_refuses_illegal_moves_without_damage(library_target, tmp_path):
     from kalah import IllegalMoveError
 
-    library = GameLibrary(tmp_path / "games.sqlite")
+    library = GameLibrary(library_target)
     game = library.create_game(Position.start(), [PlayerInfo("a", "random"), PlayerInfo("b", "random")])
     library.add_move(game, 2)
     with pytest.raises(IllegalMoveError):
@@ -132,9 +132,9 @@ def test_library_refuses_illegal_moves_without_damage(tmp_path):
     assert library.take_back(game) == Position.start()
 
 
-def test_a_game_of_kalah_12_12_in_a_record_file_and_the_library(tmp_path):
+def test_a_game_of_kalah_12_12_in_a_record_file_and_the_library(library_target, tmp_path):
     # 288 seeds, more than a byte counts: the records and the library keep every count as it is
-    path, library = tmp_path / "big.json", GameLibrary(tmp_path / "games.sqlite")
+    path, library = tmp_path / "big.json", GameLibrary(library_target)
     writer = LibraryWriter(library)
     result = play_game(
         [RandomPlayer(3), RandomPlayer(4)], Position.start(Variant(12, 12)), [RecordFileWriter(path), writer]
@@ -164,23 +164,23 @@ GAME_ID_METHODS = {
 
 @pytest.mark.parametrize("game_id", [10**20, 2**63, 0, -1, -(10**20)])
 @pytest.mark.parametrize("method", GAME_ID_METHODS)
-def test_an_id_no_game_can_have_is_the_librarys_not_found_error(tmp_path, method, game_id):
+def test_an_id_no_game_can_have_is_the_librarys_not_found_error(library_target, tmp_path, method, game_id):
     # From Python (the CLI and the servers check ids first), a huge id was sqlite3's OverflowError.
     from kalah.records import MAX_GAME_ID, GameNotFoundError
 
-    library = GameLibrary(tmp_path / "games.sqlite")
+    library = GameLibrary(library_target)
     game = library.create_game(Position.start(), [PlayerInfo("a", "random"), PlayerInfo("b", "random")])
     with pytest.raises(GameNotFoundError) as caught:
         GAME_ID_METHODS[method](library, game_id)
     assert str(caught.value) == (
-        f"no game {game_id} in {library.path}: a game id is a whole number from 1 to {MAX_GAME_ID}"
+        f"no game {game_id} in {library.where}: a game id is a whole number from 1 to {MAX_GAME_ID}"
     )
     assert caught.value.game_id == game_id
     assert library.position(game) == Position.start() and library.summary(game).status == "playing"
 
 
-def test_a_listing_by_ids_no_game_can_have_is_empty(tmp_path):
-    library = GameLibrary(tmp_path / "games.sqlite")
+def test_a_listing_by_ids_no_game_can_have_is_empty(library_target, tmp_path):
+    library = GameLibrary(library_target)
     game = library.create_game(Position.start(), [PlayerInfo("a", "random"), PlayerInfo("b", "random")])
     assert library.list_games(ids=[10**20, -(10**20), 0]) == []
     assert [s.id for s in library.list_games(ids=[10**20, game])] == [game]

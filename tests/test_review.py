@@ -14,7 +14,7 @@ from kalah import Position, Variant
 from kalah.match import play_game
 from kalah.players import make_player
 from kalah.records import GameLibrary, GameRecord, RecordBuilder
-from kalah.records.library import SCHEMA
+from kalah.records.schema import GAMES, STEPS
 from kalah.review import CLASSES, ReviewError, classify, review
 from test_solve_truth import brute, brute_move_value
 
@@ -130,14 +130,17 @@ def test_an_old_library_gains_the_reviews_table_and_keeps_its_games(tmp_path):
     library.close()
     with sqlite3.connect(path) as old:  # the library as kalah wrote it before reviews existed
         old.execute("DROP TABLE reviews")
+        old.execute("DROP TABLE schema_versions")  # steps were counted by PRAGMA user_version then
+        for column in ("winner", "termination", "leave_digest"):
+            old.execute(f"ALTER TABLE games DROP COLUMN {column}")
         old.execute("PRAGMA user_version = 0")
-    assert "reviews" not in SCHEMA
+    assert "reviews" not in GAMES
     reopened = GameLibrary(path)
     assert reopened.record(game_id).moves == record.moves
     reopened.save_review(game_id, len(record.moves), {"moves": []})
     assert reopened.review(game_id) == (len(record.moves), {"moves": []})
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert db.execute("SELECT version FROM schema_versions WHERE owner = 'library'").fetchone()[0] == len(STEPS)
 
 
 def test_the_command_prints_a_table_and_json(tmp_path):

@@ -14,8 +14,7 @@ from kalah.cli.replay import step_through
 from kalah.cli.terminal import describe_move
 from kalah.match import MoveEvent, TakeBack, play_game
 from kalah.players import make_player
-from kalah.records import GameLibrary, RecordBuilder
-from kalah.records.library import LibraryWriter
+from kalah.records import GameLibrary, LibraryWriter, RecordBuilder
 
 
 def kalah(*args, input=None):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kalah import Position, Variant
-from kalah.web.service import _effect
+from kalah.web.gamestate import effect_out as _effect
 from test_web_browser import ARTIFACTS, browser, server  # noqa: F401  (the shared fixtures)
 
 pytestmark = pytest.mark.browser

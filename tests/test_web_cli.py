@@ -117,9 +117,13 @@ def test_games_list_keeps_each_game_on_one_line_of_80_columns_with_long_names(tm
     monkeypatch.setenv("COLUMNS", "80")
     assert main(["games", "--db", str(tmp_path / "games.sqlite"), "list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 4 and all(cell_len(line) <= 80 for line in lines), lines  # the headings, three games
+    assert len(lines) == 4, lines  # the headings, three games
     assert [line.split()[0] for line in lines] == ["id", str(playing), str(finished), str(writer.game_id)]
     shown = {line.split()[0]: line for line in lines}
+    # the long names are cut; "random (seed 1)" and "random (seed 2)" differ only at their end, and are never
+    # cut below that: a line longer than 80 columns rather than two names alike
+    assert max(cell_len(line) for line in lines) <= cell_len(lines[-1]), lines
+    assert "random (seed 1) vs random (seed 2)" in shown[str(writer.game_id)]
     assert "Ann" in shown[str(playing)] and "Bob" in shown[str(playing)] and "…" in shown[str(playing)]
     assert "playing" in shown[str(playing)] and first not in shown[str(playing)]
     winner = (first, second)[result.winner]  # the score stays whole after the winner's shortened name
@@ -127,6 +131,26 @@ def test_games_list_keeps_each_game_on_one_line_of_80_columns_with_long_names(tm
         f"{winner[:3]}" in shown[str(finished)]
         and f"won {max(result.scores)}-{min(result.scores)}" in shown[str(finished)]
     )
+
+
+def test_games_list_cuts_no_name_below_what_tells_it_apart_and_gives_whole_names_when_piped(
+    tmp_path, capsys, monkeypatch
+):
+    # Piped, names were cut to 6 characters: "carol-…" for both of carol's agents.
+    from kalah.records import PlayerInfo
+
+    library = GameLibrary(tmp_path / "games.sqlite")
+    long = "carol-" + "x" * 70
+    for first, second in (("carol-minimax", "carol-random"), (long + "-one", long + "-two")):
+        library.create_game(Position.start(), [PlayerInfo(first, "human"), PlayerInfo(second, "human")])
+    monkeypatch.delenv("COLUMNS", raising=False)
+    assert main(["games", "--db", str(tmp_path / "games.sqlite"), "list"]) == 0
+    out = capsys.readouterr().out
+    assert "carol-minimax vs carol-random" in out and f"{long}-one vs {long}-two" in out  # whole, when piped
+    monkeypatch.setenv("COLUMNS", "60")
+    assert main(["games", "--db", str(tmp_path / "games.sqlite"), "list"]) == 0
+    out = capsys.readouterr().out
+    assert "carol-m" in out and "carol-r" in out and "carol-… vs" not in out, out
 
 
 def test_games_delete_asks_and_deletes(tmp_path, capsys, monkeypatch):
@@ -147,7 +171,7 @@ def test_games_delete_asks_and_deletes(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr("typer.confirm", lambda *args, **kwargs: True)
     assert main(["games", "--db", str(db), "delete", str(game)]) == 0
     assert library.list_games() == []
-    with library._connect() as connection:  # the moves went with the game
-        assert connection.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
+    with library.database.read() as session:  # the moves went with the game
+        assert session.value("SELECT COUNT(*) FROM moves") == 0
     assert main(["games", "--db", str(db), "delete", str(game), "--yes"]) == 2
     assert f"no game {game}" in capsys.readouterr().err

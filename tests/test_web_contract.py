@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from kalah.records import GameLibrary, GameNotFoundError, LibraryError
 from kalah.web import create_app
-from kalah.web.service import ApiError, GameService
+from kalah.web.errors import ApiError, in_thread
 
 API_JS = Path(__file__).resolve().parents[1] / "src" / "kalah" / "web" / "static" / "api.js"
 
@@ -384,7 +384,7 @@ def test_a_missing_game_is_a_game_not_found_error(tmp_path):
 
 
 def test_the_service_answers_404_by_the_errors_type_not_its_text(tmp_path):
-    service = GameService(GameLibrary(tmp_path / "games.sqlite"), engines=None)  # type: ignore[arg-type]
+    """Every library call of the web goes through errors.in_thread, which answers by the error's type."""
 
     def failing(error: Exception) -> Any:
         def call() -> None:
@@ -394,7 +394,7 @@ def test_the_service_answers_404_by_the_errors_type_not_its_text(tmp_path):
 
     def status(error: Exception) -> int:
         with pytest.raises(ApiError) as caught:
-            asyncio.run(service._db(failing(error)))
+            asyncio.run(in_thread(failing(error)))
         return caught.value.status
 
     assert status(GameNotFoundError(7, tmp_path / "games.sqlite")) == 404

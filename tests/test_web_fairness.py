@@ -14,8 +14,9 @@ import httpx
 import pytest
 
 from kalah.web import create_app
-from kalah.web.scheduler import Refused, Scheduler, ThreadSlot, address_key, make_slots
-from kalah.web.service import capped_spec
+from kalah.web.clients import client_key as address_key
+from kalah.web.scheduler import Refused, Scheduler, ThreadSlot, make_slots
+from kalah.web.worker import capped_spec
 
 
 def _game(players: list[str]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from kalah import Position
 from kalah.records import GameLibrary, PlayerInfo, StaleGameError
 from kalah.web import create_app
-from kalah.web.service import capped_spec
+from kalah.web.worker import capped_spec
 
 
 @pytest.fixture()
@@ -132,12 +132,12 @@ def test_stale_take_back_redo_and_computer_moves_change_nothing(client):
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == 2
 
 
-def test_two_servers_on_one_library_cannot_both_play_a_move(db):
-    with _client(db) as one, _client(db) as two:
+def test_two_servers_on_one_library_cannot_both_play_a_move(postgres_url):
+    with _client(postgres_url) as one, _client(postgres_url) as two:
         game = new_game(one)
         assert post(one, game, "moves", move=0, moves=0).status_code == 200
         assert post(two, game, "moves", move=5, moves=0).status_code == 409  # two saw the game before the move
-    library = GameLibrary(db)
+    library = GameLibrary(postgres_url)
     with pytest.raises(StaleGameError):
         library.add_move(game["id"], 5, expected_moves=0)
     assert [move.move for move in library.record(game["id"]).moves] == [0]
@@ -443,15 +443,15 @@ def test_only_the_page_that_stored_a_new_game_deletes_it_by_leaving(client):
     assert left.status_code == 200 and client.get(f"/api/games/{first['id']}").status_code == 200
 
 
-def test_the_service_keeps_a_bounded_number_of_leave_secrets(db, monkeypatch):
-    from kalah.web import service as service_module
-
-    monkeypatch.setattr(service_module, "MAX_LEAVE_TOKENS", 2)
+def test_the_leave_secret_is_kept_in_the_library_for_every_server_process(db):
+    """The secret that lets a page delete its unstarted game by leaving was held in one process's memory: a
+    second server on the library, or a restart, kept the game. The library keeps its digest now."""
     with _client(db) as client:
-        games = [new_game(client) for _ in range(3)]
-        kept = client.app.state.service._leave_tokens
-        assert list(kept) == [games[1]["id"], games[2]["id"]]  # the oldest forgotten
-        left = client.post(f"/api/games/{games[0]['id']}/leave", json={"token": games[0]["leave_token"]})
-        assert left.json()["status"] == "playing"  # forgotten: kept, as a begun game is
-        client.post(f"/api/games/{games[1]['id']}/leave", json={"token": games[1]["leave_token"]})
-        assert list(kept) == [games[2]["id"]]
+        game = new_game(client)
+        stored = sqlite3.connect(db).execute("SELECT leave_digest FROM games WHERE id = ?", (game["id"],)).fetchone()
+        assert stored[0] and game["leave_token"] not in stored[0]  # a digest, not the secret
+    with _client(db) as restarted:  # another process (or the same after a restart) knows it from the library
+        wrong = restarted.post(f"/api/games/{game['id']}/leave", json={"token": "not-the-secret"})
+        assert wrong.status_code == 200 and restarted.get(f"/api/games/{game['id']}").status_code == 200
+        left = restarted.post(f"/api/games/{game['id']}/leave", json={"token": game["leave_token"]})
+        assert left.status_code == 200 and restarted.get(f"/api/games/{game['id']}").status_code == 404

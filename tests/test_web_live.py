@@ -10,10 +10,11 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
-from kalah.records import GameLibrary
+from kalah.records import GameLibrary, LibraryBusyError
 from kalah.web import create_app
 from kalah.web.live import LiveLimits
 from kalah.web.live import clock as clocks
+from kalah.web.live.clock import Clock
 
 
 @pytest.fixture()
@@ -107,15 +108,25 @@ def test_a_game_id_is_digits_only_so_no_spelling_slips_past_the_seats(client, sp
     assert state["moves"] == 0 and state["status"] == "playing"  # nothing played, nothing deleted
 
 
-def test_a_live_game_whose_end_cannot_be_read_is_not_deleted(client, monkeypatch):
+def test_a_live_game_whose_end_cannot_be_read_is_not_deleted(db, monkeypatch):
+    app = create_app(db, workers=1, pool="thread", allow_delete=True)
+    with TestClient(app, base_url="http://localhost") as client:
+        _a_live_game_whose_end_cannot_be_read_is_not_deleted(client, monkeypatch)
+
+
+def _a_live_game_whose_end_cannot_be_read_is_not_deleted(client, monkeypatch):
     game_id, _ = start(client)
-    library = client.app.state.live.service.library
+    assert client.delete(f"/api/games/{game_id}").status_code == 403  # under way: its players' alone
+    library = client.app.state.live.games.library
 
     def busy(game_id):
-        raise sqlite3.OperationalError("database is locked")
+        raise LibraryBusyError("the game library is locked by another program")
 
-    monkeypatch.setattr(library, "summary", busy)
-    assert client.delete(f"/api/games/{game_id}").status_code == 403
+    monkeypatch.setattr(library, "game", busy)
+    refused = client.delete(f"/api/games/{game_id}")
+    assert refused.status_code == 503 and "locked" in refused.json()["detail"]
+    monkeypatch.undo()
+    assert client.get(f"/api/games/{game_id}").status_code == 200  # kept
 
 
 def test_an_invitation_is_spent_once_and_tokens_are_stored_hashed(client, db):
@@ -181,7 +192,13 @@ def test_resign_ends_the_game_for_the_other(client):
     assert client.post(f"/api/live/games/{game_id}/resign").status_code == 403
     ended = client.post(f"/api/live/games/{game_id}/resign", headers={"X-Seat-Token": tokens[1]}).json()
     assert ended["live"]["result"] == {"winner": 0, "reason": "resign"}
-    assert ended["state"]["status"] == "stopped"
+    # stored finished, with its winner and how it ended (it was "stopped" with no winner: the library offered
+    # to continue it, and left it out of "finished" and "decisive")
+    assert ended["state"]["status"] == "finished"
+    assert ended["state"]["winner"] == 0 and ended["state"]["termination"] == "resignation"
+    assert not ended["state"]["human_to_move"]
+    listed = {game["id"]: game for game in client.get("/api/games").json()}[game_id]
+    assert (listed["status"], listed["winner"], listed["termination"]) == ("finished", 0, "resignation")
     assert move(client, game_id, tokens[0], 2, 0).status_code == 409
 
 
@@ -234,16 +251,14 @@ def test_the_server_lets_a_flag_fall_by_its_own_timer(client):
 
 
 def test_clock_increment_and_correspondence():
-    clock = clocks.new_clock(3, 2)
-    clocks.moved(clock, 0, 1, False, now=100.0)  # the first move starts the clock, no increment yet
-    assert clock["ms"] == [180_000, 180_000] and clock["running"] == 1
-    clocks.moved(clock, 1, 0, False, now=110.0)
-    assert clock["ms"] == [180_000, 172_000]
-    assert clocks.expired(clock, now=100 + 10 + 180.0) == 0
-    days = clocks.new_clock(days=2)
-    clocks.moved(days, 0, 1, False, now=0.0)
-    clocks.moved(days, 1, 0, False, now=86_400.0)  # a day spent, and the time is full again
-    assert days["ms"][1] == 2 * clocks.DAY_MS
+    clock = Clock.new(3, 2).moved(0, 1, False, now=100.0)  # the first move starts the clock, no increment yet
+    assert clock.ms == (180_000, 180_000) and clock.running == 1
+    clock = clock.moved(1, 0, False, now=110.0)
+    assert clock.ms == (180_000, 172_000)
+    assert clock.expired(now=100 + 10 + 180.0) == 0
+    days = Clock.new(days=2).moved(0, 1, False, now=0.0)
+    days = days.moved(1, 0, False, now=86_400.0)  # a day spent, and the time is full again
+    assert days.ms[1] == 2 * clocks.DAY_MS
 
 
 def test_lobby_challenge_accept_and_expiry(db):
@@ -253,8 +268,7 @@ def test_lobby_challenge_accept_and_expiry(db):
             author.send_json(
                 {"type": "challenge", "variant": {"pits": 4, "seeds": 3}, "clock": {"minutes": 3, "increment": 2}}
             )
-            messages = [author.receive_json(), author.receive_json()]
-            offered = next(m for m in messages if m["type"] == "offered")
+            offered = next_of(author, "offered")  # the listing's news may come before or after it
             listed = client.get("/api/live/challenges").json()
             assert [c["clock"] for c in listed] == ["3 min + 2 s"]
             taken = client.post(f"/api/live/challenges/{offered['id']}/accept")
@@ -262,8 +276,11 @@ def test_lobby_challenge_accept_and_expiry(db):
             matched = next_of(author, "matched")
             assert matched["game_id"] == taken.json()["game_id"] and matched["seat"] == 1 - taken.json()["seat"]
             author.send_json({"type": "challenge", "variant": {}, "clock": {}})
-        time.sleep(0.6)  # the author left: after the grace, the challenge is gone
-        assert client.get("/api/live/challenges").json() == []
+        # the author left: after the grace (a fifth of a second), the challenge is gone
+        deadline = time.monotonic() + 10  # generous: the author's leaving is stored by a thread of a busy machine
+        while client.get("/api/live/challenges").json() != []:
+            assert time.monotonic() < deadline, "the challenge outlived its author's leaving"
+            time.sleep(0.05)
 
 
 def test_a_push_connection_that_floods_the_server_is_closed(client):

@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kalah.records import GameLibrary
+from kalah.rules.outcome import Outcome
 from kalah.web import create_app
 from kalah.web.live import clock as clocks
 
@@ -94,10 +95,10 @@ def test_a_correspondence_game_between_two_seats(tmp_path):
         assert ended["live"]["result"] == {"winner": 0, "reason": "time"}
         assert ended["live"]["clock"]["running"] is None and ended["state"]["moves"] == 3
         listed = {game["id"]: game for game in client.get("/api/games").json()}
-        assert listed[game_id]["stop_reason"] == "Player 2 ran out of time"  # the library page shows why
+        assert (listed[game_id]["winner"], listed[game_id]["termination"]) == (0, "time")  # the library shows why
     summary = GameLibrary(tmp_path / "games.sqlite").summary(game_id)
-    assert summary.status == "stopped" and summary.stop_reason == "Player 2 ran out of time"
-    assert GameLibrary(tmp_path / "games.sqlite").record(game_id).stop_reason == "Player 2 ran out of time"
+    assert summary.status == "finished" and summary.winner == 0 and summary.outcome.termination == "time"
+    assert GameLibrary(tmp_path / "games.sqlite").record(game_id).result()["termination"] == "time"
 
 
 def test_the_server_ends_a_correspondence_game_when_the_day_passes(tmp_path, monkeypatch):
@@ -110,7 +111,7 @@ def test_the_server_ends_a_correspondence_game_when_the_day_passes(tmp_path, mon
             message = next_state(waiting)  # nobody moves or asks: the server decides
             assert message["live"]["result"] == {"winner": 0, "reason": "time"}
             assert message["live"]["clock"]["ms"][1] == 0
-    assert GameLibrary(tmp_path / "games.sqlite").summary(game_id).status == "stopped"
+    assert GameLibrary(tmp_path / "games.sqlite").summary(game_id).status == "finished"
 
 
 @pytest.mark.parametrize("clock", [{"minutes": 3, "increment": 2}, {"days": 2}])
@@ -123,8 +124,8 @@ def test_a_flag_that_fell_while_the_server_was_down_falls_as_it_starts(tmp_path,
     wall.now += 3 * DAY  # the server is down
     with serve(db, wall):
         # nobody opens the game: its flag falls by itself, recorded in the library
-        wait_until(lambda: GameLibrary(db).summary(game_id).status == "stopped")
-        assert GameLibrary(db).record(game_id).stop_reason == "Player 2 ran out of time"
+        wait_until(lambda: GameLibrary(db).summary(game_id).status == "finished")
+        assert GameLibrary(db).record(game_id).decision == Outcome(0, "time")
         row = sqlite3.connect(db).execute("SELECT result FROM live_games WHERE game_id = ?", (game_id,)).fetchone()
         assert row[0] == '{"winner": 0, "reason": "time"}'
         assert GameLibrary(db).summary(other_id).status == "playing"
@@ -138,7 +139,7 @@ def test_a_flag_falls_on_time_after_a_restart_without_anyone_opening_the_game(tm
         due = time.time() + 1.2
     with serve(db):  # restarted at once: player 2's time still runs
         assert GameLibrary(db).summary(game_id).status == "playing"
-        wait_until(lambda: GameLibrary(db).summary(game_id).status == "stopped")
+        wait_until(lambda: GameLibrary(db).summary(game_id).status == "finished")
         assert time.time() >= due - 0.05  # not before the time was out
 
 
@@ -172,5 +173,5 @@ def test_a_damaged_clock_keeps_neither_the_server_nor_other_flags_from_starting(
         write.execute("UPDATE live_games SET clock = '{\"running\": 1}' WHERE game_id = ?", (games[1][0],))
     wall.now += 120
     with serve(db, wall) as client:
-        wait_until(lambda: GameLibrary(db).summary(games[2][0]).status == "stopped")
+        wait_until(lambda: GameLibrary(db).summary(games[2][0]).status == "finished")
         assert client.get("/api/info").status_code == 200

@@ -1,4 +1,4 @@
-"""A move's new state made from the state before it (GameService._state_after, used by live games so that
+"""A move's new state made from the state before it (kalah.web.gamestate.state_after, used by live games so that
 a move does not read the whole game back) is exactly the state read back from the library, in every variant
 and for every kind of player, the pie rule's swap included."""
 
@@ -10,6 +10,7 @@ import pytest
 
 from kalah.records import GameLibrary, PlayerInfo
 from kalah.rules import Position, Variant
+from kalah.web.gamestate import state_after
 from kalah.web.scheduler import Scheduler, make_slots
 from kalah.web.service import GameService
 
@@ -26,12 +27,12 @@ def test_the_state_after_a_move_is_the_state_read_back(tmp_path, variant, specs)
     for _ in range(3):
         position = Position.start(variant)
         game_id = library.create_game(position, [PlayerInfo(spec, spec) for spec in specs])
-        state = service._state_sync(game_id)
+        state = service.state_sync(game_id)
         while not position.is_over:
             move = rng.choice(position.legal_moves())
             after = library.add_move(game_id, move, 0.0, {}, state.moves)
-            made = GameService._state_after(state, position, move, after)
-            state = service._state_sync(game_id)
+            made = state_after(state, position, move, after)
+            state = service.state_sync(game_id)
             assert made == state
             position = after
 
@@ -48,7 +49,7 @@ def test_a_human_move_answers_the_state_read_back(tmp_path, variant):
         move = rng.choice(position.legal_moves())
         if position.to_move == 0:
             answered = service._human_move_sync(game_id, move, moves)
-            assert answered == service._state_sync(game_id)
+            assert answered == service.state_sync(game_id)
             position = position.play(move)
         else:  # the computer's move, stored as the service stores it
             position = library.add_move(game_id, move, 0.0, {}, moves)

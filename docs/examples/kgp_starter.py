@@ -1,6 +1,6 @@
 """A starter agent for the class server: a player class, played over KGP by kalah's own client.
 
-    KGP_SERVER=127.0.0.1:2671 KGP_TOKEN=a-long-secret python kgp_starter.py
+KGP_SERVER=127.0.0.1:2671 KGP_TOKEN=a-long-secret python kgp_starter.py
 """
 
 import os
@@ -27,7 +27,11 @@ class MyAgent:
 
 if __name__ == "__main__":
     games = int(os.environ.get("KGP_GAMES", "0")) or None  # 0: play until stopped
-    options = ClientOptions(os.environ.get("KGP_SERVER", "127.0.0.1:2671"), name=os.environ.get("KGP_NAME", "my-agent"),
-                            token=os.environ.get("KGP_TOKEN"), games=games)
+    options = ClientOptions(
+        os.environ.get("KGP_SERVER", "127.0.0.1:2671"),
+        name=os.environ.get("KGP_NAME", "my-agent"),
+        token=os.environ.get("KGP_TOKEN"),
+        games=games,
+    )
     report = run_client(MyAgent(), options, events=lambda kind, text: print(text))
     print("stopped:", report.reason)

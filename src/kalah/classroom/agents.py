@@ -1,7 +1,9 @@
-"""The class server's agents and results: a SQLite table beside the game library's.
+"""The class server's agents and results: tables beside the game library's, in its database (SQLite or
+PostgreSQL, :mod:`kalah.records.store`).
 
-An agent is known by its token, kept only as a hash (SHA-256 of a salt
-stored in the file and the token), and shown by its name. An agent that sends
+An agent is known by its token, kept only as the library's digest of it
+(SHA-256 of a salt kept in the database and the token), and shown by its
+name. An agent that sends
 no token is anonymous: a new agent each sign-in (the server reuses one for the
 same address and name). Built-in bots are agents
 too, so that ratings cover everyone. Each finished (or forfeited) game leaves
@@ -17,47 +19,73 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import secrets
-import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kalah.arena.elo import fit_ratings
+from kalah.records import LibraryError
+from kalah.records.store import Database, Session
 
 from .journal import ResultJournal, Row, journal_path
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS kgp_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS kgp_agents (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id {id},
     token_hash TEXT UNIQUE,
     name TEXT NOT NULL,
     authors TEXT NOT NULL DEFAULT '',
     description TEXT NOT NULL DEFAULT '',
     kind TEXT NOT NULL DEFAULT 'agent',
-    first_seen TEXT NOT NULL DEFAULT (datetime('now')),
-    last_seen TEXT NOT NULL DEFAULT (datetime('now'))
+    first_seen TEXT NOT NULL DEFAULT {now},
+    last_seen TEXT NOT NULL DEFAULT {now}
 );
 CREATE TABLE IF NOT EXISTS kgp_results (
-    game_id INTEGER PRIMARY KEY,
-    south INTEGER NOT NULL REFERENCES kgp_agents(id),
-    north INTEGER NOT NULL REFERENCES kgp_agents(id),
-    score REAL NOT NULL,
+    game_id BIGINT PRIMARY KEY,
+    south BIGINT NOT NULL REFERENCES kgp_agents(id),
+    north BIGINT NOT NULL REFERENCES kgp_agents(id),
+    score {real} NOT NULL,
     reason TEXT NOT NULL,
     event TEXT NOT NULL DEFAULT 'practice',
     variant TEXT NOT NULL,
-    finished_at TEXT NOT NULL DEFAULT (datetime('now'))
+    finished_at TEXT NOT NULL DEFAULT {now}
 );
+CREATE TABLE IF NOT EXISTS kgp_grades (
+    game_id BIGINT NOT NULL,
+    side INTEGER NOT NULL,
+    agent_id BIGINT NOT NULL REFERENCES kgp_agents(id),
+    decisions INTEGER NOT NULL,
+    exact INTEGER NOT NULL,
+    seeds_lost {real} NOT NULL,
+    good INTEGER NOT NULL,
+    blunders INTEGER NOT NULL,
+    PRIMARY KEY (game_id, side)
+);
+CREATE TABLE IF NOT EXISTS kgp_hidden (agent_id BIGINT PRIMARY KEY REFERENCES kgp_agents(id));
+CREATE TABLE IF NOT EXISTS kgp_submissions (
+    event TEXT NOT NULL,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (event, name)
+);
+CREATE TABLE IF NOT EXISTS kgp_tournament_field (
+    event TEXT NOT NULL,
+    agent_id BIGINT NOT NULL REFERENCES kgp_agents(id),
+    seat INTEGER NOT NULL,
+    PRIMARY KEY (event, agent_id)
+)
 """
 #: The longest name, authors or description kept (longer ones are cut).
 MAX_TEXT = 200
 _STORE_RESULT = (
-    "INSERT OR REPLACE INTO kgp_results (game_id, south, north, score, reason, event, variant)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO kgp_results (game_id, south, north, score, reason, event, variant) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (game_id) DO UPDATE SET south = excluded.south, north = excluded.north, score = excluded.score,"
+    " reason = excluded.reason, event = excluded.event, variant = excluded.variant"
 )
 log = logging.getLogger(__name__)
 
@@ -71,6 +99,7 @@ class Agent:
     authors: str = ""
     description: str = ""
     kind: str = "agent"
+    anonymous: bool = False  # no token: left off the leaderboard unless asked for
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, without anything secret (the token's hash stays in the file)."""
@@ -80,6 +109,7 @@ class Agent:
             "authors": self.authors,
             "description": self.description,
             "kind": self.kind,
+            "anonymous": self.anonymous,
         }
 
 
@@ -112,59 +142,63 @@ class Standing:
         }
 
 
-class AgentBook:
-    """Agents and results in the SQLite file ``path`` (the game library's file). Thread-safe."""
+@dataclass(frozen=True)
+class Grade:
+    """One side's moves in one game (or summed over games), as judged against perfect play."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self._lock = threading.Lock()
-        self._connection: sqlite3.Connection | None = None
+    decisions: int  # moves with a choice
+    exact: int  # of them, judged exactly
+    seeds_lost: float  # by the exact ones, against the best move
+    good: int  # exact ones that lost at most 2 seeds (best or good)
+    blunders: int  # exact ones that lost more than 8
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, with accuracy (percent) and seeds lost per exact decision (None: none judged)."""
+        return {
+            "decisions": self.decisions,
+            "exact": self.exact,
+            "seeds_lost": round(self.seeds_lost, 2),
+            "accuracy": round(100 * self.good / self.exact, 1) if self.exact else None,
+            "loss_per_move": round(self.seeds_lost / self.exact, 3) if self.exact else None,
+            "blunders": self.blunders,
+        }
+
+
+class AgentBook:
+    """Agents and results in the database of a game library. Thread-safe."""
+
+    def __init__(self, database: Database | str | Path) -> None:
+        """The agents of the library of ``database`` (or of the SQLite file, or the address, given)."""
+        database = database if isinstance(database, Database) else Database(database)
+        self.database = database
+        self.where = database.where
         self._unsaved: dict[int, Row] = {}  # by game id; each is in the journal too, unless _journal_behind
         self._store_lock = threading.Lock()  # the unsaved results and the journal: one store at a time
-        self.journal = ResultJournal(journal_path(self.path))
+        self.journal = ResultJournal(journal_path(_journal_beside(database)))
         self._journal_behind = False  # an append failed: the journal lacks results held in memory
         self._failing = False
-        with self._db() as db:
-            db.executescript(SCHEMA)
-            row = db.execute("SELECT value FROM kgp_meta WHERE key = 'salt'").fetchone()
-            if row is None:
-                db.execute("INSERT INTO kgp_meta VALUES ('salt', ?)", (secrets.token_hex(16),))
-                row = db.execute("SELECT value FROM kgp_meta WHERE key = 'salt'").fetchone()
-        self._salt = str(row[0])
+        database.migrate("classroom", (SCHEMA,))
         # A process that stopped while the database refused results left them in the journal.
         self._unsaved.update(self.journal.read())
         self.store_unsaved()
 
-    @contextmanager
-    def _db(self) -> Iterator[sqlite3.Connection]:
-        # One connection, kept open: a new one each call needs a free file descriptor, and when a flood of
-        # connections had taken them all, finished games could not be stored.
-        with self._lock:
-            if self._connection is None:
-                self._connection = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
-            try:
-                with self._connection:  # one transaction: committed on success, rolled back on error
-                    yield self._connection
-            except sqlite3.Error:
-                self._close()  # it may be what is broken (its file gone, say): the next call opens a new one
-                raise
+    def transaction(self) -> AbstractContextManager[Session]:
+        """The database in one transaction (committed at the end, rolled back on an error); for the other
+        modules of the class server that keep tables here (:mod:`.moderation`, :mod:`.tournament`)."""
+        return self._db()
 
-    def _close(self) -> None:
-        connection, self._connection = self._connection, None
-        if connection is not None:
-            try:
-                connection.close()
-            except sqlite3.Error:
-                pass
+    @contextmanager
+    def _db(self) -> Iterator[Session]:
+        with self.database.write() as db:  # one transaction: committed on success, rolled back on error
+            yield db
 
     def close(self) -> None:
-        """Close the connection to the file (the next call opens it again)."""
-        with self._lock:
-            self._close()
+        """Close this thread's connection to the database (the next call opens it again)."""
+        self.database.close()
 
     def token_hash(self, token: str) -> str:
         """The stored form of a token."""
-        return hashlib.sha256((self._salt + "\0" + token).encode("utf-8")).hexdigest()
+        return self.database.digest(token)
 
     def known_token(self, token: str) -> bool:
         """Whether an agent already uses this token."""
@@ -174,20 +208,31 @@ class AgentBook:
                 is not None
             )
 
+    def name_taken(self, name: str, token: str | None) -> bool:
+        """Whether ``name`` belongs to an agent with a token other than ``token`` (names compared
+        without case: a name that belongs to a token cannot be taken without it)."""
+        digest = self.token_hash(token) if token is not None else ""
+        with self._db() as db:
+            row = db.execute(
+                "SELECT 1 FROM kgp_agents WHERE LOWER(name) = LOWER(?) AND token_hash IS NOT NULL AND token_hash <> ?",
+                (_clean(name), digest),
+            ).fetchone()
+        return row is not None
+
     def sign_in(self, token: str | None, name: str, authors: str = "", description: str = "") -> Agent:
         """The agent of ``token`` (made on first use; its name and details updated), or a new anonymous agent."""
         name, authors, description = (_clean(text) for text in (name, authors, description))
         with self._db() as db:
             if token is None:
-                cursor = db.execute(
+                agent_id = db.insert(
                     "INSERT INTO kgp_agents (name, authors, description) VALUES (?, ?, ?)", (name, authors, description)
                 )
-                return Agent(int(cursor.lastrowid or 0), name, authors, description)
+                return Agent(agent_id, name, authors, description, anonymous=True)
             digest = self.token_hash(token)
             db.execute(
                 "INSERT INTO kgp_agents (token_hash, name, authors, description) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT(token_hash) DO UPDATE SET name = excluded.name, authors = excluded.authors,"
-                " description = excluded.description, last_seen = datetime('now')",
+                f" description = excluded.description, last_seen = {db.dialect.now}",
                 (digest, name, authors, description),
             )
             row = db.execute("SELECT id FROM kgp_agents WHERE token_hash = ?", (digest,)).fetchone()
@@ -198,7 +243,8 @@ class AgentBook:
         with self._db() as db:
             key = "bot:" + name
             db.execute(
-                "INSERT OR IGNORE INTO kgp_agents (token_hash, name, description, kind) VALUES (?, ?, ?, 'bot')",
+                "INSERT INTO kgp_agents (token_hash, name, description, kind) VALUES (?, ?, ?, 'bot')"
+                " ON CONFLICT (token_hash) DO NOTHING",
                 (key, name, spec),
             )
             row = db.execute("SELECT id FROM kgp_agents WHERE token_hash = ?", (key,)).fetchone()
@@ -208,9 +254,41 @@ class AgentBook:
         """The agent with that id, or None."""
         with self._db() as db:
             row = db.execute(
-                "SELECT id, name, authors, description, kind FROM kgp_agents WHERE id = ?", (agent_id,)
+                "SELECT id, name, authors, description, kind, token_hash FROM kgp_agents WHERE id = ?", (agent_id,)
             ).fetchone()
-        return Agent(*row) if row else None
+        return Agent(row[0], row[1], row[2], row[3], row[4], anonymous=row[5] is None) if row else None
+
+    def store_grades(self, game_id: int, agents: tuple[int, int], grades: list[Grade]) -> None:
+        """Keep a game's grades (:mod:`.grading`), south's first; a game graded again replaces them."""
+        rows = [
+            (game_id, side, agents[side], g.decisions, g.exact, g.seeds_lost, g.good, g.blunders)
+            for side, g in enumerate(grades)
+        ]
+        with self._db() as db:
+            db.execute("DELETE FROM kgp_grades WHERE game_id = ?", (game_id,))
+            db.executemany(
+                "INSERT INTO kgp_grades (game_id, side, agent_id, decisions, exact, seeds_lost, good, blunders)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+    def grades(self, game_id: int | None = None) -> dict[int, Grade]:
+        """Grades summed by agent (of one game: by side), hidden agents left out."""
+        key = "side" if game_id is not None else "agent_id"
+        query = (
+            f"SELECT {key}, SUM(decisions), SUM(exact), SUM(seeds_lost), SUM(good), SUM(blunders) FROM kgp_grades"
+            " WHERE agent_id NOT IN (SELECT agent_id FROM kgp_hidden)"
+            + (" AND game_id = ?" if game_id is not None else "")
+            + f" GROUP BY {key}"
+        )
+        with self._db() as db:
+            rows = db.execute(query, (game_id,) if game_id is not None else ()).fetchall()
+        return {int(row[0]): Grade(int(row[1]), int(row[2]), float(row[3]), int(row[4]), int(row[5])) for row in rows}
+
+    def hidden(self) -> set[int]:
+        """The agents the teacher hid (:mod:`.moderation`): off the leaderboard, their games unrated."""
+        with self._db() as db:
+            return {int(row[0]) for row in db.execute("SELECT agent_id FROM kgp_hidden")}
 
     def record_result(
         self, game_id: int, south: int, north: int, score: float, reason: str, event: str, variant: str
@@ -258,11 +336,11 @@ class AgentBook:
             if left:
                 self._store_results(left)
             self.journal.remove()
-        except (sqlite3.Error, OSError) as error:
+        except (LibraryError, OSError) as error:
             if not self._failing:  # one line, not one a game (or a retry) while the database is down
                 log.warning(
                     "cannot store game results in %s (%s): kept in memory and in %s until it can",
-                    self.path,
+                    self.where,
                     error,
                     self.journal.path,
                 )
@@ -272,7 +350,7 @@ class AgentBook:
         self._unsaved.clear()
         self._journal_behind = False
         if self._failing:
-            log.warning("stored %d game results kept while %s could not be written", len(rows) + len(left), self.path)
+            log.warning("stored %d game results kept while %s could not be written", len(rows) + len(left), self.where)
             self._failing = False
         return True
 
@@ -289,7 +367,8 @@ class AgentBook:
 
     def _store_results(self, rows: list[Row]) -> None:
         with self._db() as db:
-            db.executemany(_STORE_RESULT, rows)
+            for row in rows:
+                db.execute(_STORE_RESULT, row)
 
     def results(self, event: str | None = None, agent_id: int | None = None) -> list[dict[str, Any]]:
         """Results, newest first (of one event, or of one agent)."""
@@ -309,9 +388,14 @@ class AgentBook:
         keys = ("game_id", "south", "north", "score", "reason", "event", "variant", "finished_at")
         return [dict(zip(keys, row, strict=False)) for row in rows]
 
-    def standings(self, event: str | None = None) -> list[Standing]:
-        """Every agent that played (in ``event``), best rating first, with 95% intervals."""
-        results = self.results(event)
+    def standings(self, event: str | None = None, anonymous: bool = False) -> list[Standing]:
+        """Every agent that played (in ``event``), best rating first, with 95% intervals.
+
+        Hidden agents and their games are left out (the ratings are fitted without them); so are anonymous
+        agents unless ``anonymous`` (their games count for the others' ratings).
+        """
+        hidden = self.hidden()
+        results = [r for r in self.results(event) if r["south"] not in hidden and r["north"] not in hidden]
         ids = sorted({r["south"] for r in results} | {r["north"] for r in results})
         index = {agent_id: i for i, agent_id in enumerate(ids)}
         ratings = fit_ratings(len(ids), [(index[r["south"]], index[r["north"]], r["score"]) for r in results])
@@ -322,7 +406,7 @@ class AgentBook:
         lines = []
         for agent_id in ids:
             agent = self.agent(agent_id)
-            if agent is None:
+            if agent is None or (agent.anonymous and not anonymous):
                 continue
             wins, draws, losses = tally[agent_id]
             rating = ratings[index[agent_id]]
@@ -335,3 +419,16 @@ class AgentBook:
 def _clean(text: str) -> str:
     """Printable text of at most MAX_TEXT characters (names come from the network)."""
     return "".join(c for c in str(text) if c.isprintable())[:MAX_TEXT].strip()
+
+
+def _journal_beside(database: Database) -> Path:
+    """Where the journal of results is kept: beside a SQLite library; for a database server, in this user's
+    data folder, named by the database's address."""
+    if database.path is not None:
+        return database.path
+    import platformdirs
+
+    name = hashlib.sha256(database.where.encode()).hexdigest()[:16]
+    folder = Path(platformdirs.user_data_dir("kalah"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"class-server-{name}"

@@ -26,6 +26,7 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -56,6 +57,13 @@ PROGRAM = "kalah arena serve"
 #: Why a game the server stopped (or a crash cut off) during play is stopped.
 INTERRUPTED = "interrupted: the server stopped during the game"
 log = logging.getLogger(__name__)
+#: The teacher's log: one line an event (kalah.classroom.session writes the connections' lines).
+events = logging.getLogger("kalah.classroom")
+
+
+def who(seat: Seat) -> str:
+    """A seat's agent for the log: name and id."""
+    return f"{seat.agent.name} (#{seat.agent.id})"
 
 
 class GameAbandoned(Exception):
@@ -121,6 +129,7 @@ class AgentSeat:
         opponent = game.seats[1 - position.to_move].agent.name
         pending = await self.session.decide(position, game.move_time, str(game.id), opponent, new_game)
         notes: dict[str, Any] = {}
+        self.session.count_late(pending.move is None, game.id, game.move_time)
         if pending.move is None:
             notes["kgp"] = "late"
         if pending.illegal:
@@ -137,6 +146,17 @@ class AgentSeat:
             await self.session.send("set", Word("game:result"), f"{game_id} {outcome} {mine}-{theirs}")
         except Disconnected:
             pass
+
+
+class AbsentSeat:
+    """A tournament's agent that is not connected (or was stopped): it forfeits at its first turn."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+        """Never a move: the agent is not there."""
+        raise Disconnected("not connected")
 
 
 @dataclass
@@ -175,14 +195,19 @@ async def play_game(
     event: str,
     live: dict[int, LiveGame],
     rng: random.Random,
+    played_out: Callable[[int], None] | None = None,
 ) -> float:
-    """Play one game, south (``seats[0]``) first; returns south's score (1, 0.5, 0)."""
+    """Play one game, south (``seats[0]``) first; returns south's score (1, 0.5, 0).
+
+    ``played_out(game_id)`` hears a game played to its end (not a forfeit): the grader's cue.
+    """
     start = Position.start(variant)
     players = [PlayerInfo(seat.agent.name, f"kgp-{seat.agent.kind}:{seat.agent.id}") for seat in seats]
     tags = {"kgp": event, "south": seats[0].agent.id, "north": seats[1].agent.id}
     game_id = await _stored(lambda: library.create_game(start, players, tags=tags, program=PROGRAM))
     game = LiveGame(game_id, seats, variant, move_time, event, start)
     live[game_id] = game
+    events.info("game %d started: %s vs %s, %s, %s", game_id, who(seats[0]), who(seats[1]), variant.name, event)
     told = [False, False]
     position = start
     try:
@@ -206,6 +231,7 @@ async def play_game(
                     variant.name,
                 )
                 game.result = reason
+                events.warning("game %d: %s forfeits (%s)", game_id, who(seats[mover]), gone)
                 try:
                     await _stored(library.mark_stopped, game_id, reason)
                 except GameAbandoned as error:  # the result is in: the record only looks unfinished
@@ -234,6 +260,9 @@ async def play_game(
             book.record_result, game_id, seats[0].agent.id, seats[1].agent.id, score, reason, event, variant.name
         )
         game.result = reason
+        events.info("game %d over: %s %s %s", game_id, who(seats[0]), reason, who(seats[1]))
+        if played_out is not None:
+            played_out(game_id)
         for side, seat in enumerate(seats):
             if isinstance(seat, AgentSeat):
                 await seat.tell_result(game_id, side, position)

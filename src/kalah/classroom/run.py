@@ -5,22 +5,35 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kalah.kgp.wire import MAX_LINE
 from kalah.records import GameLibrary
+from kalah.records.claim import claim_library, describe_holder
 from kalah.rules.wording import plural
 
 from .agents import AgentBook
 from .games import INTERRUPTED, PROGRAM
-from .server import ClassServer, ServerConfig
+from .manifest import Manifest
+from .sandbox import SandboxLimits
+from .server import ClassServer, ServerConfig, TournamentPlay
 
 if TYPE_CHECKING:
     from kalah.web.connections import ConnectionLimits
 
 log = logging.getLogger(__name__)
+
+
+@dataclass
+class Agents:
+    """Submitted agents for the server to run (``--agents``): their manifests, where their output goes, and
+    the sandbox's limits."""
+
+    manifests: list[Manifest]
+    logs: Path | None = None  # default: beside the database, DB.agent-logs
+    limits: SandboxLimits = field(default_factory=SandboxLimits)
 
 
 @dataclass
@@ -34,35 +47,59 @@ class Listening:
 
 async def serve(
     config: ServerConfig,
-    db: Path | None,
+    db: str | Path | None,
     host: str = "127.0.0.1",
     port: int = 8080,
     kgp_port: int = 2671,
     ready: Callable[[Listening, ClassServer], None] | None = None,
-    tournament: object | None = None,
+    tournament: TournamentPlay | None = None,
     connections: ConnectionLimits | None = None,
+    agents: Agents | None = None,
 ) -> None:
     """Serve until cancelled. ``ready`` is called once both listeners are up.
 
     The web side's connections are guarded as ``kalah serve``'s are (``connections``; by default its
     timeouts, and the cap of :attr:`Limits.max_per_address` open connections from one address).
     """
+    library = GameLibrary(db)
+    # One class server on a library: it pairs agents in its memory, and the games a second one found
+    # "playing" would be the first's, marked stopped under it.
+    claim = claim_library(
+        library.database, "class server", describe_holder("kalah arena serve", f"http://{host}:{port}/")
+    )
+    try:
+        await _serve(config, library, host, port, kgp_port, ready, tournament, connections, agents)
+    finally:
+        claim.release()
+
+
+async def _serve(
+    config: ServerConfig,
+    library: GameLibrary,
+    host: str,
+    port: int,
+    kgp_port: int,
+    ready: Callable[[Listening, ClassServer], None] | None,
+    tournament: TournamentPlay | None,
+    connections: ConnectionLimits | None,
+    agents: Agents | None,
+) -> None:
     import uvicorn
 
     from kalah.web.connections import ConnectionLimits, server_config
 
     from .web import create_app
 
-    library = GameLibrary(db)
     # Games still "playing" were cut off by an earlier process's end (a crash, kill -9): nobody plays them on.
     cut_off = await asyncio.to_thread(library.mark_all_stopped, PROGRAM, INTERRUPTED)
     if cut_off:
         log.warning("marked %s stopped: an earlier server ended during them", plural(len(cut_off), "game"))
-    book = AgentBook(library.path)
+    book = AgentBook(library.database)
     server = ClassServer(config, library, book)
     if tournament is not None:
-        server.tournament = tournament  # type: ignore[attr-defined]
+        server.tournament = tournament
         config.practice = False
+        config.require_token = True
     app = create_app(server)
     # Without the guard, a request never finished held its socket for ever: one address opening thousands
     # took every file descriptor, and then the results of finished games could not be stored.
@@ -102,17 +139,34 @@ async def serve(
     bound_port = web.servers[0].sockets[0].getsockname()[1] if web.servers else port
     listening = Listening(host, int(bound_port), int(tcp.sockets[0].getsockname()[1]))
     pairing = asyncio.create_task(server.practice_loop())
+    grading = asyncio.create_task(server.grader.run()) if server.grader is not None else None
     running = None
+    runner = None
+    if agents is not None:
+        from .submissions import SubmissionRunner
+
+        event = getattr(tournament, "event", "practice")
+        logs = agents.logs or _beside(library, ".agent-logs")
+        hidden = [library.path.parent] if library.path is not None else []  # the library's folder: not the agents'
+        runner = SubmissionRunner(agents.manifests, server, logs, agents.limits, event, hidden)
+        server.submissions = runner
+        if tournament is not None:
+            tournament.source = runner  # type: ignore[attr-defined]
+        await runner.start()
     if tournament is not None:
-        running = asyncio.create_task(tournament.run(server))  # type: ignore[attr-defined]
+        running = asyncio.create_task(tournament.run(server))
     if ready is not None:
         ready(listening, server)
     try:
         await web_task
     finally:
         pairing.cancel()
+        if grading is not None:
+            grading.cancel()
         if running is not None:
             running.cancel()
+        if runner is not None:
+            await runner.close()
         tcp.close()
         await server.close()
         web.should_exit = True
@@ -121,3 +175,16 @@ async def serve(
         # SQLite, which removes the -wal and -shm files as the last connection closes, left them behind. The
         # worker threads' connections go with their threads, at the collection as the process ends.
         library.close()
+
+
+def _beside(library: GameLibrary, suffix: str) -> Path:
+    """A path beside a SQLite library (``games.sqlite.agent-logs``), or for a database server in this user's
+    data folder."""
+    if library.path is not None:
+        return library.path.with_name(library.path.name + suffix)
+    import hashlib
+
+    import platformdirs
+
+    name = hashlib.sha256(library.where.encode()).hexdigest()[:16]
+    return Path(platformdirs.user_data_dir("kalah")) / f"class-server-{name}{suffix}"

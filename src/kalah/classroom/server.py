@@ -12,25 +12,46 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import sqlite3
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from kalah.kgp import Connection, StreamConnection
 from kalah.kgp.wire import MAX_LINE
 from kalah.records import GameLibrary, LibraryError
 from kalah.rules import Variant
-from kalah.web.limits import client_key
+from kalah.web.clients import client_key
 
 from .agents import Agent, AgentBook
+from .evaluation import evaluate
 from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game
-from .session import AgentSession, Limits
+from .grading import MAX_PITS, Grader
+from .manifest import Manifest
+from .session import ANONYMOUS, AgentSession, Limits
 
 log = logging.getLogger(__name__)
 #: Anonymous agents remembered for their address and name (the oldest is forgotten first).
 MAX_ANONYMOUS = 10_000
+
+
+class TournamentPlay(Protocol):
+    """What the server knows of the tournament it runs (:class:`kalah.classroom.tournament.Tournament`)."""
+
+    async def run(self, server: ClassServer) -> None:
+        """Play the tournament on ``server``."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Its status and standings, JSON-ready."""
+
+
+class SubmissionView(Protocol):
+    """What the pages show of the submitted agents the server runs (:mod:`.submissions`)."""
+
+    def to_dict(self) -> list[dict[str, object]]:
+        """Each submission's state and, when out, why."""
 
 
 @dataclass
@@ -42,6 +63,10 @@ class ServerConfig:
     pair_every: float = 1.0
     limits: Limits = field(default_factory=Limits)
     practice: bool = True  # pair waiting agents (off while a tournament runs its own games)
+    # A tournament's field is known by its tokens: an agent without one is told so and closed.
+    require_token: bool = False
+    show_anonymous: bool = False  # agents without a token on the leaderboard
+    grade_seconds: float = 0.0  # grade every finished game exactly, this long a position (0: never)
     bot_threads: int = 2
     seed: int = 0
 
@@ -66,15 +91,29 @@ class ClassServer:
         self.tasks: set[asyncio.Task[object]] = set()
         self.connection_tasks: set[asyncio.Task[object]] = set()  # TCP connections, each served by a task
         self.games_played = 0
+        self.grader = Grader(library, book, config.grade_seconds) if config.grade_seconds > 0 else None
+        self.tournament: TournamentPlay | None = None
+        self.submissions: SubmissionView | None = (
+            None  # the submitted agents it runs (--agents)  # what /tournament shows (a Tournament; set by run.serve)
+        )
+        #: Called when a submitted agent (run by the server) signed in (:mod:`.submissions`).
+        self.submission_ready: Callable[[AgentSession], None] | None = None
+        self._arrived = asyncio.Event()  # an agent began to wait, or one was excluded (see next_change)
         self._bots: dict[str, Agent] = {}
         self._bots_failing = False
 
     # --- connections -------------------------------------------------------------------
 
-    async def serve_connection(self, connection: Connection) -> None:
-        """Serve one agent's connection until it closes (TCP and WebSocket alike)."""
-        session = AgentSession(self, connection)
+    async def serve_connection(self, connection: Connection, submission: Manifest | None = None) -> None:
+        """Serve one agent's connection until it closes (TCP, WebSocket and a submission's socket alike).
+
+        A connection over a submitted agent's own socket is that agent: it signs in with its manifest's
+        name and token, whatever it sends.
+        """
+        session = AgentSession(self, connection, self.config.limits)
+        session.submission = submission
         address = client_key(connection.peer)  # an IPv6 client has a whole /64 to connect from
+        log.info("connection from %s", connection.peer or "an unknown address")
         if self.by_address[address] >= self.config.limits.max_per_address:
             await session.refuse(
                 f"too many connections from your address (at most {self.config.limits.max_per_address})"
@@ -120,6 +159,13 @@ class ClassServer:
         """
         limits = self.config.limits
         address = client_key(session.connection.peer)
+        if session.submission is not None:
+            session.name, session.token = session.submission.name, session.submission.token
+        if session.token is None and self.config.require_token:
+            return "the tournament needs set auth:token"
+        # "anonymous", the name of those that send none, belongs to nobody
+        if session.name != ANONYMOUS and await asyncio.to_thread(self.book.name_taken, session.name, session.token):
+            return f"the name {session.name!r} belongs to another agent's token: choose another name"
         if session.token is None:
             key = (address, session.name)
             known = self.anonymous.get(key)
@@ -159,6 +205,45 @@ class ClassServer:
         """The session chose freeplay: it waits for a game."""
         if session not in self.waiting and not session.closed.is_set():
             self.waiting.append(session)
+            if session.submission is not None and self.submission_ready is not None:
+                self.submission_ready(session)
+            self.wake()
+
+    def evaluate(self, session: AgentSession) -> str | None:
+        """Grade the session's decisions on proven positions (KGP ``mode eval``, :mod:`.evaluation`)."""
+        if self.config.variant.pits > MAX_PITS:
+            return f"mode eval needs a board of at most {MAX_PITS} pits (the solver's); this server plays more"
+        if self.config.require_token:
+            return "a tournament plays freeplay only"
+        task = asyncio.get_running_loop().create_task(
+            evaluate(session, self.config.variant, self.config.move_time, self.rng.randrange(2**31))
+        )
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return None
+
+    def wake(self) -> None:
+        """Tell whoever waits in :meth:`next_change` that the agents changed."""
+        self._arrived.set()
+
+    async def next_change(self, timeout: float | None) -> None:
+        """Wait until an agent begins to wait for a game (or :meth:`wake`), at most ``timeout`` seconds."""
+        self._arrived.clear()
+        try:
+            await asyncio.wait_for(self._arrived.wait(), timeout)
+        except TimeoutError:
+            pass
+
+    def take_waiting(self, sessions: list[AgentSession]) -> None:
+        """Take ``sessions`` out of the queue (a tournament seats them itself)."""
+        for session in sessions:
+            if session in self.waiting:
+                self.waiting.remove(session)
+
+    def session_of(self, agent_id: int) -> AgentSession | None:
+        """The newest open connection of the agent ``agent_id``, or None."""
+        found = [s for s in self.sessions if s.agent is not None and s.agent.id == agent_id and not s.closed.is_set()]
+        return max(found, key=lambda s: s.opened) if found else None
 
     # --- practice ----------------------------------------------------------------------
 
@@ -184,7 +269,7 @@ class ClassServer:
             assert session.agent is not None
             try:
                 bot = self.bot_seat(self.bot_level.get(session.agent.id, 0))
-            except sqlite3.Error as error:  # it waits for the next round (an exception here stopped all pairing)
+            except LibraryError as error:  # it waits for the next round (an exception here stopped all pairing)
                 self.waiting.append(session)
                 if not self._bots_failing:
                     log.warning("cannot make a bot's agent, %s waits: %s", session.agent.name, error)
@@ -233,6 +318,7 @@ class ClassServer:
                     event,
                     self.live,
                     self.rng,
+                    self._grade(seats),
                 )
             except GameAbandoned as error:
                 log.warning("abandoned a game of %s: %s", " and ".join(s.agent.name for s in seats), error)
@@ -253,6 +339,12 @@ class ClassServer:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         return task
+
+    def _grade(self, seats: tuple[Seat, Seat]) -> Callable[[int], None] | None:
+        grader = self.grader
+        if grader is None:
+            return None
+        return lambda game_id: grader.add(game_id, seats[0].agent.id, seats[1].agent.id)
 
     def _adjust_levels(self, seats: tuple[Seat, Seat], south_score: float) -> None:
         for side, seat in enumerate(seats):
@@ -284,6 +376,8 @@ class ClassServer:
             except LibraryError as error:  # the next start marks it (kalah.classroom.run)
                 log.warning("game %d: cannot mark it stopped (%s)", game_id, error)
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.grader is not None:
+            self.grader.close()
         if self.book.unsaved and not await asyncio.to_thread(self.book.store_unsaved):
             log.error(
                 "stopped with %d game results the database did not take: %s keeps them for the next start",

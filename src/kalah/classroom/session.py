@@ -19,8 +19,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from kalah.kgp import (
     Board,
@@ -38,11 +39,13 @@ from kalah.kgp import (
 from kalah.rules import Move, Position
 
 from .agents import Agent
+from .manifest import Manifest
 
-if TYPE_CHECKING:
-    from .server import ClassServer
+log = logging.getLogger("kalah.classroom")
 
 PROTOCOL_VERSION = (1, 0, 1)
+#: The name of an agent that sends none.
+ANONYMOUS = "anonymous"
 
 
 @dataclass
@@ -52,7 +55,7 @@ class Limits:
     handshake_seconds: float = 20.0  # from the greeting to ``mode``
     # A search agent sends a move an iteration: a quick game is hundreds of commands in a second or two.
     commands_per_second: float = 500.0
-    burst: int = 2000
+    burst: int = 500  # one second's worth: a flood is cut within a second, as documented
     write_seconds: float = 10.0  # a write that waits longer (nobody reads) closes the connection
     ping_every: float = 30.0  # silence before a ping
     pong_seconds: float = 20.0  # then silence before the connection is closed
@@ -63,6 +66,21 @@ class Limits:
     # New anonymous agents (no token), from one address, a minute: each is a row on the leaderboard.
     new_anonymous_per_minute: int = 60
     min_token_length: int = 8
+    # A submitted agent (run by the server) this many moves in a row without a legal move in time is stopped.
+    late_in_a_row: int = 3
+
+
+class Scheduler(Protocol):
+    """What a session needs of the server: a sign-in and a seat in the queue (as go-kgp's ``Scheduler``)."""
+
+    async def sign_in(self, session: AgentSession) -> str | None:
+        """Give ``session`` its agent; returns why it is refused, or None."""
+
+    def agent_ready(self, session: AgentSession) -> None:
+        """``session`` chose its mode and waits for a game."""
+
+    def evaluate(self, session: AgentSession) -> str | None:
+        """``session`` chose ``mode eval``: grade its decisions (returns why not, or None)."""
 
 
 class Disconnected(Exception):
@@ -83,17 +101,18 @@ class Pending:
     move: Move | None = None
     moves: int = 0
     illegal: int = 0
+    evaluation: float | None = None  # the agent's ``eval``: its estimate of the position (mode eval)
 
 
 class AgentSession:
     """Serves one connection until it closes."""
 
-    def __init__(self, server: ClassServer, connection: Connection) -> None:
-        self.server = server
+    def __init__(self, scheduler: Scheduler, connection: Connection, limits: Limits) -> None:
+        self.scheduler = scheduler
         self.connection = connection
-        self.limits = server.config.limits
+        self.limits = limits
         self.agent: Agent | None = None
-        self.name = "anonymous"
+        self.name = ANONYMOUS
         self.authors = self.description = ""
         self.token: str | None = None
         self.mode: str | None = None
@@ -101,6 +120,11 @@ class AgentSession:
         self.closed = asyncio.Event()
         self.close_reason = ""
         self.in_game = False
+        self.opened = time.monotonic()
+        self.submission: Manifest | None = None  # a submitted agent the server runs (its own socket)
+        self.late_in_a_row = 0
+        #: Called with the reason when a submitted agent let the move time pass too often in a row.
+        self.on_timeout: Callable[[str], None] | None = None
         self._next_id = 0
         self._tokens = float(self.limits.burst)
         self._refilled = time.monotonic()
@@ -134,8 +158,15 @@ class AgentSession:
             if self.pending is not None:
                 self.pending.done.set()
 
+    def describe(self) -> str:
+        """Who this is, for the log: the agent's name and id once signed in, else the name and address."""
+        if self.agent is not None:
+            return f"{self.agent.name} (#{self.agent.id})"
+        return f"{self.name} from {self.connection.peer}"
+
     async def refuse(self, message: str) -> None:
         """Tell the agent why and close."""
+        log.warning("closed %s: %s", self.describe(), message)
         try:
             await self.send("error", message)
             await self.send("goodbye")
@@ -171,6 +202,7 @@ class AgentSession:
                     continue
                 if line is None:
                     self._mark_closed("the agent closed the connection")
+                    log.info("%s disconnected", self.describe())
                     break
                 ping_sent = None  # any line shows the agent is alive
                 self._take_token()
@@ -209,13 +241,18 @@ class AgentSession:
             await self._set(command)
         elif name == "mode":
             await self._mode(command)
-        elif name in ("move", "yield"):
+        elif name in ("move", "yield", "stop"):  # a client's stop ends its answer (mode eval), as yield does
             await self._decision(command)
         elif name == "ping":
             await self.send("pong", ref=command.id)
         elif name == "goodbye":
             self._mark_closed("the agent said goodbye")
-        elif name in ("pong", "ok", "error", "eval"):
+            log.info("%s said goodbye", self.describe())
+        elif name == "eval":
+            value = command.args[0] if command.args else None
+            if self.pending is not None and command.ref == self.pending.state_id and isinstance(value, (int, float)):
+                self.pending.evaluation = float(value)
+        elif name in ("pong", "ok", "error"):
             pass
         else:
             await self.send("error", f"unknown command {name!r}", ref=command.id)
@@ -231,6 +268,8 @@ class AgentSession:
         elif key == "info:description":
             self.description = value
         elif key == "auth:token":
+            if self.submission is not None:
+                return  # its manifest's token counts
             if len(value) < self.limits.min_token_length:
                 raise Closing(f"a token has at least {self.limits.min_token_length} characters")
             self.token = value
@@ -240,20 +279,33 @@ class AgentSession:
             await self.send("error", "the mode is already chosen", ref=command.id)
             return
         mode = command.text(0)
-        if mode != "freeplay":
-            raise Closing(f"unsupported activity {mode!r}: this server plays freeplay")
-        refusal = await self.server.sign_in(self)
+        if mode not in ("freeplay", "eval"):
+            raise Closing(f"unsupported activity {mode!r}: this server plays freeplay and eval")
+        refusal = await self.scheduler.sign_in(self)
         if refusal:
             raise Closing(refusal)
+        assert self.agent is not None
+        log.info(
+            "%s signed in from %s%s",
+            self.describe(),
+            self.connection.peer,
+            "" if self.token is not None else " (anonymous: no token)",
+        )
         self.mode = mode
+        if mode == "eval":
+            refusal = self.scheduler.evaluate(self)
+            if refusal:
+                raise Closing(refusal)
+            await self.send("ok", ref=command.id)
+            return
         await self.send("ok", ref=command.id)
-        self.server.agent_ready(self)
+        self.scheduler.agent_ready(self)
 
     async def _decision(self, command: Command) -> None:
         pending = self.pending
         if pending is None or command.ref != pending.state_id:
             return  # a move after stop (or for another state) is silently ignored, as the protocol says
-        if command.name == "yield":
+        if command.name in ("yield", "stop"):
             pending.done.set()
             return
         number = command.args[0] if command.args else None
@@ -292,3 +344,14 @@ class AgentSession:
         if late:
             await self.send("stop", ref=pending.state_id)
         return pending
+
+    def count_late(self, late: bool, game: int, move_time: float) -> None:
+        """Note whether a decision had no legal move in time (logged); a submitted agent that is late
+        :attr:`Limits.late_in_a_row` times in a row is timed out (:attr:`on_timeout`)."""
+        if not late:
+            self.late_in_a_row = 0
+            return
+        self.late_in_a_row += 1
+        log.info("game %d: %s made no legal move in %g s: a random move is played", game, self.describe(), move_time)
+        if self.submission is not None and self.late_in_a_row >= self.limits.late_in_a_row and self.on_timeout:
+            self.on_timeout(f"timed out: no legal move in time {self.late_in_a_row} times in a row")

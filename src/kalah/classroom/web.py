@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Path, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BeforeValidator
 
 from kalah.kgp.wire import MAX_LINE
@@ -28,7 +28,12 @@ from kalah.rules.wording import plural
 from kalah.web.guard import SameOriginOnly, deny_socket, socket_same_origin
 from kalah.web.models import MAX_ID, GameId, digits_only, validation_error
 
+from .pages import PAGE, PageNumber, grades_table, graph_html, tournament_html, who_beat_whom
+from .pages import paged as _paged
+from .pages import standings_table as _standings_table
+from .pages import submissions_table as _submissions_table
 from .server import ClassServer
+from .tournament import Tournament
 
 #: An agent's id in a URL path: written as kalah serve's game ids are (digits only, in SQLite's range).
 AgentId = Annotated[
@@ -95,22 +100,6 @@ def _page(title: str, body: str, refresh: int | None = None) -> HTMLResponse:
     )
 
 
-def _standings_table(rows: list[dict[str, Any]]) -> str:
-    lines = [
-        "<table data-leaderboard><tr><th>#</th><th class=name>agent</th><th>games</th><th>wins</th>"
-        "<th>draws</th><th>losses</th><th>Elo</th><th class=wide>95% interval</th></tr>"
-    ]
-    for rank, row in enumerate(rows, 1):
-        interval = f"{row['elo_low']:+.0f} .. {row['elo_high']:+.0f}" if row["elo_low"] is not None else "-"
-        lines.append(
-            f'<tr data-agent-id="{row["id"]}"><td>{rank}</td><td class=name><a href="/agents/{row["id"]}">'
-            f"{html.escape(row['name'])}</a>{' (bot)' if row['kind'] == 'bot' else ''}</td>"
-            f"<td>{row['games']}</td><td>{row['wins']}</td><td>{row['draws']}</td><td>{row['losses']}</td>"
-            f"<td>{round(row['elo']) or 0:+d}</td><td class=wide>{interval}</td></tr>"
-        )
-    return "".join(lines) + "</table>"
-
-
 def create_app(server: ClassServer) -> FastAPI:
     """The web app of ``server`` (routes above)."""
     app = FastAPI(title="kalah arena serve", docs_url=None, redoc_url=None)
@@ -120,8 +109,13 @@ def create_app(server: ClassServer) -> FastAPI:
     app.add_middleware(SameOriginOnly)
     book, library = server.book, server.library
 
-    def leaderboard(event: str | None = None) -> list[dict[str, Any]]:
-        return [line.to_dict() for line in book.standings(event)]
+    def leaderboard(event: str | None = None, anonymous: bool = False) -> list[dict[str, Any]]:
+        shown = anonymous or server.config.show_anonymous
+        grades = book.grades()
+        return [
+            {**line.to_dict(), "grade": grades[line.agent.id].to_dict() if line.agent.id in grades else None}
+            for line in book.standings(event, anonymous=shown)
+        ]
 
     def agent_json(agent_id: int) -> dict[str, Any]:
         agent = book.agent(agent_id)
@@ -136,7 +130,9 @@ def create_app(server: ClassServer) -> FastAPI:
             raise HTTPException(404, f"no game {game_id}") from None
         if not library.summary(game_id).tags.get("kgp"):
             raise HTTPException(404, f"no game {game_id}")
-        return record.to_dict()
+        grades = book.grades(game_id)
+        graded = [grades[side].to_dict() if side in grades else None for side in (0, 1)]
+        return {**record.to_dict(), "grades": graded if any(graded) else None}
 
     @app.websocket("/socket")
     async def socket(websocket: WebSocket) -> None:
@@ -150,9 +146,33 @@ def create_app(server: ClassServer) -> FastAPI:
         await websocket.accept()
         await server.serve_connection(StarletteConnection(websocket))
 
+    @app.websocket("/{path:path}")
+    async def no_socket(websocket: WebSocket, path: str) -> None:
+        # Starlette answers a WebSocket to an unknown path 403, which reads as "you are not allowed".
+        await deny_socket(websocket, 404, f"no WebSocket at /{path[:100]}: agents connect to /socket")
+
     @app.get("/api/leaderboard")
-    async def api_leaderboard(event: str | None = None) -> list[dict[str, Any]]:
-        return await asyncio.to_thread(leaderboard, event)
+    async def api_leaderboard(event: str | None = None, anonymous: bool = False) -> list[dict[str, Any]]:
+        return await asyncio.to_thread(leaderboard, event, anonymous)
+
+    @app.get("/api/graph")
+    async def api_graph(event: str | None = None) -> list[dict[str, Any]]:
+        """Who beat whom: one edge a pair of agents, from the winner, with the wins, draws and losses."""
+        return await asyncio.to_thread(who_beat_whom, book, event)
+
+    @app.get("/api/submissions")
+    async def api_submissions() -> list[dict[str, object]]:
+        if server.submissions is None:
+            raise HTTPException(404, "this server runs no submitted agents")
+        return server.submissions.to_dict()
+
+    @app.get("/tournament/standings.csv")
+    async def tournament_csv() -> Response:
+        tournament = server.tournament
+        if not isinstance(tournament, Tournament):
+            raise HTTPException(404, "no tournament on this server")
+        text = await asyncio.to_thread(tournament.standings_csv)
+        return Response(text, media_type="text/csv; charset=utf-8")
 
     @app.get("/api/agents/{agent_id}")
     async def api_agent(agent_id: AgentId) -> dict[str, Any]:
@@ -168,29 +188,39 @@ def create_app(server: ClassServer) -> FastAPI:
 
     @app.get("/api/tournament")
     async def api_tournament() -> dict[str, Any]:
-        tournament = getattr(server, "tournament", None)
+        tournament = server.tournament
         if tournament is None:
             raise HTTPException(404, "no tournament on this server")
         return await asyncio.to_thread(tournament.to_dict)
 
     @app.get("/", response_class=HTMLResponse)
-    async def page_leaderboard() -> HTMLResponse:
-        rows = await asyncio.to_thread(leaderboard, None)
+    async def page_leaderboard(page: PageNumber = 1, anonymous: bool = False) -> HTMLResponse:
+        rows = await asyncio.to_thread(leaderboard, None, anonymous)
         connected = len([s for s in server.sessions if s.mode])
+        shown, pages = _paged(rows, page, "/?" + ("anonymous=true&" if anonymous else ""))
         return _page(
             "Leaderboard",
             f"<p>{plural(connected, 'agent')} connected, {plural(len(server.live), 'game')} under way. "
-            f"{html.escape(server.config.variant.name)}, {server.config.move_time:g} s a move.</p>"
-            + _standings_table(rows),
+            f"{html.escape(server.config.variant.name)}, {server.config.move_time:g} s a move. "
+            '<a href="/graph">Who beat whom</a>.</p>'
+            + _standings_table(shown, first=(page - 1) * PAGE + 1)
+            + pages
+            + _submissions_table(server.submissions.to_dict() if server.submissions else []),
         )
 
+    @app.get("/graph", response_class=HTMLResponse)
+    async def page_graph(event: str | None = None) -> HTMLResponse:
+        edges = await asyncio.to_thread(who_beat_whom, book, event)
+        return _page("Who beat whom", graph_html(edges))
+
     @app.get("/agents/{agent_id}", response_class=HTMLResponse)
-    async def page_agent(agent_id: AgentId) -> HTMLResponse:
+    async def page_agent(agent_id: AgentId, page: PageNumber = 1) -> HTMLResponse:
         data = await asyncio.to_thread(agent_json, agent_id)
         agent = data["agent"]
-        names = {}
+        names: dict[int, str] = {}
         rows = []
-        for result in data["results"][:200]:
+        results, pages = _paged(data["results"], page, f"/agents/{agent_id}?")
+        for result in results:
             for other in (result["south"], result["north"]):
                 if other not in names:
                     found = await asyncio.to_thread(book.agent, other)
@@ -205,7 +235,7 @@ def create_app(server: ClassServer) -> FastAPI:
                 f"<td>{outcome}</td><td class=wide>{html.escape(result['reason'])}</td></tr>"
             )
         about = " ".join(html.escape(agent[key]) for key in ("authors", "description") if agent[key])
-        return _page(agent["name"], f"<p>{about}</p><table data-agent-games>{''.join(rows)}</table>")
+        return _page(agent["name"], f"<p>{about}</p><table data-agent-games>{''.join(rows)}</table>{pages}")
 
     @app.get("/live", response_class=HTMLResponse)
     async def page_live() -> HTMLResponse:
@@ -236,17 +266,25 @@ def create_app(server: ClassServer) -> FastAPI:
             'f.hidden=f.dataset.ply!==this.value">'
         )
         stop = data.get("result", {}).get("stop_reason")
+        playing = game_id in server.live  # the page follows the game: reloaded until it ends
         return _page(
-            f"Game {game_id}",
-            record_html(record) + (f"<p>{html.escape(stop)}</p>" if stop else "") + "<h2>Replay</h2>" + slider + frames,
+            f"Game {game_id}" + (" (being played)" if playing else ""),
+            record_html(record)
+            + (f"<p>{html.escape(stop)}</p>" if stop else "")
+            + grades_table(names, data["grades"])
+            + "<h2>Replay</h2>"
+            + slider
+            + frames,
+            refresh=2 if playing else None,
         )
 
     @app.get("/tournament", response_class=HTMLResponse)
     async def page_tournament() -> HTMLResponse:
-        tournament = getattr(server, "tournament", None)
+        tournament = server.tournament
         if tournament is None:
             return _page("Tournament", "<p>No tournament on this server (practice mode).</p>")
         data = await asyncio.to_thread(tournament.to_dict)
-        return _page("Tournament", f"<p>{html.escape(data['status'])}</p>" + _standings_table(data["standings"]))
+        refresh = None if data["status"] == "finished" else 5
+        return _page("Tournament", tournament_html(data), refresh=refresh)
 
     return app

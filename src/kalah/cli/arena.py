@@ -19,6 +19,9 @@ def register(app: typer.Typer) -> None:
     )
     group.callback(invoke_without_command=True)(arena)
     group.command("serve")(serve)
+    from .arena_agents import register as register_agents
+
+    register_agents(group)
     app.add_typer(group, name="arena")
 
 
@@ -53,8 +56,11 @@ def arena(
     seeds: int = typer.Option(4, "--seeds", metavar="N", help="Seeds per pit at the start (1-15)."),
     empty_capture: bool = typer.Option(False, "--empty-capture", help="Capture even when the opposite pit is empty."),
     pie_rule: bool = typer.Option(False, "--pie-rule", help="Player 1 may swap sides after the first move."),
-    db: Path | None = typer.Option(
-        None, "--db", metavar="FILE", help="Game library (SQLite) to store the games and resume from."
+    db: str | None = typer.Option(
+        None,
+        "--db",
+        metavar="FILE|URL",
+        help="Game library to store the games and resume from: a SQLite file or postgresql://USER@HOST/DATABASE.",
     ),
     json_file: Path | None = typer.Option(
         None, "--json", metavar="FILE", help="Also write the standings and pairings as JSON to this file."
@@ -118,7 +124,7 @@ def arena(
     already = match.total_games - match.missing_count(library)
     typer.echo(
         f"arena {match.key}: {plural(len(match.players), 'player')}, {variant.name},"
-        f" {plural(games, 'game')} per pairing, {plural(match.total_games, 'game')}; library {library.path}"
+        f" {plural(games, 'game')} per pairing, {plural(match.total_games, 'game')}; library {library.where}"
         + (f" ({already} already played)" if already else ""),
         err=True,
     )
@@ -143,7 +149,7 @@ def arena(
     except KeyboardInterrupt:
         stored = match.total_games - match.missing_count(library)
         interrupted(
-            f"{stored} of the {plural(match.total_games, 'game')} stored in {library.path}; "
+            f"{stored} of the {plural(match.total_games, 'game')} stored in {library.where}; "
             "run the same command again to resume"
         )
     results = match.results(library)

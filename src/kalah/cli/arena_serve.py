@@ -9,6 +9,8 @@ import typer
 from kalah.cli import fail
 from kalah.cli.serve import bind_problem
 
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
 
 def serve(
     host: str = typer.Option(
@@ -23,8 +25,11 @@ def serve(
     kgp_port: int = typer.Option(
         2671, "--kgp-port", metavar="PORT", help="Port for agents over plain TCP (0: any free port)."
     ),
-    db: Path | None = typer.Option(
-        None, "--db", metavar="FILE", help="Game library (SQLite) for the games, agents and results."
+    db: str | None = typer.Option(
+        None,
+        "--db",
+        metavar="FILE|URL",
+        help="Game library for the games, agents and results: a SQLite file or postgresql://USER@HOST/DATABASE.",
     ),
     pits: int = typer.Option(6, "--pits", metavar="N", help="Pits per side (1-12)."),
     seeds: int = typer.Option(6, "--seeds", metavar="N", help="Seeds per pit at the start (1-15)."),
@@ -79,15 +84,62 @@ def serve(
     standings: Path | None = typer.Option(
         None, "--standings", metavar="PATH", help="Tournament: write the final standings to PATH.csv and PATH.json."
     ),
+    event: str = typer.Option(
+        "tournament",
+        "--event",
+        metavar="NAME",
+        help="Tournament: its name in the database; started again with the same --db and --event, it resumes.",
+    ),
+    agents: Path | None = typer.Option(
+        None,
+        "--agents",
+        metavar="DIR",
+        help="Build and run the submitted agents in DIR (a folder with an agent.toml each), sandboxed.",
+    ),
+    agent_memory: int = typer.Option(2048, "--agent-memory", metavar="MB", help="A submitted agent's memory."),
+    agent_cpu: int = typer.Option(
+        3600, "--agent-cpu", metavar="SECONDS", help="CPU time of each of a submitted agent's processes."
+    ),
+    agent_processes: int = typer.Option(
+        64, "--agent-processes", metavar="N", help="Processes and threads of a submitted agent."
+    ),
+    agent_build_time: float = typer.Option(
+        300.0, "--agent-build-time", metavar="SECONDS", help="Time for a submitted agent's build."
+    ),
+    grade: float = typer.Option(
+        0.0,
+        "--grade",
+        metavar="SECONDS",
+        help="Grade every finished game's moves against perfect play (boards of up to 8 pits), analysing each "
+        "position this long (0: no grading).",
+    ),
+    show_anonymous: bool = typer.Option(
+        False, "--show-anonymous", help="Show agents without a token on the leaderboard (left off by default)."
+    ),
+    log_level: str = typer.Option(
+        "info", "--log-level", metavar="LEVEL", help="What the log says: debug, info, warning or error."
+    ),
+    log_file: Path | None = typer.Option(
+        None, "--log-file", metavar="FILE", help="Write the log to FILE (appended) instead of standard error."
+    ),
 ) -> None:
     """Serve KGP agents: practice pairing with built-in bots from random to strong, or a tournament.
 
     Agents connect over TCP (--kgp-port) or a WebSocket (ws://HOST:PORT/socket),
-    identified by a token (kept hashed) and a name. Pages at http://HOST:PORT/.
+    identified by a token (kept hashed) and a name, or are run by the server
+    from their submissions (--agents DIR). Pages at http://HOST:PORT/.
     """
     import asyncio
 
-    from kalah.classroom import Limits, ServerConfig
+    from kalah.classroom import (
+        Agents,
+        Limits,
+        ManifestError,
+        SandboxError,
+        SandboxLimits,
+        ServerConfig,
+        read_submissions,
+    )
     from kalah.classroom import serve as run
     from kalah.classroom.tournament import Tournament, parse_stage
     from kalah.records import LibraryError
@@ -112,6 +164,44 @@ def serve(
         fail(f"--swiss must be 0 or more, got {swiss}")
     if wait < 0:
         fail(f"--wait must be 0 or more, got {wait}")
+    if not tournament:
+        for given, name in ((stage, "--stage"), (swiss, "--swiss"), (standings, "--standings")):
+            if given:
+                fail(f"{name} needs --tournament")
+    if not 0 <= grade <= 60:
+        fail(f"--grade must be 0 to 60 seconds a position, got {grade}")
+    if log_level.lower() not in LOG_LEVELS:
+        fail(f"--log-level must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}")
+    for name, value in (("--agent-memory", agent_memory), ("--agent-cpu", agent_cpu)):
+        if value < 1:
+            fail(f"{name} must be at least 1, got {value}")
+    if agent_processes < 4:
+        fail(f"--agent-processes must be at least 4 (the sandbox and its relay count too), got {agent_processes}")
+    if agent_build_time <= 0:
+        fail(f"--agent-build-time must be more than 0 seconds, got {agent_build_time}")
+    if not event.strip() or len(event) > 100:
+        fail(f"--event must be a name of 1 to 100 characters, got {event!r}")
+    if log_file is not None and not log_file.parent.is_dir():
+        fail(f"--log-file: no directory {log_file.parent}")
+    submitted = None
+    if agents is not None:
+        try:
+            from kalah.classroom.sandbox import bwrap
+
+            bwrap()
+            manifests = read_submissions(agents)
+        except (ManifestError, SandboxError) as error:
+            fail(str(error))
+        submitted = Agents(
+            manifests,
+            None,
+            SandboxLimits(
+                memory_mb=agent_memory,
+                cpu_seconds=agent_cpu,
+                processes=agent_processes,
+                build_seconds=agent_build_time,
+            ),
+        )
     if port and port == kgp_port:
         fail(f"--port and --kgp-port must differ, both are {port}")
     # Both listeners are tried before anything starts: uvicorn, finding its port taken, exits the process
@@ -127,31 +217,37 @@ def serve(
     config = ServerConfig(
         variant=variant,
         move_time=move_time,
+        show_anonymous=show_anonymous,
+        grade_seconds=grade,
         limits=Limits(
             max_per_address=max_per_address,
             new_tokens_per_minute=new_tokens_per_minute,
             new_anonymous_per_minute=new_anonymous_per_minute,
         ),
     )
-    event = None
+    play = None
     if tournament:
-        event = Tournament(field_size, stages, games_per_pairing, wait=wait, swiss_rounds=swiss, standings=standings)
+        play = Tournament(
+            field_size, stages, games_per_pairing, wait=wait, swiss_rounds=swiss, standings=standings, event=event
+        )
 
     def ready(listening, server) -> None:
         typer.echo(
             f"kalah arena serve: pages http://{listening.host}:{listening.port}/, WebSocket "
             f"ws://{listening.host}:{listening.port}/socket, TCP {listening.host}:{listening.kgp_port}; "
             f"{'tournament' if tournament else 'practice'}, {variant.name}, {move_time:g} s a move; "
-            f"library {server.library.path}",
+            f"library {server.library.where}" + (f"; {len(submitted.manifests)} submitted agents" if submitted else ""),
             err=True,
         )
 
+    from kalah.classroom.log import configure
     from kalah.web.connections import raise_file_limit, sigterm_as_ctrl_c
 
+    configure(log_level, log_file)
     raise_file_limit()  # slow clients are closed by the timeouts; until then each holds a file
     try:
         with sigterm_as_ctrl_c():  # kill, systemctl stop: the same clean stop, and exit code 0
-            asyncio.run(run(config, db, host, port, kgp_port, ready=ready, tournament=event))
+            asyncio.run(run(config, db, host, port, kgp_port, ready=ready, tournament=play, agents=submitted))
     except OSError as error:
         fail(f"cannot listen: {error.strerror or error}")
     except LibraryError as error:

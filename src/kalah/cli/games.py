@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -14,10 +15,10 @@ from kalah.rules import KalahError, Variant
 
 from .options import check_output_path, parse_game_id
 
-_DB_HELP = "The game library (SQLite); default: the one kalah serve uses."
+_DB_HELP = "The game library: a SQLite file or postgresql://USER@HOST/DATABASE; default: the one kalah serve uses."
 
 
-def _library(context: typer.Context, db: Path | None, create: bool = False) -> GameLibrary:
+def _library(context: typer.Context, db: str | None, create: bool = False) -> GameLibrary:
     """The library named after the command (``kalah games list --db X``) or before it (``kalah games --db X list``).
     Only ``import`` creates one: a reading command given a mistyped name says so instead of making an empty file."""
     return GameLibrary(db or context.obj, busy_timeout=5, create=create)  # a locked library: one line after 5 s
@@ -25,6 +26,9 @@ def _library(context: typer.Context, db: Path | None, create: bool = False) -> G
 
 def _result(summary) -> str:
     """The result column: the winner and the score, the winner's total first, as everywhere."""
+    if summary.decided:  # resigned, out of time, forfeited: no final scores, a winner
+        names = (summary.players[0].name, summary.players[1].name)
+        return f"{names[summary.winner]} won: {summary.outcome.describe(names)}"
     if summary.status == "finished" and summary.scores:
         winner = summary.winner
         if winner is None:
@@ -49,17 +53,33 @@ def _started(text: str) -> str:
 def _show_table(summaries) -> None:
     """The games one line each, however long their players' names: names are cut with an ellipsis, as
     little as the terminal's width allows (in the players and in the result alike), and a long stop reason
-    too. Wrapped, a library of bots with long names (arena specs) was a table no eye could follow."""
+    too. Wrapped, a library of bots with long names (arena specs) was a table no eye could follow. A name is
+    never cut below the part that tells it from the others (``carol-minimax`` and ``carol-random`` keep
+    ``carol-m…`` and ``carol-r…``), and piped into another program (not a terminal, no ``COLUMNS`` set)
+    names are whole."""
     from rich.cells import cell_len
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    # What tells each name from the others: its common start with the nearest other name, one more
+    # character, and the ellipsis; a name is never cut below that.
+    ordered = sorted({player.name for summary in summaries for player in summary.players})
+    least: dict[str, int] = {}
+    for i, name in enumerate(ordered):
+        common = max(
+            (_common_start(name, other) for other in ordered[max(0, i - 1) : i + 2] if other != name), default=0
+        )
+        least[name] = common + 2
+
+    def shown(name: str, cells: int) -> int:
+        return cell_len(name) if not cells else min(cell_len(name), max(cells, least[name]))
+
     def short(name: str, cells: int) -> str:
         if not cells:
             return name
         text = Text(name)
-        text.truncate(cells, overflow="ellipsis")
+        text.truncate(shown(name, cells), overflow="ellipsis")
         return text.plain
 
     def rows(cells: int) -> list[tuple[str, ...]]:
@@ -83,20 +103,23 @@ def _show_table(summaries) -> None:
 
     headings = ("id", "players", "variant", "moves", "result", "started, UTC")
     console = Console(highlight=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:  # piped, no width asked: whole names
+        console = Console(highlight=False, width=100_000)
     full = rows(0)  # names whole (0: not cut); the other columns are the same at every name width
     fixed = sum(max(cell_len(row[i]) for row in [headings, *full]) for i in (0, 2, 3, 5)) + 2 * (len(headings) - 1)
-    sizes = [tuple(cell_len(player.name) for player in summary.players) for summary in summaries]
+    pairs = [tuple(player.name for player in summary.players) for summary in summaries]
+    sizes = [tuple(cell_len(name) for name in pair) for pair in pairs]
     # the winner's name and the words after it ("won 30-18"); a result without a name (a stop reason)
     # does not count: its column gives way below
     won = [
-        (sizes[i][s.winner], cell_len(full[i][4]) - sizes[i][s.winner])
+        (pairs[i][s.winner], cell_len(full[i][4]) - sizes[i][s.winner])
         for i, s in enumerate(summaries)
         if s.status == "finished" and s.winner is not None
     ]
 
     def width(cells: int) -> int:
-        players = max(min(a, cells) + 4 + min(b, cells) for a, b in sizes)  # 4: " vs "
-        result = max([cell_len(headings[4]), *(min(name, cells) + rest for name, rest in won)])
+        players = max(shown(a, cells) + 4 + shown(b, cells) for a, b in pairs)  # 4: " vs "
+        result = max([cell_len(headings[4]), *(shown(name, cells) + rest for name, rest in won)])
         return fixed + max(players, cell_len(headings[1])) + result
 
     # The longest names that keep a line within the terminal, found by halving (the width grows with
@@ -107,6 +130,9 @@ def _show_table(summaries) -> None:
         middle = (low + high + 1) // 2
         low, high = (middle, high) if width(middle) <= console.width else (low, middle - 1)
     cells = low if low < longest else 0
+    needed = width(cells or longest)
+    if needed > console.width:  # names that differ only late: a longer line rather than two names alike
+        console = Console(highlight=False, width=needed)
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="", padding=(0, 1))
     for heading in headings:
         right = heading in ("id", "moves")
@@ -118,6 +144,16 @@ def _show_table(summaries) -> None:
         console.print(table)
     for line in captured.get().splitlines():
         typer.echo(line.rstrip())  # rich pads every line to the table's width
+
+
+def _common_start(one: str, other: str) -> int:
+    """How many characters ``one`` and ``other`` share from their start."""
+    count = 0
+    for a, b in zip(one, other, strict=False):
+        if a != b:
+            break
+        count += 1
+    return count
 
 
 def _variant_name(data) -> str:
@@ -134,14 +170,14 @@ def register(app: typer.Typer) -> None:
     @games.callback()
     def _games(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
+        db: str = typer.Option(None, "--db", metavar="FILE|URL", help=_DB_HELP),
     ) -> None:
         context.obj = db
 
     @games.command("list")
     def list_games(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
+        db: str = typer.Option(None, "--db", metavar="FILE|URL", help=_DB_HELP),
         as_json: bool = typer.Option(False, "--json", help="One JSON array instead of a table."),
         limit: int = typer.Option(
             None, "--limit", min=1, metavar="N", help="Only the newest N games (of those the filters keep)."
@@ -192,18 +228,31 @@ def register(app: typer.Typer) -> None:
     @games.command("export")
     def export(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
+        db: str = typer.Option(None, "--db", metavar="FILE|URL", help=_DB_HELP),
         game_id: int = typer.Argument(
-            ..., metavar="ID", parser=parse_game_id, help="The game's id (see kalah games list)."
+            None, metavar="ID", parser=parse_game_id, help="The game's id (see kalah games list); or --all."
+        ),
+        every: bool = typer.Option(
+            False, "--all", help="Every game, oldest first, one JSON line each, with its tags and review."
         ),
         output: Path = typer.Option(
-            None, "--output", "-o", metavar="FILE", help="Write the record to this file (atomically) instead of stdout."
+            None, "--output", "-o", metavar="FILE", help="Write to this file (atomically) instead of stdout."
         ),
     ) -> None:
-        """A game's JSON record, as kalah replay and the web board read it."""
+        """A game's JSON record, as kalah replay and the web board read it; or, with --all, the whole library
+        (import it into another library, SQLite or PostgreSQL, with kalah games import)."""
+        from kalah.cli import fail
+
+        if every == (game_id is not None):
+            fail("kalah games export takes a game's ID or --all (every game), not both")
         check_output_path(output, "--output")
-        record = _library(context, db).record(game_id)
-        text = record.to_json() + "\n"
+        library = _library(context, db)
+        if every:
+            from kalah.records.transfer import export_lines
+
+            text = "".join(line + "\n" for line in export_lines(library))
+        else:
+            text = library.record(game_id).to_json() + "\n"
         if output is None:
             typer.echo(text, nl=False)
         else:
@@ -214,19 +263,37 @@ def register(app: typer.Typer) -> None:
     @games.command("import")
     def import_(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
-        file: Path = typer.Argument(..., metavar="FILE", help="A JSON game record."),
+        db: str = typer.Option(None, "--db", metavar="FILE|URL", help=_DB_HELP),
+        file: Path = typer.Argument(
+            ..., metavar="FILE", help="A JSON game record, or the lines of kalah games export --all."
+        ),
     ) -> None:
-        """Store a JSON game record in the library; prints the new id."""
-        from kalah.records import load_record
+        """Store a JSON game record, or every game of an export (all or none), in the library; prints the
+        new ids."""
+        from kalah.records import RecordError, load_record
+        from kalah.records.transfer import import_lines
 
-        game_id = _library(context, db, create=True).import_record(load_record(file), tags={"source": "import"})
-        typer.echo(str(game_id))
+        try:
+            text = file.read_text(encoding="utf-8")
+        except OSError as error:
+            raise RecordError(f"cannot read {file}: {error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise RecordError(f"{file} is not a text file") from None
+        lines = [line for line in text.splitlines() if line.strip()]
+        library = _library(context, db, create=True)
+        if len(lines) > 1 and lines[0].lstrip().startswith("{") and lines[0].rstrip().endswith("}"):
+            try:
+                ids = import_lines(library, lines, {"source": "import"})
+            except RecordError as error:
+                raise RecordError(f"{file}: {error}; nothing was imported") from None
+        else:
+            ids = [library.import_record(load_record(file), tags={"source": "import"})]
+        typer.echo("\n".join(str(game_id) for game_id in ids))
 
     @games.command("delete")
     def delete(
         context: typer.Context,
-        db: Path = typer.Option(None, "--db", metavar="FILE", help=_DB_HELP),
+        db: str = typer.Option(None, "--db", metavar="FILE|URL", help=_DB_HELP),
         game_id: int = typer.Argument(
             ..., metavar="ID", parser=parse_game_id, help="The game's id (see kalah games list)."
         ),

@@ -7,7 +7,7 @@ import ipaddress
 import socket
 import threading
 import webbrowser
-from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -99,11 +99,12 @@ def register(app: typer.Typer) -> None:
             "127.0.0.1", "--host", metavar="ADDRESS", help="Address to listen on (0.0.0.0: every interface)."
         ),
         port: int = typer.Option(8000, "--port", metavar="PORT", help="Port to listen on."),
-        db: Path = typer.Option(
+        db: str = typer.Option(
             None,
             "--db",
-            metavar="FILE",
-            help="The game library (SQLite); default: games.sqlite in the user's data directory.",
+            metavar="FILE|URL",
+            help="The game library: a SQLite file (default: games.sqlite in the user's data directory; one server"
+            " at a time) or a PostgreSQL database, postgresql://USER@HOST/DATABASE (any number of servers).",
         ),
         open_browser: bool = typer.Option(False, "--open", help="Open the board in a web browser."),
         workers: int = typer.Option(
@@ -166,6 +167,7 @@ def register(app: typer.Typer) -> None:
 
         from kalah.cli import fail
         from kalah.records import GameLibrary
+        from kalah.records.claim import claim_library, describe_holder
         from kalah.web import LOOPBACK_HOSTS, create_app
         from kalah.web.connections import ConnectionLimits, raise_file_limit, server_config, sigterm_as_ctrl_c
 
@@ -196,13 +198,17 @@ def register(app: typer.Typer) -> None:
         problem = bind_problem(host, port)
         if problem:
             fail(problem)
-        # A library that cannot be opened is one line (KalahError) before the server starts; without --db the
-        # user's own library is made in a folder of its own, also on the first run of a new machine.
+        # A library that cannot be opened, or that another server holds, is one line before the server starts;
+        # without --db the user's own library is made in a folder of its own, also on the first run of a new
+        # machine. The hold lasts until this process ends (the system releases it however it ends).
+        shown = "127.0.0.1" if host in _ANY else f"[{host}]" if ":" in host else host
+        url = f"http://{shown}:{port}/"
         opened = GameLibrary(db, busy_timeout=5)
-        path = opened.path
+        claim = claim_library(opened.database, "board server", describe_holder("kalah serve", url))
+        where = opened.where
         opened.close()  # the server opens its own: this one would stay open until the garbage collector's turn
         application = create_app(
-            path,
+            db if db is not None else opened.path,
             workers=workers,
             allow_exec=allow_exec,
             allow_delete=allow_delete,
@@ -211,25 +217,47 @@ def register(app: typer.Typer) -> None:
             max_library_bytes=max_library_mb * 2**20,
             games_per_minute=games_per_minute,
             imports_per_minute=max(1, games_per_minute // 2),
+            claim=False,  # held here, for the life of the process
         )
         warning = exposure_warning(host, port, allow_exec, extra_hosts, allow_delete=allow_delete)
         if warning:
             typer.echo(warning, err=True)
-        shown = "127.0.0.1" if host in _ANY else f"[{host}]" if ":" in host else host
-        url = f"http://{shown}:{port}/"
-        typer.echo(f"kalah: the board is at {url} (library {path}); Ctrl-C stops the server")
-        if open_browser:
-            threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+        server_ready = threading.Event()
+        threading.Thread(target=_announce, args=(server_ready, url, where, open_browser), daemon=True).start()
         raise_file_limit()  # slow clients are closed by the timeouts; until then each holds a file
         server = uvicorn.Server(
             server_config(application, host, port, ConnectionLimits(per_address=connections_per_address))
         )
         server.config.forwarded_allow_ips = forwarded_allow_ips  # read when the server starts (Config.load)
+        _tell_when_started(server, server_ready)
         try:
             with sigterm_as_ctrl_c():  # kill, systemctl stop: the same clean stop, and exit code 0
                 server.run()
         except KeyboardInterrupt:
             pass
+        finally:
+            claim.release()
         if not server.started:  # uvicorn said why (the port is taken, say)
             raise typer.Exit(3)
         typer.echo("kalah serve: stopped", err=True)
+
+
+def _tell_when_started(server: Any, ready: threading.Event) -> None:
+    """Set ``ready`` once ``server`` answers: uvicorn sets ``started`` after its sockets listen and the
+    application has started, which the server's own startup hook cannot see from inside."""
+    started = server.startup
+
+    async def startup(sockets: Any = None) -> None:
+        await started(sockets=sockets)
+        if server.started:
+            ready.set()
+
+    server.startup = startup
+
+
+def _announce(ready: threading.Event, url: str, where: str, open_browser: bool) -> None:
+    """Say where the board is once the server answers there (a browser opened earlier found nothing)."""
+    ready.wait()
+    typer.echo(f"kalah: the board is at {url} (library {where}); Ctrl-C stops the server")
+    if open_browser:
+        webbrowser.open(url)

@@ -29,6 +29,8 @@ from .transport import Connection, LineError, RefusedError, open_connection, par
 from .wire import Board, Command, KgpError, KgpSyntaxError, Word, format_command, parse_line
 
 PROTOCOL_MAJOR = 1
+#: Seconds a server has to greet (a KGP server greets at once; a web server says nothing until asked).
+GREETING_SECONDS = 3.0
 #: Seconds between attempts to connect again: doubling from the first to the last.
 BACKOFF_FIRST, BACKOFF_LAST = 1.0, 30.0
 
@@ -85,9 +87,9 @@ class ClientReport:
 class _Stop(Exception):
     """Ends the run (not a connection problem: do not reconnect)."""
 
-    def __init__(self, reason: str, ok: bool = True) -> None:
+    def __init__(self, reason: str, ok: bool = True, refused: bool = False) -> None:
         super().__init__(reason)
-        self.reason, self.ok = reason, ok
+        self.reason, self.ok, self.refused = reason, ok, refused
 
 
 class KgpClient:
@@ -159,7 +161,7 @@ class KgpClient:
             await self._session(connection)
             reason = "the server closed the connection"
         except _Stop as stop:
-            self.report.reason, self.report.ok = stop.reason, stop.ok
+            self.report.reason, self.report.ok, self.report.refused = stop.reason, stop.ok, stop.refused
             return None
         except (TimeoutError, OSError, LineError) as error:
             reason = f"connection lost: {_describe(error)}"
@@ -172,11 +174,18 @@ class KgpClient:
 
     async def _session(self, connection: Connection) -> None:
         self._connection = connection
+        self._greeted = False
+        self._refusal: str | None = None  # an error before any game: the server turning this agent away
         while True:
-            line = await connection.read_line()
+            if self._greeted:
+                line = await connection.read_line()
+            else:
+                line = await self._greeting(connection)
             if self._pending_stop is not None:
                 raise self._pending_stop
             if line is None:
+                if self._refusal is not None:
+                    raise _Stop(f"the server refused this agent: {self._refusal}", ok=False, refused=True)
                 return
             try:
                 command = parse_line(line)
@@ -184,6 +193,24 @@ class KgpClient:
                 self.events("error", f"ignored a line from the server: {error}")
                 continue
             await self._handle(command)
+
+    def _port_hint(self) -> str:
+        return (
+            f"is {self.options.server} a KGP port? (kalah arena serve takes agents on its KGP port, 2671 by "
+            "default, or at ws://HOST:WEBPORT/socket)"
+        )
+
+    async def _greeting(self, connection: Connection) -> str | None:
+        """The server's first line, within :data:`GREETING_SECONDS`: a KGP server greets at once, a web
+        server (the class server's web port instead of its KGP port) waits for a request."""
+        hint = self._port_hint()
+        try:
+            line = await asyncio.wait_for(connection.read_line(), GREETING_SECONDS)
+        except TimeoutError:
+            raise _Stop(f"no KGP greeting within {GREETING_SECONDS:g} s: {hint}", ok=False, refused=True) from None
+        if line is not None and line.startswith("HTTP/"):
+            raise _Stop(f"the server answered as a web server does, not in KGP: {hint}", ok=False, refused=True)
+        return line
 
     async def _send(self, name: str, *args: object, ref: int | None = None) -> None:
         ident = self._next_id
@@ -193,6 +220,7 @@ class KgpClient:
     async def _handle(self, command: Command) -> None:
         name = command.name
         if name == "kgp":
+            self._greeted = True
             await self._greet(command)
         elif name == "ping":
             await self._send("pong", *command.args[:1], ref=command.id)
@@ -215,7 +243,11 @@ class KgpClient:
             message = command.text(0) or "(no message)"
             self.report.errors.append(message)
             self.events("error", f"the server says: {message}")
+            if not self._game_began:
+                self._refusal = message
         elif name == "goodbye":
+            if self._refusal is not None and not self._game_began:
+                raise _Stop(f"the server refused this agent: {self._refusal}", ok=False, refused=True)
             raise _Stop("the server said goodbye")
         # ok, pong and commands of later versions need no answer
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from .wire import MAX_LINE, KgpError
 
@@ -141,6 +142,12 @@ async def open_websocket(url: str, timeout: float = 10.0) -> WebSocketConnection
         socket = await asyncio.wait_for(connect(url, max_size=4 * MAX_LINE, open_timeout=timeout), timeout + 1)
     except InvalidStatus as error:
         status = error.response.status_code
+        if status == 404:
+            path = urlsplit(url).path or "/"
+            raise RefusedError(
+                f"the server has no WebSocket at {path} (HTTP 404): is the path right? (kalah arena serve's is /socket)",
+                status,
+            ) from None
         raise RefusedError(f"the server refused the WebSocket connection (HTTP {status})", status) from None
     except InvalidURI as error:
         raise KgpError(f"not a WebSocket URL: {error}") from None
@@ -154,8 +161,10 @@ def parse_server(server: str) -> tuple[str, str, int]:
     if server.startswith(("ws://", "wss://")):
         return "ws", server, 0
     host, colon, port = server.rpartition(":")
-    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not colon or not host or not port.isdigit():
         raise KgpError(f"a server is host:port (TCP) or a ws:// or wss:// URL, got {server!r}")
+    if not 0 < int(port) < 65536:
+        raise KgpError(f"port {port} of {server!r} is out of range: a port is 1 to 65535")
     return "tcp", host.strip("[]"), int(port)
 
 

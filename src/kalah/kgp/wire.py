@@ -134,17 +134,41 @@ def _argument(text: str) -> tuple[Argument, str]:
         if pattern is _BOARD:
             return parse_board(match.group(0)), rest
         return Word(match.group(0)), rest
+    if text.startswith("<"):  # a board with something wrong in it: say which number
+        parse_board(text.split()[0] if ">" in text.split()[0] else text.split()[0] + ">")
     raise KgpSyntaxError(f"not an argument: {_shorten(text)!r}")
+
+
+def int_or(text: str, default: int = 0) -> int:
+    """``text`` as a whole number, or ``default`` when it is none (for naming a board's places)."""
+    return int(text) if text.strip().isdigit() else default
 
 
 def parse_board(text: str) -> Board:
     """A board literal ``<n,south_store,north_store,pits...>`` (KgpSyntaxError when its counts do not add up)."""
     if not (text.startswith("<") and text.endswith(">")):
         raise KgpSyntaxError(f"a board literal is wrapped in < >: {_shorten(text)!r}")
-    try:
-        numbers = [int(part) for part in text[1:-1].split(",")]
-    except ValueError:
-        raise KgpSyntaxError(f"a board literal holds comma-separated counts: {_shorten(text)!r}") from None
+    parts = text[1:-1].split(",")
+    numbers = []
+    for place, part in enumerate(parts, 1):
+        what = (
+            "the pits a side"
+            if place == 1
+            else "south's store"
+            if place == 2
+            else "north's store"
+            if place == 3
+            else (
+                f"pit {place - 3} of south"
+                if place - 3 <= int_or(parts[0])
+                else f"pit {place - 3 - int_or(parts[0])} of north"
+            )
+        )
+        if not part.strip().isdigit():
+            raise KgpSyntaxError(
+                f"number {place} of the board ({what}) is {_shorten(part.strip())!r}, not a count of 0 or more"
+            )
+        numbers.append(int(part))
     size = numbers[0]
     if size < 1 or len(numbers) != 3 + 2 * size:
         raise KgpSyntaxError(f"a board of {size} pits a side has {3 + 2 * size} numbers, got {len(numbers)}")

@@ -1,22 +1,22 @@
-"""Game records (JSON files) and the game library (SQLite)."""
+"""Game records (JSON files) and the game library (SQLite or PostgreSQL)."""
 
 from kalah.atomic import write_atomic
 
-from .filters import GameFilter, GameFilterError
-from .library import (
-    MAX_GAME_ID,
+from .errors import (
     DamagedGameError,
-    GameLibrary,
     GameNotFoundError,
-    GameSummary,
     LibraryBusyError,
     LibraryError,
+    LibraryInUseError,
     LibraryNotFoundError,
-    LibraryWriter,
+    LibraryUnavailableError,
     StaleGameError,
-    default_library_path,
 )
+from .filters import GameFilter, GameFilterError
+from .library import MAX_GAME_ID, GameLibrary, StoredGame, default_library_path
+from .library_writer import LibraryWriter
 from .record import GameRecord, PlayerInfo, RecordedMove, RecordError, load_record
+from .summary import GameSummary
 from .writer import RecordBuilder, RecordFileWriter, player_info
 
 __all__ = [
@@ -29,7 +29,9 @@ __all__ = [
     "GameSummary",
     "LibraryError",
     "LibraryBusyError",
+    "LibraryInUseError",
     "LibraryNotFoundError",
+    "LibraryUnavailableError",
     "StaleGameError",
     "DamagedGameError",
     "LibraryWriter",
@@ -38,6 +40,7 @@ __all__ = [
     "RecordError",
     "RecordFileWriter",
     "RecordedMove",
+    "StoredGame",
     "default_library_path",
     "load_record",
     "player_info",

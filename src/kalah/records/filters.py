@@ -13,7 +13,7 @@ from typing import Any
 
 from kalah.rules import KalahError, Variant
 
-from .library import GameSummary
+from .summary import GameSummary
 
 #: The results a filter can ask for: a status, or how a finished game ended.
 RESULTS = ("finished", "unfinished", "playing", "stopped", "draw", "decisive")
@@ -99,9 +99,9 @@ def _result_is(game: GameSummary, result: str) -> bool:
         return not finished
     if result in ("playing", "stopped"):
         return game.status == result
-    if not finished or game.scores is None:
+    if not finished or (game.scores is None and game.outcome is None):
         return False
-    return (game.winner is None) == (result == "draw")
+    return (game.winner is None) == (result == "draw")  # a game decided off the board has its winner
 
 
 def _start_day(game: GameSummary) -> datetime.date | None:

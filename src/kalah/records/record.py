@@ -12,7 +12,11 @@ Format (version 1)::
 
 ``move`` is a pit index of the mover's side or ``"swap"``; ``board`` is the
 board after the move; ``info`` (optional) is what the player said about it.
-``winner`` is null for a draw and for an unfinished game.
+``winner`` is null for a draw and for an unfinished game. A game decided
+before its board was over (a resignation, a flag that fell, a forfeit) is
+finished too: its result says ``"termination"`` (``resignation``, ``time``
+or ``forfeit``), the winner, the stores as they were (``scores``) and no
+margin.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from kalah.rules import SWAP, KalahError, Move, Position, Variant
+from kalah.rules.outcome import DECISIONS, Outcome
 from kalah.rules.wording import kind, shown
 from kalah.version import __version__
 
@@ -118,6 +123,8 @@ class GameRecord:
     """True when the game reached its end by the rules."""
     stop_reason: str | None = None
     """Why an unfinished game stopped (e.g. ``"interrupted"``, ``"forfeit: ..."``), or None."""
+    decision: Outcome | None = None
+    """How a game decided before its board was over ended (resignation, time, forfeit), or None."""
 
     def __post_init__(self) -> None:
         if not self.program:
@@ -142,6 +149,11 @@ class GameRecord:
         *_, last = self.positions()
         return last
 
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (on the board, or decided off it), or None while it goes on."""
+        return self.decision or Outcome.of(self.final)
+
     def add_move(
         self, player: int, move: Move, after: Position, seconds: float = 0.0, info: dict[str, Any] | None = None
     ) -> None:
@@ -151,6 +163,14 @@ class GameRecord:
     def result(self) -> dict[str, Any]:
         """How the game ended, as the record stores it (scores, winner, margin, or why it stopped)."""
         final = self.final
+        if self.decision is not None and not final.is_over:
+            return {
+                "finished": True,
+                "scores": [final.store(0), final.store(1)],
+                "winner": self.decision.winner,
+                "margin": None,
+                "termination": self.decision.termination,
+            }
         scores = final.scores if final.is_over else None
         result: dict[str, Any] = {
             "finished": final.is_over,
@@ -248,11 +268,19 @@ class GameRecord:
         if isinstance(result, dict):
             reason = result.get("stop_reason")
             record.stop_reason = None if reason is None else _text(reason, "the stop reason", 500)
-            if result.get("finished") and not position.is_over:
+            termination = result.get("termination")
+            if termination in DECISIONS and not position.is_over:
+                winner = result.get("winner")
+                if winner not in (0, 1) or isinstance(winner, bool):
+                    raise RecordError(f"a game decided by {termination} needs its winner, 0 or 1, not {shown(winner)}")
+                record.decision = Outcome(winner, termination)
+            elif termination not in (None, "board") and termination not in DECISIONS:
+                raise RecordError(f"unknown termination {shown(termination)}; known: board, {', '.join(DECISIONS)}")
+            elif result.get("finished") and not position.is_over:
                 raise RecordError(
                     f"the record says the game finished, but after move {len(record.moves)} it is not over"
                 )
-        record.finished = position.is_over
+        record.finished = position.is_over or record.decision is not None
         return record
 
     def _check_move(self, number: int, entry: Any, position: Position) -> Position:

@@ -5,6 +5,7 @@ Everything here runs in a worker process, never on the server's event loop.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from kalah.analysis import Analysis
@@ -54,15 +55,21 @@ def analyse(position_json: str, seconds: float = 0.5) -> dict[str, Any]:
     }
 
 
+def _encoded(data: dict[str, Any]) -> bytes:
+    """JSON text of a large answer, made in the worker: encoding a tree of 100,000 nodes on the server's event
+    loop would hold every other client for a fifth of a second."""
+    return json.dumps(data, separators=(",", ":"), allow_nan=False).encode()
+
+
 def trace_json(
     position_json: str, algorithm: str, depth: int, evaluation: str, options: dict[str, bool], max_nodes: int
-) -> dict[str, Any]:
-    """``kalah.trace(...).to_json()`` (format kalah-trace/1, docs/trace.md) of the position in JSON."""
+) -> bytes:
+    """``kalah.trace(...).to_json()`` (format kalah-trace/1, docs/trace.md) of the position in JSON, encoded."""
     position = Position.from_json(position_json)
-    return trace(position, algorithm, depth, evaluation, max_nodes=max_nodes, **options).to_json()
+    return _encoded(trace(position, algorithm, depth, evaluation, max_nodes=max_nodes, **options).to_json())
 
 
-def mcts_trace_json(position_json: str, playouts: int, seed: int, depth: int) -> dict[str, Any]:
+def mcts_trace_json(position_json: str, playouts: int, seed: int, depth: int) -> bytes:
     """UCT traced iteration by iteration (``kalah-mcts-trace/1``, docs/trace.md) beside an alpha-beta
     search of the same position to ``depth``: the lab's MCTS page shows both."""
     position = Position.from_json(position_json)
@@ -81,7 +88,7 @@ def mcts_trace_json(position_json: str, playouts: int, seed: int, depth: int) ->
             "nodes": beside.stats.nodes,
         }
     )
-    return traced
+    return _encoded(traced)
 
 
 def review_position(position_json: str, seconds: float) -> Analysis:

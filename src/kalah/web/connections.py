@@ -38,7 +38,7 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .limits import client_key
+from .clients import client_key
 
 log = logging.getLogger("kalah.web")
 

@@ -16,15 +16,15 @@ from importlib.resources import files
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, Response
-from pydantic import Field
+from fastapi.responses import FileResponse, JSONResponse, Response
+from pydantic import BaseModel, Field, ValidationError
 
 from kalah.rules import KalahError, Position
 from kalah.search.tracing import tree_facts as facts_of_tree
 
-from .models import Strict
-from .scheduler import client_of
-from .service import ApiError, busy, invalid
+from .clients import client_of
+from .errors import ApiError, busy, invalid
+from .models import LineOut, Strict, validation_detail
 
 STATIC = files("kalah.web") / "static"
 
@@ -66,6 +66,13 @@ class LineIn(Strict):
     )
 
 
+class TreeFactsOut(BaseModel):
+    """Who moves at each node of a tree, and the legal moves each cutoff node left unvisited (by node id)."""
+
+    to_move: list[int]
+    pruned: dict[str, list[int | str]]
+
+
 class TreeIn(Strict):
     """The shape of a traced tree: each node's parent (null at a root) and the move that led to it."""
 
@@ -87,7 +94,11 @@ async def mcts_page() -> FileResponse:
     return FileResponse(str(STATIC / "lab" / "mcts.html"), media_type="text/html")
 
 
-@router.post("/api/lab/line", summary="The positions along a line of moves (the board at a node of a search tree)")
+@router.post(
+    "/api/lab/line",
+    response_model=LineOut,
+    summary="The positions along a line of moves (the board at a node of a search tree)",
+)
 async def line(request: LineIn) -> dict[str, Any]:
     """The positions along ``moves`` from the position, the first included, and whether the last is over."""
     try:
@@ -101,13 +112,25 @@ async def line(request: LineIn) -> dict[str, Any]:
     return {"positions": positions, "over": position.is_over}
 
 
+#: The request body of POST /api/lab/tree, documented in /openapi.json (the route reads it itself).
+TREE_BODY = {
+    "required": True,
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TreeIn"}}},
+}
+
+
 @router.post(
-    "/api/lab/tree", summary="Who moves at each node of a traced tree, and the moves each cutoff left unvisited"
+    "/api/lab/tree",
+    summary="Who moves at each node of a traced tree, and the moves each cutoff left unvisited",
+    response_model=TreeFactsOut,
+    openapi_extra={"requestBody": TREE_BODY},
 )
-async def tree_facts(request: TreeIn, http: Request) -> Response:
-    """Who moves at each node of a traced tree, and the legal moves each cutoff node left unvisited
-    (worked out off the event loop; 429 when the client has TREES_PER_CLIENT trees under way, 503 when
-    MAX_TREES trees are, which takes TREE_CLIENTS clients or more)."""
+async def tree_facts(http: Request) -> Response:
+    """Who moves at each node of a traced tree, and the legal moves each cutoff node left unvisited (429 when
+    the client has TREES_PER_CLIENT trees under way, 503 when MAX_TREES trees are, which takes TREE_CLIENTS
+    clients or more). The body (a tree of 100,000 nodes is a megabyte) is read here, but parsed, checked,
+    worked out and answered in the tree's thread: on the event loop, parsing and checking it held every other
+    client for hundreds of milliseconds."""
     client = client_of(http)
     with _trees_lock:
         if _trees_of.get(client, 0) >= TREES_PER_CLIENT:
@@ -120,7 +143,12 @@ async def tree_facts(request: TreeIn, http: Request) -> Response:
         if sum(_trees_of.values()) >= MAX_TREES:
             raise busy(f"the server is working out {MAX_TREES} other trees; try again in a moment")
         _trees_of[client] = _trees_of.get(client, 0) + 1
-    work = _tree_pool.submit(_tree_facts, request)
+    try:
+        body = await http.body()
+    except BaseException:
+        _tree_done(client)
+        raise
+    work = _tree_pool.submit(_tree_facts, body)
     # A tree counts for its client until its thread is done with it, also when the request went away
     # meanwhile: hanging up and asking again must not pile trees behind everyone else's.
     work.add_done_callback(lambda _: _tree_done(client))
@@ -137,7 +165,11 @@ def _tree_done(client: str) -> None:
             del _trees_of[client]  # nothing is kept of a client with no tree under way
 
 
-def _tree_facts(request: TreeIn) -> Response:
+def _tree_facts(body: bytes) -> Response:
+    try:
+        request = TreeIn.model_validate_json(body)
+    except ValidationError as error:
+        return JSONResponse({"detail": validation_detail(error.errors())}, status_code=422)
     try:
         to_move, pruned = facts_of_tree(
             Position.from_dict(request.position),

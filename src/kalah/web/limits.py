@@ -3,9 +3,7 @@ may make the library grow."""
 
 from __future__ import annotations
 
-import ipaddress
 import json
-import os
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -19,9 +17,6 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: New games and imported records a client (an address) may store per minute, by default.
 DEFAULT_GAMES_PER_MINUTE = 60
 DEFAULT_IMPORTS_PER_MINUTE = 30
-#: Bytes the game library may reach before new games and imports are refused (507), by default.
-DEFAULT_MAX_LIBRARY_BYTES = 2 * 1024**3
-
 #: Bytes of a request body unless the server is told otherwise: a game record
 #: of the largest variant is far smaller.
 DEFAULT_MAX_BODY = 1_000_000
@@ -126,28 +121,3 @@ class RateLimit:
                 del self._buckets[key]
         while len(self._buckets) > self.max_keys:  # all busy: the oldest go (they may act again sooner)
             del self._buckets[next(iter(self._buckets))]
-
-
-def library_bytes(path: str | os.PathLike[str]) -> int:
-    """Bytes of a SQLite library on disk: the file and its write-ahead log."""
-    total = 0
-    for suffix in ("", "-wal"):
-        try:
-            total += os.stat(f"{os.fspath(path)}{suffix}").st_size
-        except OSError:
-            pass
-    return total
-
-
-def client_key(address: str) -> str:
-    """Whom a limit counts: the address, or its /64 network for IPv6 (one machine is usually given a
-    whole /64, and could otherwise change address at every request)."""
-    try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if isinstance(parsed, ipaddress.IPv6Address):
-        if parsed.ipv4_mapped is not None:
-            return str(parsed.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
-    return str(parsed)

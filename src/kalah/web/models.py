@@ -9,7 +9,7 @@ schema at ``/docs``; the routes are in :mod:`kalah.web.app`, the work in
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal
 
 from fastapi import Path, Request
@@ -274,6 +274,9 @@ class GameState(BaseModel):
     scores: list[int] | None = Field(description="final totals once the game is over")
     winner: int | None
     margin: int | None
+    termination: Literal["board", "resignation", "time", "forfeit"] | None = Field(
+        None, description="what ended a finished game: its board, or a resignation, a flag or a forfeit"
+    )
     human_to_move: bool
     computer_to_move: bool
     moves: int
@@ -307,7 +310,10 @@ class GameSummaryOut(BaseModel):
     status: str
     scores: list[int] | None
     winner: int | None
-    stop_reason: str | None = Field(None, description="why a stopped game ended: a resignation, time, an interruption")
+    termination: Literal["board", "resignation", "time", "forfeit"] | None = Field(
+        None, description="what ended a finished game: its board, or a resignation, a flag or a forfeit"
+    )
+    stop_reason: str | None = Field(None, description="why a stopped game ended: left unfinished, interrupted")
     live: bool = Field(False, description="a game between people at two screens (played and watched at /live)")
 
 
@@ -392,18 +398,66 @@ class AnalysisOut(BaseModel):
     pv_names: list[str] = Field(description="the best line in pit letters")
 
 
-async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
-    """A request FastAPI's validation refused, answered 422 with one sentence in ``detail`` (every problem,
-    where it is) and pydantic's list in ``errors``: pages and clients show ``detail`` as it is."""
-    problems, errors = [], []
-    for item in error.errors()[:20]:
+def validation_detail(errors: Sequence[Any]) -> str:
+    """pydantic's errors as one sentence: every problem (the first 20), where it is; what the client sent is
+    not echoed (it may be megabytes)."""
+    problems = []
+    for item in list(errors)[:20]:
         where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
         if item.get("type") == "json_invalid":
             problems.append(f"malformed JSON: {item.get('ctx', {}).get('error', item.get('msg'))}")
         else:
             problems.append(f"{where or 'body'}: {item.get('msg')}")
-        # what the client sent is not echoed: it may be megabytes
-        errors.append({key: value for key, value in item.items() if key not in ("input", "url", "ctx")})
-    return JSONResponse(
-        {"detail": "; ".join(problems)[:2000] or "bad request", "errors": jsonable_encoder(errors)}, status_code=422
-    )
+    return "; ".join(problems)[:2000] or "bad request"
+
+
+async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+    """A request FastAPI's validation refused, answered 422 with one sentence in ``detail`` (every problem,
+    where it is) and pydantic's list in ``errors``: pages and clients show ``detail`` as it is."""
+    items = error.errors()[:20]
+    errors = [{key: value for key, value in item.items() if key not in ("input", "url", "ctx")} for item in items]
+    return JSONResponse({"detail": validation_detail(items), "errors": jsonable_encoder(errors)}, status_code=422)
+
+
+# --- reviews, puzzles, the lab ------------------------------------------------------------------------
+
+
+class ReviewStatusOut(BaseModel):
+    """A game's review: done (with the review, kalah.review's JSON), running (its progress) or failed."""
+
+    status: Literal["done", "running", "failed"]
+    review: dict[str, Any] | None = Field(None, description="the review (GameReview.to_dict), once done")
+    done: int | None = Field(None, description="positions analysed so far, while running")
+    total: int | None = Field(None, description="positions to analyse, while running")
+    seconds_per_position: float | None = Field(None, description="engine seconds each position gets, while running")
+    error: str | None = Field(None, description="why it failed")
+
+
+class PositionOut(BaseModel):
+    """A position as the rules write it (board rows, the player to move)."""
+
+    board: list[list[int]]
+    to_move: int
+
+
+class PuzzleOut(BaseModel):
+    """A shipped puzzle: a position, its solution (the best moves, proven by the solver) and what it teaches."""
+
+    id: str
+    variant: VariantOut
+    variant_name: str
+    position: PositionOut
+    legal_moves: list[MoveOut]
+    solution: MoveOut = Field(description="the only move that keeps the exact value")
+    value: int = Field(description="the exact value (final margin under perfect play) for the player to move")
+    margin: int = Field(description="every other move is worth at least this many seeds less")
+    theme: list[str]
+    difficulty: int = Field(description="from 1 (easy) to 5 (hard)")
+    source: str
+
+
+class LineOut(BaseModel):
+    """The positions along a line of moves, the first included, and whether the last is over."""
+
+    positions: list[dict[str, Any]]
+    over: bool

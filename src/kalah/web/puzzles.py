@@ -14,7 +14,8 @@ from fastapi import APIRouter, Query
 
 from kalah.puzzles import THEMES, shipped
 
-from .service import invalid
+from .errors import invalid
+from .models import PuzzleOut
 
 router = APIRouter()
 
@@ -26,6 +27,7 @@ def _all() -> list[dict[str, Any]]:
 
 @router.get(
     "/api/puzzles",
+    response_model=list[PuzzleOut],
     summary="The shipped puzzles (each: id, variant, position, solution, theme, difficulty)",
     responses={422: {"description": "an unknown theme"}},
 )

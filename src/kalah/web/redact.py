@@ -11,16 +11,19 @@ import os
 from pathlib import Path
 
 
-def server_paths(library_path: Path) -> list[tuple[str, str]]:
+def server_paths(library_path: Path | None, where: str = "") -> list[tuple[str, str]]:
     """(path, what it is) for the server's own places, the longest first (a path inside another is
-    replaced before it)."""
+    replaced before it); ``where``: how the library names itself (a database server's address)."""
     import platformdirs
 
     from kalah.endgame import default_directory
 
-    places = [
-        (library_path, "the game library"),
-        (library_path.parent, "the library's folder"),
+    places: list[tuple[Path | str, str]] = []
+    if library_path is not None:
+        places += [(library_path, "the game library"), (library_path.parent, "the library's folder")]
+    elif where:
+        places.append((where, "the game library"))
+    places += [
         (default_directory(), "the endgame folder"),
         (Path(platformdirs.user_data_dir("kalah")), "the data folder"),
         (Path.home(), "~"),
@@ -28,7 +31,7 @@ def server_paths(library_path: Path) -> list[tuple[str, str]]:
     ]
     found: dict[str, str] = {}
     for path, name in places:
-        for text in {str(path), os.path.realpath(path)}:
+        for text in {str(path), os.path.realpath(path) if isinstance(path, Path) else str(path)}:
             if len(text) > 1:  # never "/": it would cut every message
                 found.setdefault(text, name)
     return sorted(found.items(), key=lambda item: -len(item[0]))

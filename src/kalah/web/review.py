@@ -40,20 +40,21 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
+from starlette.requests import HTTPConnection
 
-from kalah.records import GameLibrary, GameRecord
-from kalah.records.library import DamagedGameError, LibraryBusyError, LibraryError
+from kalah.records import GameRecord
 from kalah.review import review_of_analyses
 
 from .analysis import review_position
-from .models import GameId
-from .scheduler import Refused, client_of
-from .service import ApiError, busy, invalid
+from .clients import client_of
+from .dependencies import Service
+from .errors import ApiError, busy, in_thread, invalid
+from .models import GameId, ReviewStatusOut
+from .scheduler import Refused
 
 if TYPE_CHECKING:
     from kalah.analysis import Analysis
@@ -198,27 +199,10 @@ class Reviews:
             self._failed.popitem(last=False)
 
 
-def _reviews(request: Request) -> Reviews:
-    reviews: Reviews = request.app.state.reviews
+def reviews_of(connection: HTTPConnection) -> Reviews:
+    """The reviews under way on this server (``app.state.reviews``), as a dependency of the routes."""
+    reviews: Reviews = connection.app.state.reviews
     return reviews
-
-
-def _library(request: Request) -> GameLibrary:
-    library: GameLibrary = request.app.state.library
-    return library
-
-
-async def _call(function: Callable[..., T], *args: Any) -> T:
-    """A library call in a thread: no such game 404, a damaged one 422, a locked library 503."""
-    try:
-        return await asyncio.to_thread(function, *args)
-    except DamagedGameError as error:
-        raise invalid(str(error)) from None
-    except LibraryBusyError as error:
-        raise busy(str(error), retry_after=2) from None
-    except LibraryError as error:
-        text = str(error)
-        raise (ApiError(404, text) if text.startswith("no game") else busy(text, retry_after=5)) from None
 
 
 def _progress(job: _Job) -> dict[str, Any]:
@@ -228,18 +212,22 @@ def _progress(job: _Job) -> dict[str, Any]:
 @router.get(
     "/api/games/{game_id}/review",
     summary="A game's review: stored, under way (progress) or 404",
+    response_model=ReviewStatusOut,
+    response_model_exclude_none=True,
     responses={404: {"description": "no such game, or no review of it yet"}},
 )
-async def read_review(request: Request, game_id: GameId) -> dict[str, Any]:
+async def read_review(
+    game_id: GameId, service: Service, reviews: Annotated[Reviews, Depends(reviews_of)]
+) -> dict[str, Any]:
     """``{"status": "done", "review": {...}}`` when a review of the game as it stands is stored;
     ``{"status": "running", "done", "total", "seconds_per_position"}`` while one is computed;
     ``{"status": "failed", "error"}``."""
-    library, reviews = _library(request), _reviews(request)
+    library = service.library
     job = reviews.running(game_id)
     if job is not None:
         return _progress(job)
-    stored = await _call(library.review, game_id)
-    moves = len((await _call(library.record, game_id)).moves)
+    stored = await in_thread(library.review, game_id)
+    moves = len((await in_thread(library.record, game_id)).moves)
     if stored is not None and stored[0] == moves:
         return {"status": "done", "review": stored[1]}
     failure = reviews.failure(game_id)
@@ -251,8 +239,11 @@ async def read_review(request: Request, game_id: GameId) -> dict[str, Any]:
 @router.post(
     "/api/games/{game_id}/review",
     summary="Start reviewing a game (poll GET for the progress)",
+    response_model=ReviewStatusOut,
+    response_model_exclude_none=True,
     responses={
         404: {"description": "no such game"},
+        409: {"description": "a game between people still being played: reviewed once it is over"},
         422: {"description": "a game without moves, or too long to review"},
         429: {"description": "this client has a review under way: retry after the Retry-After seconds"},
         503: {"description": "the server has its most reviews under way: retry after the Retry-After seconds"},
@@ -261,6 +252,8 @@ async def read_review(request: Request, game_id: GameId) -> dict[str, Any]:
 async def start_review(
     request: Request,
     game_id: GameId,
+    service: Service,
+    reviews: Annotated[Reviews, Depends(reviews_of)],
     seconds: Annotated[
         float,
         Query(
@@ -273,11 +266,11 @@ async def start_review(
     ] = REVIEW_SECONDS,
 ) -> dict[str, Any]:
     """Start a review of the game as it stands, unless one is stored or under way; answers as GET does."""
-    library, reviews = _library(request), _reviews(request)
-    record = await _call(library.record, game_id)
+    library = service.library
+    record = await service.check_analysable(game_id)  # 409 for a game between people under way
     if not record.moves:
         raise invalid(f"game {game_id} has no moves to review")
-    stored = await _call(library.review, game_id)
+    stored = await in_thread(library.review, game_id)
     if stored is not None and stored[0] == len(record.moves):
         return {"status": "done", "review": stored[1]}
     job = reviews.running(game_id)
@@ -290,5 +283,5 @@ async def start_review(
             f" (each position gets at least {MIN_POSITION_SECONDS:g} s of {REVIEW_ENGINE_SECONDS:g} s in all);"
             " kalah review reviews any game on your own machine"
         )
-    job = reviews.start(request.app.state.service, game_id, client_of(request), record, seconds)
+    job = reviews.start(service, game_id, client_of(request), record, seconds)
     return _progress(job)

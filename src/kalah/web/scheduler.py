@@ -31,19 +31,15 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import ipaddress
 import itertools
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from kalah.arena.workers import process_pool, stop_pool
-
-if TYPE_CHECKING:
-    from starlette.requests import HTTPConnection
 
 T = TypeVar("T")
 
@@ -55,27 +51,6 @@ LIGHT_SECONDS = 1.0
 HALF_LIFE = 60.0
 #: The most clients whose engine time is remembered (the least recently served are forgotten first).
 REMEMBERED = 10_000
-
-
-def address_key(host: str | None) -> str:
-    """The client key of an address: IPv4 as it is, IPv6 by its /64 network (an IPv4-mapped one as IPv4)."""
-    if not host:
-        return "addr:unknown"
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:  # not an address (a test client's name, a Unix socket): the name is the key
-        return f"addr:{host[:100]}"
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return f"addr:{address.ipv4_mapped}"
-        return f"addr:{ipaddress.IPv6Network((address, 64), strict=False)}"
-    return f"addr:{address}"
-
-
-def client_of(connection: HTTPConnection) -> str:
-    """The key of the client that sent a request: its address (:func:`address_key`). Every per-client
-    share of the server (engine jobs, reviews, lab trees) counts clients by this key."""
-    return address_key(connection.client.host if connection.client else None)
 
 
 class Refused(Exception):

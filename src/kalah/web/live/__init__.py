@@ -1,8 +1,10 @@
 """Games between two people at two screens: seats and their tokens, push, clocks, watchers, the lobby.
 
 :func:`install` adds it to the application of :func:`kalah.web.create_app`:
-the routes (:mod:`.routes`), the guard that keeps the computer games' routes
-off live games, and the service (:mod:`.service`) over the app's library.
+the routes (:mod:`.routes`) and the service (:mod:`.service`) over the app's
+library; the app's lifespan calls :func:`start` and :func:`stop`. The routes
+of games against the computer refuse live games themselves
+(:class:`kalah.web.service.GameService`).
 """
 
 from __future__ import annotations
@@ -10,21 +12,36 @@ from __future__ import annotations
 from typing import Any
 
 from .lobby import Lobby
-from .routes import LiveGuard, router
-from .seats import SeatStore
+from .routes import router
 from .service import LiveLimits, LiveService
+from .store import LiveStore
+from .upkeep import Upkeep
 
-__all__ = ["LiveLimits", "LiveService", "install"]
+__all__ = ["LiveLimits", "LiveService", "install", "start", "stop"]
 
 
-def install(app: Any, limits: LiveLimits | None = None, busy_timeout: float = 1.0) -> LiveService:
+def install(app: Any, limits: LiveLimits | None = None) -> LiveService:
     """Add the live routes to ``app`` (whose ``state.library`` is set and whose ``state.service`` will be)."""
-    library = app.state.library
-    # the library's writers and the seats' take turns on one lock (they write one SQLite file)
-    seats = SeatStore(library.path, busy_timeout, writer=getattr(library, "_writer", None))
-    live = LiveService(lambda: app.state.service, seats, limits or LiveLimits())
+    store = LiveStore(app.state.library.database)
+    live = LiveService(lambda: app.state.service, store, limits or LiveLimits())
     app.state.live = live
     app.state.lobby = Lobby(live)
-    app.add_middleware(LiveGuard, live=live)
+    app.state.live_upkeep = Upkeep(live, app.state.lobby)
     app.include_router(router)
     return live
+
+
+async def start(app: Any) -> None:
+    """As the server starts: its secrets' salt read, its heartbeat, the change feed, every running flag armed."""
+    live: LiveService = app.state.live
+    await live.start()
+    await app.state.live_upkeep.start()
+    await live.restore()
+
+
+async def stop(app: Any) -> None:
+    """As the server stops: its timers, heartbeat, presence and feed go."""
+    live: LiveService = app.state.live
+    live.disarm_all()
+    await app.state.live_upkeep.stop()
+    await live.feed.stop()

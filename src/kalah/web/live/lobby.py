@@ -1,123 +1,170 @@
-"""The lobby: open challenges (a variant and a clock) that anyone on the server can accept.
+"""The lobby: open challenges (a variant and a clock) that anyone on any server process can accept.
 
-A challenge belongs to its author's lobby connection: when that closes, the
-challenge goes after a short grace, unless the author comes back (a reload)
-and shows the challenge's key, which only the author's page was told.
-Accepting starts a game between the two; the author hears of it, with its
-seat token, on its lobby connection alone.
+A challenge is a row of the library's database, open while its author is
+connected to a live server process, and for a grace after the author's
+connection closes, so that a reload (which shows the challenge's key, told
+only to the author's page) takes it back, on whichever process the page
+reaches (these times are the real wall clock's, not the game clocks' ``LiveService.now``). Accepting starts a
+game between the two. The author's seat token is
+made when the challenge is offered and given to the author's page then (the
+library keeps its digest), so that the author's process, told of the match
+by the database, needs nothing another process knows.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-from dataclasses import dataclass
-from typing import Any
+import time
 
-from kalah.rules import Variant
+from kalah.records.store import new_token
+from kalah.rules import KalahError, Variant
 
-from ..service import ApiError
-from . import clock as clocks
+from ..errors import ApiError, in_thread, too_many
+from .clock import Clock
 from .hub import Connection
-from .models import ChallengeIn
-from .seats import digest, new_token
-from .service import LiveService, too_many
-
-
-@dataclass(eq=False)
-class Challenge:
-    """An open challenge: what it offers, who made it, and the key that lets the author claim it back."""
-
-    id: str
-    key: str
-    offer: ChallengeIn
-    author: Connection | None
-    address: str
-    expiry: asyncio.TimerHandle | None = None
-
-    def out(self) -> dict[str, Any]:
-        """The challenge as ``ChallengeOut`` (no key, no author)."""
-        clock = clocks.new_clock(self.offer.clock.minutes, self.offer.clock.increment, self.offer.clock.days)
-        return {
-            "id": self.id,
-            "variant": self.offer.variant.model_dump(),
-            "variant_name": Variant(**self.offer.variant.model_dump()).name,
-            "clock": clocks.describe(clock),
-        }
+from .models import ChallengeIn, ChallengeOut, ChallengesMessage, MatchedMessage, OfferedMessage, SeatOut
+from .service import LiveService
+from .store import CHANNEL, Challenge
 
 
 class Lobby:
-    """The open challenges of a server."""
+    """The open challenges, as this server process serves them."""
 
     def __init__(self, live: LiveService) -> None:
         self.live = live
-        self.challenges: dict[str, Challenge] = {}
+        self.store = live.store
+        self.database = live.database
+        #: challenges whose authors are connected to this process, and the seat tokens this process gave them
+        self._authors: dict[str, Connection] = {}
+        self._tokens: dict[str, str] = {}
+        self._telling = False
+        live.on_note(self._on_note)
 
-    def listing(self) -> list[dict[str, Any]]:
+    def _out(self, challenge: Challenge) -> ChallengeOut:
+        return ChallengeOut(
+            id=challenge.id,
+            variant=challenge.variant,
+            variant_name=Variant.from_dict(challenge.variant).name,
+            clock=challenge.clock.describe(),
+        )
+
+    async def listing(self) -> list[ChallengeOut]:
         """The open challenges, oldest first."""
-        return [challenge.out() for challenge in self.challenges.values()]
+        now, alive = time.time(), self.live.alive_since
+        found = await in_thread(self.live.read, lambda db: self.store.challenges(db, now, alive))
+        return [self._out(challenge) for challenge in found]
 
-    def _announce(self) -> None:
-        self.live.hub.send("lobby", {"type": "challenges", "challenges": self.listing()})
+    async def offer(self, author: Connection, offer: ChallengeIn) -> OfferedMessage:
+        """A new challenge of ``author`` (429 past the address's limit, 422 for a variant the rules refuse)."""
+        try:
+            variant = Variant(**offer.variant.model_dump())
+        except KalahError as error:
+            raise ApiError(422, str(error)) from None
+        clock = Clock.new(offer.clock.minutes, offer.clock.increment, offer.clock.days)
+        challenge_id, key, token = secrets.token_urlsafe(9), new_token(), new_token()
 
-    def offer(self, author: Connection, offer: ChallengeIn) -> Challenge:
-        """A new challenge of ``author`` (429 past the address's limit)."""
-        mine = sum(1 for c in self.challenges.values() if c.address == author.address)
-        if mine >= self.live.limits.challenges:
-            raise too_many("open challenges")
-        Variant(**offer.variant.model_dump())  # a bad variant is refused now, not at acceptance
-        challenge = Challenge(secrets.token_urlsafe(9), new_token(), offer, author, author.address)
-        self.challenges[challenge.id] = challenge
-        self._announce()
-        return challenge
+        def work() -> None:
+            now = time.time()
+            with self.database.write() as db:
+                if (
+                    self.store.challenges_of(db, author.address, now, self.live.alive_since)
+                    >= self.live.limits.challenges
+                ):
+                    raise too_many("open challenges")
+                challenge = Challenge(
+                    challenge_id, variant.to_dict(), clock, author.address, self.live.server, self.store.digest(token)
+                )
+                self.store.add_challenge(db, challenge, self.store.digest(key), now)
 
-    def cancel(self, author: Connection, challenge_id: str) -> None:
+        await in_thread(work)
+        self._authors[challenge_id], self._tokens[challenge_id] = author, token
+        return OfferedMessage(id=challenge_id, key=key, token=token)
+
+    async def cancel(self, author: Connection, challenge_id: str) -> None:
         """The author withdraws a challenge (anyone else's request changes nothing)."""
-        challenge = self.challenges.get(challenge_id)
-        if challenge is not None and challenge.author is author:
-            self._drop(challenge)
+        if self._authors.get(challenge_id) is not author:
+            return
+        await in_thread(self.live.write, lambda db: self.store.withdraw_challenge(db, challenge_id, self.live.server))
+        self._forget(challenge_id)
 
-    def resume(self, author: Connection, key: str) -> Challenge | None:
-        """The author is back (a new connection showing the key): the challenge stays."""
-        for challenge in self.challenges.values():
-            # As bytes: compare_digest refuses str holding anything but ASCII, and a client chooses the key.
-            if secrets.compare_digest(challenge.key.encode(), key.encode("utf-8", "surrogatepass")):
-                if challenge.expiry is not None:
-                    challenge.expiry.cancel()
-                    challenge.expiry = None
-                challenge.author = author
-                return challenge
-        return None
+    async def resume(self, author: Connection, key: str) -> OfferedMessage | None:
+        """The author is back (a new connection showing the key): the challenge stays; None when it is gone."""
+        digest = self.store.digest(key)
+        found = await in_thread(self.live.write, lambda db: self.store.resume_challenge(db, digest, self.live.server))
+        if found is None:
+            return None
+        self._authors[found.id] = author
+        return OfferedMessage(id=found.id, key=key, token=self._tokens.get(found.id))
 
-    def author_left(self, author: Connection) -> None:
-        """The author's connection closed: its challenges go after the grace."""
-        loop = asyncio.get_running_loop()
-        for challenge in list(self.challenges.values()):
-            if challenge.author is author:
-                challenge.author = None
-                challenge.expiry = loop.call_later(self.live.limits.lobby_grace, self._expire, challenge)
+    async def author_left(self, author: Connection) -> None:
+        """The author's connection closed: its challenges go after the grace, unless it comes back."""
+        mine = [challenge_id for challenge_id, held in self._authors.items() if held is author]
+        if not mine:
+            return
+        for challenge_id in mine:
+            del self._authors[challenge_id]
+        until = time.time() + self.live.limits.lobby_grace
+        await in_thread(self.live.write, lambda db: self.store.author_left(db, mine, until))
 
-    def _expire(self, challenge: Challenge) -> None:
-        if challenge.author is None:
-            self._drop(challenge)
+    def _forget(self, challenge_id: str) -> None:
+        self._authors.pop(challenge_id, None)
+        self._tokens.pop(challenge_id, None)
 
-    def _drop(self, challenge: Challenge) -> None:
-        if self.challenges.pop(challenge.id, None) is not None:
-            if challenge.expiry is not None:
-                challenge.expiry.cancel()
-            self._announce()
-
-    async def accept(self, challenge_id: str, address: str) -> dict[str, Any]:
+    async def accept(self, challenge_id: str, address: str) -> SeatOut:
         """Start the game of the challenge: the acceptor's seat (``SeatOut``); the author hears by push."""
-        challenge = self.challenges.get(challenge_id)
-        if challenge is None or challenge.author is None:
-            raise ApiError(404, "this challenge is gone (taken, withdrawn, or its author left)")
-        self.live.count_creation(address)
-        self._drop(challenge)
+        if len(challenge_id) > 40:
+            raise ApiError(404, "no such challenge")
+        token = new_token()
         author_seat = secrets.randbelow(2)
-        author_token, token = new_token(), new_token()
-        seats: list[str | None] = [None, None]
-        seats[author_seat], seats[1 - author_seat] = digest(author_token), digest(token)
-        game_id = await self.live.new_game(challenge.offer.variant, challenge.offer.clock, seats, None)
-        challenge.author.put({"type": "matched", "game_id": game_id, "seat": author_seat, "token": author_token})
-        return {"game_id": game_id, "seat": 1 - author_seat, "token": token, "invite": None}
+
+        def work() -> int:
+            self.live.games.check_room()
+            with self.database.write() as db:
+                challenge = self.store.take_challenge(db, challenge_id, self.live.alive_since)
+                if challenge is None:
+                    raise ApiError(404, "this challenge is gone (taken, withdrawn, or its author left)")
+                seats: list[str | None] = [None, None]
+                seats[author_seat], seats[1 - author_seat] = challenge.author_digest, self.store.digest(token)
+                game_id = self.live.new_game_in(
+                    db, Variant.from_dict(challenge.variant), challenge.clock, (seats[0], seats[1]), None, address
+                )
+                db.notify(CHANNEL, f"matched:{challenge_id}:{game_id}:{author_seat}")
+                return game_id
+
+        game_id = await in_thread(work)
+        return SeatOut(game_id=game_id, seat=1 - author_seat, token=token, invite=None)
+
+    # --- news ----------------------------------------------------------------------------
+
+    def _on_note(self, kind: str, rest: str) -> bool:
+        if kind == "lobby":
+            if self.live.hub.members("lobby") and not self._telling:
+                self._telling = True
+                asyncio.get_running_loop().create_task(self._tell())
+            return True
+        if kind == "matched":
+            challenge_id, game_text, seat_text = rest.split(":")
+            author = self._authors.get(challenge_id)
+            if author is not None:
+                token = self._tokens.get(challenge_id)
+                self._forget(challenge_id)
+                author.put(MatchedMessage(game_id=int(game_text), seat=int(seat_text), token=token).model_dump())
+            return True
+        return False
+
+    async def _tell(self) -> None:
+        """Send the listing to every lobby page of this process (one read for a burst of changes)."""
+        await asyncio.sleep(0)  # the notes of one transaction come together: one listing for all
+        self._telling = False
+        try:
+            listing = await self.listing()
+        except ApiError:
+            return
+        self.live.hub.send("lobby", ChallengesMessage(challenges=listing).model_dump(mode="json"))
+
+    async def expire(self) -> None:
+        """Remove the challenges whose authors are gone for good (this process's upkeep), telling the lobby."""
+        now, alive = time.time(), self.live.alive_since
+        if await in_thread(self.live.read, lambda db: self.store.expired_challenges(db, now, alive)):
+            await in_thread(self.live.write, lambda db: self.store.expire_challenges(db, now, alive))

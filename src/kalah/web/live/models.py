@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, TypeAdapter, model_validator
 
 from ..models import Expected, GameState, MoveCount, MoveIn, Strict, VariantIn
 
 __all__ = [
     "ChallengeIn",
+    "ClientMessage",
+    "ServerMessage",
     "ChallengeOut",
     "ClockIn",
     "LiveInfoOut",
@@ -83,6 +85,15 @@ class ClockOut(BaseModel):
     running: int | None = Field(description="whose time runs")
 
 
+class ResultOut(BaseModel):
+    """How a game between people ended off the board."""
+
+    winner: int | None = Field(description="the player who won (none when nobody joined)")
+    reason: Literal["resign", "time", "abandoned"] = Field(
+        description="the other resigned, ran out of time, or nobody joined or began the game in time"
+    )
+
+
 class LiveInfoOut(BaseModel):
     """What a game between people has beyond its moves."""
 
@@ -90,7 +101,7 @@ class LiveInfoOut(BaseModel):
     connected: list[bool] = Field(description="which seats have a page connected now")
     watchers: int
     clock: ClockOut
-    result: dict[str, Any] | None = Field(description="{winner, reason} when the game ended by resignation or time")
+    result: ResultOut | None = Field(description="how the game ended, when it ended by resignation or time")
     takeback_from: int | None = Field(description="the player asking for a take-back, if one is asking")
     rematch_from: list[int] = Field(description="players who asked for a rematch")
     rematch_game: int | None = Field(description="the rematch's game id, once both asked")
@@ -110,3 +121,99 @@ class ChallengeOut(BaseModel):
     variant: dict[str, Any]
     variant_name: str
     clock: str
+
+
+# --- push messages (the WebSockets /api/games/{id}/live and /api/lobby/live) ------------------------------
+
+
+class HelloIn(BaseModel):
+    """The first message of a game's push connection: a seat's token, or nothing for a watcher."""
+
+    token: str | None = Field(None, max_length=100)
+
+
+class ChallengeMessage(ChallengeIn):
+    """Offer a challenge in the lobby."""
+
+    type: Literal["challenge"]
+
+
+class CancelMessage(Strict):
+    """Withdraw one's challenge."""
+
+    type: Literal["cancel"]
+    id: str = Field(max_length=40)
+
+
+class ResumeMessage(Strict):
+    """Take one's challenge back after a reload, with its key."""
+
+    type: Literal["resume"]
+    key: str = Field(max_length=100)
+
+
+#: What a page sends on the lobby's push connection.
+ClientMessage = Annotated[ChallengeMessage | CancelMessage | ResumeMessage, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[ChallengeMessage | CancelMessage | ResumeMessage] = TypeAdapter(ClientMessage)
+
+
+class HelloMessage(LiveOut):
+    """The answer to a game connection's first message: the seat it holds (none: a watcher) and the game."""
+
+    type: Literal["hello"] = "hello"
+    seat: int | None
+
+
+class StateMessage(LiveOut):
+    """The game after a change (a move, a flag, a request, a seat taken)."""
+
+    type: Literal["state"] = "state"
+
+
+class PresenceMessage(BaseModel):
+    """Who is connected to the game now."""
+
+    type: Literal["presence"] = "presence"
+    connected: list[bool]
+    watchers: int
+
+
+class ChallengesMessage(BaseModel):
+    """The lobby's open challenges, after every change."""
+
+    type: Literal["challenges"] = "challenges"
+    challenges: list[ChallengeOut]
+
+
+class OfferedMessage(BaseModel):
+    """One's challenge is open: its id, the key that takes it back after a reload, and the token of the seat
+    one will hold when it is accepted (keep both; the token is not sent again)."""
+
+    type: Literal["offered"] = "offered"
+    id: str
+    key: str
+    token: str | None = Field(None, description="the seat's token; none when resumed (the page kept it)")
+
+
+class MatchedMessage(BaseModel):
+    """One's challenge was accepted: the game, one's seat, and its token when this server process knows it."""
+
+    type: Literal["matched"] = "matched"
+    game_id: int
+    seat: int
+    token: str | None = None
+
+
+class ErrorMessage(BaseModel):
+    """A message that could not be acted on."""
+
+    type: Literal["error"] = "error"
+    status: int | None = None
+    detail: str
+
+
+#: What the server sends on a push connection.
+ServerMessage = Annotated[
+    HelloMessage | StateMessage | PresenceMessage | ChallengesMessage | OfferedMessage | MatchedMessage | ErrorMessage,
+    Field(discriminator="type"),
+]

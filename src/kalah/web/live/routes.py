@@ -4,7 +4,9 @@ Tokens travel in the ``X-Seat-Token`` header, request bodies and the first
 message of a push connection, never in a URL, so the server's access log
 and the links shown to spectators hold none. A push connection is accepted
 only from a page of this server (its Origin names the Host it asked), and
-one address holds at most ``LiveLimits.connections`` of them.
+one address holds at most ``LiveLimits.connections`` of them. Every message
+either way is a model of :mod:`.models` (``ServerMessage``,
+``ClientMessage``, in ``/openapi.json``).
 """
 
 from __future__ import annotations
@@ -12,26 +14,41 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import re
 import time
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Header, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import APIRouter, Depends, Header, WebSocket
+from fastapi.responses import FileResponse
 from pydantic import ValidationError
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
 from kalah.rules import KalahError
 
+from ..clients import client_of
+from ..errors import ApiError, too_many
 from ..guard import deny_socket, socket_same_origin
-from ..models import GAME_ID_DIGITS, GameId, MoveIn
-from ..service import ApiError
+from ..models import GameId, MoveIn
 from .hub import Connection
 from .lobby import Lobby
-from .models import ChallengeIn, ChallengeOut, ClaimIn, LiveOut, NewLiveGame, SeatOut, TakeBackIn
-from .seats import seat_of
-from .service import LiveService, too_many
+from .models import (
+    CLIENT_MESSAGE,
+    CancelMessage,
+    ChallengeMessage,
+    ChallengeOut,
+    ChallengesMessage,
+    ClaimIn,
+    ErrorMessage,
+    HelloIn,
+    LiveOut,
+    NewLiveGame,
+    ResumeMessage,
+    SeatOut,
+    TakeBackIn,
+)
+from .service import LiveService
 
 router = APIRouter()
 
@@ -48,18 +65,21 @@ MESSAGE_BURST, MESSAGE_RATE = 20, 2.0
 STATIC = files("kalah.web") / "static"
 
 
-def _live(app: Any) -> LiveService:
-    live: LiveService = app.state.live
+def live_service(connection: HTTPConnection) -> LiveService:
+    """The app's live games (made with the app, started with the server)."""
+    live: LiveService = connection.app.state.live
     return live
 
 
-def _lobby(app: Any) -> Lobby:
-    lobby: Lobby = app.state.lobby
+def lobby_of(connection: HTTPConnection) -> Lobby:
+    """The app's lobby."""
+    lobby: Lobby = connection.app.state.lobby
     return lobby
 
 
-def _address(connection: Request | WebSocket) -> str:
-    return connection.client.host if connection.client else "?"
+Live = Annotated[LiveService, Depends(live_service)]
+TheLobby = Annotated[Lobby, Depends(lobby_of)]
+Client = Annotated[str, Depends(client_of)]
 
 
 @router.get("/live", include_in_schema=False)
@@ -73,11 +93,14 @@ async def live_page() -> FileResponse:
     response_model=SeatOut,
     status_code=201,
     summary="Start a game between two people: your seat's token and the invitation to the other",
-    responses={429: {"description": "this address started too many games lately"}},
+    responses={
+        429: {"description": "this address started too many games lately"},
+        507: {"description": "the game library is full"},
+    },
 )
-async def create_live_game(body: NewLiveGame, request: Request) -> dict[str, Any]:
+async def create_live_game(body: NewLiveGame, live: Live, client: Client) -> SeatOut:
     """Store a new game between two people; the answer holds the creator's seat token and the invitation."""
-    return await _live(request.app).create(body.variant, body.clock, body.seat, _address(request))
+    return await live.create(body.variant, body.clock, body.seat, client)
 
 
 @router.post(
@@ -86,16 +109,15 @@ async def create_live_game(body: NewLiveGame, request: Request) -> dict[str, Any
     summary="Take a game's empty seat with its invitation",
     responses={409: {"description": "the seat is taken (the invitation is spent)"}},
 )
-async def claim_seat(game_id: GameId, body: ClaimIn, request: Request) -> dict[str, Any]:
+async def claim_seat(game_id: GameId, body: ClaimIn, live: Live) -> SeatOut:
     """Spend the invitation: the empty seat and a token of its own."""
-    return await _live(request.app).claim(game_id, body.invite)
+    return await live.claim(game_id, body)
 
 
 @router.get("/api/live/games/{game_id}", response_model=LiveOut, summary="A game between people, as a watcher sees it")
-async def live_game(game_id: GameId, request: Request) -> dict[str, Any]:
+async def live_game(game_id: GameId, live: Live) -> LiveOut:
     """The game and its live part: seats, presence, clock, result, requests."""
-    live = _live(request.app)
-    return await live.snapshot(await live.game(game_id))
+    return await live.snapshot(game_id)
 
 
 @router.post(
@@ -107,15 +129,15 @@ async def live_game(game_id: GameId, request: Request) -> dict[str, Any]:
         409: {"description": "not your turn, the game is over or moved on"},
     },
 )
-async def live_move(game_id: GameId, body: MoveIn, request: Request, token: SeatToken = None) -> dict[str, Any]:
+async def live_move(game_id: GameId, body: MoveIn, live: Live, token: SeatToken = None) -> LiveOut:
     """Play the move of the seat whose token is in X-Seat-Token."""
-    return await _live(request.app).move(game_id, token, body.move, body.moves)
+    return await live.move(game_id, token, body.move, body.moves)
 
 
 @router.post("/api/live/games/{game_id}/resign", response_model=LiveOut, summary="Give the game up (X-Seat-Token)")
-async def resign(game_id: GameId, request: Request, token: SeatToken = None) -> dict[str, Any]:
+async def resign(game_id: GameId, live: Live, token: SeatToken = None) -> LiveOut:
     """The seat of X-Seat-Token resigns; the other wins."""
-    return await _live(request.app).resign(game_id, token)
+    return await live.resign(game_id, token)
 
 
 @router.post(
@@ -123,25 +145,26 @@ async def resign(game_id: GameId, request: Request, token: SeatToken = None) -> 
     response_model=LiveOut,
     summary="Ask the opponent to take back your last move, or accept or decline their request",
 )
-async def take_back(game_id: GameId, body: TakeBackIn, request: Request, token: SeatToken = None) -> dict[str, Any]:
+async def take_back(game_id: GameId, body: TakeBackIn, live: Live, token: SeatToken = None) -> LiveOut:
     """Request, accept or decline a take-back."""
-    return await _live(request.app).take_back(game_id, token, body.action, body.moves)
+    return await live.take_back(game_id, token, body.action, body.moves)
 
 
 @router.post(
     "/api/live/games/{game_id}/rematch",
     response_model=LiveOut,
     summary="Ask for a rematch; when both have, it starts with the seats swapped",
+    responses={429: {"description": "the one who asked last started too many games lately"}},
 )
-async def rematch(game_id: GameId, request: Request, token: SeatToken = None) -> dict[str, Any]:
+async def rematch(game_id: GameId, live: Live, client: Client, token: SeatToken = None) -> LiveOut:
     """Ask for a rematch (after the game)."""
-    return await _live(request.app).rematch(game_id, token)
+    return await live.rematch(game_id, token, client)
 
 
 @router.get("/api/live/challenges", response_model=list[ChallengeOut], summary="The lobby's open challenges")
-async def challenges(request: Request) -> list[dict[str, Any]]:
+async def challenges(lobby: TheLobby) -> list[ChallengeOut]:
     """The open challenges."""
-    return _lobby(request.app).listing()
+    return await lobby.listing()
 
 
 @router.post(
@@ -149,11 +172,9 @@ async def challenges(request: Request) -> list[dict[str, Any]]:
     response_model=SeatOut,
     summary="Accept an open challenge: the game starts; your seat's token",
 )
-async def accept(challenge_id: str, request: Request) -> dict[str, Any]:
+async def accept(challenge_id: str, lobby: TheLobby, client: Client) -> SeatOut:
     """Accept a challenge: the game starts, with the acceptor's seat token in the answer."""
-    if len(challenge_id) > 40:
-        raise ApiError(404, "no such challenge")
-    return await _lobby(request.app).accept(challenge_id, _address(request))
+    return await lobby.accept(challenge_id, client)
 
 
 # --- push connections ----------------------------------------------------------------------
@@ -163,13 +184,13 @@ async def _admit(websocket: WebSocket, live: LiveService) -> bool:
     if not socket_same_origin(websocket.headers):
         await deny_socket(websocket, 403, "a push connection is accepted only from this server's own pages")
         return False
-    if live.hub.count(_address(websocket)) >= live.limits.connections:
+    if live.hub.count(client_of(websocket)) >= live.limits.connections:
         await deny_socket(websocket, 429, str(too_many("push connections")))
         return False
     return True
 
 
-async def _serve(connection: Connection, on_message: Any) -> None:
+async def _serve(connection: Connection, on_message: Callable[[str], Awaitable[None]]) -> None:
     """Run a joined connection: write its queue, read its messages, until either side stops."""
 
     async def read() -> None:
@@ -201,30 +222,35 @@ async def _serve(connection: Connection, on_message: Any) -> None:
 @router.websocket("/api/games/{game_id}/live")
 async def game_push(websocket: WebSocket, game_id: GameId) -> None:
     """News of one game: its state after every change, and who is connected. The first message says
-    who this is: ``{"token": "..."}`` for a seat, ``{}`` for a watcher."""
-    live = _live(websocket.app)
+    who this is (``HelloIn``): ``{"token": "..."}`` for a seat, ``{}`` for a watcher."""
+    live = live_service(websocket)
     if not await _admit(websocket, live):
         return
     try:
-        game = await live.game(game_id)
+        view = await live.view(game_id)
     except ApiError as error:
         await deny_socket(websocket, error.status, error.message)
         return
     await websocket.accept()
-    connection = Connection(websocket, _address(websocket), f"game:{game_id}")
+    connection = Connection(websocket, client_of(websocket), f"game:{game_id}")
     live.hub.join(connection)  # counted from now on, before it says who it is
     try:
         try:
             text = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
             if len(text) > MAX_MESSAGE:  # measured before it is parsed: a large JSON costs memory and time
                 return
-            hello = json.loads(text)
-        except (TimeoutError, WebSocketDisconnect, ValueError, RuntimeError, KeyError):
+            hello = HelloIn.model_validate_json(text)
+        except (TimeoutError, WebSocketDisconnect, ValueError, RuntimeError):
             return
-        token = hello.get("token") if isinstance(hello, dict) else None
-        connection.seat = seat_of(game.row, token if isinstance(token, str) else None)
-        connection.put({"type": "hello", "seat": connection.seat, **await live.snapshot(game)})
-        live.push_presence(game_id)
+        connection.seat = live.seat_of(view.row, hello.token)
+        # read again now that the page is joined: a change between the first read and the join reaches it
+        # either in this greeting or by push, never in neither
+        try:
+            view = await live.view(game_id)
+        except ApiError:
+            return
+        live.hello(connection, view)
+        live.connections_changed(game_id)
 
         async def ignore(text: str) -> None:
             return None
@@ -232,85 +258,53 @@ async def game_push(websocket: WebSocket, game_id: GameId) -> None:
         await _serve(connection, ignore)
     finally:
         live.hub.leave(connection)
-        live.push_presence(game_id)
+        live.connections_changed(game_id)
 
 
 @router.websocket("/api/lobby/live")
 async def lobby_push(websocket: WebSocket) -> None:
-    """The lobby's open challenges as they change. A page sends ``{"type": "challenge", "variant": ...,
-    "clock": ...}`` to offer one, ``{"type": "cancel", "id": ...}``, or ``{"type": "resume", "key": ...}``
-    after a reload; it hears ``challenges``, ``offered`` (its challenge's id and key), ``matched`` (its
-    challenge was accepted: the game and its seat's token) and ``error``."""
-    live = _live(websocket.app)
-    lobby = _lobby(websocket.app)
+    """The lobby's open challenges as they change. A page sends ``ClientMessage``s: ``challenge`` (a
+    variant and a clock) to offer one, ``cancel`` with its id, or ``resume`` with its key after a reload; it
+    hears ``challenges``, ``offered`` (its challenge's id, key and seat token), ``matched`` (its challenge
+    was accepted: the game and its seat) and ``error``."""
+    live, lobby = live_service(websocket), lobby_of(websocket)
     if not await _admit(websocket, live):
         return
     await websocket.accept()
-    connection = Connection(websocket, _address(websocket), "lobby")
+    connection = Connection(websocket, client_of(websocket), "lobby")
     live.hub.join(connection)
-    connection.put({"type": "challenges", "challenges": lobby.listing()})
 
     async def on_message(text: str) -> None:
         try:
-            message = json.loads(text)
-            kind = message.get("type") if isinstance(message, dict) else None
-            if kind == "challenge":
-                offer = ChallengeIn.model_validate({k: v for k, v in message.items() if k != "type"})
-                challenge = lobby.offer(connection, offer)
-                connection.put({"type": "offered", "id": challenge.id, "key": challenge.key})
-            elif kind == "cancel" and isinstance(message.get("id"), str):
-                lobby.cancel(connection, message["id"])
-            elif kind == "resume" and isinstance(message.get("key"), str):
-                resumed = lobby.resume(connection, message["key"])
+            message = CLIENT_MESSAGE.validate_json(text)
+            if isinstance(message, ChallengeMessage):
+                connection.put((await lobby.offer(connection, message)).model_dump())
+            elif isinstance(message, CancelMessage):
+                await lobby.cancel(connection, message.id)
+            elif isinstance(message, ResumeMessage):
+                resumed = await lobby.resume(connection, message.key)
                 if resumed is not None:
-                    connection.put({"type": "offered", "id": resumed.id, "key": resumed.key})
-            else:
-                connection.put({"type": "error", "detail": "unknown message"})
+                    connection.put(resumed.model_dump())
         except ApiError as error:
-            connection.put({"type": "error", "status": error.status, "detail": error.message})
-        except (ValueError, ValidationError, KalahError) as error:
-            connection.put({"type": "error", "status": 422, "detail": str(error)[:300]})
+            connection.put(ErrorMessage(status=error.status, detail=error.message).model_dump())
+        except ValidationError as error:
+            unknown = _message_type(text) not in ("challenge", "cancel", "resume")
+            detail = "unknown message" if unknown else str(error).splitlines()[0][:300]
+            connection.put(ErrorMessage(status=422, detail=detail).model_dump())
+        except (ValueError, KalahError) as error:
+            connection.put(ErrorMessage(status=422, detail=str(error)[:300]).model_dump())
 
     try:
+        connection.put(ChallengesMessage(challenges=await lobby.listing()).model_dump(mode="json"))
         await _serve(connection, on_message)
     finally:
         live.hub.leave(connection)
-        lobby.author_left(connection)
+        await lobby.author_left(connection)
 
 
-# --- the old routes keep off live games ------------------------------------------------------
-
-_GAME_ACTION = re.compile(rf"^/api/games/({GAME_ID_DIGITS})(?:/(moves|computer-move|takeback|redo|leave))?/?$")
-
-
-class LiveGuard:
-    """ASGI middleware: the routes of games against the computer (moves, take-back, redo, leave,
-    delete) refuse a live game with 403, as they know no seats; deleting one is allowed once it ended."""
-
-    def __init__(self, app: Any, live: LiveService) -> None:
-        self.app = app
-        self.live = live
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
-            match = _GAME_ACTION.match(scope["path"])
-            if match and int(match.group(1)) in self.live.ids and not await self._deletable(scope, match):
-                response = JSONResponse(
-                    {
-                        "detail": f"game {match.group(1)} is played between people: its players"
-                        f" move with their seats' tokens (/api/live/games/{match.group(1)}/...)"
-                    },
-                    status_code=403,
-                )
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
-
-    async def _deletable(self, scope: Any, match: re.Match[str]) -> bool:
-        if scope["method"] != "DELETE" or match.group(2):
-            return False
-        game_id = int(match.group(1))
-        with contextlib.suppress(Exception):
-            summary = await asyncio.to_thread(self.live.service.library.summary, game_id)
-            return summary.status != "playing"
-        return False  # not known to have ended (the library busy, say): keep it
+def _message_type(text: str) -> object:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return data.get("type") if isinstance(data, dict) else None

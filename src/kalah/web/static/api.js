@@ -48,6 +48,11 @@ import { STATIC_SITE } from "./site.js";
  */
 
 /**
+ * What ended a finished game: its board, or a decision off it (kalah.rules.outcome).
+ * @typedef {"board" | "resignation" | "time" | "forfeit"} Termination
+ */
+
+/**
  * A game as the server tells it.
  * @schema GameState
  * @typedef {object} GameState
@@ -63,6 +68,7 @@ import { STATIC_SITE } from "./site.js";
  * @property {number[] | null} scores   final totals once the game is over
  * @property {number | null} winner
  * @property {number | null} margin     player 0's final total minus player 1's, once over
+ * @property {Termination | null} [termination]  what ended a finished game
  * @property {boolean} human_to_move
  * @property {boolean} computer_to_move
  * @property {number} moves             moves played so far
@@ -103,9 +109,47 @@ import { STATIC_SITE } from "./site.js";
  * @property {string} status       playing, finished or stopped
  * @property {number[] | null} scores
  * @property {number | null} winner
- * @property {string | null} [stop_reason]  why a stopped game ended: a resignation, time, an interruption
+ * @property {Termination | null} [termination]  what ended a finished game
+ * @property {string | null} [stop_reason]  why a stopped game ended: left unfinished, nobody joined
  * @property {boolean} [live]      a game between people at two screens (played and watched at /live)
  */
+
+/**
+ * A game's review: done (with the review), running (its progress) or failed.
+ * @schema ReviewStatusOut
+ * @typedef {object} ReviewStatus
+ * @property {"done" | "running" | "failed"} status
+ * @property {object | null} [review]   the review (kalah.review.GameReview.to_dict), once done
+ * @property {number | null} [done]     positions analysed so far, while running
+ * @property {number | null} [total]    positions to analyse, while running
+ * @property {number | null} [seconds_per_position]
+ * @property {string | null} [error]    why it failed
+ */
+
+/**
+ * A shipped puzzle (kalah.puzzles.Puzzle.to_dict): the only move that keeps the exact value is the solution.
+ * @schema PuzzleOut
+ * @typedef {object} Puzzle
+ * @property {string} id
+ * @property {Variant} variant
+ * @property {string} variant_name
+ * @property {{board: Board, to_move: number}} position
+ * @property {Move[]} legal_moves
+ * @property {Move} solution
+ * @property {number} value        the exact value for the player to move
+ * @property {number} margin       every other move is worth at least this many seeds less
+ * @property {string[]} theme
+ * @property {number} difficulty   1 (easy) to 5 (hard)
+ * @property {string} source
+ */
+
+/** The positions along a line of moves (the lab).
+ * @schema LineOut
+ * @typedef {{positions: object[], over: boolean}} LineOut */
+
+/** Who moves at each node of a traced tree, and what each cutoff left unvisited (the lab).
+ * @schema TreeFactsOut
+ * @typedef {{to_move: number[], pruned: Record<string, Move[]>}} TreeFacts */
 
 /**
  * What the server offers.
@@ -164,6 +208,12 @@ import { STATIC_SITE } from "./site.js";
  */
 
 /**
+ * How a game between people ended off the board: the other resigned or ran out of time, or nobody joined.
+ * @schema ResultOut
+ * @typedef {{winner: number | null, reason: "resign" | "time" | "abandoned"}} LiveResult
+ */
+
+/**
  * What a game between people has beyond its moves.
  * @schema LiveInfoOut
  * @typedef {object} LiveInfo
@@ -171,7 +221,7 @@ import { STATIC_SITE } from "./site.js";
  * @property {boolean[]} connected      which seats have a page connected now
  * @property {number} watchers
  * @property {Clock} clock
- * @property {{winner: number | null, reason: string} | null} result  the game ended by resignation or time
+ * @property {LiveResult | null} result  how the game ended off the board
  * @property {number | null} takeback_from  the player asking for a take-back
  * @property {number[]} rematch_from
  * @property {number | null} rematch_game   the rematch's game id, once both asked

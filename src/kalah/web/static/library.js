@@ -25,6 +25,11 @@ function formatDate(text) {
 
 /** @param {GameSummary} game @returns {string} */
 function resultOf(game) {
+  if (game.status === "finished" && game.winner !== null && game.termination && game.termination !== "board") {
+    const winner = game.players[game.winner].name, loser = game.players[1 - game.winner].name;
+    const how = { resignation: `${loser} resigned`, time: `${loser} ran out of time`, forfeit: `${loser} forfeited` };
+    return `${winner} won: ${how[game.termination]}`;
+  }
   if (game.status === "finished" && game.scores) {
     const high = Math.max(...game.scores), low = Math.min(...game.scores);
     return game.winner === null ? `draw ${high}–${low}` : `${game.players[game.winner].name} won ${high}–${low}`;
@@ -63,7 +68,9 @@ function row(game) {
     const watch = link("Watch", `/live#/watch/${game.id}`, "button small watch");
     watch.dataset.watch = "";
     actions.appendChild(watch);
-  } else if (game.status !== "finished") actions.appendChild(link("Continue", `#/game/${game.id}`, "button small continue"));
+  } else if (game.status !== "finished" && !game.live) {  // a game between people goes on only at /live
+    actions.appendChild(link("Continue", `#/game/${game.id}`, "button small continue"));
+  }
   const exportLink = link("Export", `/api/games/${game.id}/record?download=true`, "button small export");
   exportLink.setAttribute("download", `kalah-game-${game.id}.json`);
   if (STATIC_SITE) exportLink.addEventListener("click", (event) => { event.preventDefault(); download(game.id); });

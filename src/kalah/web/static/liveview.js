@@ -84,6 +84,9 @@ export function resultText(snap) {
   const name = (/** @type {number} */ p) => state.players[p].name;
   if (live.result) {
     const winner = live.result.winner;
+    if (live.result.reason === "abandoned") {
+      return live.seats_taken.every(Boolean) ? "Closed: nobody began in time" : "Closed: nobody joined in time";
+    }
     if (winner === null) return "Draw";
     if (live.result.reason === "time") return `${name(1 - winner)} ran out of time: ${name(winner)} wins`;
     if (live.result.reason === "resign") return `${name(1 - winner)} resigned: ${name(winner)} wins`;

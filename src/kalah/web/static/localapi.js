@@ -132,7 +132,8 @@ async function stateOf(id, stored) {
     id, variant: position.variant.toJSON(), variant_name: position.variant.name, players, board: position.board,
     to_move: position.to_move, legal_moves: position.legalMoves(), over, status: statusOf(position, stored.stop_reason),
     scores: scores ? [...scores] : null, winner: scores && scores[0] !== scores[1] ? (scores[0] > scores[1] ? 0 : 1) : null,
-    margin: position.margin, human_to_move: !over && humans[position.to_move], computer_to_move: !over && !humans[position.to_move],
+    margin: position.margin, termination: over ? "board" : null,
+    human_to_move: !over && humans[position.to_move], computer_to_move: !over && !humans[position.to_move],
     moves: record.moves.length,
     last: record.moves.length ? effectOf(record.moves.length, positions[positions.length - 2], record.moves[record.moves.length - 1].move) : null,
     history: record.moves.map((/** @type {{player: number, move: Move}} */ m) => moveName(m.player, m.move)),
@@ -282,6 +283,7 @@ async function list(query) {
       variant: record.variant, variant_name: Variant.fromJSON(record.variant).name, moves: record.moves.length,
       status: record.result.finished ? "finished" : stored.stop_reason ? "stopped" : "playing",
       scores: record.result.finished ? record.result.scores : null, winner: record.result.winner,
+      termination: record.result.finished ? "board" : null,
       stop_reason: stored.stop_reason, live: false,
     });
   }

@@ -23,13 +23,7 @@ import { STYLE } from "./style.js";
 /** @typedef {import("./api.js").Move} Move */
 /** @typedef {import("./board.js").BoardApi} BoardApi */
 
-/**
- * A puzzle as the server lists it (kalah.puzzles.Puzzle.to_dict).
- * @typedef {object} Puzzle
- * @property {string} id @property {{pits: number, seeds: number}} variant @property {string} variant_name
- * @property {{board: number[][], to_move: number}} position @property {Move[]} legal_moves @property {Move} solution
- * @property {number} value @property {number} margin @property {string[]} theme @property {number} difficulty
- */
+/** @typedef {import("./api.js").Puzzle} Puzzle */
 
 const STORE = "kalah.puzzles";
 const START_RATING = 1200, K = 32;
