@@ -1,31 +1,22 @@
 // @ts-check
 /* The JSON API of kalah serve, answered in the browser: what a static site (kalah site build) has in place of
- * a server. api.js sends its requests here on such a site. The games are kept in this browser's localStorage
- * (one entry a game) as the library's JSON game records (kalah-game, version 1: kalah.records), so that they
- * export and import as the library's; the rules are engine/rules.js, the computer's moves and the analyses the
+ * a server. api.js sends its requests here on such a site. The games are kept in this browser as the library's
+ * JSON game records (localgames.js), so that they export and import as the library's; the rules are engine/rules.js, the computer's moves and the analyses the
  * engine in the page (pageengine.js), the puzzles and the levels files the site holds (static/puzzles.json,
  * static/site.json). The answers have the shapes of the server's (api.js's typedefs), and a refused request
  * rejects with an ApiError of the server's status and words.
  */
 
 import { ApiError } from "./api.js";
-import { moveName, Position, RulesError, SWAP, Variant } from "./engine/rules.js";
+import { moveName, Position, SWAP, Variant } from "./engine/rules.js";
 import { playsInBrowser } from "./engine/players.js";
+import { exported, ids, importRecord, load, nextId, PREFIX, positionsOf, save } from "./localgames.js";
 import { pageEngine, positionOf } from "./pageengine.js";
 
 /** @typedef {import("./api.js").GameState} GameState */
 /** @typedef {import("./api.js").Move} Move */
-/** @typedef {{move: Move, seconds: number, info?: Record<string, any>}} Played */
-/**
- * A game as this browser keeps it: its record and what the library keeps beside it.
- * @typedef {object} Stored
- * @property {Record<string, any>} record   the kalah-game record (its result is made when it is read)
- * @property {string | null} stop_reason     why it stopped unfinished (left by the page, for computer games)
- * @property {Played[][]} redo               the take-backs that redo can play again, the last last
- */
+/** @typedef {import("./localgames.js").Stored} Stored */
 
-const PREFIX = "kalah.site.game.";
-const NEXT = "kalah.site.next";
 /** The site's description (levels, player types, version), written by kalah site build. */
 const SITE_FILE = new URL("./site.json", import.meta.url);
 const PUZZLES_FILE = new URL("./puzzles.json", import.meta.url);
@@ -40,50 +31,6 @@ function siteInfo() {
 
 /** @param {string} message */
 const invalid = (message) => new ApiError(422, message);
-
-/** @param {number} id @returns {Stored} */
-function load(id) {
-  const text = localStorage.getItem(PREFIX + id);
-  if (text === null) throw new ApiError(404, `no game ${id}`);
-  return JSON.parse(text);
-}
-
-/** @param {number} id @param {Stored} stored */
-function save(id, stored) {
-  try {
-    localStorage.setItem(PREFIX + id, JSON.stringify(stored));
-  } catch (error) {
-    throw new ApiError(503, "this browser's storage is full: export and delete some games of the library");
-  }
-}
-
-/** The ids of the games kept, newest first. @returns {number[]} */
-function ids() {
-  const found = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const key = localStorage.key(i);
-    if (key && key.startsWith(PREFIX)) found.push(Number(key.slice(PREFIX.length)));
-  }
-  return found.sort((a, b) => b - a);
-}
-
-/** @returns {number} */
-function nextId() {
-  const next = Math.max(Number(localStorage.getItem(NEXT) || "1"), (ids()[0] || 0) + 1);
-  localStorage.setItem(NEXT, String(next + 1));
-  return next;
-}
-
-/** The positions of a record: the start, then after each move. @param {Record<string, any>} record @returns {Position[]} */
-function positionsOf(record) {
-  let position = Position.fromJSON({ variant: record.variant, ...record.start });
-  const positions = [position];
-  for (const played of record.moves) {
-    position = position.play(played.move);
-    positions.push(position);
-  }
-  return positions;
-}
 
 /** @param {string} spec @returns {boolean} */
 const isHuman = (spec) => spec.trim().toLowerCase() === "human" || spec.trim().toLowerCase().startsWith("human:");
@@ -139,20 +86,6 @@ async function stateOf(id, stored) {
     history: record.moves.map((/** @type {{player: number, move: Move}} */ m) => moveName(m.player, m.move)),
     can_take_back: takeBackCount(record, humans) > 0, can_redo: stored.redo.length > 0, started_at: record.started_at,
   };
-}
-
-/** The record with its result, as the library exports it. @param {Stored} stored @returns {Record<string, any>} */
-function exported(stored) {
-  const positions = positionsOf(stored.record);
-  const final = positions[positions.length - 1];
-  const scores = final.scores;
-  /** @type {Record<string, any>} */
-  const result = {
-    finished: final.is_over, scores: scores ? [...scores] : [final.store(0), final.store(1)],
-    winner: scores && scores[0] !== scores[1] ? (scores[0] > scores[1] ? 0 : 1) : null, margin: final.is_over ? final.margin : null,
-  };
-  if (!final.is_over && stored.stop_reason) result.stop_reason = stored.stop_reason;
-  return { ...stored.record, result };
 }
 
 /** A player of a new game from "human", a level's name or a player spec the browser plays.
@@ -303,44 +236,6 @@ async function replay(id) {
   return { id, players: playersOut(stored.record.players, info), variant: variant.toJSON(), variant_name: variant.name, frames };
 }
 
-/** Keep a JSON game record (text) as a new game, every move checked as the library checks it. @param {unknown} text */
-async function importRecord(text) {
-  let data;
-  try { data = typeof text === "string" ? JSON.parse(text) : text; } catch (error) { throw invalid(`not a valid game record: not JSON (${/** @type {Error} */ (error).message})`); }
-  const bad = (/** @type {string} */ why) => invalid(`not a valid game record: ${why}`);
-  if (!data || typeof data !== "object" || data.format !== "kalah-game") throw bad("not a kalah game record (its format is not \"kalah-game\")");
-  if (data.version !== 1) throw bad(`unsupported record version ${JSON.stringify(data.version)} (this site reads 1)`);
-  for (const key of ["variant", "players", "start", "moves"]) if (!(key in data)) throw bad(`the record has no ${JSON.stringify(key)}`);
-  if (!Array.isArray(data.players) || data.players.length !== 2 || !data.players.every((/** @type {any} */ p) => p && typeof p === "object")) {
-    throw bad("'players' must list two players, each with a name and a spec");
-  }
-  let position;
-  try { position = Position.fromJSON({ variant: data.variant, ...data.start }); } catch (error) { throw bad(`bad start position: ${/** @type {Error} */ (error).message}`); }
-  if (!Array.isArray(data.moves)) throw bad("'moves' must be a list");
-  const moves = [];
-  for (const [index, played] of data.moves.entries()) {
-    try {
-      /** @type {Position} */
-      const after = position.play(played.move);
-      if (played.board && JSON.stringify(played.board) !== JSON.stringify(after.board)) throw new RulesError("its board is not the one the move leaves");
-      moves.push({ number: index + 1, player: position.to_move, move: played.move, board: after.board,
-        seconds: typeof played.seconds === "number" ? played.seconds : 0, ...(played.info ? { info: played.info } : {}) });
-      position = after;
-    } catch (error) { throw bad(`move ${index + 1}: ${/** @type {Error} */ (error).message}`); }
-  }
-  const record = {
-    format: "kalah-game", version: 1, program: String(data.program ?? "unknown"), started_at: String(data.started_at ?? new Date().toISOString()),
-    variant: Variant.fromJSON(data.variant).toJSON(),
-    players: data.players.map((/** @type {any} */ p, /** @type {number} */ k) => ({ name: String(p.name ?? `player ${k}`).slice(0, 200), spec: String(p.spec ?? "human").slice(0, 500) })),
-    start: Position.fromJSON({ variant: data.variant, ...data.start }).toJSON(), moves,
-  };
-  const id = nextId();
-  /** @type {Stored} */
-  const stored = { record, stop_reason: data.result && data.result.stop_reason ? String(data.result.stop_reason) : null, redo: [] };
-  save(id, stored);
-  return stateOf(id, stored);
-}
-
 /** The page left a game: one with no move is deleted; a computer game nobody watches stops. @param {number} id */
 async function leave(id) {
   const stored = load(id);
@@ -381,7 +276,7 @@ export async function localRequest(method, url, body) {
   let match;
   if (path === "/api/info") return info();
   if (path === "/api/games") return method === "POST" ? create(data) : list(where.searchParams);
-  if (path === "/api/records" && method === "POST") return importRecord(body);
+  if (path === "/api/records" && method === "POST") { const id = importRecord(body); return stateOf(id, load(id)); }
   if (path === "/api/puzzles") return (await fetch(PUZZLES_FILE)).json();
   if (path === "/api/analyse" && method === "POST") return analyse(data.position, data.seconds ?? 0.5);
   if ((match = path.match(/^\/api\/games\/(\d+)(?:\/([a-z-]+))?$/))) {

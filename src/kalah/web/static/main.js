@@ -121,7 +121,6 @@ function toggleAnalysis(on) {
 
 async function init() {
   mountNav();
-  pageEngine();  // the engine loads in its worker while the page opens
   setUpSettings(new URLSearchParams(location.search));
   setUpNewGameDialog();
   setUpLibraryFilters();
@@ -154,6 +153,7 @@ async function init() {
   window.addEventListener("pagehide", leaveGame);
   try { setInfo(await api.getInfo()); } catch (error) { setStatus(api.errorText(error), true); return; }
   await route();
+  pageEngine();  // the engine loads in its worker once the board is up (a computer to move starts it sooner)
 }
 
 init();
