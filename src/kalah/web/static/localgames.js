@@ -111,7 +111,11 @@ export function importRecord(text) {
   };
   const id = nextId();
   /** @type {Stored} */
-  const stored = { record, stop_reason: data.result && data.result.stop_reason ? String(data.result.stop_reason) : null, redo: [] };
+  // a game decided off the board (a resignation, time, a forfeit) is kept as stopped for that reason
+  /** @type {Record<string, any>} */
+  const ended = data.result && typeof data.result === "object" ? data.result : {};
+  const why = ended.stop_reason ?? (["resignation", "time", "forfeit"].includes(ended.termination) ? ended.termination : null);
+  const stored = { record, stop_reason: why === null ? null : String(why).slice(0, 500), redo: [] };
   save(id, stored);
   return id;
 }
