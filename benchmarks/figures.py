@@ -29,6 +29,7 @@ ORDER = [
     "alphabeta-rate",  # bench_search.py
     "pvs-1s",  # bench_search.py --anchor
     "pvs-cmancala",  # bench_search.py --anchor --cmancala
+    "wasm-speed",  # bench_wasm.py
     "threads-time-to-depth",  # bench_threads.py
     "threads-match",  # bench_threads.py --match
     "threads-match-double",  # bench_threads.py --match --double-time

@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "play",
     "replay",
     "serve",
+    "site",
     "games",
     "analyse",
     "review",

@@ -30,6 +30,7 @@ from kalah.records.claim import ServerClaim, claim_library, describe_holder
 
 from . import live
 from .apidocs import PagePolicy, add_redoc
+from .enginedata import router as engine_data_router
 from .errors import ApiError
 from .guard import FRAME_POLICY, SameOriginOnly
 from .lab import TreeIn
@@ -163,6 +164,7 @@ def create_app(db_path: str | Path | None = None, settings: ServerSettings | Non
     app.include_router(lab_router)  # the /lab page and its API (kalah.web.lab)
     app.include_router(review_router)  # reviews of games (kalah.web.review)
     app.include_router(puzzles_router)  # the puzzle trainer's list (kalah.web.puzzles)
+    app.include_router(engine_data_router)  # the opening books of the engine in the page (kalah.web.enginedata)
     live.install(app, settings.live_limits)  # games between people, the lobby (kalah.web.live)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     _document_push_messages(app)

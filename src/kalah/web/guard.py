@@ -20,7 +20,9 @@ A client that is not a browser (curl, a script, ``kalah`` itself, an agent)
 sends neither header and is served as before. Every answer also carries
 ``X-Frame-Options: DENY`` and ``Content-Security-Policy: frame-ancestors
 'none'`` (unless a policy is already set), so that no site can frame a page
-and trick a click.
+and trick a click. It is cross-origin isolated too (``Cross-Origin-Opener-Policy: same-origin``,
+``Cross-Origin-Embedder-Policy: require-corp``): the pages load nothing from elsewhere, and isolation
+gives them SharedArrayBuffer, through which a page stops the engine it runs in a worker (docs/browser.md).
 
 WebSockets are outside the browser's same-origin policy: any page may open
 one to any server the visitor's machine reaches (its loopback, its local
@@ -178,7 +180,7 @@ class SameOriginOnly:
                     "headers": [
                         (b"content-type", b"application/json"),
                         (b"content-length", str(len(body)).encode()),
-                        *_frame_headers([]),
+                        *_page_headers([]),
                     ],
                 }
             )
@@ -187,20 +189,24 @@ class SameOriginOnly:
 
         async def framed(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + _frame_headers(message.get("headers", []))
+                message["headers"] = list(message.get("headers", [])) + _page_headers(message.get("headers", []))
             await send(message)
 
         await self.app(scope, receive, framed)
 
 
-def _frame_headers(present: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+#: Headers every answer carries unless it sets its own: no framing, and cross-origin isolation.
+PAGE_HEADERS = (
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", FRAME_POLICY.encode()),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-embedder-policy", b"require-corp"),
+)
+
+
+def _page_headers(present: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     names = {name.lower() for name, _ in present}
-    extra = []
-    if b"x-frame-options" not in names:
-        extra.append((b"x-frame-options", b"DENY"))
-    if b"content-security-policy" not in names:
-        extra.append((b"content-security-policy", FRAME_POLICY.encode()))
-    return extra
+    return [(name, value) for name, value in PAGE_HEADERS if name not in names]
 
 
 def _loopback(host: str | None) -> bool:

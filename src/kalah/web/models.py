@@ -150,10 +150,15 @@ class Expected(Strict):
 
 
 class MoveIn(Expected):
-    """A human move, and the move count it follows."""
+    """A move, and the move count it follows: a human's, or the computer's as the page's engine chose it."""
 
     move: Annotated[int, Field(ge=0, le=255)] | Annotated[str, Field(min_length=1, max_length=8)] = Field(
         ..., description="a pit index 0..pits-1 of the mover's side, a pit letter, or 'swap'"
+    )
+    computer: bool = Field(
+        False,
+        description="the move of the computer player to move, chosen by the engine in the page (WebAssembly):"
+        " stored as that player's, with no engine work on the server",
     )
 
 

@@ -146,17 +146,18 @@ async def get_game(game_id: GameId, service: Service) -> GameState:
 @router.post(
     "/api/games/{game_id}/moves",
     response_model=GameState,
-    summary="Play a human move (stored before the answer)",
+    summary="Play a human move, or the computer's as the page's engine chose it (stored before the answer)",
     responses={
         403: {"description": "a game between people (its players move at /api/live/games/ID/moves)"},
-        409: {"description": "not a human's turn, or the game is over"},
+        409: {"description": "not a human's turn (a computer's, with computer), or the game is over"},
         422: {"description": "illegal move"},
         404: {"description": "no such game"},
     },
 )
 async def play_move(game_id: GameId, body: MoveIn, service: Service) -> GameState:
-    """A person's move, checked against the move count the page saw."""
-    return await service.human_move(game_id, body.move, body.moves)
+    """A person's move, or with ``computer`` the computer's as the engine in the page chose it, checked against
+    the move count the page saw."""
+    return await service.human_move(game_id, body.move, body.moves, body.computer)
 
 
 @router.post(

@@ -227,13 +227,14 @@ class GameService:
                 return summary.id
         return None
 
-    async def human_move(self, game_id: int, raw: int | str, expected_moves: int) -> GameState:
+    async def human_move(self, game_id: int, raw: int | str, expected_moves: int, computer: bool = False) -> GameState:
         """Play a human's move (index, letter or swap) as move ``expected_moves + 1``; 409 when the game
-        moved on or no human is to move, 422 when illegal."""
+        moved on or no human is to move, 422 when illegal. With ``computer``, the move is the computer's to
+        move, chosen by the page's engine (409 when a human is to move)."""
         async with self.lock(game_id):
-            return await in_thread(self._human_move_sync, game_id, raw, expected_moves)
+            return await in_thread(self._human_move_sync, game_id, raw, expected_moves, computer)
 
-    def _human_move_sync(self, game_id: int, raw: int | str, expected_moves: int) -> GameState:
+    def _human_move_sync(self, game_id: int, raw: int | str, expected_moves: int, computer: bool = False) -> GameState:
         # one trip to a database thread: the checks, the move and the new state
         stored = self.library.game(game_id)
         self._not_live(stored)
@@ -243,14 +244,15 @@ class GameService:
         if position.is_over or record.decision is not None:
             raise ApiError(409, f"game {game_id} is over ({score_text(position)}); no more moves")
         mover = record.players[position.to_move]
-        if not is_human(mover.spec):
+        if is_human(mover.spec) == computer:
             raise ApiError(
                 409,
-                f"it is not a human's turn in game {game_id}: player {position.to_move} ({mover.name}) is a computer",
+                f"it is not a {'computer' if computer else 'human'}'s turn in game {game_id}: player"
+                f" {position.to_move} ({mover.name}) is {'a person' if computer else 'a computer'}",
             )
         move = self.parse_move(raw, position)
         try:
-            after = self.library.add_move(game_id, move, 0.0, {}, expected_moves)
+            after = self.library.add_move(game_id, move, 0.0, {"engine": "browser"} if computer else {}, expected_moves)
         except IllegalMoveError as error:
             raise invalid(f"illegal move: {error}") from None
         # the state after, from the record read above: the game is not read and replayed again (its status

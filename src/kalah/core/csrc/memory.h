@@ -8,6 +8,21 @@
 #define _GNU_SOURCE
 #endif
 #include <stddef.h>
+
+#ifdef __EMSCRIPTEN__
+/* WebAssembly (the browser's engine, wasm_*.c) has one linear memory and no pages to map: a
+ * zeroed block of it. */
+#include <stdlib.h>
+
+static inline void *kalah_table_alloc(size_t bytes)
+{ return bytes ? calloc(1, bytes) : NULL; }
+
+static inline void kalah_table_free(void *table, size_t bytes)
+{
+    (void)bytes;
+    free(table);
+}
+#else
 #include <sys/mman.h>
 
 /* NULL when there is no memory (or bytes is 0). */
@@ -26,5 +41,6 @@ static inline void kalah_table_free(void *table, size_t bytes)
 {
     if (table) munmap(table, bytes);
 }
+#endif
 
 #endif

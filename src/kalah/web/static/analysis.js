@@ -1,6 +1,6 @@
 // @ts-check
 /* The analysis panel: the value of every legal move and the best line, as the
- * server's analysis finds them, each marked exact (proven by the book, an
+ * engine in the page (or the server's) finds them, each marked exact (proven by the book, an
  * endgame database or the solver) or est. (a search's estimate). The open game's analysis is asked
  * for by game.js (it also marks the values on the board); a replayed
  * position's here. */
@@ -8,6 +8,7 @@
 import * as api from "./api.js";
 import { $ } from "./dom.js";
 import { resultText } from "./page.js";
+import { pageEngine, positionOf } from "./pageengine.js";
 
 /** @typedef {import("./api.js").Analysis} Analysis */
 /** @typedef {import("./api.js").Frame} Frame */
@@ -76,7 +77,9 @@ export async function analyseFrame(frame, variant) {
   if (frame.over) { analysisMessage(finalText(frame.board)); return; }
   analysisMessage("Thinking…");
   try {
-    const result = await api.analysePosition({ board: frame.board, to_move: frame.to_move, variant });
+    const position = positionOf({ board: frame.board, to_move: frame.to_move, variant });
+    const engine = await pageEngine();
+    const result = engine ? await engine.analyse(position, { time: 0.5 }) : await api.analysePosition(position);
     renderAnalysis(result, frame.to_move);
   } catch (error) { analysisMessage(api.errorText(error)); }
 }

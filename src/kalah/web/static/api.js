@@ -1,5 +1,6 @@
 // @ts-check
-/* The JSON API of the server (kalah/web/app.py) and the shapes of its answers.
+/* The JSON API of the server (kalah/web/app.py) and the shapes of its answers. On a static site (kalah site
+ * build: no server) localapi.js answers the same requests in the browser.
  *
  * The server owns the rules and the games; the page only asks. The typedefs
  * mirror the response models of kalah/web/models.py: each says which with
@@ -7,6 +8,8 @@
  * against /openapi.json. A refused request rejects with an ApiError carrying
  * the HTTP status and the server's message.
  */
+
+import { STATIC_SITE } from "./site.js";
 
 /** A pit index 0..pits-1 of the mover's side, or the pie-rule swap.
  * @typedef {number | "swap"} Move */
@@ -257,6 +260,7 @@ export function hasStatus(error, status) {
  * @returns {Promise<any>}
  */
 export async function request(method, url, body, headers) {
+  if (STATIC_SITE) return (await import("./localapi.js")).localRequest(method, url, body);
   /** @type {RequestInit & {headers: Record<string, string>}} */
   const options = { method, headers: { ...(headers || {}) } };
   if (body !== undefined) {
@@ -283,9 +287,11 @@ export const getGame = (id) => request("GET", `/api/games/${id}`);
  * @param {object} body the NewGame request of kalah/web/models.py @returns {Promise<NewGameState>} */
 export const newGame = (body) => request("POST", "/api/games", body);
 
-/** Play a human move; ``moves`` is the game's move count the page saw (a stale request gets 409).
- * @param {number} id @param {Move} move @param {number} moves @returns {Promise<GameState>} */
-export const playMove = (id, move, moves) => request("POST", `/api/games/${id}/moves`, { move, moves });
+/** Play a human move; ``moves`` is the game's move count the page saw (a stale request gets 409). With
+ * ``computer``, the move is the computer's to move, chosen by the engine in the page.
+ * @param {number} id @param {Move} move @param {number} moves @param {boolean} [computer] @returns {Promise<GameState>} */
+export const playMove = (id, move, moves, computer = false) =>
+  request("POST", `/api/games/${id}/moves`, computer ? { move, moves, computer } : { move, moves });
 
 /** @param {number} id @param {number} moves the game's move count the page saw @returns {Promise<GameState>} */
 export const computerMove = (id, moves) => request("POST", `/api/games/${id}/computer-move`, { moves });

@@ -1,7 +1,9 @@
 // @ts-check
 /* The game view: playing a game of the library against people or the
- * computer. Human moves come from clicks and keys; computer moves are asked of
- * the server one at a time (driveComputer) and animated as they arrive.
+ * computer. Human moves come from clicks and keys; computer moves are chosen by
+ * the engine in the page (pageengine.js) and stored by the server, or asked of
+ * the server where the page has no engine, one at a time (driveComputer), and
+ * animated as they arrive. Hints and analyses are the engine's too.
  *
  * For tests: #board carries data-game, data-moves and data-human-to-move
  * ("true" when a click would play). */
@@ -12,6 +14,8 @@ import * as api from "./api.js";
 import { $, $input, boardElement, sleep } from "./dom.js";
 import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showMissing, showView } from "./page.js";
 import { gameBoard as board } from "./pageboard.js";
+import { engineFor, pageEngine, positionOf } from "./pageengine.js";
+import { STATIC_SITE } from "./site.js";
 import {
   enterGame, keepLeaveToken, setAnalysis, setDriving, setGame, setHint, setPaused, state,
 } from "./state.js";
@@ -151,9 +155,14 @@ async function stored(game) {
   return created;
 }
 
-/** The analysis of the open game's position (a game not stored yet is analysed as a position).
- * @param {GameState} game @returns {Promise<import("./api.js").Analysis>} */
-function analyseOpen(game) {
+/** Seconds of an analysis or a hint (the server's too). */
+const ANALYSIS_SECONDS = 0.5;
+
+/** The analysis of the open game's position: the page's engine, or the server (a game not stored yet is
+ * analysed as a position). @param {GameState} game @returns {Promise<import("./api.js").Analysis>} */
+async function analyseOpen(game) {
+  const engine = await pageEngine();
+  if (engine) return engine.analyse(positionOf(game), { time: ANALYSIS_SECONDS });
   if (game.id !== 0) return api.analyseGame(game.id);
   return api.analysePosition({ board: game.board, to_move: game.to_move, variant: game.variant });
 }
@@ -241,7 +250,7 @@ export async function driveComputer() {
       if (!state.game || state.game.id !== id || state.paused || state.mode !== "play") break;
       let game;
       try {
-        game = await api.computerMove(id, state.game.moves);
+        game = await computerMove(id, state.game);
       } catch (error) {
         if (api.hasStatus(error, 409)) { game = await api.getGame(id); }
         else if (api.hasStatus(error, 503) || api.hasStatus(error, 429)) {
@@ -260,6 +269,26 @@ export async function driveComputer() {
     setDriving(false);
     setBusy(false);
     if (state.mode === "play" && state.game) redraw();
+  }
+}
+
+/**
+ * The computer's move in game `id`: chosen by the engine in the page where it plays that player, and stored
+ * by the server as the computer's; else chosen by the server. The engine's player keeps its table and its
+ * time from move to move of the game.
+ * @param {number} id @param {GameState} game @returns {Promise<GameState>}
+ */
+async function computerMove(id, game) {
+  const spec = game.players[game.to_move].spec;
+  const engine = await engineFor(spec);
+  if (!engine) return api.computerMove(id, game.moves);
+  try {
+    const choice = await engine.choose(spec, positionOf(game), `${id}/${game.to_move}`);
+    return await api.playMove(id, choice.move, game.moves, true);
+  } catch (error) {
+    if (STATIC_SITE || error instanceof api.ApiError) throw error;
+    console.warn(`the engine in the page could not move for ${spec}, the server does:`, error);
+    return api.computerMove(id, game.moves);
   }
 }
 

@@ -11,6 +11,7 @@ import * as api from "./api.js";
 import { $, $input, $select } from "./dom.js";
 import { showView } from "./page.js";
 import { tokenOf } from "./seatstore.js";
+import { STATIC_SITE } from "./site.js";
 import { setMode, state } from "./state.js";
 
 /** @typedef {import("./api.js").GameSummary} GameSummary */
@@ -72,6 +73,7 @@ function row(game) {
   }
   const exportLink = link("Export", `/api/games/${game.id}/record?download=true`, "button small export");
   exportLink.setAttribute("download", `kalah-game-${game.id}.json`);
+  if (STATIC_SITE) exportLink.addEventListener("click", (event) => { event.preventDefault(); download(game.id); });
   const remove = document.createElement("button");
   remove.type = "button";
   remove.className = "button small delete";
@@ -84,6 +86,21 @@ function row(game) {
   if (game.moves) actions.insertBefore(link("Review", `#/review/${game.id}`, "button small review"), exportLink);
   tr.appendChild(actions);
   return tr;
+}
+
+/** Save a game kept in this browser as its JSON record (a static site: no server to download it from).
+ * @param {number} id */
+async function download(id) {
+  try {
+    const record = await api.request("GET", `/api/games/${id}/record`);
+    const url = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }));
+    const a = link("", url, "");
+    a.download = `kalah-game-${id}.json`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  } catch (error) {
+    $("#library-message").textContent = `Export failed: ${api.errorText(error)}`;
+  }
 }
 
 /** Delete a game of the library, once the user confirms. @param {GameSummary} game */

@@ -5,8 +5,9 @@
  * (board.js), animates what the server says a move did (anim.js), and sends
  * clicks and keys as moves (game.js). The one state is in state.js.
  *
- * Routes: #/ (the default game), #/game/ID, #/replay/ID, #/review/ID, #/library, #/puzzles, and #/new (the
- * default game with the New game dialog open: the bar's "New game" from another page).
+ * Routes: #/ (the default game), #/game/ID, #/replay/ID, #/review/ID, #/library, #/puzzles, #/analyse?position=JSON
+ * (a position and its analysis: the lab links there), and #/new (the default game with the New game dialog open: the
+ * bar's "New game" from another page).
  *
  * For tests: #board carries data-to-move, data-over, data-busy (true while a
  * move is animated or the computer thinks) and data-human-to-move; every pit
@@ -27,8 +28,10 @@ import { openPuzzles } from "./puzzles.js";
 import { closeReview, openReview } from "./review.js";
 import { setStatus, showView } from "./page.js";
 import {
-  continueReplayed, openReplay, refreshReplayAnalysis, replayAutoplay, replayJump, replayShow, replayStep, stopAutoplay,
+  continueReplayed, openPosition, openReplay, refreshReplayAnalysis, replayAutoplay, replayJump, replayShow, replayStep, stopAutoplay,
 } from "./replay.js";
+import { pageEngine } from "./pageengine.js";
+import { STATIC_SITE } from "./site.js";
 import { setUpSettings } from "./settings.js";
 import { bottomPlayer, setAnalysisOn, setFlipped, setInfo, setMode, state, takeLeaveToken } from "./state.js";
 
@@ -41,6 +44,7 @@ function leaveGame() {
   if (!game || game.id === 0 || game.over || state.mode !== "play") return;
   const token = takeLeaveToken(game.id);
   if (game.moves > 0 && game.players.some((p) => p.human)) return;  // a person comes back to a game begun
+  if (STATIC_SITE) { api.request("POST", `/api/games/${game.id}/leave`, { token }); return; }  // kept in this browser
   // in the body: a beacon sets no header, and a token in the address would be in the server's access log
   const body = new Blob([JSON.stringify({ token })], { type: "application/json" });
   navigator.sendBeacon(`/api/games/${game.id}/leave`, body);
@@ -67,6 +71,7 @@ async function route() {
   let match;
   if ((match = hash.match(/^#\/game\/(\d+)/))) return openGame(Number(match[1]));
   if ((match = hash.match(/^#\/replay\/(\d+)/))) return openReplay(Number(match[1]));
+  if ((match = hash.match(/^#\/analyse\?(.*)$/))) return openPosition(new URLSearchParams(match[1]).get("position"));
   if ((match = hash.match(/^#\/review\/(\d+)/))) return openReview(Number(match[1]));
   if (hash.startsWith("#/library")) return openLibrary();
   if (hash.startsWith("#/puzzles")) return openPuzzles();
@@ -123,6 +128,7 @@ async function init() {
   $("#btn-redo").addEventListener("click", () => gameAction("redo"));
   $("#btn-swap").addEventListener("click", () => playHuman("swap"));
   $("#btn-hint").addEventListener("click", hint);
+  $("#btn-invite").hidden = STATIC_SITE;  // games between people need a server
   $("#btn-invite").addEventListener("click", () => playAFriend().catch((error) => setStatus(api.errorText(error), true)));
   $("#btn-flip").addEventListener("click", flip);
   $("#btn-pause").addEventListener("click", togglePause);
@@ -147,6 +153,7 @@ async function init() {
   window.addEventListener("pagehide", leaveGame);
   try { setInfo(await api.getInfo()); } catch (error) { setStatus(api.errorText(error), true); return; }
   await route();
+  pageEngine();  // the engine loads in its worker once the board is up (a computer to move starts it sooner)
 }
 
 init();

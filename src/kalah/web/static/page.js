@@ -6,6 +6,7 @@
  * computer thinks. */
 
 import { $, boardElement } from "./dom.js";
+import { pageHref } from "./site.js";
 import { bottomPlayer, currentPlayers, setBusyFlag, state } from "./state.js";
 
 /** @typedef {import("./api.js").Board} Board */
@@ -74,7 +75,7 @@ export function drawPanels(board, toMove, over) {
 function labLinks(board, toMove) {
   const source = state.mode === "replay" ? state.replay : state.game;
   const position = { board, to_move: toMove, variant: source ? source.variant : undefined };
-  const href = `/lab?${new URLSearchParams({ position: JSON.stringify(position), algorithm: "alphabeta", depth: "4" })}`;
+  const href = pageHref("lab", `?${new URLSearchParams({ position: JSON.stringify(position), algorithm: "alphabeta", depth: "4" })}`);
   for (const link of document.querySelectorAll("a.lab-link")) link.setAttribute("href", href);
 }
 

@@ -1,6 +1,7 @@
 // @ts-check
 /* Replaying a game of the library: step, jump, autoplay; a stepped-forward
- * move is animated. An unfinished game can be continued from its end.
+ * move is animated. An unfinished game can be continued from its end. A
+ * position alone (#/analyse?position=JSON) is shown the same way, analysed.
  *
  * For tests: #board carries data-replay-index, the frame shown (0: the start). */
 
@@ -10,7 +11,34 @@ import * as api from "./api.js";
 import { $, $input, boardElement, scrollIntoList, sleep } from "./dom.js";
 import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showMissing, showView } from "./page.js";
 import { replayBoard as board } from "./pageboard.js";
-import { enterReplay, setReplay, setReplayIndex, setReplayPlaying, state } from "./state.js";
+import { Position } from "./engine/rules.js";
+import { enterReplay, setAnalysisOn, setReplay, setReplayIndex, setReplayPlaying, state } from "./state.js";
+
+/**
+ * Show a position given as Position.to_dict's JSON (the address #/analyse?position=JSON, which the lab links
+ * to for the board it shows or was pasted) with its analysis: a replay of one frame, the analysis on.
+ * @param {string | null} text
+ */
+export async function openPosition(text) {
+  enterReplay();
+  setReplay(null);
+  showView("game");
+  hideBanner();
+  let position;
+  try {
+    position = Position.fromJSON(text ?? "");
+  } catch (error) {
+    showMissing(`Not a position to analyse: ${api.errorText(error)}`);
+    return;
+  }
+  const frame = { board: position.board, to_move: position.to_move, over: position.is_over, last: null };
+  const players = [0, 1].map((p) => ({ name: `Player ${p}`, spec: "human", human: true, level: null }));
+  setReplay({ id: 0, frames: [frame], players, variant: position.variant.toJSON(), index: 0, playing: false, unfinished: false });
+  $input("#rp-slider").max = "0";
+  setAnalysisOn(true);
+  $input("#analysis-toggle").checked = true;
+  await replayShow(0, false);
+}
 
 /** Open game `id` of the library for replaying, at its start. @param {number} id */
 export async function openReplay(id) {
@@ -78,7 +106,7 @@ export async function replayShow(index, animate) {
     setStatus(`Replay of game ${rp.id}: ${text}`);
     showBanner(text, "result");
   } else {
-    setStatus(`Replay of game ${rp.id}: ${rp.players[frame.to_move].name} to move`);
+    setStatus(rp.id ? `Replay of game ${rp.id}: ${rp.players[frame.to_move].name} to move` : `A position: ${rp.players[frame.to_move].name} to move`);
   }
   const svg = boardElement();
   svg.dataset.humanToMove = "false";

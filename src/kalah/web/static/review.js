@@ -1,5 +1,6 @@
 // @ts-check
-/* The Review view (#/review/ID): the server's review of a game (kalah.review),
+/* The Review view (#/review/ID): the review of a game (kalah.review) by the engine in the page (or the
+ * server's, where the page has none; the page keeps its own for the visit, by game and moves),
  * an evaluation graph to click, every move with its class, each player's
  * accuracy and the turning points, and "learn from your mistakes", which puts
  * each of your mistakes back on the board and asks for a better move before
@@ -13,7 +14,8 @@
  *
  * For tests: #view-review[data-state=loading|running|done|failed]; graph points
  * circle[data-point=I][data-class]; the scale's labels #rv-ahead-0 (above the
- * graph) and #rv-ahead-1 (below); moves li[data-move=N][data-class];
+ * graph) and #rv-ahead-1 (below); moves li[data-move=N][data-class] (with the mover data-player, the move
+ * played data-played and the best moves data-best, as JSON, and data-forced);
  * #rv-board[data-index] (and board.js's data-*; the move played from the
  * position has the class "origin"); #rv-trainer-board (board.js's data-*);
  * trainer choices button[data-choice=MOVE]; #rv-feedback[data-correct=true|false]. */
@@ -23,6 +25,7 @@ import * as api from "./api.js";
 import { createBoard } from "./board.js";
 import { $, sleep } from "./dom.js";
 import { showView } from "./page.js";
+import { pageEngine } from "./pageengine.js";
 import { drawGraph, pointAt, signed } from "./reviewgraph.js";
 import { setMode } from "./state.js";
 import { STYLE } from "./style.js";
@@ -144,6 +147,19 @@ export async function openReview(id) {
     const game = await api.getGame(id);
     const humans = game.players.map((p) => p.human);
     view.yours = humans.some(Boolean) ? humans : [true, true];
+    const engine = await pageEngine();
+    if (engine) {
+      const review = await reviewHere(engine, id, game.moves, (done, total) => {
+        if (token !== view.token) return;
+        root.dataset.state = "running";
+        progress(done, total);
+      });
+      if (token !== view.token) return;
+      progress(0, 0);
+      show(review);
+      root.dataset.state = "done";
+      return;
+    }
     let answer = await api.startReview(id);
     while (answer.status === "running" && token === view.token) {
       root.dataset.state = "running";
@@ -162,6 +178,26 @@ export async function openReview(id) {
     root.dataset.state = "failed";
     status(api.errorText(error), true);
   }
+}
+
+/** Seconds of analysis a position of the review gets, and all of them together at most (kalah.web.review's). */
+const REVIEW_SECONDS = 0.3, REVIEW_ENGINE_SECONDS = 60;
+/** The reviews the engine made in this visit, by game and moves. @type {Map<string, any>} */
+const made = new Map();
+
+/**
+ * The review of game `id` (`moves` moves) by the engine in the page, from the game's record.
+ * @param {import("./engine/engine.js").Engine} engine @param {number} id @param {number} moves
+ * @param {(done: number, total: number) => void} onProgress @returns {Promise<any>}
+ */
+async function reviewHere(engine, id, moves, onProgress) {
+  const key = `${id}/${moves}`;
+  if (!made.has(key)) {
+    const record = await api.request("GET", `/api/games/${id}/record`);
+    const seconds = Math.min(REVIEW_SECONDS, REVIEW_ENGINE_SECONDS / Math.max(1, record.moves.length + 1));
+    made.set(key, await engine.review(record, { time: seconds }, ({ done, total }) => onProgress(done, total)));
+  }
+  return made.get(key);
 }
 
 /** Leave the view: a review still being waited for is no longer polled. */
@@ -232,6 +268,8 @@ function listMoves(review) {
     const li = element("li", `rv-move ${move.class}`);
     li.dataset.move = String(move.number);
     li.dataset.class = move.class;
+    Object.assign(li.dataset, { player: String(move.player), played: JSON.stringify(move.move), best: JSON.stringify(move.best_moves),
+      forced: String(move.forced) });
     li.tabIndex = 0;
     li.append(element("span", "rv-num", `${move.number}.`),
       element("span", "rv-who", review.players[move.player]),

@@ -7,7 +7,8 @@
 
 import { $ } from "../dom.js";
 import { errorText } from "../api.js";
-import { ALGORITHMS, boundText, fetchTrace, fetchTreeFacts, indexTrace, moveLetter } from "./trace.js";
+import { fetchTrace, fetchTreeFacts } from "./source.js";
+import { ALGORITHMS, boundText, indexTrace, moveLetter } from "./trace.js";
 import { TreeView } from "./tree.js";
 
 /** @typedef {import("./trace.js").Position} Position */

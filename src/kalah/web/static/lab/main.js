@@ -11,16 +11,19 @@
 import { $, $input, $select, sleep } from "../dom.js";
 import { errorText } from "../api.js";
 import { mountNav } from "../nav.js";
+import { pageEngine } from "../pageengine.js";
+import { pageHref } from "../site.js";
 import { Compare } from "./compare.js";
 import { Editor, parsePosition } from "./editor.js";
-import { ALGORITHMS, Lines, MAX_DEPTH, boundText, describeNode, fetchTrace, fetchTreeFacts, indexTrace, lineText, moveLetter,
-  pathTo } from "./trace.js";
+import { Lines, fetchTrace, fetchTreeFacts } from "./source.js";
+import { ALGORITHMS, MAX_DEPTH, boundText, describeNode, indexTrace, lineText, moveLetter, pathTo } from "./trace.js";
 import { TreeView } from "./tree.js";
 
 /** @typedef {import("./trace.js").Position} Position */
 /** @typedef {import("./trace.js").Indexed} Indexed */
 /** @typedef {import("./trace.js").Move} Move */
 
+pageEngine();  // the engine loads in its worker while the page opens
 mountNav();  // first: the page points the bar's MCTS link at its position
 
 /**
@@ -43,9 +46,12 @@ function status(text, error) {
 function updateUrl() {
   const params = new URLSearchParams({ position: JSON.stringify(S.position), algorithm: $select("#algorithm").value,
     depth: $input("#depth").value });
-  history.replaceState(null, "", `/lab?${params}`);
+  history.replaceState(null, "", pageHref("lab", `?${params}`));
   // The MCTS page searches the same position with UCT beside the algorithm chosen here.
-  for (const id of ["#nav-mcts", "#open-mcts-duel"]) /** @type {HTMLAnchorElement} */ ($(id)).href = `/lab/mcts?${params}`;
+  for (const id of ["#nav-mcts", "#open-mcts-duel"]) /** @type {HTMLAnchorElement} */ ($(id)).href = pageHref("lab/mcts", `?${params}`);
+  // The board page analyses it: every move's value, exact where the book, a database or the solver proves it.
+  /** @type {HTMLAnchorElement} */ ($("#open-analysis")).href =
+    pageHref("", `#/analyse?${new URLSearchParams({ position: JSON.stringify(S.position) })}`);
 }
 
 function clearTrace() {

@@ -1,9 +1,9 @@
 // @ts-check
-/* The lab's MCTS page (/lab/mcts): one position searched two ways, side by side. On the left UCT from
- * POST /api/trace/mcts (format kalah-mcts-trace/1, docs/trace.md), stepped iteration by iteration, or
+/* The lab's MCTS page (/lab/mcts): one position searched two ways, side by side. On the left UCT traced by
+ * the engine in the page (or POST /api/trace/mcts where the page has none; format kalah-mcts-trace/1, docs/trace.md), stepped iteration by iteration, or
  * phase by phase within one, with its four phases marked on the tree (mctsview.js) and the board where
  * selection stopped or the playout began; on the right
- * a search of the alpha-beta family chosen by the user, traced by POST /api/trace and stepped node by
+ * a search of the alpha-beta family chosen by the user, traced the same way (trace.js) and stepped node by
  * node in the lab's own tree (tracepane.js). Below, the root moves: UCT's statistics beside alpha-beta's values.
  *
  * URL: ?position=<JSON>&playouts=&seed=&depth=&algorithm= (the URL follows the user's changes).
@@ -14,11 +14,14 @@
 import { errorText } from "../api.js";
 import { createBoard } from "../board.js";
 import { mountNav } from "../nav.js";
+import { pageEngine } from "../pageengine.js";
+import { pageHref } from "../site.js";
 import { $, $input, $select } from "../dom.js";
 import { STYLE } from "../style.js";
 import { bornAfter, movesTo, playoutFrom, statsAfter } from "./mctstree.js";
 import { MctsView, signed } from "./mctsview.js";
-import { ALGORITHMS, Lines, MAX_DEPTH, moveLetter } from "./trace.js";
+import { Lines } from "./source.js";
+import { ALGORITHMS, MAX_DEPTH, moveLetter } from "./trace.js";
 import { TracePane } from "./tracepane.js";
 
 /** @typedef {import("./mctstree.js").MctsTrace} MctsTrace */
@@ -30,6 +33,7 @@ const START = '{"board": [[4,4,4,4,4,4,0],[4,4,4,4,4,4,0]], "to_move": 0}';
 /** The four phases of an iteration, in order (phase 1 is selection). */
 const PHASES = ["selection", "expansion", "playout", "backpropagation"];
 
+pageEngine();  // the engine loads in its worker while the page opens
 mountNav();  // first: the page points the bar's Lab link at its position
 
 /**
@@ -59,8 +63,8 @@ function updateUrls(position) {
   const json = JSON.stringify(position);
   const params = new URLSearchParams({ position: json, playouts: $input("#playouts").value, seed: $input("#seed").value,
     depth: String(abDepth()), algorithm: $select("#ab-algorithm").value });
-  history.replaceState(null, "", `/lab/mcts?${params}`);
-  const lab = `/lab?${new URLSearchParams({ position: json, algorithm: $select("#ab-algorithm").value, depth: String(abDepth()) })}`;
+  history.replaceState(null, "", pageHref("lab/mcts", `?${params}`));
+  const lab = pageHref("lab", `?${new URLSearchParams({ position: json, algorithm: $select("#ab-algorithm").value, depth: String(abDepth()) })}`);
   for (const id of ["#open-lab", "#nav-lab"]) /** @type {HTMLAnchorElement} */ ($(id)).href = lab;
 }
 
@@ -186,24 +190,15 @@ async function run() {
   updateUrls(position);
   status("Running UCT…");
   const body = { position, playouts: Number($input("#playouts").value), seed: Number($input("#seed").value), depth: abDepth() };
-  /** @type {Response} */
-  let answer;
   /** @type {any} */
   let data;
   try {
-    answer = await fetch("/api/trace/mcts", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body) });
-    const statusText = answer.statusText;
-    data = await answer.json().catch(() => ({ detail: statusText }));
+    data = await traceMcts(body);
   } catch (error) {
-    status(`The server did not answer: ${errorText(error)}`, true);
+    if (run === S.run) status(errorText(error), true);
     return;
   }
   if (run !== S.run) return;
-  if (!answer.ok) {
-    status(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail), true);
-    return;
-  }
   const t = /** @type {MctsTrace} */ (data);
   S.trace = t;
   S.born = bornAfter(t);
@@ -214,6 +209,23 @@ async function run() {
   status(`UCT: ${t.iterations.length} iterations, ${t.nodes.length} nodes.`);
   draw();
   await traceBeside(t);
+}
+
+/** UCT traced beside alpha-beta: by the engine in the page, or the server (POST /api/trace/mcts) where the page
+ * has none. @param {{position: any, playouts: number, seed: number, depth: number}} body @returns {Promise<any>} */
+async function traceMcts(body) {
+  const engine = await pageEngine();
+  if (engine) return engine.traceMcts(body.position, { playouts: body.playouts, seed: body.seed, depth: body.depth });
+  let answer;
+  try {
+    answer = await fetch("/api/trace/mcts", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  } catch (error) {
+    throw new Error(`The server did not answer: ${errorText(error)}`);
+  }
+  const statusText = answer.statusText;
+  const data = await answer.json().catch(() => ({ detail: statusText }));
+  if (!answer.ok) throw new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail));
+  return data;
 }
 
 /** The alpha-beta pane: the chosen algorithm on UCT's position. @param {MctsTrace} t */

@@ -1,7 +1,7 @@
 // @ts-check
 /* A search trace (docs/trace.md, format kalah-trace/1) and what the page derives from it.
  *
- * The server traces the search (POST /api/trace); here the nodes are indexed
+ * Where the traces come from is source.js; here the nodes are indexed
  * once (children, subtree ends, depth in the tree) so that stepping and
  * drawing never scan all nodes again.
  */
@@ -49,6 +49,9 @@
  * @property {number[]} level        distance from the node's root
  * @property {number[]} roots
  */
+
+/** Who moves at each node of a traced tree, and the moves each cutoff left unvisited (lists by node id, as strings).
+ * @typedef {{to_move: number[], pruned: Record<string, Move[]>}} TreeFacts */
 
 /** The lab's limits: the server caps the depth (POST /api/trace, kalah.web.models.MAX_TRACE_DEPTH). */
 export const MAX_DEPTH = 12;
@@ -118,43 +121,6 @@ export function moveLetter(move, player) {
   return String.fromCharCode((player === 0 ? 65 : 97) + move);
 }
 
-/** Ask the server to trace a search.
- * @param {Position} position @param {string} algorithm @param {number} depth @param {Record<string, unknown>} [options]
- * @returns {Promise<Trace>} */
-export async function fetchTrace(position, algorithm, depth, options) {
-  return post("/api/trace", { position, algorithm, depth, evaluation: "strong", options: options || {} });
-}
-
-/** Who moves at each node of a traced tree, and the moves each cutoff left unvisited (lists by node id, as strings).
- * @typedef {{to_move: number[], pruned: Record<string, Move[]>}} TreeFacts */
-
-/** Ask the server who moves at each node of a trace and which moves each cutoff skipped.
- * @param {Trace} trace @returns {Promise<TreeFacts>} */
-export async function fetchTreeFacts(trace) {
-  const nodes = trace.nodes;
-  return post("/api/lab/tree", { position: trace.position, parent: nodes.map((n) => n.parent), move: nodes.map((n) => n.move),
-    cutoff: nodes.map((n) => n.cutoff) });
-}
-
-/** The positions along moves from a position, and the legal moves at the last.
- * @param {Position} position @param {Move[]} moves @returns {Promise<{positions: Position[], over: boolean}>} */
-export async function fetchLine(position, moves) {
-  return post("/api/lab/line", { position, moves });
-}
-
-/** @param {string} url @param {unknown} body @returns {Promise<any>} */
-async function post(url, body) {
-  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  let data = null;
-  try { data = await response.json(); } catch (e) { data = null; }
-  if (!response.ok) {
-    const detail = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : response.statusText;
-    // A refused request (4xx) is explained by the server's message alone; a failure of the server keeps its status.
-    throw new Error(response.status < 500 ? detail : `${response.status}: ${detail}`);
-  }
-  return data;
-}
-
 /** What the lab says about a node: where it is in the search, its window and what it returned.
  * @param {Indexed} ix @param {number} id @returns {{node: string, window: string, value: string}} */
 export function describeNode(ix, id) {
@@ -175,26 +141,4 @@ export function lineText(ix, mover, id) {
     return moveLetter(ix.trace.nodes[at].move, parent === null ? 0 : Math.max(0, mover[parent]));
   });
   return names.length ? names.join(" ") : "(the root)";
-}
-
-/** The positions at the ends of lines of moves from one position, asked of the server once each (POST /api/lab/line). */
-export class Lines {
-  /** @param {Position} position */
-  constructor(position) {
-    this.position = position;
-    /** @type {Map<string, Position>} */
-    this.known = new Map();
-  }
-
-  /** The position after `moves`. @param {Move[]} moves @returns {Promise<Position>} */
-  async after(moves) {
-    const key = JSON.stringify(moves);
-    let position = this.known.get(key);
-    if (!position) {
-      const line = await fetchLine(this.position, moves);
-      position = line.positions[line.positions.length - 1];
-      this.known.set(key, position);
-    }
-    return position;
-  }
 }

@@ -12,7 +12,8 @@
 import { errorText } from "../api.js";
 import { createBoard } from "../board.js";
 import { STYLE } from "../style.js";
-import { Lines, describeNode, fetchTrace, fetchTreeFacts, indexTrace, lineText, pathTo } from "./trace.js";
+import { Lines, fetchTrace, fetchTreeFacts } from "./source.js";
+import { describeNode, indexTrace, lineText, pathTo } from "./trace.js";
 import { TreeView } from "./tree.js";
 
 /** @typedef {import("./trace.js").Position} Position */
