@@ -31,6 +31,11 @@ SUBSTITUTIONS = {
     "kalah solve --seeds 5 --json": "kalah solve --seeds 5 --json --time 2",
     "kalah play": "kalah play --player1 random:seed=1",  # a person types: stdin ends the game
     "kalah solve --seeds 4 --time 10": "kalah solve --seeds 4 --time 1",
+    # a board of the table of values takes minutes: a small one, the same options
+    "kalah solve --table --values values.json --boards 7x3 --rules standard --time 7200": (
+        "kalah solve --table --values values.json --boards 3x3 --rules standard --time 60"
+    ),
+    "kalah solve --pits 7 --seeds 3": "kalah solve --pits 7 --seeds 3 --time 2",
     # a Kalah(6,4) book move takes an hour: a small book, and never the package's own file
     "kalah book build --seeds 4 --moves 6": "kalah book build --pits 4 --seeds 3 --moves 2 --out {tmp}/book.json.gz",
     "kalah book build --seeds 5 --plies 4 --threads 2": "kalah book build --pits 4 --seeds 3 --plies 4 --threads 2 --out {tmp}/book.json.gz",
