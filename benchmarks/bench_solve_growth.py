@@ -145,6 +145,7 @@ def plot(found, extrapolated, pits_shown: list[int], path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     figure, (nodes_axis, time_axis) = plt.subplots(1, 2, figsize=(11, 4.5))
     for (pits, empty_capture), rows in sorted(found.items()):
@@ -163,6 +164,7 @@ def plot(found, extrapolated, pits_shown: list[int], path: Path) -> None:
             time_axis.plot(xs, [last[2]] + [t for _, _, t in guesses], ":", color=line.get_color())
     for axis, what in ((nodes_axis, "nodes"), (time_axis, "seconds (this shared 2-core machine)")):
         axis.set_yscale("log")
+        axis.xaxis.set_major_locator(MaxNLocator(integer=True))
         axis.set_xlabel("seeds in each pit at the start")
         axis.set_ylabel(what)
         axis.grid(True, which="both", alpha=0.3)

@@ -34,7 +34,7 @@ def _cell(entry: dict[str, Any] | None) -> str:
     status = entry_status(entry)
     value = entry["value"]
     if status == "cut":
-        return f"{value['lower']:+d}..{value['upper']:+d}"
+        return f"{value['lower']:+d}..{value['upper']:+d}" if value["value"] is None else f"{value['value']:+d}*"
     return _signed(value["value"]) + {"confirmed": "", "proven": "?", "disputed": "!"}.get(status, "")
 
 
@@ -77,11 +77,12 @@ def details(table: ValueTable, boards: list[Board]) -> str:
             continue
         value, pie, check = entry["value"], entry.get("pie_rule"), entry.get("check")
         status = entry_status(entry)
-        shown = (
-            f"{value['lower']:+d} to {value['upper']:+d} (cut at {value['limit']:,g} s)"
-            if status == "cut"
-            else _signed(value["value"]) + ("" if status == "confirmed" else f" ({status})")
-        )
+        if status != "cut":
+            shown = _signed(value["value"]) + ("" if status == "confirmed" else f" ({status})")
+        elif value["value"] is None:
+            shown = f"{value['lower']:+d} to {value['upper']:+d} (cut at {value['limit']:,g} s)"
+        else:
+            shown = f"{value['value']:+d} (best moves cut at {value['limit']:,g} s)"
         endgame = value.get("endgame")
         database = (
             "none" if endgame is None else f"K={endgame['max_seeds']} " + ("file" if endgame["file"] else "memory")

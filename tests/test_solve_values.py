@@ -71,7 +71,7 @@ def brute(position: Position) -> int:
 
 
 @pytest.mark.parametrize("empty_capture", [False, True])
-@pytest.mark.parametrize("pits, seeds", [(1, 3), (1, 4), (2, 2), (2, 3), (3, 1), (3, 2), (3, 3), (4, 1), (4, 2)])
+@pytest.mark.parametrize("pits, seeds", [(1, 3), (1, 4), (2, 2), (2, 3), (3, 1), (3, 2), (3, 3), (4, 1)])
 def test_the_negamax_plays_by_the_rules_pie_rule_included(negamax, pits, seeds, empty_capture):
     value, best, pie, pie_best = answers(negamax(pits, seeds, empty_capture))
     start = Position.start(Variant(pits, seeds, empty_capture=empty_capture))
@@ -131,7 +131,7 @@ def test_the_committed_table_lists_no_value_that_is_not_proven():
 # --- the steps and the file, on small boards ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("board", [Board(3, 3), Board(4, 2, True), Board(1, 3), Board(7, 1)])
+@pytest.mark.parametrize("board", [Board(3, 3), Board(4, 2, True), Board(1, 3), Board(7, 1, True)])
 def test_the_steps_agree_with_the_negamax(negamax, board):
     value, best, pie, pie_best = answers(negamax(board.pits, board.seeds, board.empty_capture))
     proof = prove_value(board, 60, threads=2)

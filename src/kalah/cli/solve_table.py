@@ -142,8 +142,13 @@ def _step_line(what: str, board: Any, entry: dict[str, Any]) -> str:
             if endgame is None
             else f"endgame database K={endgame['max_seeds']} " + ("(file)" if endgame["file"] else "(in memory)")
         )
-        if step["value"] is None or not step["best_moves"]:
+        if step["value"] is None:
             return f"{board.name}: cut by the limit of {step['limit']:,g} s: {_bounds(step)} ({_work(step)}, {where})"
+        if not step["best_moves"]:
+            return (
+                f"{board.name}: {step['value']:+d} for the first player; the limit of {step['limit']:,g} s cut the"
+                f" proof of the best first moves ({_work(step)}, {where})"
+            )
         return (
             f"{board.name}: {_bounds(step)} for the first player, best first "
             f"{'move' if len(step['best_moves']) == 1 else 'moves'} {moves_text(step['best_moves'])}"
