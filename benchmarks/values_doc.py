@@ -116,8 +116,8 @@ def drawn(page: str, table: ValueTable) -> str:
         "control": details(table, [board for board in boards if board.pits <= CONTROL_PITS]),
     }
     for name, body in parts.items():
-        pattern = re.compile(rf"(<!-- values:{name} -->\n).*?(\n<!-- /values:{name} -->)", re.S)
-        page = pattern.sub(lambda match, body=body: match[1] + body + match[2], page)
+        pattern = re.compile(rf"(<!-- values:{name} -->\n)(?:.*?\n)?(<!-- /values:{name} -->)", re.S)
+        page = pattern.sub(lambda match, body=body: match[1] + body + "\n" + match[2], page)
     return page
 
 

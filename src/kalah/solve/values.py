@@ -35,7 +35,7 @@ from kalah import endgame as eg
 from kalah.rules import Move, Position, Variant
 
 from .databases import auto_max_seeds
-from .engine import clear_engines, engine_for, size_tt_log2
+from .engine import clear_engines, default_tt_log2, engine_for, size_tt_log2
 from .result import SolveError, SolveResult
 from .run import Run
 
@@ -187,7 +187,7 @@ def prove_value(
         seconds=result.seconds,
         endgame_seeds=result.endgame_seeds,
         endgame_file=_endgame_is_file(board, result.endgame_seeds),
-        tt_log2=tt_log2 or size_tt_log2(position.seeds_in_pits),
+        tt_log2=tt_log2 or default_tt_log2(position.seeds_in_pits, limit),  # as solve() sizes it
     )
 
 
