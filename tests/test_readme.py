@@ -46,6 +46,12 @@ SUBSTITUTIONS = {
     "kalah solve --table --values docs/values.json --boards 7,8 --time 7200": (
         "kalah solve --table --values values.json --boards 7x1 --time 60"
     ),
+    "kalah solve -p '[[0,7,0,8,8,8,2],[7,7,7,6,6,6,0]]' --to-move 1 --time 1800 --json": (
+        "kalah solve -p '[[0,7,0,8,8,8,2],[7,7,7,6,6,6,0]]' --to-move 1 --time 2 --json"
+    ),
+    "kalah solve -p '[[6,6,6,6,6,0,1],[7,7,7,7,7,6,0]]' --to-move 1 --time 1800 --json": (
+        "kalah solve -p '[[6,6,6,6,6,0,1],[7,7,7,7,7,6,0]]' --to-move 1 --time 2 --json"
+    ),
     "kalah endgame build --pits 6 -k 24": "kalah endgame build --pits 6 -k 8 --path {tmp}",
     "kalah endgame build --pits 6 -k 24 --empty-capture": "kalah endgame build --pits 6 -k 8 --empty-capture --path {tmp}",
     "kalah endgame build --pits 7 -k 22": "kalah endgame build --pits 7 -k 8 --path {tmp}",
