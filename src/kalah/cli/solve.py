@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
             help="With --table: PITS[-PITS][xSEEDS[-[SEEDS]]],... such as 7,8 (seeds from 1 up) or 1-5x1-6.",
         ),
         rules: str = typer.Option(
-            "both", "--rules", metavar="standard|empty-capture|both", help="With --table: the capture rules."
+            "both", "--rules", metavar="RULES", help="With --table: standard, empty-capture or both capture rules."
         ),
     ) -> None:
         """Solve a position exactly: the final margin for the side to move under perfect play."""
