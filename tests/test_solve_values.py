@@ -286,3 +286,20 @@ def test_the_page_shows_what_the_table_holds():
     spec.loader.exec_module(values_doc)
     page = (ROOT / "docs" / "values.md").read_text()
     assert values_doc.drawn(page, ValueTable.load(TABLE)) == page, "run python benchmarks/values_doc.py"
+
+
+def test_a_check_made_before_the_pie_rules_value_is_made_again_to_cover_it():
+    from kalah.solve.values_table import needs
+
+    entry = {
+        "board": {"pits": 3, "seeds": 2, "empty_capture": False},
+        "value": {"value": 4, "lower": 4, "upper": 4, "best_moves": [1], "limit": 60},
+        "pie_rule": {"value": None, "lower": -2, "upper": 0, "limit": 60},
+        "check": {"verdict": "agrees", "covers_pie_rule": False, "limit": 60},
+    }
+    assert not needs(entry, "value", 60) and not needs(entry, "check", 60)
+    assert not needs(entry, "pie_rule", 60) and needs(entry, "pie_rule", 120)  # cut: again with more time only
+    entry["pie_rule"].update(value=0, lower=0, upper=0)
+    assert needs(entry, "check", 60)  # it did not check the pie rule's value
+    entry["check"]["covers_pie_rule"] = True
+    assert not needs(entry, "check", 60)
