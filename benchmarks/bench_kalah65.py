@@ -85,7 +85,7 @@ def main() -> None:
     if args.threads is not None:
         arguments += ["--threads", str(args.threads)]
     if args.table is not None:
-        arguments += ["--table", str(args.table)]
+        arguments += ["--tt-log2", str(args.table)]
     env = dict(os.environ, KALAH_ENDGAME_DIR=str(directory))
     try:
         before = list(directory.glob("kalah-m6-std-k*.egdb"))

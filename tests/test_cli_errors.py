@@ -93,7 +93,11 @@ MISUSES = [
     (["endgame", "build", "--max-seeds", "5", "--path", "{game}"], "not a folder"),
     (["endgame", "build", "--max-seeds", "5", "--path", "/proc/x"], "cannot create the folder"),
     (["endgame", "build", "--max-seeds", "4", "--path", "/proc"], "cannot write in the folder /proc"),
-    (["solve", "--table", "100"], "--table must be from 10 to 34"),
+    (["solve", "--tt-log2", "100"], "--tt-log2 must be from 10 to 34"),
+    (["solve", "--table", "26"], "unexpected extra argument"),  # --table was the solver table's size until 0.2
+    (["solve", "--table", "--values", "{deep}"], "not a table of values"),
+    (["solve", "--table", "--values", "{fifo}"], "not a regular file"),
+    (["solve", "--table", "--boards", "6x4-2"], "seeds run from 1 to 15"),
     (["compare", "--positions", "100000000"], "--positions must be from 0 to 10000, got 100000000"),
     (["compare", "--positions", "-1"], "--positions must be from 0 to 10000, got -1"),
     (["compare", "--algorithms", "pvs,alphabeta,pvs"], "--algorithms names pvs more than once"),

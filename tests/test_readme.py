@@ -31,6 +31,31 @@ SUBSTITUTIONS = {
     "kalah solve --seeds 5 --json": "kalah solve --seeds 5 --json --time 2",
     "kalah play": "kalah play --player1 random:seed=1",  # a person types: stdin ends the game
     "kalah solve --seeds 4 --time 10": "kalah solve --seeds 4 --time 1",
+    # a board of the table of values takes minutes: a small one, the same options
+    "kalah solve --table --values values.json --boards 7x3 --rules standard --time 7200": (
+        "kalah solve --table --values values.json --boards 3x3 --rules standard --time 60"
+    ),
+    "kalah solve --pits 7 --seeds 3": "kalah solve --pits 7 --seeds 3 --time 2",
+    # the runs of docs/values.md took hours: the same commands on the smallest boards
+    "kalah solve --table --values docs/values.json --boards 7-8x1-3 --time 7200": (
+        "kalah solve --table --values values.json --boards 7-8x1 --time 60"
+    ),
+    "kalah solve --table --values docs/values.json --boards 1-5x1-6,6x1-5 --time 7200": (
+        "kalah solve --table --values values.json --boards 1-2x1-3,3x1 --time 60"
+    ),
+    "kalah solve --table --values docs/values.json --boards 7,8 --time 7200": (
+        "kalah solve --table --values values.json --boards 7x1 --time 60"
+    ),
+    "kalah solve -p '[[0,7,0,8,8,8,2],[7,7,7,6,6,6,0]]' --to-move 1 --time 1800 --json": (
+        "kalah solve -p '[[0,7,0,8,8,8,2],[7,7,7,6,6,6,0]]' --to-move 1 --time 2 --json"
+    ),
+    "kalah solve -p '[[6,6,6,6,6,0,1],[7,7,7,7,7,6,0]]' --to-move 1 --time 1800 --json": (
+        "kalah solve -p '[[6,6,6,6,6,0,1],[7,7,7,7,7,6,0]]' --to-move 1 --time 2 --json"
+    ),
+    "kalah endgame build --pits 6 -k 24": "kalah endgame build --pits 6 -k 8 --path {tmp}",
+    "kalah endgame build --pits 6 -k 24 --empty-capture": "kalah endgame build --pits 6 -k 8 --empty-capture --path {tmp}",
+    "kalah endgame build --pits 7 -k 22": "kalah endgame build --pits 7 -k 8 --path {tmp}",
+    "kalah endgame build --pits 7 -k 22 --empty-capture": "kalah endgame build --pits 7 -k 8 --empty-capture --path {tmp}",
     # a Kalah(6,4) book move takes an hour: a small book, and never the package's own file
     "kalah book build --seeds 4 --moves 6": "kalah book build --pits 4 --seeds 3 --moves 2 --out {tmp}/book.json.gz",
     "kalah book build --seeds 5 --plies 4 --threads 2": "kalah book build --pits 4 --seeds 3 --plies 4 --threads 2 --out {tmp}/book.json.gz",

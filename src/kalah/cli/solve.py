@@ -62,8 +62,8 @@ def register(app: typer.Typer) -> None:
             metavar="K",
             help="With --endgame auto: K of the database to build into the data directory when none as large is there (default: chosen from the seeds on the board, the memory and the disk; a solve with --time builds none unless given).",
         ),
-        table: int | None = typer.Option(
-            None, "--table", metavar="N", help="Transposition table size as log2 of entries (8 bytes each)."
+        tt_log2: int | None = typer.Option(
+            None, "--tt-log2", metavar="N", help="Transposition table size as log2 of entries (8 bytes each)."
         ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
         cluster: str | None = typer.Option(
@@ -78,6 +78,24 @@ def register(app: typer.Typer) -> None:
             metavar="FILE",
             help="With --cluster: a SQLite file of proven bounds; a stopped solve started again with it resumes.",
         ),
+        table: bool = typer.Option(
+            False,
+            "--table",
+            help="Prove the values of whole boards' starts into a table file (--values), board after board"
+            " (--boards), each step within --time seconds (default 7200), resuming what the file holds.",
+        ),
+        values: str = typer.Option(
+            "kalah-values.json", "--values", metavar="FILE", help="With --table: the table file to extend."
+        ),
+        boards: str = typer.Option(
+            "7,8",
+            "--boards",
+            metavar="RANGES",
+            help="With --table: PITS[-PITS][xSEEDS[-[SEEDS]]],... such as 7,8 (seeds from 1 up) or 1-5x1-6.",
+        ),
+        rules: str = typer.Option(
+            "both", "--rules", metavar="RULES", help="With --table: standard, empty-capture or both capture rules."
+        ),
     ) -> None:
         """Solve a position exactly: the final margin for the side to move under perfect play."""
         from kalah.solve import MAX_EXACT_SEEDS
@@ -85,8 +103,15 @@ def register(app: typer.Typer) -> None:
 
         if time is not None and not time > 0:
             fail(f"--time must be a positive number of seconds, got {time}")
-        if table is not None and not 10 <= table <= 34:
-            fail(f"--table must be from 10 to 34 (log2 of the entries: 2^10 to 2^34 of 8 bytes), got {table}")
+        if tt_log2 is not None and not 10 <= tt_log2 <= 34:
+            fail(f"--tt-log2 must be from 10 to 34 (log2 of the entries: 2^10 to 2^34 of 8 bytes), got {tt_log2}")
+        if table:
+            from .solve_table import run_table
+
+            run_table(context, values, boards, rules, time, threads, endgame, endgame_seeds, tt_log2)
+            return
+        for name in _given(context, {"values": "--values", "boards": "--boards", "rules": "--rules"}):
+            fail(f"{name} goes with --table (the table of values of whole boards)")
         check_to_move(to_move, position_text)
         position = (
             read_position(position_text, to_move, given_variant_flags(context))
@@ -100,7 +125,7 @@ def register(app: typer.Typer) -> None:
             fail("--endgame-seeds builds a database for --endgame auto; it cannot go with --endgame " + str(endgame))
         if threads is not None:
             check_threads(threads)  # the bound of a player's threads=, rather than a thread count Python cannot hold
-        options: dict[str, Any] = {"threads": threads, "endgame": database, "tt_log2": table}
+        options: dict[str, Any] = {"threads": threads, "endgame": database, "tt_log2": tt_log2}
         if cluster is not None:
             options.update(cluster=cluster, checkpoint=checkpoint)
         try:
@@ -138,6 +163,15 @@ def register(app: typer.Typer) -> None:
             typer.echo("principal variation: " + " ".join(line_names(position, result.pv)))
         database = f", endgame database K={result.endgame_seeds}" if result.endgame_seeds is not None else ""
         typer.echo(f"{plural(result.nodes, 'node')} in {result.seconds:.2f} s{database}")
+
+
+def _given(context: typer.Context, options: dict[str, str]) -> list[str]:
+    """The options of ``options`` (parameter name: flag) typed on the command line, by flag."""
+    return [
+        flag
+        for name, flag in options.items()
+        if getattr(context.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"
+    ]
 
 
 def _solve_with_status(solve_position, position: Position, time, options, show: bool = True):

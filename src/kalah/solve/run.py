@@ -258,6 +258,12 @@ class Run:
             return lo, hi
         return -hi, -lo
 
+    def at_least(self, position: Position, target: int) -> Answer:
+        """Whether the value of ``position`` (without pie-rule flags) is at least ``target`` (None: the deadline
+        stopped the test)."""
+        test = self._at_least_test(position, target)
+        return self.run_tests({0: test})[0] if isinstance(test, NullWindowTest) else test
+
     def move_at_least(self, position: Position, move: Move, target: int) -> Answer:
         """Whether playing ``move`` is worth at least ``target`` (None: the deadline stopped the test)."""
         test = self._move_test(position, move, target)
