@@ -150,6 +150,9 @@ def test_the_command_prints_a_table_and_json(tmp_path):
     table = cli("review", str(path))
     assert table.returncode == 0, table.stderr
     assert "accuracy" in table.stdout and "Turning points" in table.stdout
+    # every column has a heading: the last one (exact or est.) had none (issue 48)
+    header = next(line for line in table.stdout.splitlines() if " # " in line or line.lstrip("┃ ").startswith("#"))
+    assert header.split()[-2:] == ["judged", "┃"], header
     run = cli("review", str(path), "--json", "--time", "0.5")
     data = json.loads(run.stdout)
     assert len(data["moves"]) == len(record.moves)

@@ -180,7 +180,7 @@ function finish(clean, gaveUp) {
   $("#view-puzzles").dataset.state = gaveUp ? "failed" : "solved";
   $("#pz-feedback").textContent = gaveUp
     ? `The answer: ${best}, worth ${puzzle.value > 0 ? "+" : ""}${puzzle.value} for the mover (proven).`
-    : `Solved: ${best} keeps ${puzzle.value > 0 ? "+" : ""}${puzzle.value} (proven).${clean ? "" : " (with help: no rating points)"}`;
+    : `Solved: ${best} is best, ${puzzle.value > 0 ? "+" : ""}${puzzle.value} for you (proven).${clean ? "" : " (with help: no rating points)"}`;
   drawBoard();  // its pits no longer play
   $("#pz-next").hidden = false;
   $("#pz-hint").hidden = true;
