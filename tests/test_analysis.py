@@ -149,6 +149,7 @@ def test_an_estimate_is_the_same_every_time():
     first = kalah.analyse(position, time=0.5)
     assert not first.exact
     stop = threading.Event()
+
     def load() -> None:
         while not stop.is_set():
             kalah.search(position, depth=9)

@@ -168,7 +168,10 @@ def test_the_terminal_puzzle(losing):
     letter = chr((65 if me == 0 else 97) + puzzle.solution) if puzzle.solution != "swap" else "swap"
     solved = cli("puzzle", "--id", puzzle.id, input=f"hint\n{letter}\n")
     assert solved.returncode == 0 and "Theme:" in solved.stdout and "Solved" in solved.stdout
-    assert f"{letter} is best: {puzzle.value:+d} for you (proven), every other move {puzzle.margin} or more" in solved.stdout
+    assert (
+        f"{letter} is best: {puzzle.value:+d} for you (proven), every other move {puzzle.margin} or more"
+        in solved.stdout
+    )
     other = next(move for move in puzzle.position.legal_moves() if move != puzzle.solution)
     wrong = chr((65 if me == 0 else 97) + other)
     gave_up = cli("puzzle", "--id", puzzle.id, input=f"{wrong}\nq\n")

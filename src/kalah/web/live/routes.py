@@ -35,6 +35,7 @@ from .hub import Connection
 from .lobby import Lobby
 from .models import (
     CLIENT_MESSAGE,
+    AcceptIn,
     CancelMessage,
     ChallengeMessage,
     ChallengeOut,
@@ -101,7 +102,7 @@ async def live_page() -> FileResponse:
 )
 async def create_live_game(body: NewLiveGame, live: Live, client: Client) -> SeatOut:
     """Store a new game between two people; the answer holds the creator's seat token and the invitation."""
-    return await live.create(body.variant, body.clock, body.seat, client)
+    return await live.create(body.variant, body.clock, body.seat, client, body.name)
 
 
 @router.post(
@@ -173,9 +174,10 @@ async def challenges(lobby: TheLobby) -> list[ChallengeOut]:
     response_model=SeatOut,
     summary="Accept an open challenge: the game starts; your seat's token",
 )
-async def accept(challenge_id: str, lobby: TheLobby, client: Client) -> SeatOut:
-    """Accept a challenge: the game starts, with the acceptor's seat token in the answer."""
-    return await lobby.accept(challenge_id, client)
+async def accept(challenge_id: str, lobby: TheLobby, client: Client, body: AcceptIn | None = None) -> SeatOut:
+    """Accept a challenge (with the acceptor's name, if given): the game starts, with the acceptor's seat
+    token in the answer."""
+    return await lobby.accept(challenge_id, client, body.name if body is not None else "")
 
 
 # --- push connections ----------------------------------------------------------------------

@@ -230,7 +230,7 @@
 
 /** An open challenge of the lobby.
  * @schema ChallengeOut
- * @typedef {{id: string, variant: Variant, variant_name: string, clock: string}} Challenge */
+ * @typedef {{id: string, variant: Variant, variant_name: string, clock: string, author: string, seat: number | null}} Challenge */
 
 /** A request the server refused. */
 export class ApiError extends Error {
