@@ -95,3 +95,18 @@ def test_a_challenge_accepted_without_a_body_names_the_seat(db):  # noqa: F811
         offered = next_of(author, "offered")
         taken = server.post(f"/api/live/challenges/{offered['id']}/accept").json()
         assert sorted(names(server, taken["game_id"])) == ["Player 1", "Player 2"]
+
+
+def test_a_player_who_came_by_a_link_names_their_seat_later(client):  # noqa: F811
+    made = client.post("/api/live/games", json={"name": "Ann"}).json()
+    game_id = made["game_id"]
+    joined = client.post(f"/api/live/games/{game_id}/claim", json={"invite": made["invite"]}).json()
+    route = f"/api/live/games/{game_id}/name"
+    assert client.post(route, json={"name": "Bo"}).status_code == 403  # a watcher names nobody
+    assert client.post(route, json={"name": ""}, headers={"X-Seat-Token": joined["token"]}).status_code == 422
+    named = client.post(route, json={"name": "Bo"}, headers={"X-Seat-Token": joined["token"]})
+    assert named.status_code == 200, named.text
+    assert [p["name"] for p in named.json()["state"]["players"]] == ["Ann", "Bo"]
+    client.post(f"/api/live/games/{game_id}/resign", headers={"X-Seat-Token": made["token"]})
+    late = client.post(route, json={"name": "Al"}, headers={"X-Seat-Token": made["token"]})
+    assert late.status_code == 409  # a finished game's names stay as they were played

@@ -13,6 +13,7 @@ from ..models import Expected, GameState, MoveCount, MoveIn, Strict, VariantIn
 
 __all__ = [
     "AcceptIn",
+    "NameIn",
     "ChallengeIn",
     "ClientMessage",
     "ServerMessage",
@@ -75,6 +76,12 @@ class ClaimIn(Strict):
 
     invite: str = Field(min_length=8, max_length=100)
     name: PlayerName = ""
+
+
+class NameIn(Strict):
+    """The name of the player of the seat whose token comes with it."""
+
+    name: PlayerName = Field(min_length=1)
 
 
 class AcceptIn(Strict):

@@ -45,6 +45,7 @@ from .models import (
     HelloIn,
     HelloMessage,
     LiveOut,
+    NameIn,
     NewLiveGame,
     ResumeMessage,
     SeatOut,
@@ -134,6 +135,17 @@ async def live_game(game_id: GameId, live: Live) -> LiveOut:
 async def live_move(game_id: GameId, body: MoveIn, live: Live, token: SeatToken = None) -> LiveOut:
     """Play the move of the seat whose token is in X-Seat-Token."""
     return await live.move(game_id, token, body.move, body.moves)
+
+
+@router.post(
+    "/api/live/games/{game_id}/name",
+    response_model=LiveOut,
+    summary="Give your name (X-Seat-Token), before the game ends",
+    responses={403: {"description": "not the token of a seat of this game"}, 409: {"description": "the game is over"}},
+)
+async def give_name(game_id: GameId, body: NameIn, live: Live, token: SeatToken = None) -> LiveOut:
+    """The seat of X-Seat-Token is named ``name`` (shown on both screens, to watchers and in the library)."""
+    return await live.name(game_id, token, body.name)
 
 
 @router.post("/api/live/games/{game_id}/resign", response_model=LiveOut, summary="Give the game up (X-Seat-Token)")

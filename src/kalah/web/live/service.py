@@ -500,6 +500,18 @@ class LiveService:
 
         return await self._act(game_id, token, work)
 
+    async def name(self, game_id: int, token: str | None, name: str) -> LiveOut:
+        """The seat of ``token`` gives its player's name (any time before the game ends: a player who came by
+        a link before they had given one)."""
+
+        def work(db: Any, row: LiveRow, seat: int, now: float) -> View:
+            state = self.games.state_sync(game_id)
+            self._check_playing(row, state)
+            self.games.library.name_player(game_id, seat, name)
+            return self._view(db, self.store.update(db, row))
+
+        return await self._act(game_id, token, work)
+
     async def resign(self, game_id: int, token: str | None) -> LiveOut:
         """The seat of ``token`` gives the game up: stored finished, the other the winner."""
 
