@@ -62,7 +62,7 @@ function build() {
     <p><button id="pz-hint" type="button">Hint</button> <button id="pz-give-up" type="button">Show the answer</button>
       <button id="pz-next" type="button" class="primary">Next puzzle</button></p>`;
   board = createBoard(/** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#pz-board"))),
-    { style: STYLE, values: false, onPit: (pit) => answer(pit) });
+    { style: STYLE, values: false, touch: false, onPit: (pit) => answer(pit) });
   $("#pz-hint").addEventListener("click", hint);
   $("#pz-give-up").addEventListener("click", () => finish(false, true));
   $("#pz-next").addEventListener("click", next);
