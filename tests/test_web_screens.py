@@ -262,3 +262,26 @@ def test_no_page_has_a_serious_accessibility_fault(browser, server, width):  # n
     context.close()
     assert not found, found
     assert not errors, errors
+
+
+@pytest.mark.parametrize(
+    ("path", "ready"),
+    [("/", READY), ("/live#/new", "#lv-invite"), ("/lab", "svg [data-pit]"), ("/lab/mcts", "svg [data-pit]")],
+)
+def test_every_module_a_page_loads_is_preloaded_at_once(browser, server, path, ready):  # noqa: F811
+    """The modules came one level of imports after another, a round trip each on a phone's network: each page
+    names them all in its head (kalah.web.pages), made from their imports, so a new import needs no list."""
+    context, page, errors = new_page(browser, 1280)
+    loaded: set[str] = set()
+    page.on(
+        "request",
+        lambda request: loaded.add(request.url.split("/static/", 1)[1]) if request.url.endswith(".js") else None,
+    )
+    page.goto(server["url"] + path)
+    page.wait_for_selector(ready, timeout=30_000)
+    preloaded = set(
+        page.eval_on_selector_all('link[rel="modulepreload"]', "ls => ls.map(l => l.getAttribute('href').slice(8))")
+    )
+    assert loaded and preloaded == loaded, (sorted(loaded - preloaded), sorted(preloaded - loaded))
+    context.close()
+    assert not errors, errors

@@ -16,11 +16,10 @@ import contextlib
 import json
 import time
 from collections.abc import Awaitable, Callable
-from importlib.resources import files
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, WebSocket
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import ValidationError
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
@@ -31,6 +30,7 @@ from ..clients import client_of
 from ..errors import ApiError, too_many
 from ..guard import deny_socket, socket_same_origin
 from ..models import GameId, MoveIn
+from ..pages import page
 from .hub import Connection
 from .lobby import Lobby
 from .models import (
@@ -65,8 +65,6 @@ MAX_MESSAGE = 4096
 #: all); a connection that floods the server is closed.
 MESSAGE_BURST, MESSAGE_RATE = 20, 2.0
 
-STATIC = files("kalah.web") / "static"
-
 
 def live_service(connection: HTTPConnection) -> LiveService:
     """The app's live games (made with the app, started with the server)."""
@@ -86,9 +84,9 @@ Client = Annotated[str, Depends(client_of)]
 
 
 @router.get("/live", include_in_schema=False)
-async def live_page() -> FileResponse:
+async def live_page() -> HTMLResponse:
     """The live page (live.html)."""
-    return FileResponse(str(STATIC / "live.html"), media_type="text/html")
+    return page("live.html")
 
 
 @router.post(
