@@ -243,7 +243,18 @@ export class TreeView {
     const v = this.view;
     const margin = BOX_W;
     let moved = false;
-    if (x < v.x + margin / 2 || x > v.x + v.w - margin / 2) { v.x = x - v.w / 2; moved = true; }
+    // The node's root (its iteration) stays whole in view beside it where both fit: following the node alone
+    // left the root cut at the box's edge, or out of sight with the line that leads to it.
+    const ix = /** @type {Indexed} */ (this.ix);
+    let root = id;
+    while (ix.trace.nodes[root].parent !== null) root = /** @type {number} */ (ix.trace.nodes[root].parent);
+    const rootBox = this.drawn.get(root);
+    const rm = rootBox && /** @type {SVGGraphicsElement} */ (/** @type {unknown} */ (rootBox)).transform.baseVal.consolidate();
+    const rx = rm ? rm.matrix.e + BOX_W / 2 : x;
+    const nodeOut = x < v.x + margin / 2 || x > v.x + v.w - margin / 2;
+    const rootCut = rx - BOX_W / 2 < v.x || rx + BOX_W / 2 > v.x + v.w;
+    if (Math.abs(rx - x) + BOX_W + margin <= v.w && (nodeOut || rootCut)) { v.x = (rx + x) / 2 - v.w / 2; moved = true; }
+    else if (nodeOut) { v.x = x - v.w / 2; moved = true; }
     if (y < v.y || y > v.y + v.h - BOX_H) {
       // The root is shown whole or not at all: a view that scrolled to half of it cut its box and its marks
       // (after stepping down and back, the root stood clipped at the top of the tree).
