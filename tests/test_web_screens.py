@@ -285,3 +285,19 @@ def test_every_module_a_page_loads_is_preloaded_at_once(browser, server, path, r
     assert loaded and preloaded == loaded, (sorted(loaded - preloaded), sorted(preloaded - loaded))
     context.close()
     assert not errors, errors
+
+
+def test_a_replays_analysis_says_whose_value_it_is(browser, server):  # noqa: F811
+    """Replay said "value +5" without saying for whom."""
+    game = finished_game(server, ("random:seed=21", "random:seed=22"), pits=4, seeds=3)
+    context, page, errors = new_page(browser, 1280)
+    page.goto(f"{server['url']}/?anim=0#/replay/{game['id']}")
+    page.wait_for_selector("#rp-slider")
+    page.click("#rp-next")
+    page.check("#analysis-toggle")
+    page.wait_for_function("/Value for /.test(document.querySelector('#analysis').textContent)", timeout=20_000)
+    text = page.inner_text("#analysis")
+    names = [p["name"] for p in game["players"]]
+    assert any(f"Value for {name} (to move):" in text for name in names), text
+    context.close()
+    assert not errors, errors
