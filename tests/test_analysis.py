@@ -135,3 +135,33 @@ def test_the_web_panel_gets_an_exact_flag_per_value():
     ]
     big = panel(random_game_positions(Variant(6, 6), random.Random(7), 3).to_json(), 0.3)
     assert not big["exact"] and big["depth"] and not any(m["exact"] for m in big["moves"])
+
+
+def test_an_estimate_is_the_same_every_time():
+    # A search for the time left went as deep as the machine let it: the same position was estimated at
+    # -15.5 once and -30 the next time (issue 48). Another process's load must not change it either.
+    import threading
+
+    position = Position.start(Variant(8, 6))
+    rng = random.Random(48)
+    for _ in range(6):
+        position = position.play(rng.choice(position.legal_moves()))
+    first = kalah.analyse(position, time=0.5)
+    assert not first.exact
+    stop = threading.Event()
+
+    def load() -> None:
+        while not stop.is_set():
+            kalah.search(position, depth=9)
+
+    busy = [threading.Thread(target=load) for _ in range(2)]
+    for thread in busy:
+        thread.start()
+    try:
+        again = kalah.analyse(position, time=0.5)
+    finally:
+        stop.set()
+        for thread in busy:
+            thread.join()
+    assert (again.value, again.depth, again.best_moves) == (first.value, first.depth, first.best_moves)
+    assert [(m.move, m.value) for m in again.moves] == [(m.move, m.value) for m in first.moves]

@@ -3,6 +3,7 @@ plots, and the bounds of a solve stopped with Ctrl-C (issue 32, item 5)."""
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import subprocess
@@ -248,3 +249,25 @@ def test_compare_in_a_variant_without_varied_positions_says_so(capsys):
     assert main(["compare", "--pits", "1", "--seeds", "1", "--depths", "1", "--positions", "1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("kalah: error: Kalah(1,1) has no unfinished position") and err.count("\n") == 1, err
+
+
+def test_analyse_says_when_a_board_cannot_arise_in_its_variant(capsys):
+    # A board of 72 seeds was analysed as "Kalah(6,4)" without a word: seeds are never made nor lost, so it
+    # was typed for other rules (issue 48).
+    from kalah.cli import main
+
+    board = "[[6,6,6,6,6,6,0],[6,6,6,6,6,6,0]]"
+    assert main(["analyse", "-p", board, "-d", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith(
+        "Note: this board holds 72 seeds; every position of Kalah(6,4) holds 48, so it cannot arise in a game"
+        " of that variant (it can with --seeds 6); analysed as given.\n"
+    )
+    assert main(["analyse", "-p", board, "-d", "2", "--json"]) == 0
+    captured = capsys.readouterr()
+    json.loads(captured.out)  # the JSON stays whole; the note goes to stderr
+    assert "cannot arise" in captured.err
+    assert main(["analyse", "-p", board, "-d", "2", "--seeds", "6"]) == 0
+    assert "cannot arise" not in capsys.readouterr().out
+    assert main(["analyse", "-p", "[[1,0,0,0,0,0,0],[0,0,0,0,0,0,0]]", "-d", "2"]) == 0
+    assert "this board holds 1 seed;" in capsys.readouterr().out

@@ -46,18 +46,21 @@ def test_the_trace_widget_is_the_labs_own_modules_with_only_their_specifiers_cha
     esm = module_graph(TRACE_VIEW)
     assert without_specifiers(esm) == without_specifiers(TRACE_VIEW.read_text(encoding="utf-8"))
     loaded = {without_specifiers(text) for text in modules_in(esm)}
-    # trace_view.js imports trace.js and tree.js; tree.js imports layout.js and trace.js (one module, reached twice)
+    # trace_view.js imports trace.js and tree.js; tree.js imports layout.js, trace.js (one module, reached twice)
+    # and the page's svg.js (its one SVG helper)
     assert loaded == {
         without_specifiers((LAB / name).read_text(encoding="utf-8")) for name in ("trace.js", "tree.js", "layout.js")
-    }
-    assert len(modules_in(esm)) == 3
+    } | {without_specifiers((LAB.parent / "svg.js").read_text(encoding="utf-8"))}
+    assert len(modules_in(esm)) == 4
 
 
 @pytest.fixture()
 def lab_copy(tmp_path):
-    """The package's notebook and lab modules copied to a temporary tree of the same shape."""
+    """The package's notebook and lab modules (and the page's svg.js, which the lab's tree imports) copied to a
+    temporary tree of the same shape."""
     root = tmp_path / "kalah"
     shutil.copytree(LAB, root / "web" / "static" / "lab")
+    shutil.copy(LAB.parent / "svg.js", root / "web" / "static" / "svg.js")
     shutil.copytree(TRACE_VIEW.parent, root / "notebook" / "static")
     return root
 

@@ -160,12 +160,18 @@ def test_build_from_self_play_and_from_the_library(tmp_path):
     assert any(p.source == "library" for p in both)
 
 
-def test_the_terminal_puzzle():
-    puzzle = shipped()[0]
+@pytest.mark.parametrize("losing", [False, True], ids=["winning", "losing"])
+def test_the_terminal_puzzle(losing):
+    # "C keeps -4" for a losing position read as keeping a lead: the best move of a lost position (issue 48)
+    puzzle = next(p for p in shipped() if (p.value < 0) == losing)
     me = puzzle.position.to_move
     letter = chr((65 if me == 0 else 97) + puzzle.solution) if puzzle.solution != "swap" else "swap"
     solved = cli("puzzle", "--id", puzzle.id, input=f"hint\n{letter}\n")
     assert solved.returncode == 0 and "Theme:" in solved.stdout and "Solved" in solved.stdout
+    assert (
+        f"{letter} is best: {puzzle.value:+d} for you (proven), every other move {puzzle.margin} or more"
+        in solved.stdout
+    )
     other = next(move for move in puzzle.position.legal_moves() if move != puzzle.solution)
     wrong = chr((65 if me == 0 else 97) + other)
     gave_up = cli("puzzle", "--id", puzzle.id, input=f"{wrong}\nq\n")

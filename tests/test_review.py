@@ -48,6 +48,11 @@ def test_every_move_is_judged_as_brute_force_does(variant, seeds):
         assert set(entry.best_moves) == best and entry.loss == value - played
         assert entry.klass == ("best" if entry.forced else classify(value - played))
         assert entry.forced == (len(before.legal_moves()) == 1)
+        # every legal move's value, so the trainer knows a better move than the one played (issue 48)
+        assert {(m["move"], m["value"], m["exact"]) for m in entry.move_values} == {
+            (move, brute_move_value(before, move), True) for move in before.legal_moves()
+        }
+        assert entry.to_dict()["move_values"] == entry.move_values
     for position, point in zip(positions, result.evaluation, strict=False):
         assert point == (brute(position) if position.to_move == 0 else -brute(position))
     for player in (0, 1):
@@ -150,6 +155,9 @@ def test_the_command_prints_a_table_and_json(tmp_path):
     table = cli("review", str(path))
     assert table.returncode == 0, table.stderr
     assert "accuracy" in table.stdout and "Turning points" in table.stdout
+    # every column has a heading: the last one (exact or est.) had none (issue 48)
+    header = next(line for line in table.stdout.splitlines() if " # " in line or line.lstrip("┃ ").startswith("#"))
+    assert header.split()[-2:] == ["judged", "┃"], header
     run = cli("review", str(path), "--json", "--time", "0.5")
     data = json.loads(run.stdout)
     assert len(data["moves"]) == len(record.moves)

@@ -94,7 +94,10 @@ def test_engine_values_are_told_from_the_persons_side():
     event = MoveEvent(1, 0, 0, start, after, effect, 0.0, {"value": 3})
     names = ("engine", "you")
     assert "value +3)" in describe_move(event, names)
-    assert "value -3 for you" in describe_move(event, names, viewer=1)
+    # after the other side's move, whose reckoning it is and from whose side (issue 48)
+    assert "engine's estimate of the game: -3 for you)" in describe_move(event, names, viewer=1)
+    proven = MoveEvent(1, 0, 0, start, after, effect, 0.0, {"value": 3, "exact": True})
+    assert "engine's value of the game: -3 for you)" in describe_move(proven, names, viewer=1)
     assert "value +3 for you" in describe_move(event, names, viewer=0)
     assert describe_move(event, names).startswith("1. engine plays A")
 

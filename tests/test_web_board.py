@@ -131,5 +131,42 @@ def test_the_board_component_imports_no_page_module():
             seen.add(name)
             text = (static / name).read_text(encoding="utf-8")
             todo += re.findall(r'^import [^;]*? from "\./([\w.]+)";', text, re.M)
-    assert seen == {"board.js", "anim.js", "geometry.js", "upright.js", "dom.js"}
+    assert seen == {"board.js", "anim.js", "geometry.js", "upright.js", "dom.js", "svg.js"}
     assert not re.search(r"^(let|var) ", (static / "board.js").read_text(encoding="utf-8"), re.M)  # no module state
+
+
+def test_a_drawing_changes_only_what_differs(two_boards):
+    """A move one on touches the pits it sowed and nothing else: the gradients, the wood and every other pit's
+    elements stay the very same nodes (board.js rebuilt the whole SVG, filters and all, for every seed drawn)."""
+    page = two_boards
+    start = Position.start(Variant(6, 4))
+    after = start.play(2)  # C: sows D, E, F and the store
+    draw(page, "a", start, 0)
+    page.evaluate("""() => {
+        const svg = document.getElementById('a');
+        window.kept = { defs: svg.querySelector('defs'), wood: svg.querySelector('.wood'),
+                        a: svg.querySelector('[data-pit="0-0"] ellipse'), f: svg.querySelector('[data-pit="1-5"] ellipse') };
+        window.touched = new Set();
+        new MutationObserver((records) => { for (const r of records) {
+            const owner = (r.target.closest && r.target.closest('[data-pit], [data-store]')) || r.target;
+            const hook = owner.dataset ? (owner.dataset.pit ? 'pit ' + owner.dataset.pit
+                : owner.dataset.store ? 'store ' + owner.dataset.store : owner.tagName) : owner.nodeName;
+            if (r.type === 'childList') window.touched.add(hook);
+        } }).observe(svg, { childList: true, subtree: true });
+    }""")
+    draw(page, "a", after, 0)
+    same = page.evaluate("""() => { const svg = document.getElementById('a');
+        return { defs: svg.querySelector('defs') === window.kept.defs, wood: svg.querySelector('.wood') === window.kept.wood,
+                 a: svg.querySelector('[data-pit="0-0"] ellipse') === window.kept.a,
+                 f: svg.querySelector('[data-pit="1-5"] ellipse') === window.kept.f,
+                 touched: [...window.touched].sort() }; }""")
+    assert same["defs"] and same["wood"] and same["a"] and same["f"]
+    assert same["touched"] == ["pit 0-2", "pit 0-3", "pit 0-4", "pit 0-5", "store 0"]
+    assert seeds(page, "a") == after.board
+    # a pit left with one seed says so in words a screen reader reads right
+    assert page.get_attribute('#a [data-pit="1-0"]', "aria-label") == "pit a, 4 seeds"
+    one = Position([[1, 0, 0, 0, 0, 0, 23], [0, 0, 0, 0, 0, 1, 23]], 0)
+    draw(page, "a", one, 0)
+    assert page.get_attribute('#a [data-pit="0-0"]', "aria-label") == "pit A, 1 seed"
+    assert page.get_attribute('#a [data-pit="0-0"]', "role") == "button"
+    assert page.get_attribute('#a [data-pit="1-5"]', "role") == "img"

@@ -477,3 +477,39 @@ def test_a_tree_drawn_before_its_box_is_laid_out_is_fitted_when_it_is(lab, serve
     assert seen
     sight = page.eval_on_selector("#late-tree", IN_SIGHT)
     assert sight["drawn"] > 1 and sight["inside"] == sight["drawn"] and sight["scale"] >= 0.7 - 1e-6, sight
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_stepping_keeps_the_nodes_root_in_view_beside_it(lab, server, width):  # noqa: F811
+    """After stepping, the lab cut its root node at the tree box's edge, or left it out of sight with the line
+    that leads to it (issue 48): where the current node and the root of its iteration fit in the box together,
+    both are whole in view, and the root never stands cut at the top."""
+    page = lab["open"](width, 800)
+    page.goto(lab_url(server, POSITION, "alphabeta", 3))
+    page.wait_for_selector('[data-node-id="0"][data-current="true"]')
+    count = int(page.get_attribute("[data-node-count]", "data-node-count"))
+    failures = []
+    for step in range(1, min(count, 40)):
+        page.click('[data-action="step"]')
+        page.wait_for_selector(f'[data-node-id="{step}"][data-current="true"]')
+        seen = page.evaluate("""() => {
+            const svg = document.querySelector('svg#tree'), box = svg.getBoundingClientRect();
+            const current = svg.querySelector('[data-current="true"] rect.box').getBoundingClientRect();
+            const whole = (r) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5;
+            const ids = [...svg.querySelectorAll('[data-node-id]')].map((g) => Number(g.dataset.nodeId));
+            const id = Number(svg.querySelector('[data-current="true"]').dataset.nodeId);
+            // the root of the current node's iteration: the last root (a node whose id starts a top-level row)
+            // at or before it, drawn at the top
+            const tops = [...svg.querySelectorAll('[data-node-id]')].map((g) => [Number(g.dataset.nodeId),
+                g.querySelector('rect.box').getBoundingClientRect()]);
+            const top = Math.min(...tops.map(([, r]) => r.top));
+            const roots = tops.filter(([, r]) => Math.abs(r.top - top) < 1).filter(([n]) => n <= id);
+            const [, root] = roots[roots.length - 1];
+            const fits = Math.max(root.right, current.right) - Math.min(root.left, current.left) + 2 * current.width
+                <= box.width;
+            return {step: id, fits, current: whole(current), root: whole(root), rootCutAtTop: root.top < box.top - 0.5
+                && root.bottom > box.top + 0.5};
+        }""")
+        if not seen["current"] or seen["rootCutAtTop"] or (seen["fits"] and not seen["root"]):
+            failures.append(seen)
+    assert not failures, failures

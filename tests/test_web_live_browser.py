@@ -295,11 +295,13 @@ def test_resign_and_a_rematch_with_the_seats_swapped(people, server):
     assert bob.text_content("#btn-rematch") == "Accept the rematch"
     shot(bob, "rematch-offer-390")
     bob.click("#btn-rematch")
-    # both players go to the rematch, with the seats swapped; the watcher may follow by a link
+    # both players go to the rematch, with the seats swapped; the watcher follows them there (issue 48: a
+    # watcher stayed on the old game, with a link)
     bob.wait_for_selector(f'#board:not([data-game="{game_id}"])[data-seat="0"]{MY_TURN[6:]}')
     alice.wait_for_selector(f'#board:not([data-game="{game_id}"])[data-seat="1"]')
-    carol.wait_for_selector("#rematch-link:not([hidden])")
-    assert "#/watch/" in carol.get_attribute("#rematch-link", "href")
+    rematch = bob.get_attribute("#board", "data-game")
+    carol.wait_for_selector(f'#board[data-game="{rematch}"][data-seat=""]')
+    assert carol.evaluate("location.hash") == f"#/watch/{rematch}"
 
 
 def assert_fits(page):
@@ -438,3 +440,52 @@ def test_the_lobby_offers_a_challenge_that_another_accepts(people, server):
     author.wait_for_selector('#board[data-seat="0"], #board[data-seat="1"]')
     seats = {page.get_attribute("#board", "data-seat") for page in (author, taker)}
     assert seats == {"0", "1"}
+
+
+def test_names_show_on_both_screens_to_watchers_in_the_lobby_and_the_library(people, server):
+    """Games between people were "Player 1" against "Player 2", both dots the same blue (issue 48)."""
+    ann, bo, watcher = people(), people(width=390, height=844), people()
+    ann.goto(f"{server['url']}/live?anim=0#/new")
+    ann.fill("#lv-name", "Ann")
+    ann.select_option("#lv-pits", "3")
+    ann.select_option("#lv-seeds", "2")
+    ann.click('[data-action="invite"]')
+    href = ann.wait_for_selector('[data-invite][href*="#/join/"]').get_attribute("href")
+    game_id = int(re.search(r"#/join/(\d+)/", href).group(1))
+    open_link(bo, href)  # Bo came by the link with no name kept: he gives it under the board
+    bo.wait_for_selector("#name-box:not([hidden])")
+    bo.fill("#name-input", "Bo")
+    bo.click("#name-box button")
+    open_link(watcher, ann.get_attribute("[data-watch]", "href"))
+    for page, mine in ((ann, "Ann (you)"), (bo, "Bo (you)"), (watcher, None)):
+        page.wait_for_function(
+            "() => /Bo/.test(document.querySelector('#panel-top').textContent + "
+            "document.querySelector('#panel-bottom').textContent)"
+        )
+        panels = page.inner_text("#panel-top") + page.inner_text("#panel-bottom")
+        assert "Ann" in panels and "Bo" in panels
+        if mine:
+            assert mine in page.inner_text("#panel-bottom")
+        colours = page.eval_on_selector_all(
+            ".player-panel .dot", "ds => ds.map(d => getComputedStyle(d).backgroundColor)"
+        )
+        assert len(set(colours)) == 2, colours  # each seat its own colour
+    assert bo.is_hidden("#name-box")
+    assert bo.evaluate("localStorage.getItem('kalah.name')") == "Bo"  # kept for his next game
+    shot(bo, "names-390")
+    listed = httpx.get(f"{server['url']}/api/games").json()
+    assert [p["name"] for p in next(g for g in listed if g["id"] == game_id)["players"]] == ["Ann", "Bo"]
+    # the lobby shows who offers, the side and the clock; Ann's name is offered again from her browser
+    ann.goto(f"{server['url']}/live?anim=0#/new")
+    assert ann.input_value("#lv-name") == "Ann"
+    ann.select_option("#lv-seat", "1")
+    ann.select_option("#lv-clock", "5+3")
+    ann.click('[data-action="challenge"]')
+    ann.wait_for_selector('li[data-mine="true"]')
+    watcher.goto(f"{server['url']}/live?anim=0#/lobby")
+    line = watcher.wait_for_selector("li[data-challenge]:not([data-mine])").inner_text()
+    assert "Ann plays second" in line and "5 min + 3 s" in line
+    watcher.fill("#lobby-name", "Cy")
+    watcher.click("li[data-challenge] button.accept")
+    watcher.wait_for_selector('#board[data-seat="0"]')  # Ann chose the second seat
+    assert "Cy (you)" in watcher.inner_text("#panel-bottom") and "Ann" in watcher.inner_text("#panel-top")

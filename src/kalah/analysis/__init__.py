@@ -27,7 +27,7 @@ from typing import Any, Literal
 from kalah import book as _book
 from kalah import endgame as eg
 from kalah.rules import KalahError, Move, Position
-from kalah.search import search
+from kalah.search import SearchResult, search
 from kalah.solve import SolveError, solve
 
 __all__ = ["DEFAULT_TIME", "EXACT_SHARE", "Analysis", "AnalysisError", "MoveAnalysis", "Source", "analyse"]
@@ -174,6 +174,40 @@ def _oracle(position: Position) -> object | None:
         return None
 
 
+#: Nodes a second of an analysis's time buys its estimate, counted (not timed) so that the estimate's depth
+#: is a function of the position and the time asked: about half of what one core searches (benchmarks/).
+ESTIMATE_NODES_PER_SECOND = 1_500_000
+
+
+def _estimate(position: Position, time: float, deadline: float, move_values: bool) -> SearchResult:
+    """A search's estimate of ``position`` that is the same every time for the same position and ``time``.
+
+    A search for the time left went as deep as the machine's load and the exact phase left it: the same
+    position was estimated at -15.5 once and -30 the next time (issue 48). Here the search deepens two
+    moves at a time, each depth to its end on one thread (whose node counts do not vary), until the next
+    depth's nodes, foretold from the growth of the last two, would pass the budget that ``time`` buys.
+    The deadline (``time`` past the analysis's own) only guards a machine far slower than assumed: a depth
+    cut short by it is not used."""
+    budget = ESTIMATE_NODES_PER_SECOND * time * (1 - EXACT_SHARE)
+    oracle = _oracle(position)
+    hard = deadline + time
+    found: SearchResult | None = None
+    nodes: list[int] = []
+    depth = 2
+    while True:
+        left = max(hard - _time.perf_counter(), 0.01)
+        result = search(position, depth=depth, time=left, move_values=move_values, threads=1, oracle=oracle)
+        if found is not None and result.depth < depth:
+            break  # cut short by the deadline: the last whole depth stands
+        found = result
+        nodes.append(result.stats.nodes)
+        growth = nodes[-1] / nodes[-2] if len(nodes) > 1 and nodes[-2] else 4.0
+        if result.exact or result.depth < depth or nodes[-1] * growth > budget:
+            break
+        depth += 2
+    return found
+
+
 def analyse(
     position: Position,
     time: float = DEFAULT_TIME,
@@ -184,7 +218,7 @@ def analyse(
     """The value and best moves of ``position``, exact where they can be proven within ``time`` seconds.
 
     ``move_values``: value every legal move too (each exact where proven).
-    ``threads``: threads for the solver and the search (default: every usable
+    ``threads``: threads for the solver (the estimate searches on one, so that it is the same every time; default: every usable
     core). The answer is exact (``Analysis.exact``) when the book, the rules,
     the endgame databases or the solver proved it; otherwise a search of the
     time left estimates it. Raises :class:`AnalysisError` for a bad argument.
@@ -236,8 +270,7 @@ def analyse(
         ordered = [moves[move] for move in position.legal_moves()] if move_values else []
         best = [entry.move for entry in ordered if entry.value == proven.value] if move_values else proven.best_moves
         return answer(proven.value, True, best or proven.best_moves, ordered, proven.pv, proven.source)
-    left = max(deadline - _time.perf_counter(), 0.01)
-    found = search(position, time=left, move_values=move_values, threads=threads, oracle=_oracle(position))
+    found = _estimate(position, time, deadline, move_values)
     for entry in found.moves:
         if entry.move in moves:
             continue

@@ -114,6 +114,23 @@ def search_interruptibly(position: Position, **options: object) -> SearchResult:
     return answer["result"]  # type: ignore[return-value]
 
 
+def cannot_arise(position: Position) -> str | None:
+    """Why ``position`` cannot arise in a game of its variant, or None: seeds are never made nor lost, so a
+    board holding another total than the variant's start was typed for other rules (or by mistake)."""
+    variant = position.variant
+    held = sum(position.board[0]) + sum(position.board[1])
+    if held == variant.total_seeds:
+        return None
+    note = (
+        f"this board holds {plural(held, 'seed')}; every position of {variant.name} holds {variant.total_seeds},"
+        " so it cannot arise in a game of that variant"
+    )
+    seeds, rest = divmod(held, 2 * variant.pits)
+    if not rest and 1 <= seeds <= 15 and seeds != variant.seeds:
+        note += f" (it can with --seeds {seeds})"
+    return note + "; analysed as given"
+
+
 def _value_text(value) -> str:
     if value is None:
         return "?"
@@ -210,6 +227,7 @@ def register(app: typer.Typer) -> None:
         try:
             if not plain_search:
                 show_analysis(analyse_position(position, seconds or DEFAULT_TIME), as_json)
+                say_if_impossible(position, as_json)
                 return
             result = search_interruptibly(
                 position, algorithm=name, depth=limit, time=seconds, evaluation=kind, move_values=True
@@ -219,12 +237,14 @@ def register(app: typer.Typer) -> None:
         if as_json:
             data = result.to_dict()
             typer.echo(json.dumps(data))
+            say_if_impossible(position, as_json)
             return
         console = Console(highlight=False)
         me = position.to_move
         console.print(f"[bold]{position.variant.name}[/bold], player {me} to move; {name}, evaluation {kind}")
         if position.is_over:
             console.print(f"The game is over: final margin {position.margin:+d} (player 0 minus player 1).")
+            say_if_impossible(position, as_json)
             return
         table = Table(title="Moves (values for the side to move, in seeds)")
         table.add_column("move")
@@ -252,12 +272,23 @@ def register(app: typer.Typer) -> None:
                 f" {duration_text(s.seconds)} "
                 "(values: mean final margin of the playouts through each move)"
             )
-            return
-        console.print(
-            f"Depth {s.depth}, {plural(s.nodes, 'node')}, {plural(s.leaves, 'leaf', 'leaves')},"
-            f" table {s.tt_hits:,}/{s.tt_probes:,} hits, {plural(s.cutoffs, 'cut-off')},"
-            f" {plural(s.researches, 're-search', 're-searches')}, {duration_text(s.seconds)}{rate_text(s.nodes, s.seconds)}"
-        )
+        else:
+            console.print(
+                f"Depth {s.depth}, {plural(s.nodes, 'node')}, {plural(s.leaves, 'leaf', 'leaves')},"
+                f" table {s.tt_hits:,}/{s.tt_probes:,} hits, {plural(s.cutoffs, 'cut-off')},"
+                f" {plural(s.researches, 're-search', 're-searches')}, {duration_text(s.seconds)}"
+                f"{rate_text(s.nodes, s.seconds)}"
+            )
+        say_if_impossible(position, as_json)
+
+
+def say_if_impossible(position: Position, as_json: bool) -> None:
+    """Say, after the analysis, that its board cannot arise in its variant: on stderr beside JSON (whose
+    readers parse stdout), on stdout under a table. An analysis of a board typed for other rules is not
+    refused (a study may want it), but never given without a word."""
+    note = cannot_arise(position)
+    if note is not None:
+        typer.echo(f"Note: {note}.", err=as_json)
 
 
 def best_move_names(analysis: Analysis) -> tuple[str, str]:

@@ -261,7 +261,8 @@ def register(app: typer.Typer) -> None:
             if move == puzzle.solution:
                 console.print(
                     f"[green]Solved[/green] in {plural(tries, 'try', 'tries')}: "
-                    f"{move_name(me, move)} keeps {puzzle.value:+d} (proven)."
+                    f"{move_name(me, move)} is best: {puzzle.value:+d} for you (proven), every other move"
+                    f" {puzzle.margin} or more seeds worse."
                 )
                 return
             console.print(

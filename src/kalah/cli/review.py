@@ -71,7 +71,7 @@ def show(data: dict[str, Any]) -> None:
         ("played", "right"),
         ("lost", "right"),
         ("class", "left"),
-        ("", "left"),
+        ("judged", "left"),
     ):
         table.add_column(heading, justify=justify)  # type: ignore[arg-type]
     for entry in data["moves"]:

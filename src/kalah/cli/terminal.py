@@ -104,7 +104,10 @@ def describe_move(event: MoveEvent, names: tuple[str, str], viewer: int | None =
         if viewer is None or viewer == event.player:
             notes.append(f"value {value:+g}" + ("" if viewer is None else " for you"))
         else:
-            notes.append(f"value {-value:+g} for you")
+            # "value +7.25 for you" after the computer's move read as the worth of its move to the person: it is
+            # the computer's reckoning of the game, told from the person's side
+            kind = "value" if event.info.get("exact") else "estimate"
+            notes.append(f"{names[event.player]}'s {kind} of the game: {-value:+g} for you")
     if notes:
         text += f" ({', '.join(notes)})"
     return text

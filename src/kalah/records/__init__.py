@@ -13,7 +13,7 @@ from .errors import (
     StaleGameError,
 )
 from .filters import GameFilter, GameFilterError
-from .library import MAX_GAME_ID, GameLibrary, StoredGame, default_library_path
+from .library import MAX_GAME_ID, NAME_LENGTH, GameLibrary, StoredGame, default_library_path
 from .library_writer import LibraryWriter
 from .record import GameRecord, PlayerInfo, RecordedMove, RecordError, load_record
 from .summary import GameSummary
@@ -21,6 +21,7 @@ from .writer import RecordBuilder, RecordFileWriter, player_info
 
 __all__ = [
     "MAX_GAME_ID",
+    "NAME_LENGTH",
     "GameFilter",
     "GameFilterError",
     "GameLibrary",

@@ -28,6 +28,8 @@ from .summary import GameSummary
 
 #: The largest game id the library holds: both databases' integers are signed 64-bit.
 MAX_GAME_ID = 2**63 - 1
+#: The longest name :meth:`GameLibrary.name_player` gives a player.
+NAME_LENGTH = 30
 
 
 def default_library_path() -> Path:
@@ -215,6 +217,21 @@ class GameLibrary:
         self._check_id(game_id)
         with self.database.read() as db:
             return int(db.value("SELECT COUNT(*) FROM redo WHERE game_id = ?", (game_id,)))
+
+    def name_player(self, game_id: int, player: int, name: str) -> None:
+        """Give side ``player`` of a game the name ``name`` (one line, at most ``NAME_LENGTH`` characters).
+
+        Raises:
+            GameNotFoundError: there is no game ``game_id``.
+            KalahError: ``player`` is not 0 or 1, or ``name`` is empty, too long or more than one line.
+        """
+        if player not in (0, 1):
+            raise KalahError(f"a game's players are 0 and 1, not {player!r}")
+        if not name.strip() or len(name) > NAME_LENGTH or not name.isprintable():
+            raise KalahError(f"a player's name is one line of 1 to {NAME_LENGTH} characters")
+        with self.database.write() as db:
+            self._row(db, game_id, lock=True)
+            db.execute(f"UPDATE games SET player{player}_name = ? WHERE id = ?", (name, game_id))
 
     def mark_stopped(self, game_id: int, reason: str) -> None:
         """Mark a game that is still playing as stopped, with the reason."""

@@ -112,6 +112,9 @@ class ReviewedMove:
     """True when both values are proven and so are every other move's, so ``loss`` and ``best_moves`` are exact."""
     forced: bool
     """True when it was the only legal move (no decision: not counted in accuracy)."""
+    move_values: list[dict[str, Any]] = field(default_factory=list)
+    """Every legal move's value for the mover, as ``{"move", "value", "exact"}`` (value None where the analysis
+    had none): a better move than the one played is one of higher value, best or not."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of one entry of ``moves`` in ``kalah review --json``."""
@@ -129,6 +132,7 @@ class ReviewedMove:
             "class": self.klass,
             "exact": self.exact,
             "forced": self.forced,
+            "move_values": [dict(entry) for entry in self.move_values],
         }
 
 
@@ -293,6 +297,9 @@ def review_of_analyses(
                 klass="best" if forced else classify(loss),
                 exact=exact,
                 forced=forced,
+                move_values=[
+                    {"move": entry.move, "value": entry.value, "exact": entry.exact} for entry in analysis.moves
+                ],
             )
         )
     evaluation: list[float | int | None] = []

@@ -19,7 +19,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from pydantic import TypeAdapter
@@ -30,6 +30,7 @@ from kalah.records.claim import ServerClaim, claim_library, describe_holder
 
 from . import live
 from .apidocs import PagePolicy, add_redoc
+from .compress import CompressPublic
 from .enginedata import router as engine_data_router
 from .errors import ApiError
 from .guard import FRAME_POLICY, SameOriginOnly
@@ -39,6 +40,7 @@ from .limits import BodyLimit, RateLimit
 from .live.models import ClientMessage, ServerMessage
 from .memory import QuietCollector
 from .models import validation_error
+from .pages import page
 from .puzzles import router as puzzles_router
 from .redact import redact, server_paths
 from .review import Reviews
@@ -128,6 +130,7 @@ def create_app(db_path: str | Path | None = None, settings: ServerSettings | Non
     app.state.games_rate = RateLimit(settings.games_per_minute)
     app.state.imports_rate = RateLimit(settings.imports_per_minute)
     private = server_paths(library.path, library.where)
+    app.add_middleware(CompressPublic)  # innermost: the pages' files and the puzzles, gzipped (compress.py)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
     app.add_middleware(BodyLimit, max_bytes=settings.max_body)
     app.add_middleware(SameOriginOnly)  # outermost but for the one below: its 403 and frame headers come first
@@ -153,8 +156,8 @@ def create_app(db_path: str | Path | None = None, settings: ServerSettings | Non
         return JSONResponse({"detail": "the request is nested too deeply"}, status_code=422)
 
     @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(str(STATIC / "index.html"), media_type="text/html")
+    async def index() -> HTMLResponse:
+        return page("index.html")
 
     @app.get("/static/board.json", include_in_schema=False)
     async def board_style() -> FileResponse:

@@ -12,11 +12,10 @@ import asyncio
 import concurrent.futures
 import json
 import threading
-from importlib.resources import files
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field, ValidationError
 
 from kalah.rules import KalahError, Position
@@ -25,8 +24,7 @@ from kalah.search.tracing import tree_facts as facts_of_tree
 from .clients import client_of
 from .errors import ApiError, busy, invalid
 from .models import LineOut, Strict, validation_detail
-
-STATIC = files("kalah.web") / "static"
+from .pages import page
 
 #: Most nodes :func:`tree_facts` plays out: well above the largest trace the server sends.
 MAX_NODES = 200_000
@@ -83,15 +81,15 @@ class TreeIn(Strict):
 
 
 @router.get("/lab", include_in_schema=False)
-async def lab_page() -> FileResponse:
+async def lab_page() -> HTMLResponse:
     """The lab page (static/lab.html)."""
-    return FileResponse(str(STATIC / "lab.html"), media_type="text/html")
+    return page("lab.html")
 
 
 @router.get("/lab/mcts", include_in_schema=False)
-async def mcts_page() -> FileResponse:
+async def mcts_page() -> HTMLResponse:
     """The lab's Monte-Carlo page (static/lab/mcts.html): UCT iteration by iteration beside alpha-beta."""
-    return FileResponse(str(STATIC / "lab" / "mcts.html"), media_type="text/html")
+    return page("lab/mcts.html")
 
 
 @router.post(

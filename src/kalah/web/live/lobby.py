@@ -62,6 +62,8 @@ class Lobby:
             variant=challenge.variant,
             variant_name=Variant.from_dict(challenge.variant).name,
             clock=challenge.clock.describe(),
+            author=challenge.author_name,
+            seat=challenge.author_seat,
         )
 
     async def listing(self) -> list[ChallengeOut]:
@@ -88,7 +90,14 @@ class Lobby:
                 ):
                     raise too_many("open challenges")
                 challenge = Challenge(
-                    challenge_id, variant.to_dict(), clock, author.address, self.live.server, self.store.digest(token)
+                    challenge_id,
+                    variant.to_dict(),
+                    clock,
+                    author.address,
+                    self.live.server,
+                    self.store.digest(token),
+                    offer.name,
+                    offer.seat,
                 )
                 self.store.add_challenge(db, challenge, self.store.digest(key), now)
 
@@ -142,28 +151,38 @@ class Lobby:
         self._authors.pop(challenge_id, None)
         self._tokens.pop(challenge_id, None)
 
-    async def accept(self, challenge_id: str, address: str) -> SeatOut:
-        """Start the game of the challenge: the acceptor's seat (``SeatOut``); the author hears by push."""
+    async def accept(self, challenge_id: str, address: str, name: str = "") -> SeatOut:
+        """Start the game of the challenge, the acceptor named ``name`` (if given): the acceptor's seat
+        (``SeatOut``); the author hears by push."""
         if len(challenge_id) > 40:
             raise ApiError(404, "no such challenge")
         token = new_token()
-        author_seat = secrets.randbelow(2)
+        drawn = secrets.randbelow(2)
 
-        def work() -> int:
+        def work() -> tuple[int, int]:
             self.live.games.check_room()
             with self.database.write() as db:
                 challenge = self.store.take_challenge(db, challenge_id, self.live.alive_since)
                 if challenge is None:
                     raise ApiError(404, "this challenge is gone (taken, withdrawn, or its author left)")
+                author_seat = drawn if challenge.author_seat is None else challenge.author_seat
                 seats: list[str | None] = [None, None]
                 seats[author_seat], seats[1 - author_seat] = challenge.author_digest, self.store.digest(token)
+                names = ["", ""]
+                names[author_seat], names[1 - author_seat] = challenge.author_name, name
                 game_id = self.live.new_game_in(
-                    db, Variant.from_dict(challenge.variant), challenge.clock, (seats[0], seats[1]), None, address
+                    db,
+                    Variant.from_dict(challenge.variant),
+                    challenge.clock,
+                    (seats[0], seats[1]),
+                    None,
+                    address,
+                    names=(names[0], names[1]),
                 )
                 db.notify(CHANNEL, f"matched:{challenge_id}:{game_id}:{author_seat}")
-                return game_id
+                return game_id, author_seat
 
-        game_id = await in_thread(work)
+        game_id, author_seat = await in_thread(work)
         return SeatOut(game_id=game_id, seat=1 - author_seat, token=token, invite=None)
 
     # --- news ----------------------------------------------------------------------------

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter, model_validator
+from pydantic import AfterValidator, BaseModel, Field, TypeAdapter, model_validator
+
+from kalah.records import NAME_LENGTH
 
 from ..models import Expected, GameState, MoveCount, MoveIn, Strict, VariantIn
 
 __all__ = [
+    "AcceptIn",
+    "NameIn",
     "ChallengeIn",
     "ClientMessage",
     "ServerMessage",
@@ -22,6 +27,24 @@ __all__ = [
     "TakeBackIn",
     "ClaimIn",
     "Expected",
+    "PlayerName",
+]
+
+
+def _one_line(text: str) -> str:
+    """A player's name as shown: one line, spaces between words only; no control or format characters (a
+    right-to-left override would turn the names around it). Pages show it as text, never as HTML."""
+    name = " ".join(text.split())
+    if any(unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn") for char in name):
+        raise ValueError("a name holds letters, digits, signs and spaces, not control characters")
+    return name
+
+
+#: A name a player gives for a game between people: empty means none (the seat's "Player 1" or "Player 2").
+PlayerName = Annotated[
+    str,
+    Field(max_length=NAME_LENGTH, description=f"the player's name, up to {NAME_LENGTH} characters"),
+    AfterValidator(_one_line),
 ]
 
 
@@ -45,12 +68,26 @@ class NewLiveGame(Strict):
     variant: VariantIn = Field(default_factory=VariantIn)
     clock: ClockIn = Field(default_factory=ClockIn)
     seat: Literal[0, 1] = Field(0, description="the side of the one who creates the game (0 moves first)")
+    name: PlayerName = ""
 
 
 class ClaimIn(Strict):
-    """An invitation to take a game's empty seat."""
+    """An invitation to take a game's empty seat, and the name of the one who takes it."""
 
     invite: str = Field(min_length=8, max_length=100)
+    name: PlayerName = ""
+
+
+class NameIn(Strict):
+    """The name of the player of the seat whose token comes with it."""
+
+    name: PlayerName = Field(min_length=1)
+
+
+class AcceptIn(Strict):
+    """The name of the one who accepts a challenge."""
+
+    name: PlayerName = ""
 
 
 class TakeBackIn(Strict):
@@ -61,10 +98,12 @@ class TakeBackIn(Strict):
 
 
 class ChallengeIn(Strict):
-    """An open challenge in the lobby."""
+    """An open challenge in the lobby: the variant, the clock, the author's name and side."""
 
     variant: VariantIn = Field(default_factory=VariantIn)
     clock: ClockIn = Field(default_factory=ClockIn)
+    name: PlayerName = ""
+    seat: Literal[0, 1] | None = Field(None, description="the author's side (0 moves first); none: drawn by lot")
 
 
 class SeatOut(BaseModel):
@@ -121,6 +160,8 @@ class ChallengeOut(BaseModel):
     variant: dict[str, Any]
     variant_name: str
     clock: str
+    author: str = Field(description="the author's name ('' when none was given)")
+    seat: int | None = Field(description="the author's side (0 moves first); none: drawn by lot at the accept")
 
 
 # --- push messages (the WebSockets /api/games/{id}/live and /api/lobby/live) ------------------------------

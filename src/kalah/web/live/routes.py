@@ -16,11 +16,10 @@ import contextlib
 import json
 import time
 from collections.abc import Awaitable, Callable
-from importlib.resources import files
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, WebSocket
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import ValidationError
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
@@ -31,10 +30,12 @@ from ..clients import client_of
 from ..errors import ApiError, too_many
 from ..guard import deny_socket, socket_same_origin
 from ..models import GameId, MoveIn
+from ..pages import page
 from .hub import Connection
 from .lobby import Lobby
 from .models import (
     CLIENT_MESSAGE,
+    AcceptIn,
     CancelMessage,
     ChallengeMessage,
     ChallengeOut,
@@ -43,6 +44,7 @@ from .models import (
     ErrorMessage,
     HelloIn,
     LiveOut,
+    NameIn,
     NewLiveGame,
     ResumeMessage,
     SeatOut,
@@ -61,8 +63,6 @@ MAX_MESSAGE = 4096
 #: Messages a page may send on a push connection: a burst, then so many a second (a page sends a handful in
 #: all); a connection that floods the server is closed.
 MESSAGE_BURST, MESSAGE_RATE = 20, 2.0
-
-STATIC = files("kalah.web") / "static"
 
 
 def live_service(connection: HTTPConnection) -> LiveService:
@@ -83,9 +83,9 @@ Client = Annotated[str, Depends(client_of)]
 
 
 @router.get("/live", include_in_schema=False)
-async def live_page() -> FileResponse:
+async def live_page() -> HTMLResponse:
     """The live page (live.html)."""
-    return FileResponse(str(STATIC / "live.html"), media_type="text/html")
+    return page("live.html")
 
 
 @router.post(
@@ -100,7 +100,7 @@ async def live_page() -> FileResponse:
 )
 async def create_live_game(body: NewLiveGame, live: Live, client: Client) -> SeatOut:
     """Store a new game between two people; the answer holds the creator's seat token and the invitation."""
-    return await live.create(body.variant, body.clock, body.seat, client)
+    return await live.create(body.variant, body.clock, body.seat, client, body.name)
 
 
 @router.post(
@@ -132,6 +132,17 @@ async def live_game(game_id: GameId, live: Live) -> LiveOut:
 async def live_move(game_id: GameId, body: MoveIn, live: Live, token: SeatToken = None) -> LiveOut:
     """Play the move of the seat whose token is in X-Seat-Token."""
     return await live.move(game_id, token, body.move, body.moves)
+
+
+@router.post(
+    "/api/live/games/{game_id}/name",
+    response_model=LiveOut,
+    summary="Give your name (X-Seat-Token), before the game ends",
+    responses={403: {"description": "not the token of a seat of this game"}, 409: {"description": "the game is over"}},
+)
+async def give_name(game_id: GameId, body: NameIn, live: Live, token: SeatToken = None) -> LiveOut:
+    """The seat of X-Seat-Token is named ``name`` (shown on both screens, to watchers and in the library)."""
+    return await live.name(game_id, token, body.name)
 
 
 @router.post("/api/live/games/{game_id}/resign", response_model=LiveOut, summary="Give the game up (X-Seat-Token)")
@@ -172,9 +183,10 @@ async def challenges(lobby: TheLobby) -> list[ChallengeOut]:
     response_model=SeatOut,
     summary="Accept an open challenge: the game starts; your seat's token",
 )
-async def accept(challenge_id: str, lobby: TheLobby, client: Client) -> SeatOut:
-    """Accept a challenge: the game starts, with the acceptor's seat token in the answer."""
-    return await lobby.accept(challenge_id, client)
+async def accept(challenge_id: str, lobby: TheLobby, client: Client, body: AcceptIn | None = None) -> SeatOut:
+    """Accept a challenge (with the acceptor's name, if given): the game starts, with the acceptor's seat
+    token in the answer."""
+    return await lobby.accept(challenge_id, client, body.name if body is not None else "")
 
 
 # --- push connections ----------------------------------------------------------------------

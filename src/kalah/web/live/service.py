@@ -401,22 +401,26 @@ class LiveService:
         invite: str | None,
         address: str,
         scheme: str = "salted",
+        names: tuple[str, str] = ("", ""),
     ) -> int:
         """In a transaction: store a game between two people made by ``address`` (429 past its share of new
-        games; 422 for a variant the rules refuse)."""
+        games; 422 for a variant the rules refuse); ``names``: the players' names ('': the seat's own)."""
         now = self.now()
         made, oldest = self.store.created_since(db, address, now - self.limits.window)
         if made >= self.limits.games:
             raise too_many("new games", int((oldest or now) + self.limits.window - now) + 1)
-        players = [PlayerInfo(NAMES[0], "human"), PlayerInfo(NAMES[1], "human")]
+        players = [PlayerInfo(names[p] or NAMES[p], "human") for p in (0, 1)]
         game_id = self.games.library.create_game(
             Position.start(variant), players, tags={"source": "live", "clock": clock.describe()}
         )
         self.store.insert(db, game_id, seats, invite, clock, address, now, scheme)
         return game_id
 
-    async def create(self, variant_in: VariantIn, clock_in: ClockIn, seat: int, address: str) -> SeatOut:
-        """A new game with the caller in ``seat`` and an invitation to the other (``SeatOut``)."""
+    async def create(
+        self, variant_in: VariantIn, clock_in: ClockIn, seat: int, address: str, name: str = ""
+    ) -> SeatOut:
+        """A new game with the caller in ``seat`` (named ``name``, if given) and an invitation to the other
+        (``SeatOut``)."""
         variant = _variant(variant_in)
         clock = Clock.new(clock_in.minutes, clock_in.increment, clock_in.days)
         token, invite = new_token(), new_token()
@@ -426,7 +430,16 @@ class LiveService:
             with self.database.write() as db:
                 seats: list[str | None] = [None, None]
                 seats[seat] = self.store.digest(token)
-                return self.new_game_in(db, variant, clock, (seats[0], seats[1]), self.store.digest(invite), address)
+                names = [name, ""] if seat == 0 else ["", name]
+                return self.new_game_in(
+                    db,
+                    variant,
+                    clock,
+                    (seats[0], seats[1]),
+                    self.store.digest(invite),
+                    address,
+                    names=(names[0], names[1]),
+                )
 
         game_id = await in_thread(work)
         return SeatOut(game_id=game_id, seat=seat, token=token, invite=invite)
@@ -445,6 +458,8 @@ class LiveService:
                 seat = 0 if row.seats[0] is None else 1
                 seats = list(row.seats)
                 seats[seat] = self.store.digest_for(row, token)
+                if body.name:
+                    self.games.library.name_player(game_id, seat, body.name)
                 row = self.store.update(db, replace(row, seats=(seats[0], seats[1]), invite=None))
                 return self._view(db, row), seat
 
@@ -512,6 +527,18 @@ class LiveService:
 
         return await self._act(game_id, token, work)
 
+    async def name(self, game_id: int, token: str | None, name: str) -> LiveOut:
+        """The seat of ``token`` gives its player's name (any time before the game ends: a player who came by
+        a link before they had given one)."""
+
+        def work(db: Any, row: LiveRow, seat: int, now: float) -> View:
+            state = self.games.state_sync(game_id)
+            self._check_playing(row, state)
+            self.games.library.name_player(game_id, seat, name)
+            return self._view(db, self.store.update(db, row))
+
+        return await self._act(game_id, token, work)
+
     async def resign(self, game_id: int, token: str | None) -> LiveOut:
         """The seat of ``token`` gives the game up: stored finished, the other the winner."""
 
@@ -566,7 +593,8 @@ class LiveService:
                 variant = Variant.from_dict(state.variant.model_dump())
                 clock = Clock.new(row.clock.minutes, row.clock.increment_ms / 1000, row.clock.days)
                 swapped = (row.seats[1], row.seats[0])
-                rematch_game = self.new_game_in(db, variant, clock, swapped, None, address, row.scheme)
+                names = (state.players[1].name, state.players[0].name)  # each keeps their name in the other seat
+                rematch_game = self.new_game_in(db, variant, clock, swapped, None, address, row.scheme, names)
             row = self.store.update(db, replace(row, rematch_from=frozenset(asked), rematch_game=rematch_game))
             return self._view(db, row, state)
 

@@ -98,7 +98,13 @@ def _deadlines(db: Session) -> None:
             db.execute("UPDATE live_games SET deadline = ? WHERE game_id = ?", (deadline, row["game_id"]))
 
 
-STEPS: tuple[Migration, ...] = (LIVE_GAMES, SHARED_STATE, _deadlines)
+CHALLENGE_AUTHORS = """
+ALTER TABLE live_challenges ADD COLUMN author_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE live_challenges ADD COLUMN author_seat INTEGER
+"""
+# author_name: the name the author gave ('' for none); author_seat: the author's side, NULL for one drawn by lot.
+
+STEPS: tuple[Migration, ...] = (LIVE_GAMES, SHARED_STATE, _deadlines, CHALLENGE_AUTHORS)
 
 Reason = Literal["resign", "time", "abandoned"]
 
@@ -142,6 +148,10 @@ class Challenge:
     address: str
     server: str
     author_digest: str
+    author_name: str = ""
+    """The name the author gave ('' for none)."""
+    author_seat: int | None = None
+    """The author's side; None: drawn by lot when the challenge is accepted."""
 
 
 @dataclass(frozen=True)
@@ -326,7 +336,7 @@ class LiveStore:
         """A new open challenge, its author connected to ``challenge.server``."""
         db.execute(
             "INSERT INTO live_challenges (id, key_digest, author_digest, variant, clock, address, server,"
-            " created_at, alive_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " created_at, alive_until, author_name, author_seat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 challenge.id,
                 key_digest,
@@ -337,6 +347,8 @@ class LiveStore:
                 challenge.server,
                 now,
                 now,
+                challenge.author_name,
+                challenge.author_seat,
             ),
         )
         db.notify(CHANNEL, "lobby")
@@ -444,4 +456,6 @@ def _challenge(row: Any) -> Challenge:
         address=row["address"],
         server=row["server"],
         author_digest=row["author_digest"],
+        author_name=row["author_name"],
+        author_seat=row["author_seat"],
     )

@@ -9,6 +9,7 @@ import * as api from "./api.js";
 import { $ } from "./dom.js";
 import { resultText } from "./page.js";
 import { pageEngine, positionOf } from "./pageengine.js";
+import { currentPlayers } from "./state.js";
 
 /** @typedef {import("./api.js").Analysis} Analysis */
 /** @typedef {import("./api.js").Frame} Frame */
@@ -45,7 +46,10 @@ export function renderAnalysis(result, toMove) {
   box.replaceChildren();
   const head = document.createElement("p");
   const v = result.value;
-  head.textContent = `Value for the side to move: ${v === null || v === undefined ? "?" : (v > 0 ? "+" : "") + v}` +
+  // whose value it is, by name (a replay's "value +5" said for whom nowhere)
+  const players = currentPlayers(), mover = toMove ?? 0;
+  const who = players ? `${players[mover].name} (to move)` : `player ${mover} (to move)`;
+  head.textContent = `Value for ${who}: ${v === null || v === undefined ? "?" : (v > 0 ? "+" : "") + v}` +
     (result.exact ? " (exact)" : ` (estimate${result.depth ? ", depth " + result.depth : ""})`);
   head.dataset.exact = String(!!result.exact);
   box.appendChild(head);

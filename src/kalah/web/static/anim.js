@@ -72,12 +72,12 @@ export async function animateMove(playback, last, final, toMove, over, extraOpts
       const captured = effectMarks(last);
       marks.capture = captured ? captured.capture : [];
       draw(asBoard(), last.player, false, { marks });
-      banner(`Capture! ${last.captured} seeds`, "capture", Math.max(1100, ms * 9));
+      banner(`Capture! ${last.captured === 1 ? "1 seed" : `${last.captured} seeds`}`, "capture", Math.max(1100, ms * 9));
       await sleep(ms * 5);
     }
   } else {
     if (last.extra_turn) banner("Extra turn!", "good", 900);
-    if (last.captured > 0) banner(`Capture! ${last.captured} seeds`, "capture", 1100);
+    if (last.captured > 0) banner(`Capture! ${last.captured === 1 ? "1 seed" : `${last.captured} seeds`}`, "capture", 1100);
   }
   draw(final, toMove, over, Object.assign({ marks: effectMarks(last) }, extraOpts || {}));
 }

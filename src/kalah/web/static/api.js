@@ -233,7 +233,7 @@ import { STATIC_SITE } from "./site.js";
 
 /** An open challenge of the lobby.
  * @schema ChallengeOut
- * @typedef {{id: string, variant: Variant, variant_name: string, clock: string}} Challenge */
+ * @typedef {{id: string, variant: Variant, variant_name: string, clock: string, author: string, seat: number | null}} Challenge */
 
 /** A request the server refused. */
 export class ApiError extends Error {

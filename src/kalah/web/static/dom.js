@@ -42,13 +42,21 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 let bannerTimer;
 
 /**
- * A message over the board (#banner: the board page's and the live page's).
+ * News over the status line under the board (#banner: the board page's and the live page's): never over the
+ * board, where it hid the last move on a phone.
  * @param {string} text @param {string} [kind] its look: good, capture, info or result
  * @param {number} [ms] hide it after this long (default: keep it)
  */
 export function showBanner(text, kind, ms) {
   const banner = $("#banner");
-  banner.textContent = text;
+  // a score never breaks over two lines ("wins 39 –" / "9"): it is a span that does not wrap
+  banner.replaceChildren(...text.split(/(\d+ – \d+)/).map((part, i) => {
+    if (i % 2 === 0) return part;
+    const score = document.createElement("span");
+    score.className = "nowrap";
+    score.textContent = part;
+    return score;
+  }));
   banner.className = "banner " + (kind || "");
   banner.hidden = false;
   clearTimeout(bannerTimer);

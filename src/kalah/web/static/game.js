@@ -12,7 +12,9 @@ import { effectMarks } from "./anim.js";
 import { analysisMessage, finalText, moveName, renderAnalysis } from "./analysis.js";
 import * as api from "./api.js";
 import { $, $input, boardElement, sleep } from "./dom.js";
-import { drawPanels, hideBanner, resultText, setBusy, setStatus, showBanner, showMissing, showView } from "./page.js";
+import {
+  announce, drawPanels, hideBanner, moveNews, resultText, setBusy, setStatus, showBanner, showMissing, showView,
+} from "./page.js";
 import { gameBoard as board } from "./pageboard.js";
 import { engineFor, pageEngine, positionOf } from "./pageengine.js";
 import { STATIC_SITE } from "./site.js";
@@ -104,6 +106,10 @@ async function showState(game, animate) {
   if (state.mode !== "play") return;
   const sameGame = previous && previous.id === game.id;
   if (!(sameGame && previous.over && game.over)) hideBanner();
+  if (sameGame && game.last && game.moves === previous.moves + 1) {
+    const humans = game.players.filter((p) => p.human).length;
+    announce(moveNews(game.players.map((p) => p.name), game.last, humans === 1 ? game.players.findIndex((p) => p.human) : null));
+  }
   if (animate && sameGame && game.last && game.moves === previous.moves + 1) {
     setBusy(true);
     setStatus(playingText(game, game.last.player, game.last.name));  // not "Your move" while the seeds still travel

@@ -4,14 +4,14 @@
  * invitation link and plays it. */
 
 import * as api from "./api.js";
-import { keepToken } from "./seatstore.js";
+import { keepToken, storedName } from "./seatstore.js";
 import { state } from "./state.js";
 
 /** Make the game and go to it. */
 export async function playAFriend() {
   const variant = state.game ? state.game.variant : undefined;
   /** @type {import("./api.js").Seat} */
-  const seat = await api.request("POST", "/api/live/games", { variant, clock: {}, seat: 0 });
+  const seat = await api.request("POST", "/api/live/games", { variant, clock: {}, seat: 0, name: storedName() });
   keepToken(seat.game_id, seat.token);
   // the invitation is shown by the live page of this tab only (sessionStorage), never sent in a URL's query
   try { sessionStorage.setItem(`kalah.invite.${seat.game_id}`, seat.invite || ""); } catch (e) { /* private mode */ }

@@ -142,21 +142,47 @@ function kept(game) {
   return true;
 }
 
-/** List the games the filters keep. */
+/** Each listed game's row, made once: filtering shows and hides rows, never makes them again. */
+/** @type {Map<number, HTMLTableRowElement>} */
+let rows = new Map();
+/** The filters as last applied (null: none yet), so that a change that changes nothing does nothing.
+ * @type {string | null} */
+let applied = null;
+
+/** The filters' values, as one text. @returns {string} */
+const filters = () => ["#lib-player", "#lib-variant", "#lib-result", "#lib-since", "#lib-until"]
+  .map((id) => $input(id).value).join("\n");
+
+/** Make the rows of the games listed (after a load), then show those the filters keep. */
+function listRows() {
+  rows = new Map(listed.map((game) => [game.id, row(game)]));
+  applied = null;
+  showListed();
+}
+
+/** The line shown when no game is listed. @param {string} text @returns {HTMLTableRowElement} */
+function emptyRow(text) {
+  const tr = document.createElement("tr");
+  tr.className = "empty";
+  const td = document.createElement("td");
+  td.colSpan = 7;
+  td.className = "muted";
+  td.textContent = text;
+  tr.appendChild(td);
+  return tr;
+}
+
+/** Show the games the filters keep, each by its row made once. A field's change event after its input events
+ * finds the filters as they were, and changes nothing: nothing moves under the pointer. (It rebuilt the table,
+ * so the first click after typing in the player filter, which blurs the field, landed on a row that was gone:
+ * Replay, Export and Review swallowed it.) */
 function showListed() {
-  const body = $("#library tbody");
-  body.replaceChildren();
-  const shown = listed.filter(kept);
-  if (!shown.length) {
-    const tr = document.createElement("tr");
-    const td = document.createElement("td");
-    td.colSpan = 7;
-    td.className = "muted";
-    td.textContent = listed.length ? "No game matches the filters." : "No games yet.";
-    tr.appendChild(td);
-    body.appendChild(tr);
-  }
-  for (const game of shown) body.appendChild(row(game));
+  const now = filters();
+  if (now === applied) return;
+  applied = now;
+  const shown = listed.filter(kept).map((game) => /** @type {HTMLTableRowElement} */ (rows.get(game.id)));
+  $("#library tbody").replaceChildren(...(shown.length ? shown
+    : [emptyRow(listed.length ? "No game matches the filters." : "No games yet.")]));
   $("#library").dataset.shown = String(shown.length);
 }
 
@@ -167,11 +193,12 @@ export async function openLibrary(message) {
   $("#library-message").textContent = message || "";
   try { listed = await api.listGames(); } catch (error) {
     listed = [];
+    listRows();
     offerMore(listed);
     $("#library-message").textContent = api.errorText(error); return;
   }
   fillVariants();
-  showListed();
+  listRows();
   offerMore(listed);
 }
 
@@ -206,7 +233,7 @@ export async function showOlderGames() {
     const page = await api.listGames(Number(more.dataset.before));
     listed = listed.concat(page);
     fillVariants();
-    showListed();
+    listRows();
     offerMore(page);
   } catch (error) {
     $("#library-message").textContent = api.errorText(error);

@@ -22,8 +22,10 @@ import { $, $input, $select, boardElement, showBanner } from "./dom.js";
 import { openLobby, offerChallenge, withdrawMine } from "./lobby.js";
 import { mountNav } from "./nav.js";
 import { dueText } from "./clocktext.js";
-import { drawControls, drawPanels, moveDue, resultText, tickClocks } from "./liveview.js";
-import { keepToken, tokenOf } from "./seatstore.js";
+import { drawControls, drawLivePanels, liveResultText, moveDue, tickClocks } from "./liveview.js";
+import { announce, moveNews, setStatus, showView } from "./page.js";
+import { keepName, keepToken, storedName, tokenOf } from "./seatstore.js";
+import { reducedMotion } from "./settings.js";
 import { STYLE } from "./style.js";
 
 /** @typedef {import("./api.js").Live} Live */
@@ -31,32 +33,31 @@ import { STYLE } from "./style.js";
 
 
 const params = new URLSearchParams(location.search);
-const animMs = params.has("anim") ? (params.get("anim") === "off" ? 0 : Number(params.get("anim"))) : 170;
+/** Milliseconds a seed of an animated move: ?anim=off|MS, else the board page's setting, else 170 (none where the
+ * system asks for reduced motion). */
+const animMs = params.has("anim") ? (params.get("anim") === "off" ? 0 : Number(params.get("anim"))) : savedAnimMs();
 
-/** @type {{id: number, seat: number | null, token: string | null, snap: Live | null, busy: boolean,
+/** @returns {number} */
+function savedAnimMs() {
+  let saved = null;
+  try { saved = localStorage.getItem("kalah.anim"); } catch (e) { saved = null; }
+  if (saved !== null && !isNaN(Number(saved))) return Number(saved);
+  return reducedMotion() ? 0 : 170;
+}
+
+/** The game this page shows, and this page's part in it.
+ * @type {{id: number, seat: number | null, token: string | null, snap: Live | null, busy: boolean,
  *   socket: WebSocket | null, shown: Promise<void>, retry: number}} */
-const S = { id: 0, seat: null, token: null, snap: null, busy: false, socket: null, shown: Promise.resolve(), retry: 0 };
+const liveGame = { id: 0, seat: null, token: null, snap: null, busy: false, socket: null, shown: Promise.resolve(), retry: 0 };
 
 const board = createBoard(boardElement(), {
   style: STYLE, animMs: () => animMs, onPit: (pit) => play(pit), onBanner: showBanner,
 });
 
-/** @param {string} text @param {boolean} [error] */
-function setStatus(text, error) {
-  const status = $("#status");
-  status.textContent = text;
-  status.classList.toggle("error", !!error);
-}
-
 /** A message that stays under the status line until another game opens. @param {string} text */
 function notice(text) {
   $("#notice").textContent = text;
   $("#notice").hidden = !text;
-}
-
-/** @param {"new" | "lobby" | "game"} name */
-function showView(name) {
-  for (const view of ["new", "lobby", "game"]) $(`#view-${view}`).hidden = view !== name;
 }
 
 // --- drawing -------------------------------------------------------------------------
@@ -65,26 +66,27 @@ function showView(name) {
 function draw(snap) {
   const { state, live } = snap;
   const ended = state.over || live.result !== null || state.status !== "playing";
-  const myTurn = drawControls(snap, S.seat, S.busy);
-  const canPlay = myTurn && !S.busy;
-  board.setBottom(S.seat === 1 ? 1 : 0);
+  const myTurn = drawControls(snap, liveGame.seat, liveGame.busy);
+  const canPlay = myTurn && !liveGame.busy;
+  board.setBottom(liveGame.seat === 1 ? 1 : 0);
   board.draw(state.board, state.to_move, ended, {
     marks: effectMarks(state.last), ...(canPlay ? { legal: state.legal_moves } : {}),
   });
-  drawPanels(snap, S.seat, board.bottom(), state.board, state.to_move, ended);
+  drawLivePanels(snap, liveGame.seat, board.bottom(), state.board, state.to_move, ended);
+  drawNameBox(snap, ended);
   const svg = boardElement();
   svg.dataset.game = String(state.id);
   svg.dataset.moves = String(state.moves);
-  svg.dataset.seat = S.seat === null ? "" : String(S.seat);
+  svg.dataset.seat = liveGame.seat === null ? "" : String(liveGame.seat);
   svg.dataset.humanToMove = canPlay ? "true" : "false";
   svg.dataset.over = ended ? "true" : "false";
   $("#invite-box").hidden = live.seats_taken[0] && live.seats_taken[1] || $("#invite-link").getAttribute("href") === "#";
-  if (ended) { setStatus(resultText(snap)); showBanner(resultText(snap), "result"); }
+  if (ended) { setStatus(liveResultText(snap, liveGame.seat)); showBanner(liveResultText(snap, liveGame.seat), "result"); }
   else if (!(live.seats_taken[0] && live.seats_taken[1])) setStatus("Waiting for your friend to open the invitation…");
   else {
     const due = moveDue();  // a correspondence game: the day and hour the move is due
     const by = due === null ? "" : ` (by ${dueText(due)})`;
-    if (S.seat === null) setStatus(`Watching: ${state.players[state.to_move].name} to move${by}`);
+    if (liveGame.seat === null) setStatus(`Watching: ${state.players[state.to_move].name} to move${by}`);
     else if (myTurn) setStatus(`Your move: click a pit${by}`);
     else setStatus(`${state.players[state.to_move].name} to move${by}` +
       (due === null ? "" : ". You may close this page: your seat stays in this browser."));
@@ -92,76 +94,90 @@ function draw(snap) {
 }
 
 /** Tell this page's player what became of their requests: a take-back declined or granted, a rematch made
- * (the players go to it; its seats are held by the same tokens). @param {Live | null} before @param {Live} now */
+ * (the players go to it, their seats held by the same tokens; a watcher follows them to it).
+ * @param {Live | null} before @param {Live} now */
 function answered(before, now) {
-  if (!before || S.seat === null || before.state.id !== now.state.id) return;
-  const other = now.state.players[1 - S.seat].name;
-  if (before.live.takeback_from === S.seat && now.live.takeback_from === null && now.live.result === null) {
+  if (!before || before.state.id !== now.state.id) return;
+  const rematch = now.live.rematch_game;
+  if (before.live.rematch_game === null && rematch !== null) {
+    if (liveGame.seat === null) { location.hash = `#/watch/${rematch}`; return; }
+    if (liveGame.token) { keepToken(rematch, liveGame.token); location.hash = `#/game/${rematch}`; return; }
+  }
+  if (liveGame.seat === null) return;
+  const other = now.state.players[1 - liveGame.seat].name;
+  if (before.live.takeback_from === liveGame.seat && now.live.takeback_from === null && now.live.result === null) {
     showBanner(now.state.moves < before.state.moves ? `${other} let you take back your move`
       : `${other} declined to take back your move`, "", 3000);
   }
-  const rematch = now.live.rematch_game;
-  if (before.live.rematch_game === null && rematch !== null && S.token) {
-    keepToken(rematch, S.token);
-    location.hash = `#/game/${rematch}`;
-  }
+}
+
+/** The name field under the board, for a player who came without a name (by a link) while the game goes on.
+ * @param {Live} snap @param {boolean} ended */
+function drawNameBox(snap, ended) {
+  const seat = liveGame.seat;
+  const unnamed = seat !== null && /^Player [12]$/.test(snap.state.players[seat].name);
+  $("#name-box").hidden = !unnamed || ended;
+  if (unnamed && !ended && document.activeElement !== $("#name-input")) $input("#name-input").value = storedName();
 }
 
 /** Take news of the game: animate a move one on, then draw. @param {Live} snap */
 async function show(snap) {
-  const previous = S.snap;
-  if (snap.state.id !== S.id) return;
+  const previous = liveGame.snap;
+  if (snap.state.id !== liveGame.id) return;
   if (previous && snap.state.moves === previous.state.moves && snap.state.status === previous.state.status &&
       previous.live.result === null && snap.live.result === null && previous.state.id === snap.state.id) {
     // presence, a request or a clock: no move to animate
-    S.snap = snap;
-    if (!S.busy) draw(snap);
+    liveGame.snap = snap;
+    if (!liveGame.busy) draw(snap);
     answered(previous, snap);
     return;
   }
-  S.snap = snap;
+  liveGame.snap = snap;
   const last = snap.state.last;
+  if (previous && last && snap.state.moves === previous.state.moves + 1) {
+    announce(moveNews(snap.state.players.map((p) => p.name), last, liveGame.seat));
+  }
   if (previous && last && snap.state.moves === previous.state.moves + 1 && animMs > 0) {
-    S.busy = true;
+    liveGame.busy = true;
     boardElement().dataset.busy = "true";
     $("#banner").hidden = true;
-    board.setBottom(S.seat === 1 ? 1 : 0);
+    board.setBottom(liveGame.seat === 1 ? 1 : 0);
     await board.animate(last, snap.state.board, snap.state.to_move, snap.state.over);
   }
-  S.busy = false;
+  liveGame.busy = false;
   boardElement().dataset.busy = "false";
   if (!(snap.live.result || snap.state.over)) $("#banner").hidden = true;
-  draw(S.snap);
+  draw(liveGame.snap);
   answered(previous, snap);
 }
 
 /** Queue news so that animations play one after another. @param {Live} snap */
-function news(snap) { S.shown = S.shown.then(() => show(snap)).catch((e) => setStatus(api.errorText(e), true)); }
+function news(snap) { liveGame.shown = liveGame.shown.then(() => show(snap)).catch((e) => setStatus(api.errorText(e), true)); }
 
 // --- the push connection -------------------------------------------------------------------
 
 /** Connect to game `id`'s news (again after a drop, with a growing wait). @param {number} id */
 function connect(id) {
-  if (S.socket) S.socket.close();
+  if (liveGame.socket) liveGame.socket.close();
   const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${id}/live`);
-  S.socket = socket;
-  socket.addEventListener("open", () => { socket.send(JSON.stringify(S.token ? { token: S.token } : {})); });
+  liveGame.socket = socket;
+  socket.addEventListener("open", () => { socket.send(JSON.stringify(liveGame.token ? { token: liveGame.token } : {})); });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "hello") {
-      S.retry = 0;
-      if (S.token && message.seat === null) notice("This browser's seat token is not valid for this game: watching.");
-      S.seat = message.seat;
+      liveGame.retry = 0;
+      if (liveGame.token && message.seat === null) notice("This browser's seat token is not valid for this game: watching.");
+      liveGame.seat = message.seat;
       news(message);
     } else if (message.type === "state") news(message);
-    else if (message.type === "presence" && S.snap) {
-      news({ state: S.snap.state, live: { ...S.snap.live, connected: message.connected, watchers: message.watchers } });
+    else if (message.type === "presence" && liveGame.snap) {
+      news({ state: liveGame.snap.state, live: { ...liveGame.snap.live, connected: message.connected, watchers: message.watchers } });
     }
   });
   socket.addEventListener("close", () => {
-    if (S.socket !== socket || S.id !== id) return;
-    S.retry = Math.min(S.retry + 1, 6);
-    setTimeout(() => { if (S.socket === socket && S.id === id) connect(id); }, 300 * 2 ** S.retry);
+    if (liveGame.socket !== socket || liveGame.id !== id) return;
+    liveGame.retry = Math.min(liveGame.retry + 1, 6);
+    setTimeout(() => { if (liveGame.socket === socket && liveGame.id === id) connect(id); }, 300 * 2 ** liveGame.retry);
   });
 }
 
@@ -169,10 +185,10 @@ function connect(id) {
 async function openGame(id, watch) {
   withdrawMine();
   showView("game");
-  S.id = id;
-  S.snap = null;
-  S.token = watch ? null : tokenOf(id);
-  S.seat = null;
+  liveGame.id = id;
+  liveGame.snap = null;
+  liveGame.token = watch ? null : tokenOf(id);
+  liveGame.seat = null;
   notice("");
   const origin = `${location.origin}/live`;
   $("#watch-link").setAttribute("href", `${origin}#/watch/${id}`);
@@ -192,14 +208,14 @@ async function openGame(id, watch) {
  * @param {string} action @param {unknown} [body] */
 async function act(action, body) {
   try {
-    news(await api.request("POST", `/api/live/games/${S.id}/${action}`, body, S.token ? { "X-Seat-Token": S.token } : {}));
+    news(await api.request("POST", `/api/live/games/${liveGame.id}/${action}`, body, liveGame.token ? { "X-Seat-Token": liveGame.token } : {}));
   } catch (error) { setStatus(api.errorText(error), true); }
 }
 
 /** Play a pit (or the swap) when it is this page's turn. @param {Move} move */
 async function play(move) {
-  const snap = S.snap;
-  if (!snap || S.busy || boardElement().dataset.humanToMove !== "true" || !snap.state.legal_moves.includes(move)) return;
+  const snap = liveGame.snap;
+  if (!snap || liveGame.busy || boardElement().dataset.humanToMove !== "true" || !snap.state.legal_moves.includes(move)) return;
   boardElement().dataset.humanToMove = "false";
   await act("moves", { move, moves: snap.state.moves });
 }
@@ -213,7 +229,15 @@ function chosen() {
   let limit = {};
   if (clock.startsWith("d")) limit = { days: Number(clock.slice(1)) };
   else if (clock) limit = { minutes: Number(clock.split("+")[0]), increment: Number(clock.split("+")[1]) };
-  return { variant, clock: limit };
+  const name = $input("#lv-name").value.trim();
+  keepName(name);
+  return { variant, clock: limit, name };
+}
+
+/** The side chosen in the form: 0, 1, or null for either (drawn by lot). @returns {0 | 1 | null} */
+function chosenSeat() {
+  const seat = $select("#lv-seat").value;
+  return seat === "" ? null : seat === "1" ? 1 : 0;
 }
 
 /** Make a game and its invitation; show it. @param {object} body NewLiveGame */
@@ -248,8 +272,9 @@ async function copyInvitation() {
 /** Take the empty seat of `id` with the invitation. @param {number} id @param {string} code */
 async function join(id, code) {
   try {
+    const name = storedName();
     /** @type {import("./api.js").Seat} */
-    const seat = await api.request("POST", `/api/live/games/${id}/claim`, { invite: code });
+    const seat = await api.request("POST", `/api/live/games/${id}/claim`, { invite: code, ...(name ? { name } : {}) });
     keepToken(id, seat.token);
     history.replaceState(null, "", `#/game/${id}`);  // the spent invitation leaves the address
     await openGame(id, false);
@@ -263,7 +288,7 @@ async function join(id, code) {
 async function route() {
   const hash = location.hash || "#/new";
   let match;
-  if (S.socket && !hash.match(/^#\/(game|watch)\//)) { const socket = S.socket; S.socket = null; socket.close(); }
+  if (liveGame.socket && !hash.match(/^#\/(game|watch)\//)) { const socket = liveGame.socket; liveGame.socket = null; socket.close(); }
   if ((match = hash.match(/^#\/join\/(\d+)\/([\w-]+)$/))) return join(Number(match[1]), match[2]);
   if ((match = hash.match(/^#\/game\/(\d+)/))) return openGame(Number(match[1]), false);
   if ((match = hash.match(/^#\/watch\/(\d+)/))) return openGame(Number(match[1]), true);
@@ -273,24 +298,32 @@ async function route() {
 
 function init() {
   mountNav();
-  $("#lv-invite").addEventListener("click", () => invite({ ...chosen(), seat: Number($select("#lv-seat").value) })
+  $input("#lv-name").value = storedName();
+  $("#lv-invite").addEventListener("click", () => invite({ ...chosen(), seat: chosenSeat() ?? (Math.random() < 0.5 ? 0 : 1) })
     .catch((e) => { $("#new-message").textContent = api.errorText(e); }));
-  $("#lv-challenge").addEventListener("click", () => { location.hash = "#/lobby"; offerChallenge(chosen()); });
+  $("#lv-challenge").addEventListener("click", () => { location.hash = "#/lobby"; offerChallenge({ ...chosen(), seat: chosenSeat() }); });
+  $("#name-box").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = $input("#name-input").value.trim();
+    if (!name) return;
+    keepName(name);
+    act("name", { name });
+  });
   $("#btn-swap").addEventListener("click", () => play("swap"));
   $("#btn-resign").addEventListener("click", () => { if (confirm("Resign this game?")) act("resign"); });
-  $("#btn-takeback").addEventListener("click", () => S.snap && act("takeback", { action: "request", moves: S.snap.state.moves }));
-  $("#btn-accept").addEventListener("click", () => S.snap && act("takeback", { action: "accept", moves: S.snap.state.moves }));
-  $("#btn-decline").addEventListener("click", () => S.snap && act("takeback", { action: "decline", moves: S.snap.state.moves }));
+  $("#btn-takeback").addEventListener("click", () => liveGame.snap && act("takeback", { action: "request", moves: liveGame.snap.state.moves }));
+  $("#btn-accept").addEventListener("click", () => liveGame.snap && act("takeback", { action: "accept", moves: liveGame.snap.state.moves }));
+  $("#btn-decline").addEventListener("click", () => liveGame.snap && act("takeback", { action: "decline", moves: liveGame.snap.state.moves }));
   $("#btn-rematch").addEventListener("click", () => act("rematch"));
   $("#rematch-link").addEventListener("click", () => {
     // the rematch keeps each player's token: this browser's seat there is held by the same one
-    const next = S.snap && S.snap.live.rematch_game;
-    if (next && S.token) keepToken(next, S.token);
+    const next = liveGame.snap && liveGame.snap.live.rematch_game;
+    if (next && liveGame.token) keepToken(next, liveGame.token);
   });
   $("#btn-copy").addEventListener("click", copyInvitation);
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof Element && event.target.closest("input, select, textarea")) return;
-    const snap = S.snap;
+    const snap = liveGame.snap;
     if (!snap || event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) return;
     const index = event.key.toLowerCase().charCodeAt(0) - 97;
     if (index >= 0 && index < snap.state.board[0].length - 1) play(index);

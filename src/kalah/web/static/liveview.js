@@ -9,6 +9,7 @@
 
 import { clockText, daysText, dueText } from "./clocktext.js";
 import { $ } from "./dom.js";
+import { fillPanels, outcomeText, sideText } from "./page.js";
 
 /** @typedef {import("./api.js").Live} Live */
 
@@ -30,72 +31,55 @@ export function moveDue() {
 /** Show the clocks' time left (called every few hundred milliseconds). */
 export function tickClocks() {
   for (const element of document.querySelectorAll("[data-clock]")) {
-    const el = /** @type {HTMLElement} */ (element);
-    const p = Number(el.dataset.clock);
+    const clock = /** @type {HTMLElement} */ (element);
+    const p = Number(clock.dataset.clock);
     const ms = msLeft(p);
-    el.dataset.ms = String(ms);
-    el.textContent = clockBase.kind === "days" ? daysText(ms) : clockText(ms);
-    el.classList.toggle("running", clockBase.running === p);
-    el.classList.toggle("low", clockBase.kind === "clock" ? ms < 20_000 : ms < 3_600_000);
+    clock.dataset.ms = String(ms);
+    clock.textContent = clockBase.kind === "days" ? daysText(ms) : clockText(ms);
+    clock.classList.toggle("running", clockBase.running === p);
+    clock.classList.toggle("low", clockBase.kind === "clock" ? ms < 20_000 : ms < 3_600_000);
   }
 }
 
 /**
- * The two panels: names (yours marked), presence, clock, score, whose turn.
+ * The two panels (page.js's, as on the board page): names (yours marked), presence, clock, score, whose turn.
  * @param {Live} snap @param {number | null} seat the seat this page holds @param {number} bottom
  * @param {number[][]} board the board shown (the one before a move while it is animated)
  * @param {number} toMove @param {boolean} over
  */
-export function drawPanels(snap, seat, bottom, board, toMove, over) {
+export function drawLivePanels(snap, seat, bottom, board, toMove, over) {
   const { state, live } = snap;
   clockBase = { ms: live.clock.ms, running: live.clock.running, at: performance.now(), kind: live.clock.kind };
-  for (const [where, p] of /** @type {[string, number][]} */ ([["#panel-bottom", bottom], ["#panel-top", 1 - bottom]])) {
-    const panel = $(where);
-    const active = !over && toMove === p;
-    panel.className = "player-panel" + (active ? " active" : "") + (where === "#panel-top" ? " top" : " bottom");
-    panel.replaceChildren();
-    const add = (/** @type {string} */ tag, /** @type {string} */ cls, /** @type {string} */ text) => {
-      const el = document.createElement(tag);
-      el.className = cls;
-      el.textContent = text;
-      panel.append(el);
-      return el;
-    };
-    add("span", "dot human", "");
-    add("span", "name", state.players[p].name + (seat === p ? " (you)" : ""));
-    const presence = !live.seats_taken[p] ? "waiting for them to join" : live.connected[p] ? "here" : "away";
-    add("span", "presence " + (live.connected[p] ? "on" : "off"), presence).dataset.presence = String(live.connected[p]);
-    add("span", "turn", active ? "to move" : "");
+  const m = board[0].length - 1;
+  fillPanels(board, toMove, over, bottom, [0, 1].map((p) => {
+    /** @type {HTMLElement[]} */
+    const extras = [];
+    const presence = document.createElement("span");
+    presence.className = "presence " + (live.connected[p] ? "on" : "off");
+    presence.textContent = !live.seats_taken[p] ? "waiting for them to join" : live.connected[p] ? "here" : "away";
+    presence.dataset.presence = String(live.connected[p]);
+    extras.push(presence);
     if (live.clock.kind !== "none") {
-      const clock = add("span", "clock", "");
+      const clock = document.createElement("span");
+      clock.className = "clock";
       clock.dataset.clock = String(p);
       clock.dataset.kind = live.clock.kind;
       const due = live.clock.kind === "days" && live.clock.running === p ? Date.now() + live.clock.ms[p] : null;
       clock.title = live.clock.text + (due === null ? "" : `: to move by ${dueText(due)}`);
+      clock.setAttribute("aria-label", `${state.players[p].name}'s clock`);
+      extras.push(clock);
     }
-    add("span", "score", String(board[p][board[p].length - 1]));
-  }
+    return { name: state.players[p].name, kind: "human", you: seat === p, side: sideText(p, m), turn: "to move", extras };
+  }));
   tickClocks();
 }
 
-/** "Player 2 wins on time", "Player 1 resigned: Player 2 wins", "Draw, 24 – 24". @param {Live} snap @returns {string} */
-export function resultText(snap) {
+/** "Player 2 wins on time", "Player 1 resigned: Player 2 wins", "You win! 30 – 18": page.js's wording.
+ * @param {Live} snap @param {number | null} seat the seat this page holds @returns {string} */
+export function liveResultText(snap, seat) {
   const { state, live } = snap;
-  const name = (/** @type {number} */ p) => state.players[p].name;
-  if (live.result) {
-    const winner = live.result.winner;
-    if (live.result.reason === "abandoned") {
-      return live.seats_taken.every(Boolean) ? "Closed: nobody began in time" : "Closed: nobody joined in time";
-    }
-    if (winner === null) return "Draw";
-    if (live.result.reason === "time") return `${name(1 - winner)} ran out of time: ${name(winner)} wins`;
-    if (live.result.reason === "resign") return `${name(1 - winner)} resigned: ${name(winner)} wins`;
-    return `${name(winner)} wins`;
-  }
-  const scores = state.scores || [0, 0];
-  if (scores[0] === scores[1]) return `Draw, ${scores[0]} – ${scores[1]}`;
-  const winner = scores[0] > scores[1] ? 0 : 1;
-  return `${name(winner)} wins ${Math.max(...scores)} – ${Math.min(...scores)}`;
+  return outcomeText({ scores: state.scores || [0, 0], names: state.players.map((p) => p.name), you: seat,
+    decided: live.result, seated: live.seats_taken.every(Boolean) });
 }
 
 /**
@@ -109,9 +93,9 @@ export function drawControls(snap, seat, busy) {
   const myTurn = player && !ended && state.to_move === seat && live.seats_taken[0] && live.seats_taken[1];
   /** @param {string} id @param {boolean} hidden @param {boolean} [disabled] */
   const button = (id, hidden, disabled) => {
-    const el = /** @type {HTMLButtonElement} */ ($(id));
-    el.hidden = hidden;
-    el.disabled = !!disabled;
+    const control = /** @type {HTMLButtonElement} */ ($(id));
+    control.hidden = hidden;
+    control.disabled = !!disabled;
   };
   button("#btn-swap", !(myTurn && state.legal_moves.includes("swap")), busy);
   const seated = live.seats_taken[0] && live.seats_taken[1];

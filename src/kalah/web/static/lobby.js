@@ -5,12 +5,15 @@
  * seconds keeps it, with the key the server gave); when someone accepts it,
  * the server sends this page its seat's token and the page opens the game.
  *
- * For tests: each challenge is li[data-challenge=ID] with button.accept; this
+ * Each challenge names its author and their side ("Ann plays first"), its variant and clock; accepting one
+ * sends the name in the lobby's field (kept in the browser for next time).
+ *
+ * For tests: each challenge is li[data-challenge=ID] with span.who, button.accept; this
  * page's own challenge has data-mine="true" and button.withdraw. */
 
 import * as api from "./api.js";
-import { $ } from "./dom.js";
-import { keepToken } from "./seatstore.js";
+import { $, $input } from "./dom.js";
+import { keepName, keepToken, storedName } from "./seatstore.js";
 
 /** @typedef {import("./api.js").Challenge} Challenge */
 
@@ -37,10 +40,14 @@ function drawList() {
   list.replaceChildren(...listed.map((challenge) => {
     const li = document.createElement("li");
     li.dataset.challenge = challenge.id;
+    const who = document.createElement("span");
+    who.className = `who seat-${challenge.seat ?? "either"}`;
+    who.textContent = `${challenge.author || "Someone"} plays ` +
+      (challenge.seat === 0 ? "first" : challenge.seat === 1 ? "second" : "either side (by lot)");
     const what = document.createElement("span");
     what.className = "what";
     what.textContent = `${challenge.variant_name} · ${challenge.clock}`;
-    li.append(what);
+    li.append(who, what);
     if (challenge.id === mine) {
       li.dataset.mine = "true";
       const note = document.createElement("span");
@@ -73,8 +80,10 @@ function drawList() {
 /** Accept challenge `id`: the game starts. @param {string} id */
 async function take(id) {
   try {
+    const name = $input("#lobby-name").value.trim();
+    keepName(name);
     /** @type {import("./api.js").Seat} */
-    const seat = await api.request("POST", `/api/live/challenges/${encodeURIComponent(id)}/accept`);
+    const seat = await api.request("POST", `/api/live/challenges/${encodeURIComponent(id)}/accept`, name ? { name } : undefined);
     keepToken(seat.game_id, seat.token);
     location.hash = `#/game/${seat.game_id}`;
   } catch (error) { say(api.errorText(error), true); }
@@ -96,6 +105,7 @@ export function withdrawMine() {
 
 /** Connect to the lobby's news (once). */
 export function openLobby() {
+  if (!$input("#lobby-name").value) $input("#lobby-name").value = storedName();
   if (socket && socket.readyState <= 1) { drawList(); return; }
   socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/lobby/live`);
   const here = socket;

@@ -16,7 +16,7 @@
 
 import { renderAnalysis } from "./analysis.js";
 import * as api from "./api.js";
-import { $, $input, boardElement } from "./dom.js";
+import { $, $dialog, $input, boardElement } from "./dom.js";
 import {
   freshGame, gameAction, hint, openGame, playHuman, redraw, refreshGameAnalysis, refuseMove, rematch, togglePause,
 } from "./game.js";
@@ -68,6 +68,9 @@ async function route() {
   closeReview();
   leaveGame();
   const hash = location.hash || "#/";
+  // the New game dialog belongs to the board it was opened over: another address (a review, the library)
+  // closes it (it stayed open over a review reached by its address)
+  if (!hash.startsWith("#/new") && $dialog("#dlg-new").open) $dialog("#dlg-new").close();
   let match;
   if ((match = hash.match(/^#\/game\/(\d+)/))) return openGame(Number(match[1]));
   if ((match = hash.match(/^#\/replay\/(\d+)/))) return openReplay(Number(match[1]));
@@ -81,7 +84,8 @@ async function route() {
   setMode("play");
   showView("game");
   try { await freshGame(); } catch (error) { setStatus(api.errorText(error), true); }
-  if (asked) openNewGame();
+  // ... unless the page went elsewhere meanwhile (a review's address opened while the board loaded)
+  if (asked && (location.hash || "#/") === "#/" && state.mode === "play") openNewGame();
 }
 
 /** Keys: pit letters play, S swaps; arrows, Home and End step a replay. @param {KeyboardEvent} event */

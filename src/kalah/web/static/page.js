@@ -25,49 +25,84 @@ export function setBusy(busy) {
   boardElement().dataset.busy = busy ? "true" : "false";
 }
 
-// The banner over the board is the live page's too (dom.js); the views import it from here.
-export { hideBanner, showBanner } from "./dom.js";
-
-/** @param {Player[] | null} players @param {number} p @returns {string} */
-function playerLabel(players, p) {
-  if (!players) return `Player ${p + 1}`;
-  return players[p].name;
+/** Tell a screen reader what happened (a move, mostly): #announce is a polite live region that nobody sees.
+ * @param {string} text */
+export function announce(text) {
+  const region = document.querySelector("#announce");
+  if (region) region.textContent = text;
 }
 
 /**
- * The two player panels: names, pit letters, scores, whose turn.
+ * A move in words: "Computer played d, captured 5 seeds", "You played C, an extra turn".
+ * @param {string[]} names @param {import("./api.js").Effect} last @param {number | null} you the player at this
+ * screen @returns {string}
+ */
+export function moveNews(names, last, you) {
+  const who = last.player === you ? "You" : names[last.player];
+  const what = last.move === "swap" ? `${who} swapped sides` : `${who} played ${last.name}`;
+  const news = [what];
+  if (last.captured > 0) news.push(`captured ${last.captured === 1 ? "1 seed" : `${last.captured} seeds`}`);
+  if (last.extra_turn && !last.game_over) news.push("an extra turn");
+  if (last.game_over) news.push("the game is over");
+  return news.join(", ") + ".";
+}
+
+// The banner over the board is the live page's too (dom.js); the views import it from here.
+export { hideBanner, showBanner } from "./dom.js";
+
+/**
+ * One player's panel as a page sees it: their name, what sits beside it, and the words for whose turn it is.
+ * @typedef {object} Seat
+ * @property {string} name
+ * @property {string} kind          "human" or "computer" ("" when not known)
+ * @property {boolean} [you]        this screen's player (marked "(you)")
+ * @property {string} side          the line under the name: which player, which pits
+ * @property {string} turn          what the panel says while it is this player's turn ("to move", "thinking…")
+ * @property {HTMLElement[]} [extras]  more to show (the live page's presence and clock)
+ */
+
+/** "first player · pits A–F". @param {number} p @param {number} m pits a side @returns {string} */
+export function sideText(p, m) {
+  const first = p === 0 ? 65 : 97;
+  return (p === 0 ? "first player" : "second player") + ` · pits ${String.fromCharCode(first)}–${String.fromCharCode(first + m - 1)}`;
+}
+
+/**
+ * The two player panels of a page (the board page's and the live page's): each seat's colour, name, side,
+ * turn and store, the `bottom` player's under the board.
+ * @param {Board} board @param {number} toMove @param {boolean} over @param {number} bottom @param {Seat[]} seats
+ */
+export function fillPanels(board, toMove, over, bottom, seats) {
+  for (const [where, p] of /** @type {[string, number][]} */ ([["#panel-bottom", bottom], ["#panel-top", 1 - bottom]])) {
+    const panel = $(where), seat = seats[p];
+    const active = !over && toMove === p;
+    panel.className = `player-panel seat-${p}` + (active ? " active" : "") + (where === "#panel-top" ? " top" : " bottom");
+    /** @param {string} tag @param {string} cls @param {string} text @returns {HTMLElement} */
+    const part = (tag, cls, text) => Object.assign(document.createElement(tag), { className: cls, textContent: text });
+    const dot = part("span", `dot seat-${p}` + (seat.kind ? ` ${seat.kind}` : ""), "");
+    dot.setAttribute("aria-hidden", "true");
+    const who = part("span", "who", "");
+    who.append(part("span", "name", seat.name + (seat.you ? " (you)" : "")), part("span", "side muted small", seat.side));
+    const score = part("span", "score", String(board[p][board[p].length - 1]));
+    score.setAttribute("aria-label", `store: ${board[p][board[p].length - 1]}`);
+    panel.replaceChildren(dot, who, part("span", "turn", active ? seat.turn : ""), ...(seat.extras || []), score);
+  }
+}
+
+/**
+ * The two player panels of the board page: names, pit letters, scores, whose turn.
  * @param {Board} board @param {number} toMove @param {boolean} over
  */
 export function drawPanels(board, toMove, over) {
   const players = currentPlayers();
-  const bottom = bottomPlayer();
-  for (const [where, p] of /** @type {[string, number][]} */ ([["#panel-bottom", bottom], ["#panel-top", 1 - bottom]])) {
-    const panel = $(where);
-    const store = board[p][board[p].length - 1];
-    const active = !over && toMove === p;
-    panel.className = "player-panel" + (active ? " active" : "") + (where === "#panel-top" ? " top" : " bottom");
+  const m = board[0].length - 1;
+  const seats = [0, 1].map((p) => {
     const kind = players ? (players[p].human ? "human" : "computer") : "";
-    panel.innerHTML = "";
-    const dot = document.createElement("span");
-    dot.className = "dot " + kind;
-    const name = document.createElement("span");
-    name.className = "name";
-    name.textContent = playerLabel(players, p);
-    const side = document.createElement("span");
-    side.className = "muted small";
-    const m = board[0].length - 1;
-    const first = p === 0 ? 65 : 97;
-    side.textContent = (p === 0 ? "first player" : "second player") +
-      ` · pits ${String.fromCharCode(first)}–${String.fromCharCode(first + m - 1)}`;
-    const score = document.createElement("span");
-    score.className = "score";
-    score.textContent = String(store);
-    const turn = document.createElement("span");
-    turn.className = "turn";
     // a replay shows what was, nobody is thinking
-    turn.textContent = active ? (kind === "computer" && state.mode !== "replay" ? "thinking…" : "to move") : "";
-    panel.append(dot, name, side, turn, score);
-  }
+    const turn = kind === "computer" && state.mode !== "replay" ? "thinking…" : "to move";
+    return { name: players ? players[p].name : `Player ${p + 1}`, kind, side: sideText(p, m), turn };
+  });
+  fillPanels(board, toMove, over, bottomPlayer(), seats);
   labLinks(board, toMove);
 }
 
@@ -80,21 +115,43 @@ function labLinks(board, toMove) {
 }
 
 /**
- * "You win! 30 – 18", "Draw, 24 – 24", ...
+ * How a game ended, in words: "You win! 30 – 18", "Ann wins 30 – 18", "Draw, 24 – 24", "Bo resigned: Ann wins".
+ * The one wording of the board page and the live page.
+ * @param {object} outcome
+ * @param {number[]} outcome.scores    the final totals (or the stores, for a game ended off the board)
+ * @param {string[]} outcome.names     the players' names
+ * @param {number | null} [outcome.you]  the player at this screen, who is told "You win!"
+ * @param {{winner: number | null, reason: string} | null} [outcome.decided]  an end off the board (live games)
+ * @param {boolean} [outcome.seated]   both seats were taken (for a game closed unplayed)
+ * @returns {string}
+ */
+export function outcomeText({ scores, names, you = null, decided = null, seated = true }) {
+  if (decided) {
+    const winner = decided.winner;
+    if (decided.reason === "abandoned") return seated ? "Closed: nobody began in time" : "Closed: nobody joined in time";
+    if (winner === null) return "Draw";
+    // by name, also to the players: both screens and the watchers read the same line
+    if (decided.reason === "time") return `${names[1 - winner]} ran out of time: ${names[winner]} wins`;
+    if (decided.reason === "resign") return `${names[1 - winner]} resigned: ${names[winner]} wins`;
+    return `${names[winner]} wins`;
+  }
+  if (scores[0] === scores[1]) return `Draw, ${scores[0]} – ${scores[1]}`;
+  const winner = scores[0] > scores[1] ? 0 : 1;
+  return `${winner === you ? "You win!" : `${names[winner]} wins`} ${Math.max(...scores)} – ${Math.min(...scores)}`;
+}
+
+/**
+ * The board page's result: "You win! 30 – 18", "Draw, 24 – 24", ...
  * @param {{scores?: number[] | null}} result the final totals, if known @param {Board} board the final board
  * @returns {string}
  */
 export function resultText(result, board) {
   const scores = result.scores || [board[0][board[0].length - 1], board[1][board[1].length - 1]];
   const players = currentPlayers();
-  if (scores[0] === scores[1]) return `Draw, ${scores[0]} – ${scores[1]}`;
-  const winner = scores[0] > scores[1] ? 0 : 1;
-  const humans = players ? players.filter((p) => p.human).length : 0;
-  const name = players ? players[winner].name : `Player ${winner}`;
-  let text = `${name} wins`;
+  const names = players ? players.map((p) => p.name) : ["Player 0", "Player 1"];
   // "You" is the person at this page's game: a replay shows a game someone played, perhaps not the viewer.
-  if (humans === 1 && players && state.mode !== "replay") text = players[winner].human ? "You win!" : `${name} wins`;
-  return `${text} ${Math.max(...scores)} – ${Math.min(...scores)}`;
+  const lone = players && players.filter((p) => p.human).length === 1 && state.mode !== "replay";
+  return outcomeText({ scores, names, you: lone && players ? players.findIndex((p) => p.human) : null });
 }
 
 /** A game or replay the address names but the library does not hold: no board (not the previous game's,
@@ -105,14 +162,15 @@ export function showMissing(message) {
   $("#missing").hidden = false;
 }
 
-/** Show the board (with the controls of the mode), the library or a review. @param {"game" | "library" | "review" | "puzzles"} name */
+/** Show one view of the page (`#view-NAME`; the board page's board, library, review and puzzles, the live
+ * page's new game, lobby and game) and hide the others, with the board page's controls of the mode.
+ * @param {string} name */
 export function showView(name) {
-  $("#view-game").classList.remove("missing");
-  $("#missing").hidden = true;
-  $("#view-game").hidden = name !== "game";
-  $("#view-library").hidden = name !== "library";
-  $("#view-review").hidden = name !== "review";
-  $("#view-puzzles").hidden = name !== "puzzles";
-  $("#play-controls").hidden = state.mode !== "play";
-  $("#replay-controls").hidden = state.mode !== "replay";
+  for (const view of document.querySelectorAll("main > .view")) /** @type {HTMLElement} */ (view).hidden = view.id !== `view-${name}`;
+  document.querySelector("#view-game")?.classList.remove("missing");
+  /** @param {string} selector @param {boolean} hidden */
+  const hide = (selector, hidden) => { const node = document.querySelector(selector); if (node) /** @type {HTMLElement} */ (node).hidden = hidden; };
+  hide("#missing", true);
+  hide("#play-controls", state.mode !== "play");
+  hide("#replay-controls", state.mode !== "replay");
 }

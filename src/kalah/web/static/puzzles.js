@@ -62,7 +62,7 @@ function build() {
     <p><button id="pz-hint" type="button">Hint</button> <button id="pz-give-up" type="button">Show the answer</button>
       <button id="pz-next" type="button" class="primary">Next puzzle</button></p>`;
   board = createBoard(/** @type {SVGSVGElement} */ (/** @type {unknown} */ ($("#pz-board"))),
-    { style: STYLE, values: false, onPit: (pit) => answer(pit) });
+    { style: STYLE, values: false, touch: false, onPit: (pit) => answer(pit) });
   $("#pz-hint").addEventListener("click", hint);
   $("#pz-give-up").addEventListener("click", () => finish(false, true));
   $("#pz-next").addEventListener("click", next);
@@ -180,7 +180,7 @@ function finish(clean, gaveUp) {
   $("#view-puzzles").dataset.state = gaveUp ? "failed" : "solved";
   $("#pz-feedback").textContent = gaveUp
     ? `The answer: ${best}, worth ${puzzle.value > 0 ? "+" : ""}${puzzle.value} for the mover (proven).`
-    : `Solved: ${best} keeps ${puzzle.value > 0 ? "+" : ""}${puzzle.value} (proven).${clean ? "" : " (with help: no rating points)"}`;
+    : `Solved: ${best} is best, ${puzzle.value > 0 ? "+" : ""}${puzzle.value} for you (proven).${clean ? "" : " (with help: no rating points)"}`;
   drawBoard();  // its pits no longer play
   $("#pz-next").hidden = false;
   $("#pz-hint").hidden = true;

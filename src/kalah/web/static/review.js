@@ -21,6 +21,7 @@
  * trainer choices button[data-choice=MOVE]; #rv-feedback[data-correct=true|false]. */
 
 import { moveName } from "./analysis.js";
+import { BAD, judge, knowsValues, lessonsOf } from "./lessons.js";
 import * as api from "./api.js";
 import { createBoard } from "./board.js";
 import { $, sleep } from "./dom.js";
@@ -33,15 +34,7 @@ import { STYLE } from "./style.js";
 /** @typedef {import("./api.js").Move} Move */
 /** @typedef {import("./board.js").BoardApi} BoardApi */
 
-/**
- * One move as the review judged it (kalah.review.ReviewedMove.to_dict): values in seeds for its player.
- * @typedef {object} ReviewedMove
- * @property {number} number @property {number} pair @property {number} player
- * @property {Move} move @property {string} name @property {number[][]} board the board before it
- * @property {number | null} value_before @property {number | null} value_after
- * @property {Move[]} best_moves @property {number} loss @property {string} class
- * @property {boolean} exact @property {boolean} forced
- */
+/** @typedef {import("./lessons.js").ReviewedMove} ReviewedMove */
 
 /**
  * A game's review (kalah.review.GameReview.to_dict).
@@ -53,7 +46,6 @@ import { STYLE } from "./style.js";
  * @property {{board: number[][], to_move: number, over: boolean}} final
  */
 
-const BAD = ["mistake", "blunder"];
 
 /** What the view shows now; `token` changes when another review (or view) is opened. */
 const view = {
@@ -110,8 +102,8 @@ function build() {
       </section>
     </div>`;
   const svg = (/** @type {string} */ id) => /** @type {SVGSVGElement} */ (/** @type {unknown} */ ($(id)));
-  view.board = createBoard(svg("#rv-board"), { style: STYLE, values: false });
-  view.trainerBoard = createBoard(svg("#rv-trainer-board"), { style: STYLE, values: false, onPit: (pit) => {
+  view.board = createBoard(svg("#rv-board"), { style: STYLE, values: false, touch: false });
+  view.trainerBoard = createBoard(svg("#rv-trainer-board"), { style: STYLE, values: false, touch: false, onPit: (pit) => {
     const lesson = view.lessons[view.lesson];
     if (lesson) answer(lesson, pit);
   } });
@@ -243,7 +235,7 @@ function show(review) {
   summary.appendChild(element("p", "rv-turning", `Turning points: ${turning.join(", ") || "none"}`));
   showGraph(review);
   listMoves(review);
-  view.lessons = lessonsOf(review);
+  view.lessons = lessonsOf(review.moves, view.yours);
   $("#rv-learn").hidden = !view.lessons.length;
   const first = review.moves.findIndex((m) => BAD.includes(m.class));
   select(first >= 0 ? first : 0);
@@ -315,12 +307,6 @@ function select(index) {
     (move.forced ? "The only legal move." : move.loss ? `It lost ${signed(move.loss).slice(1)} seeds: ${move.class}.` : `${move.class === "best" ? "A best move" : "Good"}.`);
 }
 
-/** Your mistakes and blunders, or your inaccuracies when you made none. @param {Review} review @returns {ReviewedMove[]} */
-function lessonsOf(review) {
-  const yours = review.moves.filter((m) => view.yours[m.player] && !m.forced);
-  const bad = yours.filter((m) => BAD.includes(m.class));
-  return bad.length ? bad : yours.filter((m) => m.class === "inaccuracy");
-}
 
 function startLessons() {
   $("#rv-trainer").hidden = false;
@@ -343,7 +329,8 @@ function showLesson(n) {
   view.lesson = n;
   select(lesson.number - 1);
   $("#rv-question").textContent = `${n + 1} of ${view.lessons.length}: move ${lesson.number}, ${view.review?.players[lesson.player]} ` +
-    `played ${lesson.name} and lost ${signed(lesson.loss).slice(1)} seeds. Find a better move.`;
+    `played ${lesson.name} and lost ${signed(lesson.loss).slice(1)} seeds. ` +
+    (knowsValues(lesson) ? "Find a better move." : "Find the best move.");
   const pits = lesson.board[lesson.player].length - 1;
   /** @type {Move[]} */
   const legal = [];
@@ -361,19 +348,28 @@ function showLesson(n) {
   }
 }
 
-/** Judge a choice. @param {ReviewedMove} lesson @param {Move} move */
+/** Judge a choice: the best move, or a better one than the game's, is right (lessons.js).
+ * @param {ReviewedMove} lesson @param {Move} move */
 function answer(lesson, move) {
   const feedback = $("#rv-feedback");
-  const right = lesson.best_moves.includes(move);
-  feedback.dataset.correct = String(right);
-  if (right) {
-    feedback.textContent = `Yes: ${moveName(lesson.player, move)} is best (${signed(lesson.value_before)}).`;
-    $("#rv-next").hidden = false;
-  } else if (move === lesson.move) {
+  const { verdict, value } = judge(lesson, move);
+  const name = moveName(lesson.player, move);
+  const best = lesson.best_moves.map((m) => moveName(lesson.player, m)).join(" or ");
+  feedback.dataset.correct = String(verdict === "best" || verdict === "better");
+  feedback.dataset.verdict = verdict;
+  if (verdict === "best") {
+    feedback.textContent = `Yes: ${name} is best (${signed(lesson.value_before)} for the mover).`;
+  } else if (verdict === "better") {
+    feedback.textContent = `Yes: ${name} is better than ${lesson.name} (${signed(value)} for the mover against ` +
+      `${signed(lesson.value_after)}). The best, ${best}, keeps ${signed(lesson.value_before)}.`;
+  } else if (verdict === "played") {
     feedback.textContent = "That is the move played in the game. Try another.";
   } else {
-    feedback.textContent = `${moveName(lesson.player, move)} is not the best. Try again, or see the answer.`;
+    feedback.textContent = knowsValues(lesson) && value !== null
+      ? `${name} is no better than ${lesson.name} (${signed(value)} for the mover). Try again, or see the answer.`
+      : `${name} is not the best. Try again, or see the answer.`;
   }
+  $("#rv-next").hidden = !(verdict === "best" || verdict === "better");
 }
 
 function showAnswer() {

@@ -10,9 +10,10 @@
  *
  * graphLayout is pure (no DOM): tests/js/reviewgraph.test.js runs it in Node. */
 
+import { el } from "./svg.js";
+
 /** @typedef {import("./review.js").Review} Review */
 
-const SVGNS = "http://www.w3.org/2000/svg";
 /** Room at the ends for the biggest point, above the plot, and below it for the move numbers. */
 const PAD_X = 14, PAD_TOP = 12, AXIS = 30;
 /** The height of the plot: a share of the width, within these bounds (CSS pixels). */
@@ -60,14 +61,6 @@ export function graphLayout(values, moves, width) {
     if (move.number % every === 0) ticks.push({ x: x(k + 1), number: move.number });
   });
   return { width, height, zeroY, top, points, ticks, axisY: height - AXIS / 2 + 2, plotBottom };
-}
-
-/** @param {string} name @param {Record<string, string | number>} attrs @param {Element} parent @returns {SVGElement} */
-function el(name, attrs, parent) {
-  const node = /** @type {SVGElement} */ (document.createElementNS(SVGNS, name));
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  parent.appendChild(node);
-  return node;
 }
 
 /** A value with its sign ("+2", "−" is the caller's), "?" when unknown. @param {number | null} v @returns {string} */

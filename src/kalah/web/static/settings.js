@@ -1,6 +1,6 @@
 // @ts-check
-/* The page's settings: the animation speed (kept in localStorage) and the
- * computer-against-computer speed.
+/* The page's settings: the animation speed (kept in localStorage; off at first where the system asks for
+ * reduced motion) and the computer-against-computer speed.
  *
  * For tests: ?anim=off|MS sets the animation, ?speed=MS the delay between
  * computer moves. */
@@ -17,11 +17,16 @@ function setAnimation(value) {
   try { localStorage.setItem(STORAGE_KEY, String(value)); } catch (e) { /* private mode */ }
 }
 
+/** Whether the system asks for less motion (prefers-reduced-motion). @returns {boolean} */
+export const reducedMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+
 /** Read the settings from the address (`params`) or from the last visit, and wire their controls.
  * @param {URLSearchParams} params */
 export function setUpSettings(params) {
   let anim = null;
   try { anim = localStorage.getItem(STORAGE_KEY); } catch (e) { anim = null; }
+  // one who asked their system for less motion gets no sowing animation unless they choose one here
+  if (anim === null && reducedMotion()) anim = "0";
   if (params.has("anim")) anim = params.get("anim") === "off" ? "0" : params.get("anim");
   if (anim !== null && !isNaN(Number(anim))) {
     const ms = Number(anim);

@@ -51,7 +51,7 @@
  */
 
 /** @type {State} */
-const S = {
+const pageState = {
   info: null,
   game: null,
   busy: false,
@@ -68,83 +68,83 @@ const S = {
 };
 
 /** The state, to read. @type {Readonly<State>} */
-export const state = S;
+export const state = pageState;
 
 // --- views --------------------------------------------------------------------------
 
 /** Open a game to play: a fresh view (no replay, pause, analysis, hint or flip of a previous game). */
 export function enterGame() {
-  S.mode = "play";
-  S.replay = null;
-  S.paused = false;
-  S.analysis = null;
-  S.hint = null;
-  S.flipped = null;
+  pageState.mode = "play";
+  pageState.replay = null;
+  pageState.paused = false;
+  pageState.analysis = null;
+  pageState.hint = null;
+  pageState.flipped = null;
 }
 
 /** Start replaying: the replay itself arrives with setReplay. */
 export function enterReplay() {
-  S.mode = "replay";
-  S.paused = false;
-  S.flipped = null;
+  pageState.mode = "replay";
+  pageState.paused = false;
+  pageState.flipped = null;
 }
 
 /** @param {Mode} mode */
-export function setMode(mode) { S.mode = mode; }
+export function setMode(mode) { pageState.mode = mode; }
 
 /** @param {Info} info */
-export function setInfo(info) { S.info = info; }
+export function setInfo(info) { pageState.info = info; }
 
 // --- the game -----------------------------------------------------------------------
 
 /** @param {GameState | null} game */
-export function setGame(game) { S.game = game; }
+export function setGame(game) { pageState.game = game; }
 
 /** Keep the secret of a game this page just stored (none for a preview).
  * @param {import("./api.js").NewGameState} game */
 export function keepLeaveToken(game) {
-  if (game.leave_token) S.leaveTokens.set(game.id, game.leave_token);
+  if (game.leave_token) pageState.leaveTokens.set(game.id, game.leave_token);
 }
 
 /** The secret of game `id`, forgotten as it is handed out (leaving is done once).
  * @param {number} id @returns {string | null} */
 export function takeLeaveToken(id) {
-  const token = S.leaveTokens.get(id) ?? null;
-  S.leaveTokens.delete(id);
+  const token = pageState.leaveTokens.get(id) ?? null;
+  pageState.leaveTokens.delete(id);
   return token;
 }
 
 /** @param {boolean} busy */
-export function setBusyFlag(busy) { S.busy = busy; }
+export function setBusyFlag(busy) { pageState.busy = busy; }
 
 /** @param {boolean} driving */
-export function setDriving(driving) { S.driving = driving; }
+export function setDriving(driving) { pageState.driving = driving; }
 
 /** @param {boolean} paused */
-export function setPaused(paused) { S.paused = paused; }
+export function setPaused(paused) { pageState.paused = paused; }
 
 /** @param {number | null} bottom the player to show at the bottom, or null for automatic */
-export function setFlipped(bottom) { S.flipped = bottom; }
+export function setFlipped(bottom) { pageState.flipped = bottom; }
 
 /** @param {Hint | null} hint */
-export function setHint(hint) { S.hint = hint; }
+export function setHint(hint) { pageState.hint = hint; }
 
 /** Switch the analysis panel; switching it off forgets the last analysis. @param {boolean} on */
 export function setAnalysisOn(on) {
-  S.analysisOn = on;
-  if (!on) S.analysis = null;
+  pageState.analysisOn = on;
+  if (!on) pageState.analysis = null;
 }
 
 /** @param {ShownAnalysis | null} analysis */
-export function setAnalysis(analysis) { S.analysis = analysis; }
+export function setAnalysis(analysis) { pageState.analysis = analysis; }
 
 /** @param {number} ms */
-export function setAnimMs(ms) { S.animMs = ms; }
+export function setAnimMs(ms) { pageState.animMs = ms; }
 
 // --- the replay ---------------------------------------------------------------------
 
 /** @param {Replay | null} replay */
-export function setReplay(replay) { S.replay = replay; }
+export function setReplay(replay) { pageState.replay = replay; }
 
 /** @param {Replay} replay @param {number} index */
 export function setReplayIndex(replay, index) { replay.index = index; }
@@ -156,14 +156,14 @@ export function setReplayPlaying(replay, playing) { replay.playing = playing; }
 
 /** The players of what is shown (the replayed game or the open game). @returns {Player[] | null} */
 export function currentPlayers() {
-  if (S.mode === "replay" && S.replay) return S.replay.players;
-  return S.game ? S.game.players : null;
+  if (pageState.mode === "replay" && pageState.replay) return pageState.replay.players;
+  return pageState.game ? pageState.game.players : null;
 }
 
 /** The player whose pits run along the bottom: a lone human, else the first player, unless flipped.
  * @returns {number} */
 export function bottomPlayer() {
-  if (S.flipped !== null) return S.flipped;
+  if (pageState.flipped !== null) return pageState.flipped;
   const players = currentPlayers();
   if (players && players[1].human && !players[0].human) return 1;
   return 0;

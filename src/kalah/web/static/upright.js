@@ -20,17 +20,41 @@ import { LABELS, TAG_OVERLAP, geometry, tagWidth } from "./geometry.js";
 export const MIN_PIT = 30;
 /** The diameter (CSS pixels) of an upright board's pits, where the screen is wide enough. */
 export const UPRIGHT_PIT = 34;
+/** On a phone (a screen under PHONE_WIDTH CSS pixels) a pit is a finger's target: at least TOUCH_PIT across where
+ * the screen's height allows (accessibility guidance asks for 44 px; a little more keeps rounding above it). */
+export const TOUCH_PIT = 46;
+export const PHONE_WIDTH = 500;
+
+/**
+ * How large a board's pits are on a screen `width` by `height` CSS pixels: on a phone, side by side where its pits
+ * are TOUCH_PIT across, else upright with pits of TOUCH_PIT where the board so fits in 72% of the
+ * screen's height (twelve pits a side do not: theirs are as large as fit, and never under UPRIGHT_PIT).
+ * @param {BoardStyle} style @param {number} m @param {number} width @param {number} height
+ * @returns {{minPit: number, uprightPit: number}} boardGeometry's options
+ */
+export function pitSizes(style, m, width, height) {
+  if (!(width > 0) || width >= PHONE_WIDTH) return { minPit: MIN_PIT, uprightPit: UPRIGHT_PIT };
+  const units = 2 * style.margin + 2 * style.store_width + 2 * style.gap + m * uprightStep(style);
+  const fits = (0.72 * height * 2 * style.pit_radius) / units;
+  return { minPit: TOUCH_PIT, uprightPit: Math.max(UPRIGHT_PIT, Math.min(TOUCH_PIT, fits)) };
+}
+
+/** From one pit's centre to the next along an upright board's column. @param {BoardStyle} style @returns {number} */
+const uprightStep = (style) => Math.max(2 * style.pit_radius + 10, Math.round(style.pit_step * 0.92));
 
 /**
  * The board's layout for the width it is shown at: side by side (geometry.js), or upright where its pits
  * would be smaller than MIN_PIT and upright they are larger.
  * @param {BoardStyle} style @param {number} m pits per side @param {number} [shownWidth] CSS pixels
- * @param {{values?: boolean}} [options] as geometry's
+ * @param {{values?: boolean, minPit?: number, uprightPit?: number}} [options] values: as geometry's; minPit: the
+ *   least pit drawn side by side (MIN_PIT), uprightPit: an upright board's pits (UPRIGHT_PIT); pitSizes gives both
+ *   for a screen
  * @returns {Geometry}
  */
 export function boardGeometry(style, m, shownWidth, options) {
   const flat = geometry(style, m, shownWidth, options);
-  if (!shownWidth || shownWidth <= 0 || (2 * flat.R * shownWidth) / flat.W >= MIN_PIT) return flat;
+  const minPit = (options && options.minPit) || MIN_PIT;
+  if (!shownWidth || shownWidth <= 0 || (2 * flat.R * shownWidth) / flat.W >= minPit) return flat;
   const upright = uprightGeometry(style, m, shownWidth, options);
   return (2 * upright.R * shownWidth) / upright.W > (2 * flat.R * shownWidth) / flat.W ? upright : flat;
 }
@@ -39,14 +63,15 @@ export function boardGeometry(style, m, shownWidth, options) {
  * An upright board shown `shownWidth` CSS pixels wide: its pits UPRIGHT_PIT across where that fits, the
  * wooden board (frame) centred in a drawing as wide as the element, so that the element keeps its place
  * on the page.
- * @param {BoardStyle} style @param {number} m @param {number} shownWidth @param {{values?: boolean}} [options]
+ * @param {BoardStyle} style @param {number} m @param {number} shownWidth
+ * @param {{values?: boolean, uprightPit?: number}} [options] uprightPit: the pits' diameter (UPRIGHT_PIT)
  * @returns {Geometry}
  */
 export function uprightGeometry(style, m, shownWidth, options) {
   const values = !options || options.values !== false;
   const R = style.pit_radius, storeW = style.store_width, side = style.margin, gap = style.gap;
   // a little closer than side by side: twelve pits a side must fit a phone's height
-  const pitStep = Math.max(2 * R + 10, Math.round(style.pit_step * 0.92));
+  const pitStep = uprightStep(style);
 
   /** The widths across the board when one board unit is `scale` CSS pixels. @param {number} scale */
   const across = (scale) => {
@@ -68,7 +93,7 @@ export function uprightGeometry(style, m, shownWidth, options) {
       width: 2 * (colGap / 2 + countIn + countW + side) };
   };
   // the labels' sizes in board units depend on the scale, and the scale on the width they need: a few rounds
-  let scale = UPRIGHT_PIT / (2 * R), a = across(scale);
+  let scale = ((options && options.uprightPit) || UPRIGHT_PIT) / (2 * R), a = across(scale);
   for (let round = 0; round < 8 && a.width * scale > shownWidth; round++) {
     scale *= shownWidth / (a.width * scale);
     a = across(scale);

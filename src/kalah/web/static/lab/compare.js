@@ -10,20 +10,12 @@ import { errorText } from "../api.js";
 import { fetchTrace, fetchTreeFacts } from "./source.js";
 import { ALGORITHMS, boundText, indexTrace, moveLetter } from "./trace.js";
 import { TreeView } from "./tree.js";
+import { el } from "../svg.js";
 
 /** @typedef {import("./trace.js").Position} Position */
 /** @typedef {import("./trace.js").Trace} Trace */
 
-const SVGNS = "http://www.w3.org/2000/svg";
 const COLORS = ["#8a4518", "#2f6f8f", "#5b8a3a", "#9a3a6a", "#6a5acd"];
-
-/** @param {string} name @param {Record<string, string | number>} attrs @param {Element} parent @returns {SVGElement} */
-function el(name, attrs, parent) {
-  const node = /** @type {SVGElement} */ (document.createElementNS(SVGNS, name));
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  parent.appendChild(node);
-  return node;
-}
 
 /** The "Side by side" section: its buttons, table and chart. */
 export class Compare {

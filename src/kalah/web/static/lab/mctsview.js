@@ -10,20 +10,12 @@
 
 import { layoutMcts, playoutFrom, touched } from "./mctstree.js";
 import { moveLetter } from "./trace.js";
+import { el } from "../svg.js";
 
 /** @typedef {import("./mctstree.js").MctsTrace} MctsTrace */
 /** @typedef {import("./mctstree.js").Stats} Stats */
 
-const SVGNS = "http://www.w3.org/2000/svg";
 const COLUMN = 64, ROW = 86, MARGIN = 40, PLAYOUT_DROP = 62;
-
-/** @param {string} name @param {Record<string, string | number>} attrs @param {Element} parent @returns {SVGElement} */
-function el(name, attrs, parent) {
-  const node = /** @type {SVGElement} */ (document.createElementNS(SVGNS, name));
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  parent.appendChild(node);
-  return node;
-}
 
 /** A signed number: "+3", "0", "−2". @param {number} n */
 export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");

@@ -19,10 +19,10 @@
 
 import { BOX_H, BOX_W, layoutTree } from "./layout.js";
 import { KIND_NAMES, moveLetter, valueText, windowText } from "./trace.js";
+import { el } from "../svg.js";
 
 /** @typedef {import("./trace.js").Indexed} Indexed */
 
-const SVGNS = "http://www.w3.org/2000/svg";
 /** Levels expanded when a trace opens. */
 const OPEN_LEVELS = 2;
 /** At most this many nodes are drawn; beyond it subtrees stay collapsed. */
@@ -31,16 +31,6 @@ export const MAX_DRAWN = 1500;
 const MIN_SCALE = 0.7, MAX_SCALE = 1.4;
 /** Room around the tree in a fitted view, in tree units. */
 const PAD = 20;
-
-/**
- * @param {string} name @param {Record<string, string | number>} attrs @param {Element} [parent] @returns {SVGElement}
- */
-function el(name, attrs, parent) {
-  const node = /** @type {SVGElement} */ (document.createElementNS(SVGNS, name));
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 /** The tree view over an SVG element: load a trace, step through it, zoom and pan. */
 export class TreeView {
@@ -253,8 +243,24 @@ export class TreeView {
     const v = this.view;
     const margin = BOX_W;
     let moved = false;
-    if (x < v.x + margin / 2 || x > v.x + v.w - margin / 2) { v.x = x - v.w / 2; moved = true; }
-    if (y < v.y || y > v.y + v.h - BOX_H) { v.y = Math.max(-34, y - v.h / 2); moved = true; }
+    // The node's root (its iteration) stays whole in view beside it where both fit: following the node alone
+    // left the root cut at the box's edge, or out of sight with the line that leads to it.
+    const ix = /** @type {Indexed} */ (this.ix);
+    let root = id;
+    while (ix.trace.nodes[root].parent !== null) root = /** @type {number} */ (ix.trace.nodes[root].parent);
+    const rootBox = this.drawn.get(root);
+    const rm = rootBox && /** @type {SVGGraphicsElement} */ (/** @type {unknown} */ (rootBox)).transform.baseVal.consolidate();
+    const rx = rm ? rm.matrix.e + BOX_W / 2 : x;
+    const nodeOut = x < v.x + margin / 2 || x > v.x + v.w - margin / 2;
+    const rootCut = rx - BOX_W / 2 < v.x || rx + BOX_W / 2 > v.x + v.w;
+    if (Math.abs(rx - x) + BOX_W + margin <= v.w && (nodeOut || rootCut)) { v.x = (rx + x) / 2 - v.w / 2; moved = true; }
+    else if (nodeOut) { v.x = x - v.w / 2; moved = true; }
+    if (y < v.y || y > v.y + v.h - BOX_H) {
+      // The root is shown whole or not at all: a view that scrolled to half of it cut its box and its marks
+      // (after stepping down and back, the root stood clipped at the top of the tree).
+      v.y = y - v.h / 2 < BOX_H + PAD ? -PAD - 14 : y - v.h / 2;
+      moved = true;
+    }
     if (moved) this.apply();
   }
 
