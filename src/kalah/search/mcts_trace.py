@@ -24,7 +24,8 @@ from typing import Any
 from kalah.core import trace as core_trace
 from kalah.rules import Move, Position
 
-from . import SearchError, SearchResult, _mcts_result, _move
+from .options import SearchError
+from .result import SearchResult, mcts_result_of, move_of
 from .tracing import check_traceable
 
 __all__ = [
@@ -191,7 +192,7 @@ def trace_mcts(
         if parent < 0:
             nodes.append(MctsNode(number, None, None, 1 - position.to_move, position))
             continue
-        move: Move = _move(code)
+        move: Move = move_of(code)
         above = nodes[parent].position
         nodes.append(MctsNode(number, parent, move, above.to_move, above.play(move)))
     iterations = []
@@ -202,5 +203,5 @@ def trace_mcts(
             path.append(at)
             at = nodes[at].parent
         iterations.append(MctsIteration(number, tuple(reversed(path)), expanded if expanded >= 0 else None, margin))
-    result = _mcts_result(position, "strong", raw)
+    result = mcts_result_of(position, "strong", raw)
     return MctsTrace(position, playouts, float(exploration), seed, result, nodes, iterations)
