@@ -88,7 +88,7 @@ def test_every_field_of_a_result_says_what_it_holds(cls):
         "kalah.search.result",
         "kalah.search.mcts_trace",
         "kalah.solve",
-        "kalah.book",
+        "kalah.book.entry",
     ],
 )
 def test_the_docstring_examples_run(module):
