@@ -38,7 +38,7 @@ class Analysis:
 
     >>> analysis = kalah.analyse(kalah.Position.start(kalah.Variant(4, 2)), time=0.5)
     >>> analysis.value, analysis.exact, analysis.best_moves
-    (6, True, [1])
+    (6, True, [3])
     """
 
     position: Position
