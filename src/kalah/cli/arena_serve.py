@@ -6,8 +6,9 @@ from pathlib import Path
 
 import typer
 
-from kalah.cli import fail
 from kalah.cli.serve import bind_problem
+
+from .exit import fail
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from kalah.cli import fail
 from kalah.rules.wording import plural
+
+from .exit import fail
 
 
 def register(app: typer.Typer) -> None:

@@ -165,11 +165,12 @@ def register(app: typer.Typer) -> None:
         """Play, watch, analyse and replay games in the browser; every game is kept in the library."""
         import uvicorn
 
-        from kalah.cli import fail
         from kalah.records import GameLibrary
         from kalah.records.claim import claim_library, describe_holder
         from kalah.web import LOOPBACK_HOSTS, create_app
         from kalah.web.connections import ConnectionLimits, raise_file_limit, server_config, sigterm_as_ctrl_c
+
+        from .exit import fail
 
         if not 0 < port < 65536:
             fail(f"--port must be between 1 and 65535, got {port}")
