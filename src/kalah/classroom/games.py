@@ -87,7 +87,7 @@ class Seat(Protocol):
 
     agent: Agent
 
-    async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+    async def choose(self, position: Position, game: GameInPlay, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
         """A move for ``position`` (None: none in time), and notes for the record."""
 
 
@@ -111,7 +111,7 @@ class BotSeat:
         assert result.best_move is not None
         return result.best_move
 
-    async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+    async def choose(self, position: Position, game: GameInPlay, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
         """A move for ``position`` (None: none in time), and notes for the record."""
         move = await asyncio.get_running_loop().run_in_executor(self.executor, self._decide, position, game.move_time)
         return move, {}
@@ -124,7 +124,7 @@ class AgentSeat:
         assert session.agent is not None
         self.session, self.agent = session, session.agent
 
-    async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+    async def choose(self, position: Position, game: GameInPlay, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
         """A move for ``position`` (None: none in time), and notes for the record."""
         opponent = game.seats[1 - position.to_move].agent.name
         pending = await self.session.decide(position, game.move_time, str(game.id), opponent, new_game)
@@ -154,13 +154,13 @@ class AbsentSeat:
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
 
-    async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+    async def choose(self, position: Position, game: GameInPlay, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
         """Never a move: the agent is not there."""
         raise Disconnected("not connected")
 
 
 @dataclass
-class LiveGame:
+class GameInPlay:
     """A game being played (what the web pages show of it)."""
 
     id: int
@@ -193,7 +193,7 @@ async def play_game(
     library: GameLibrary,
     book: AgentBook,
     event: str,
-    live: dict[int, LiveGame],
+    live: dict[int, GameInPlay],
     rng: random.Random,
     played_out: Callable[[int], None] | None = None,
 ) -> float:
@@ -205,7 +205,7 @@ async def play_game(
     players = [PlayerInfo(seat.agent.name, f"kgp-{seat.agent.kind}:{seat.agent.id}") for seat in seats]
     tags = {"kgp": event, "south": seats[0].agent.id, "north": seats[1].agent.id}
     game_id = await _stored(lambda: library.create_game(start, players, tags=tags, program=PROGRAM))
-    game = LiveGame(game_id, seats, variant, move_time, event, start)
+    game = GameInPlay(game_id, seats, variant, move_time, event, start)
     live[game_id] = game
     events.info("game %d started: %s vs %s, %s, %s", game_id, who(seats[0]), who(seats[1]), variant.name, event)
     told = [False, False]

@@ -27,10 +27,10 @@ from kalah.web.clients import client_key
 
 from .agents import Agent, AgentBook
 from .evaluation import evaluate
-from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game
+from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, GameInPlay, Seat, play_game
 from .grading import MAX_PITS, Grader
 from .manifest import Manifest
-from .session import ANONYMOUS, AgentSession, Limits
+from .session import ANONYMOUS, AgentSession, SessionLimits
 
 log = logging.getLogger(__name__)
 #: Anonymous agents remembered for their address and name (the oldest is forgotten first).
@@ -61,7 +61,7 @@ class ServerConfig:
     variant: Variant = field(default_factory=lambda: Variant(6, 6))
     move_time: float = 5.0
     pair_every: float = 1.0
-    limits: Limits = field(default_factory=Limits)
+    limits: SessionLimits = field(default_factory=SessionLimits)
     practice: bool = True  # pair waiting agents (off while a tournament runs its own games)
     # A tournament's field is known by its tokens: an agent without one is told so and closed.
     require_token: bool = False
@@ -80,7 +80,7 @@ class ClassServer:
         self.book = book
         self.sessions: set[AgentSession] = set()
         self.waiting: list[AgentSession] = []
-        self.live: dict[int, LiveGame] = {}
+        self.live: dict[int, GameInPlay] = {}
         self.by_address: Counter[str] = Counter()
         self.new_tokens: dict[str, deque[float]] = {}  # when each address last showed new tokens
         self.new_anonymous: dict[str, deque[float]] = {}  # when each address last made anonymous agents

@@ -134,11 +134,11 @@ def serve(
 
     from kalah.classroom import (
         Agents,
-        Limits,
         ManifestError,
         SandboxError,
         SandboxLimits,
         ServerConfig,
+        SessionLimits,
         read_submissions,
     )
     from kalah.classroom import serve as run
@@ -220,7 +220,7 @@ def serve(
         move_time=move_time,
         show_anonymous=show_anonymous,
         grade_seconds=grade,
-        limits=Limits(
+        limits=SessionLimits(
             max_per_address=max_per_address,
             new_tokens_per_minute=new_tokens_per_minute,
             new_anonymous_per_minute=new_anonymous_per_minute,

@@ -22,7 +22,7 @@ from kalah.rules import KalahError, Variant
 
 from ..errors import ApiError, in_thread, too_many
 from .clock import Clock
-from .hub import Connection
+from .hub import PushConnection
 from .models import ChallengeIn, ChallengeOut, ChallengesMessage, MatchedMessage, OfferedMessage, SeatOut
 from .service import LiveService
 from .store import CHANNEL, Challenge
@@ -36,7 +36,7 @@ class Lobby:
         self.store = live.store
         self.database = live.database
         #: challenges whose authors are connected to this process, and the seat tokens this process gave them
-        self._authors: dict[str, Connection] = {}
+        self._authors: dict[str, PushConnection] = {}
         self._tokens: dict[str, str] = {}
         self._telling = False
         live.on_note(self._on_note)
@@ -55,7 +55,7 @@ class Lobby:
         found = await in_thread(self.live.read, lambda db: self.store.challenges(db, now, alive))
         return [self._out(challenge) for challenge in found]
 
-    async def offer(self, author: Connection, offer: ChallengeIn) -> OfferedMessage:
+    async def offer(self, author: PushConnection, offer: ChallengeIn) -> OfferedMessage:
         """A new challenge of ``author`` (429 past the address's limit, 422 for a variant the rules refuse)."""
         try:
             variant = Variant(**offer.variant.model_dump())
@@ -81,14 +81,14 @@ class Lobby:
         self._authors[challenge_id], self._tokens[challenge_id] = author, token
         return OfferedMessage(id=challenge_id, key=key, token=token)
 
-    async def cancel(self, author: Connection, challenge_id: str) -> None:
+    async def cancel(self, author: PushConnection, challenge_id: str) -> None:
         """The author withdraws a challenge (anyone else's request changes nothing)."""
         if self._authors.get(challenge_id) is not author:
             return
         await in_thread(self.live.write, lambda db: self.store.withdraw_challenge(db, challenge_id, self.live.server))
         self._forget(challenge_id)
 
-    async def resume(self, author: Connection, key: str) -> OfferedMessage | None:
+    async def resume(self, author: PushConnection, key: str) -> OfferedMessage | None:
         """The author is back (a new connection showing the key): the challenge stays; None when it is gone."""
         digest = self.store.digest(key)
         found = await in_thread(self.live.write, lambda db: self.store.resume_challenge(db, digest, self.live.server))
@@ -97,7 +97,7 @@ class Lobby:
         self._authors[found.id] = author
         return OfferedMessage(id=found.id, key=key, token=self._tokens.get(found.id))
 
-    async def author_left(self, author: Connection) -> None:
+    async def author_left(self, author: PushConnection) -> None:
         """The author's connection closed: its challenges go after the grace, unless it comes back."""
         mine = [challenge_id for challenge_id, held in self._authors.items() if held is author]
         if not mine:
