@@ -5,7 +5,7 @@ from __future__ import annotations
 import time as _time
 
 from kalah import endgame as eg
-from kalah.rules import KalahError, Move, Position
+from kalah.rules import KalahError, Move, Position, PovValue
 from kalah.search import search
 
 from .exact import in_move_order, proven_value
@@ -18,11 +18,6 @@ DEFAULT_TIME = 1.0
 #: Share of the time given to proving the position's value before a search estimates it. A position the
 #: solver does not prove in a third of the time is left to the search: the rest of the time goes there.
 EXACT_SHARE = 1 / 3
-
-
-def _mover_value(position: Position, move: Move, child_value: float | int) -> float | int:
-    """A move's value for the mover of ``position`` from the value of the position it leads to."""
-    return child_value if position.play(move).to_move == position.to_move else -child_value
 
 
 def _oracle(position: Position) -> object | None:
@@ -87,9 +82,12 @@ def analyse(
         others = [move for move in legal if move not in moves]
         for index, move in enumerate(others):
             share = (deadline - _time.perf_counter()) * EXACT_SHARE / (len(others) - index)
-            child = proven_value(position.play(move), share, threads, best_moves=False)
+            after = position.play(move)
+            child = proven_value(after, share, threads, best_moves=False)
             if child is not None:
-                moves[move] = MoveAnalysis(move, _mover_value(position, move, child.value), True, child.source)
+                # The value of the position a move leads to is its mover's: the same player after an extra turn.
+                value = PovValue(child.value, after.to_move).pov(position.to_move)
+                moves[move] = MoveAnalysis(move, value, True, child.source)
     if proven is not None and (not move_values or len(moves) == len(position.legal_moves())):
         ordered = [moves[move] for move in position.legal_moves()] if move_values else []
         best = [entry.move for entry in ordered if entry.value == proven.value] if move_values else proven.best_moves

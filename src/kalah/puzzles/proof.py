@@ -3,7 +3,7 @@ the difficulty."""
 
 from __future__ import annotations
 
-from kalah.rules import SWAP, Move, Position
+from kalah.rules import SWAP, Move, Position, PovValue
 from kalah.search import search
 from kalah.solve import solve
 
@@ -33,7 +33,7 @@ def _move_value(position: Position, move: Move, seconds: float) -> int | None:
         if found.value is None:
             return None
         value = found.value
-    return value if child.to_move == position.to_move else -value
+    return int(PovValue(value, child.to_move).pov(position.to_move))
 
 
 def _chain(position: Position, line: list[Move]) -> int:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from kalah.analysis import Analysis, AnalysisError, analyse
 from kalah.records import GameRecord
-from kalah.rules import Move, Position, move_name
+from kalah.rules import Move, Outcome, Position, PovValue, move_name
 
 from .classes import ESTIMATE_SLACK, classify
 from .result import GameReview, ReviewedMove, ReviewError
@@ -27,17 +27,14 @@ def _move_value(analysis: Analysis, move: Move) -> tuple[float | int | None, boo
     return None, False
 
 
-def _outcome(value: float | int | None) -> int | None:
-    """-1, 0 or 1: a loss, a draw or a win for the mover; an estimate within a seed of zero is a draw."""
-    if value is None:
-        return None
-    return 0 if abs(value) < 1 else (1 if value > 0 else -1)
-
-
 def _worse_result(entry: ReviewedMove) -> bool:
-    """Whether the move turned the expected result against its player (a win into a draw or a loss, ...)."""
-    before, after = _outcome(entry.value_before), _outcome(entry.value_after)
-    return before is not None and after is not None and entry.loss > 0 and after < before
+    """Whether the move turned the expected result against its player (a win into a draw or a loss, ...);
+    an estimate within a seed of zero promises a draw."""
+    if entry.value_before is None or entry.value_after is None:
+        return False
+    before = Outcome.expected(PovValue(entry.value_before, entry.player), draw_below=1)
+    after = Outcome.expected(PovValue(entry.value_after, entry.player), draw_below=1)
+    return entry.loss > 0 and after.score(entry.player) < before.score(entry.player)
 
 
 def review(
@@ -129,7 +126,7 @@ def review_of_analyses(
     for position, analysis in zip(positions, analyses, strict=False):
         assert analysis is not None
         value = analysis.value
-        evaluation.append(None if value is None else (value if position.to_move == 0 else -value))
+        evaluation.append(None if value is None else PovValue(value, position.to_move).pov(0))
         proven.append(analysis.exact)
     turning = [entry.number for entry in reviewed if _worse_result(entry)]
     accuracy: list[float | None] = []

@@ -21,6 +21,7 @@ from typing import Any
 
 from .errors import IllegalMoveError, InvalidPositionError, KalahError
 from .moves import SWAP, Move, MoveEffect
+from .pov import PovValue
 from .variant import MAX_PITS, MAX_TOTAL_SEEDS, MIN_PITS, STANDARD, Variant
 from .wording import kind, plural, shown
 
@@ -149,7 +150,7 @@ class Position:
         -12
         """
         margin = self.margin
-        return None if margin is None else (margin if self._to_move == 0 else -margin)
+        return None if margin is None else int(PovValue(margin, 0).pov(self._to_move))
 
     @property
     def winner(self) -> int | None:

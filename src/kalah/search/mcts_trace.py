@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kalah.core import trace as core_trace
-from kalah.rules import Move, Position
+from kalah.rules import Move, Outcome, Position, PovValue
 
 from .options import SearchError
 from .result import SearchResult, mcts_result_of, move_of
@@ -122,11 +122,13 @@ class MctsTrace:
         wins = [0.0] * len(self.nodes)
         margins = [0] * len(self.nodes)
         for iteration in self.iterations[:count]:
+            final = PovValue(iteration.margin, 0)  # the playout's final margin, player 0's
+            outcome = Outcome.expected(final)
             for node in iteration.backpropagated:
-                mine = iteration.margin if self.nodes[node].mover == 0 else -iteration.margin
+                mover = self.nodes[node].mover
                 visits[node] += 1
-                wins[node] += 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
-                margins[node] += mine
+                wins[node] += outcome.score(mover)
+                margins[node] += int(final.pov(mover))
         return [MctsStats(v, w, m) for v, w, m in zip(visits, wins, margins, strict=False)]
 
     def ucb(self, node: int, after: int) -> float | None:
