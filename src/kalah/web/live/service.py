@@ -35,26 +35,16 @@ from ..gamestate import state_after, stored_state
 from ..models import GameState
 from ..service import GameService
 from .clock import Clock
+from .flags import FlagTimers
 from .hub import Hub
-from .models import (
-    ClaimIn,
-    ClockIn,
-    ClockOut,
-    LiveInfoOut,
-    LiveOut,
-    PresenceMessage,
-    ResultOut,
-    SeatOut,
-    StateMessage,
-    VariantIn,
-)
-from .store import CHANNEL, LiveResult, LiveRow, LiveStore, Presence
+from .models import ClaimIn, ClockIn, LiveOut, SeatOut, StateMessage, VariantIn
+from .presence import PresenceNews
+from .store import CHANNEL, LiveResult, LiveRow, LiveStore
+from .view import View, live_out
 
 log = logging.getLogger(__name__)
 
 NAMES = ("Player 1", "Player 2")
-#: Seconds news of arrivals and departures waits, so that many go out as one message.
-PRESENCE_DELAY = 0.25
 #: Seconds after its last heartbeat a server process counts as gone (its presence and authors with it).
 STALE_SECONDS = 20.0
 #: Versions of games this process remembers having pushed (the oldest are forgotten first).
@@ -73,16 +63,6 @@ class LiveLimits:
     unjoined_hours: float = 24.0  #: a game nobody joined, or nobody began, is closed after this long
 
 
-@dataclass(frozen=True)
-class View:
-    """What one transaction read of a game: its live row, its state, and the connections other server
-    processes hold to it."""
-
-    row: LiveRow
-    state: GameState
-    others: Presence
-
-
 class LiveService:
     """The games between people of one server process, over the app's :class:`GameService`."""
 
@@ -98,11 +78,11 @@ class LiveService:
         self.now: Callable[[], float] = time.time
         self.feed = ChangeFeed(self.database, on_resync=self._resync)
         self.feed.subscribe(CHANNEL, self._on_note)
-        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self.flags = FlagTimers(lambda: self.now(), self._fall)
         self._pushed: OrderedDict[int, int] = OrderedDict()
         self._refreshing: set[int] = set()
         self._dirty: set[int] = set()
-        self._presence_due: set[int] = set()
+        self.presence = PresenceNews(self.hub, store, self.server, lambda: self.alive_since)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._note_handlers: list[Callable[[str, str], bool]] = []
 
@@ -159,27 +139,7 @@ class LiveService:
 
     def out(self, view: View) -> LiveOut:
         """The game as the API answers it (``LiveOut``), with this process's connections counted in."""
-        row = view.row
-        seats, watchers = self.hub.presence(f"game:{row.game_id}")
-        now = self.now()
-        return LiveOut(
-            state=view.state,
-            live=LiveInfoOut(
-                seats_taken=[held is not None for held in row.seats],
-                connected=[seats[0] or view.others.connected[0], seats[1] or view.others.connected[1]],
-                watchers=watchers + view.others.watchers,
-                clock=ClockOut(
-                    kind=row.clock.kind,
-                    text=row.clock.describe(),
-                    ms=list(row.clock.left(now)),
-                    running=row.clock.running,
-                ),
-                result=ResultOut(**row.result.to_dict()) if row.result else None,
-                takeback_from=row.takeback_from,
-                rematch_from=sorted(row.rematch_from),
-                rematch_game=row.rematch_game,
-            ),
-        )
+        return live_out(view, self.hub.presence(f"game:{view.row.game_id}"), self.now())
 
     async def snapshot(self, game_id: int) -> LiveOut:
         """The game as a watcher sees it."""
@@ -212,13 +172,13 @@ class LiveService:
             game_text, _, version_text = rest.partition(":")
             game_id, version = int(game_text), int(version_text)
             if version > self._pushed.get(game_id, -1) and (
-                self.hub.members(f"game:{game_id}") or game_id in self._timers
+                self.hub.members(f"game:{game_id}") or game_id in self.flags
             ):
                 self._refresh(game_id)
         elif kind == "presence":
             game_id = int(rest)
             if self.hub.members(f"game:{game_id}"):
-                asyncio.get_running_loop().create_task(self._tell_presence(game_id))
+                asyncio.get_running_loop().create_task(self.presence.tell(game_id))
         else:
             for handler in self._note_handlers:
                 if handler(kind, rest):
@@ -239,7 +199,7 @@ class LiveService:
                 try:
                     self.publish(await in_thread(self._read_sync, game_id))
                 except ApiError:  # gone (deleted), or the library busy: the next change reads again
-                    self._disarm(game_id)
+                    self.flags.disarm(game_id)
                 if game_id not in self._dirty:
                     return
         finally:
@@ -247,44 +207,14 @@ class LiveService:
 
     def _resync(self) -> None:
         """The feed missed notifications: read again every game this process shows or times."""
-        for game_id in {int(topic[5:]) for topic in self.hub.topics if topic.startswith("game:")} | set(self._timers):
+        for game_id in {int(topic[5:]) for topic in self.hub.topics if topic.startswith("game:")} | self.flags.games():
             self._refresh(game_id)
         for handler in self._note_handlers:
             handler("lobby", "")
 
     def connections_changed(self, game_id: int) -> None:
-        """A page of this process joined or left the game: tell everyone soon (arrivals and departures within
-        PRESENCE_DELAY go out as one message: a thousand watchers arriving would otherwise be a million)."""
-        if game_id in self._presence_due:
-            return
-        self._presence_due.add(game_id)
-        asyncio.get_running_loop().call_later(
-            PRESENCE_DELAY, lambda: asyncio.get_running_loop().create_task(self._store_presence(game_id))
-        )
-
-    async def _store_presence(self, game_id: int) -> None:
-        self._presence_due.discard(game_id)
-        seats, watchers = self.hub.presence(f"game:{game_id}")
-        here = Presence((seats[0], seats[1]), watchers)
-        try:
-            await in_thread(self.write, lambda db: self.store.set_presence(db, self.server, game_id, here))
-        except ApiError as error:  # the library busy: the pages here still hear of it
-            log.warning("presence of game %d not stored: %s", game_id, error.message)
-            await self._tell_presence(game_id)
-
-    async def _tell_presence(self, game_id: int) -> None:
-        try:
-            others = await in_thread(
-                self.read, lambda db: self.store.presence(db, game_id, self.server, self.alive_since)
-            )
-        except ApiError:
-            others = Presence()
-        seats, watchers = self.hub.presence(f"game:{game_id}")
-        message = PresenceMessage(
-            connected=[seats[0] or others.connected[0], seats[1] or others.connected[1]],
-            watchers=watchers + others.watchers,
-        )
-        self.hub.send(f"game:{game_id}", message.model_dump(mode="json"))
+        """A page of this process joined or left the game: every page of it hears soon (:mod:`.presence`)."""
+        self.presence.changed(game_id)
 
     def read(self, work: Callable[[Any], Any]) -> Any:
         """``work(session)`` in a session that reads (in the calling thread: run it off the event loop)."""
@@ -299,40 +229,23 @@ class LiveService:
     # --- flags --------------------------------------------------------------------------
 
     def _arm(self, row: LiveRow) -> None:
-        """Set the timer that lets the running player's flag fall in this process (every process that shows
-        or acted on the game keeps one; the transaction decides once)."""
+        """Let the running player's flag fall in this process when its time is out (every process that shows
+        or acted on the game keeps a timer; the transaction decides once)."""
         deadline = None if row.result is not None else row.clock.deadline()
-        timer = self._timers.pop(row.game_id, None)
-        if timer is not None:
-            timer.cancel()
         if deadline is None:
-            return
-        loop = asyncio.get_running_loop()
-        self._timers[row.game_id] = loop.call_later(
-            max(0.0, deadline - self.now()) + 0.005, lambda: loop.create_task(self._fall(row.game_id))
-        )
+            self.flags.disarm(row.game_id)
+        else:
+            self.flags.arm(row.game_id, deadline, replace_timer=True)
 
     def arm_at(self, game_id: int, deadline: float) -> None:
         """Let the flag of ``game_id`` be looked at ``deadline`` (the sweep's safety net), unless a timer is set."""
-        if game_id in self._timers:
-            return
-        loop = asyncio.get_running_loop()
-        self._timers[game_id] = loop.call_later(
-            max(0.0, deadline - self.now()) + 0.005, lambda: loop.create_task(self._fall(game_id))
-        )
-
-    def _disarm(self, game_id: int) -> None:
-        timer = self._timers.pop(game_id, None)
-        if timer is not None:
-            timer.cancel()
+        self.flags.arm(game_id, deadline, replace_timer=False)
 
     def disarm_all(self) -> None:
         """Cancel every timer (the server stops)."""
-        for game_id in list(self._timers):
-            self._disarm(game_id)
+        self.flags.disarm_all()
 
     async def _fall(self, game_id: int) -> None:
-        self._timers.pop(game_id, None)
         view = await self._flag(game_id)
         if view is not None:
             self.publish(view)
