@@ -84,6 +84,9 @@ def test_every_field_of_a_result_says_what_it_holds(cls):
     "module",
     [
         "kalah.rules.position",
+        "kalah.rules.pov",
+        "kalah.rules.outcome",
+        "kalah.kgp.wire",
         "kalah.search.options",
         "kalah.search.result",
         "kalah.search.mcts_trace",

@@ -101,11 +101,11 @@ def test_our_client_plays_on_our_server(tmp_path, transport):
         )
         assert run.returncode == 0, run.stderr
         # a line for each game with its outcome, none for a third, and the end says the count once
-        over = re.findall(r"^kalah kgp: game (\d+) is over: (won|lost|drawn) (\d+)-(\d+)$", run.stderr, re.MULTILINE)
+        over = re.findall(r"^kalah kgp: game (\d+) is over: (won|drew|lost) (\d+)-(\d+)$", run.stderr, re.MULTILINE)
         assert [number for number, *_ in over] == ["1", "2"], run.stderr
         assert "game 3" not in run.stderr
         tally = ", ".join(
-            f"{n} {kind}" for kind in ("won", "lost", "drawn") if (n := [o for _, o, *_ in over].count(kind))
+            f"{kind} {n}" for kind in ("won", "drew", "lost") if (n := [o for _, o, *_ in over].count(kind))
         )
         assert re.search(rf"\nkalah kgp: stopped: played 2 games: {tally} \(\d+ decisions\)\n$", run.stderr), run.stderr
         assert "our-secret-token" not in run.stderr + run.stdout
