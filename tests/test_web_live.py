@@ -315,5 +315,3 @@ def test_a_resume_key_of_any_text_is_only_not_found(client):
             assert answer == {"type": "error", "status": 422, "detail": "unknown message"}, (key[:20], answer)
         author.send_json({"type": "resume", "key": offered["key"]})  # the real key still finds its challenge
         assert next_of(author, "offered")["id"] == offered["id"]
-
-
