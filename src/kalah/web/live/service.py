@@ -28,7 +28,7 @@ from typing import Any
 from kalah.records import PlayerInfo
 from kalah.records.feed import ChangeFeed
 from kalah.records.store import new_token
-from kalah.rules import IllegalMoveError, KalahError, Position, Variant
+from kalah.rules import IllegalMoveError, KalahError, Outcome, Position, Variant
 
 from ..errors import ApiError, in_thread, invalid, too_many
 from ..gamestate import state_after, stored_state
@@ -271,9 +271,10 @@ class LiveService:
         loser = row.clock.expired(now) if row.result is None else None
         if loser is None:
             return None
-        self.games.library.decide(row.game_id, loser, "time")
+        outcome = Outcome.decided(loser, "time")
+        self.games.library.decide(row.game_id, loser, outcome.termination)
         return self.store.update(
-            db, replace(row, clock=row.clock.stop(now), result=LiveResult(1 - loser, "time"), takeback_from=None)
+            db, replace(row, clock=row.clock.stop(now), result=LiveResult.decided(outcome), takeback_from=None)
         )
 
     # --- making games -------------------------------------------------------------------
@@ -403,9 +404,10 @@ class LiveService:
 
         def work(db: Any, row: LiveRow, seat: int, now: float) -> View:
             self._check_playing(row, self.games.state_sync(game_id))
-            self.games.library.decide(game_id, seat, "resignation")
+            outcome = Outcome.decided(seat, "resignation")
+            self.games.library.decide(game_id, seat, outcome.termination)
             row = self.store.update(
-                db, replace(row, clock=row.clock.stop(now), result=LiveResult(1 - seat, "resign"), takeback_from=None)
+                db, replace(row, clock=row.clock.stop(now), result=LiveResult.decided(outcome), takeback_from=None)
             )
             return self._view(db, row)
 
