@@ -97,7 +97,7 @@ def main() -> None:
     parser.add_argument("--fast-tables", type=int, default=20, help="tables at once in the throughput run")
     parser.add_argument("--processes", type=int, default=4, help="player processes")
     args = parser.parse_args()
-    rows, moves_rows = [], []
+    rows, moves_rows, errors = [], [], []
     postgres = start_postgres()
     try:
         with tempfile.TemporaryDirectory() as folder:
@@ -116,6 +116,7 @@ def main() -> None:
                         len(fast["errors"]),  # type: ignore[arg-type]
                     ]
                 )
+                errors += [f"{label}: {error}" for error in [*fast["errors"], *slow["errors"]][:5]]  # type: ignore[misc]
                 steady = slow["steady"]
                 moves_rows.append(
                     [
@@ -147,6 +148,7 @@ def main() -> None:
             ["servers", "moves", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "players' loop lag p99 ms"],
             moves_rows,
         )
+        + ("\n\nFirst errors:\n" + "\n".join(f"- {error}" for error in errors) if errors else "")
         + "\n\nEach server is one uvicorn process (kalah serve's configuration, one engine thread); PostgreSQL,"
         " the servers and the player processes share this machine's two cores."
     )

@@ -269,8 +269,7 @@ def test_lobby_challenge_accept_and_expiry(db):
             author.send_json(
                 {"type": "challenge", "variant": {"pits": 4, "seeds": 3}, "clock": {"minutes": 3, "increment": 2}}
             )
-            messages = [author.receive_json(), author.receive_json()]
-            offered = next(m for m in messages if m["type"] == "offered")
+            offered = next_of(author, "offered")  # the listing's news may come before or after it
             listed = client.get("/api/live/challenges").json()
             assert [c["clock"] for c in listed] == ["3 min + 2 s"]
             taken = client.post(f"/api/live/challenges/{offered['id']}/accept")

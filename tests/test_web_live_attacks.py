@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 import time
@@ -170,3 +171,37 @@ def test_a_lab_tree_is_parsed_and_checked_off_the_event_loop(db, monkeypatch):
         bad = client.post("/api/lab/tree", json={**body, "cutoff": "no"})
         assert bad.status_code == 422 and "cutoff" in bad.json()["detail"]
     assert seen and all(name.startswith("kalah-lab-tree") for name in seen)
+
+
+def test_a_page_that_missed_several_moves_hears_each_of_them(db):
+    """Another server process made three moves before this one read the game again (its notifications
+    coalesce): each of this process's pages still gets each move as a state of its own, in order, and a page
+    that had seen some of them only the rest."""
+    from kalah.web.live.hub import PushConnection
+
+    with make_client(db) as client:
+        game_id, tokens = start(client)
+        live = client.app.state.live
+        behind, halfway = (PushConnection(None, "addr:test", f"game:{game_id}") for _ in range(2))
+        view = client.portal.call(live.view, game_id)
+        for connection in (behind, halfway):
+            live.hub.join(connection)
+            connection.version, connection.moves = view.row.version, 0
+        library = live.games.library
+        for number, pit in enumerate((2, 5, 0)):  # as another process would: stored, nobody here told
+            library.add_move(game_id, pit, expected_moves=number)
+        halfway.moves = 1  # it saw the first already
+        with live.database.write() as session:  # the row moves on, as each move's transaction does
+            live.store.update(session, live.store.row(session, game_id))
+
+        async def refreshed():
+            live._refresh(game_id)
+            while game_id in live._refreshing:
+                await asyncio.sleep(0.01)
+
+        client.portal.call(refreshed)
+        heard = {
+            name: [connection.queue.get_nowait()["state"]["moves"] for _ in range(connection.queue.qsize())]
+            for name, connection in (("behind", behind), ("halfway", halfway))
+        }
+        assert heard == {"behind": [1, 2, 3], "halfway": [2, 3]}

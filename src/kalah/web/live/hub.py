@@ -31,6 +31,9 @@ class PushConnection:
     seat: int | None = None
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
     gone: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the game's version and move count this page was last sent (-1: none yet)
+    version: int = -1
+    moves: int = -1
 
     def put(self, message: dict[str, Any]) -> bool:
         """Queue ``message``; False when the reader is too far behind."""
@@ -86,6 +89,24 @@ class Hub:
                 continue
             if not connection.put(message):
                 self.leave(connection)
+
+    def send_states(self, topic: str, version: int, states: list[tuple[int, dict[str, Any]]]) -> None:
+        """Queue a game's change of ``version`` for the pages of ``topic`` that have not seen it: ``states`` are
+        (move count, message), the state after each move made since the oldest page's, the last being the
+        game now. A page gets the moves it has not seen, one by one (to draw each), and always the last."""
+        for connection in self.members(topic):
+            if connection.version < 0 or version <= connection.version:
+                continue  # not greeted yet (its greeting is read after it joined), or it has this one
+            for index, (moves, message) in enumerate(states):
+                if (index == len(states) - 1 or moves > connection.moves) and not connection.put(message):
+                    self.leave(connection)
+                    break
+            connection.version, connection.moves = version, states[-1][0]
+
+    def oldest_moves(self, topic: str) -> int | None:
+        """The fewest moves a greeted page of ``topic`` was sent (None: no such page)."""
+        greeted = [connection.moves for connection in self.members(topic) if connection.version >= 0]
+        return min(greeted) if greeted else None
 
     def presence(self, topic: str) -> tuple[list[bool], int]:
         """Which seats have a connection, and how many watchers there are."""

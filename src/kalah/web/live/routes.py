@@ -42,7 +42,6 @@ from .models import (
     ClaimIn,
     ErrorMessage,
     HelloIn,
-    HelloMessage,
     LiveOut,
     NewLiveGame,
     ResumeMessage,
@@ -244,8 +243,13 @@ async def game_push(websocket: WebSocket, game_id: GameId) -> None:
         except (TimeoutError, WebSocketDisconnect, ValueError, RuntimeError):
             return
         connection.seat = live.seat_of(view.row, hello.token)
-        out = live.out(view)
-        connection.put(HelloMessage(seat=connection.seat, **dict(out)).model_dump(mode="json"))
+        # read again now that the page is joined: a change between the first read and the join reaches it
+        # either in this greeting or by push, never in neither
+        try:
+            view = await live.view(game_id)
+        except ApiError:
+            return
+        live.hello(connection, view)
         live.connections_changed(game_id)
 
         async def ignore(text: str) -> None:

@@ -22,7 +22,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from kalah.records import PlayerInfo
@@ -37,10 +37,11 @@ from ..service import GameService
 from .clock import Clock
 from .flags import FlagTimers
 from .hub import Hub
-from .models import ClaimIn, ClockIn, LiveOut, SeatOut, StateMessage, VariantIn
+from .limits import LiveLimits
+from .models import ClaimIn, ClockIn, HelloMessage, LiveOut, SeatOut, VariantIn
 from .presence import PresenceNews
 from .store import CHANNEL, LiveResult, LiveRow, LiveStore
-from .view import View, live_out
+from .view import View, live_out, state_messages, states_between
 
 log = logging.getLogger(__name__)
 
@@ -49,18 +50,6 @@ NAMES = ("Player 1", "Player 2")
 STALE_SECONDS = 20.0
 #: Versions of games this process remembers having pushed (the oldest are forgotten first).
 REMEMBERED = 10_000
-
-
-@dataclass
-class LiveLimits:
-    """What one address may hold at once, and how many games it may start in a window."""
-
-    connections: int = 40  #: open push connections (games and lobby), to one server process
-    games: int = 30  #: games between people created (rematches and accepted challenges too) in ``window``
-    challenges: int = 3  #: open challenges in the lobby
-    window: float = 600.0
-    lobby_grace: float = 5.0  #: seconds a challenge outlives its author's connection
-    unjoined_hours: float = 24.0  #: a game nobody joined, or nobody began, is closed after this long
 
 
 class LiveService:
@@ -124,9 +113,14 @@ class LiveService:
         state = state if state is not None else self.games.state_sync(row.game_id)
         return View(row, state, self.store.presence(db, row.game_id, self.server, self.alive_since))
 
-    def _read_sync(self, game_id: int) -> View:
+    def _read_sync(self, game_id: int, since_moves: int | None = None) -> View:
+        """The game as it is; with ``since_moves``, the states after each move from there to the last too."""
         with self.database.read() as db:
-            return self._view(db, self._row(db, game_id))
+            row = self._row(db, game_id)
+            stored = self.games.library.game(game_id)
+            state = stored_state(stored)
+            between = states_between(game_id, stored.record, since_moves, state.moves)
+            return View(row, state, self.store.presence(db, game_id, self.server, self.alive_since), between)
 
     async def view(self, game_id: int) -> View:
         """The game as it is now (404 when it is not a game between people); a flag that fell while nobody
@@ -152,19 +146,25 @@ class LiveService:
     # --- news -------------------------------------------------------------------------
 
     def publish(self, view: View) -> None:
-        """Push the game to the pages this process holds, unless they have this version already; arm its
-        flag."""
+        """Push the game to the pages this process holds that have not seen this version (each move they
+        missed as a state of its own); arm its flag."""
         row = view.row
         self._arm(row)
-        if row.version <= self._pushed.get(row.game_id, -1):
-            return
-        self._pushed[row.game_id] = row.version
-        self._pushed.move_to_end(row.game_id)
-        while len(self._pushed) > REMEMBERED:
-            self._pushed.popitem(last=False)
+        if row.version > self._pushed.get(row.game_id, -1):
+            self._pushed[row.game_id] = row.version
+            self._pushed.move_to_end(row.game_id)
+            while len(self._pushed) > REMEMBERED:
+                self._pushed.popitem(last=False)
         topic = f"game:{row.game_id}"
-        if self.hub.members(topic):
-            self.hub.send(topic, StateMessage(**dict(self.out(view))).model_dump(mode="json"))
+        if not self.hub.members(topic):
+            return
+        self.hub.send_states(topic, row.version, state_messages(view, self.out(view)))
+
+    def hello(self, connection: Any, view: View) -> None:
+        """Greet a page that joined: the game as it is, after which it hears of every change."""
+        out = self.out(view)
+        connection.put(HelloMessage(seat=connection.seat, **dict(out)).model_dump(mode="json"))
+        connection.version, connection.moves = view.row.version, view.state.moves
 
     def _on_note(self, payload: str) -> None:
         kind, _, rest = payload.partition(":")
@@ -196,8 +196,9 @@ class LiveService:
         try:
             while True:
                 self._dirty.discard(game_id)
+                since = self.hub.oldest_moves(f"game:{game_id}")
                 try:
-                    self.publish(await in_thread(self._read_sync, game_id))
+                    self.publish(await in_thread(self._read_sync, game_id, since))
                 except ApiError:  # gone (deleted), or the library busy: the next change reads again
                     self.flags.disarm(game_id)
                 if game_id not in self._dirty:
@@ -271,11 +272,9 @@ class LiveService:
         loser = row.clock.expired(now) if row.result is None else None
         if loser is None:
             return None
-        outcome = Outcome.decided(loser, "time")
-        self.games.library.decide(row.game_id, loser, outcome.termination)
-        return self.store.update(
-            db, replace(row, clock=row.clock.stop(now), result=LiveResult.decided(outcome), takeback_from=None)
-        )
+        self.games.library.decide(row.game_id, loser, "time")
+        result = LiveResult.decided(Outcome.decided(loser, "time"))
+        return self.store.update(db, replace(row, clock=row.clock.stop(now), result=result, takeback_from=None))
 
     # --- making games -------------------------------------------------------------------
 
@@ -404,11 +403,9 @@ class LiveService:
 
         def work(db: Any, row: LiveRow, seat: int, now: float) -> View:
             self._check_playing(row, self.games.state_sync(game_id))
-            outcome = Outcome.decided(seat, "resignation")
-            self.games.library.decide(game_id, seat, outcome.termination)
-            row = self.store.update(
-                db, replace(row, clock=row.clock.stop(now), result=LiveResult.decided(outcome), takeback_from=None)
-            )
+            self.games.library.decide(game_id, seat, "resignation")
+            result = LiveResult.decided(Outcome.decided(seat, "resignation"))
+            row = self.store.update(db, replace(row, clock=row.clock.stop(now), result=result, takeback_from=None))
             return self._view(db, row)
 
         return await self._act(game_id, token, work)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
+from kalah.records import GameRecord
+
+from ..gamestate import state_of
 from ..models import GameState
-from .models import ClockOut, LiveInfoOut, LiveOut, ResultOut
+from .models import ClockOut, LiveInfoOut, LiveOut, ResultOut, StateMessage
 from .store import LiveRow, Presence
 
-__all__ = ["View", "live_out"]
+__all__ = ["View", "live_out", "state_messages", "states_between"]
 
 
 @dataclass(frozen=True)
@@ -19,6 +23,9 @@ class View:
     row: LiveRow
     state: GameState
     others: Presence
+    #: the states after the moves before the last that pages of this process have not seen (their pushes
+    #: coalesced), oldest first: each is drawn as a move of its own
+    between: tuple[GameState, ...] = ()
 
 
 def live_out(view: View, here: tuple[list[bool], int], now: float) -> LiveOut:
@@ -44,3 +51,22 @@ def live_out(view: View, here: tuple[list[bool], int], now: float) -> LiveOut:
             rematch_game=row.rematch_game,
         ),
     )
+
+
+def states_between(game_id: int, record: GameRecord, since_moves: int | None, moves: int) -> tuple[GameState, ...]:
+    """The states after each move from ``since_moves`` (what a page last saw) to the one before the last
+    (``moves`` in all); none without ``since_moves``."""
+    if since_moves is None or not 0 <= since_moves < moves - 1:
+        return ()
+    return tuple(
+        state_of(game_id, replace(record, moves=record.moves[:count], decision=None), "playing", False)
+        for count in range(since_moves + 1, moves)
+    )
+
+
+def state_messages(view: View, out: LiveOut) -> list[tuple[int, dict[str, Any]]]:
+    """The push messages of ``view`` (``out``, as the API answers it): a state for each move in
+    ``view.between``, then the game as it is; each with its count of moves."""
+    states = [(state.moves, StateMessage(state=state, live=out.live).model_dump(mode="json")) for state in view.between]
+    states.append((view.state.moves, StateMessage(**dict(out)).model_dump(mode="json")))
+    return states
