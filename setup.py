@@ -62,7 +62,8 @@ extensions = [
         [f"{CORE}/{name}.pyx", *(f"{CORE}/csrc/{source}" for source in sources)],
         include_dirs=[CORE],
         # The headers hold inline code and struct layouts that every extension compiles in.
-        depends=sorted(glob.glob(f"{CORE}/csrc/*.h")) + sorted(glob.glob(f"{CORE}/*.pxd"))
+        depends=sorted(glob.glob(f"{CORE}/csrc/*.h"))
+        + sorted(glob.glob(f"{CORE}/*.pxd"))
         + [f"{CORE}/csrc/{source}" for source in INCLUDES.get(name, [])],
         extra_compile_args=(DEBUG if debug else RELEASE) + COMMON + FLAGS.get(name, []),
         extra_link_args=["-pthread", *(SANITIZERS if debug else [])],

@@ -53,14 +53,14 @@ static void search_case(const kalah_rules *r, const kalah_state *s, int algorith
         ks_context *c = threads == 1 ? &one : &many;
         ks_init(c, r, 2 /* strong */, table, (uint64_t)1 << BITS);
         ks_clear(c);
-        c->deeper_entries = deeper;
-        c->deadline = seconds > 0 ? kalah_now() + seconds : 0;
+        c->settings.deeper_entries = deeper;
+        c->settings.deadline = seconds > 0 ? kalah_now() + seconds : 0;
         ks_iterate_threads(c, algorithm, s, 1, depth, threads);
         if (threads == 1) {
-            value = c->value, best = c->best_move;
-        } else if (seconds == 0 && !deeper && (c->value != value || c->best_move != best)) {
+            value = c->root.value, best = c->root.best_move;
+        } else if (seconds == 0 && !deeper && (c->root.value != value || c->root.best_move != best)) {
             fprintf(stderr, "tsan-smp: %d threads gave %d (move %d), one thread %d (move %d)\n",
-                    threads, c->value, c->best_move, value, best);
+                    threads, c->root.value, c->root.best_move, value, best);
             failures++;
         }
     }

@@ -51,11 +51,11 @@ from common import LoopLag, figure, free_port, http_client, markdown_table, ms, 
 SERVER = """
 import sys, uvicorn
 from kalah.web import create_app
-from kalah.web.connections import ConnectionLimits, server_config
+from kalah.web.connections import HttpConnectionLimits, server_config
 from kalah.web.live import LiveLimits
 app = create_app(sys.argv[1], workers=1, pool="thread",
                  live_limits=LiveLimits(connections=100_000, games=100_000, challenges=100))
-config = server_config(app, "127.0.0.1", int(sys.argv[2]), ConnectionLimits(per_address=100_000))
+config = server_config(app, "127.0.0.1", int(sys.argv[2]), HttpConnectionLimits(per_address=100_000))
 config.ws_ping_interval = None
 uvicorn.Server(config).run()
 """

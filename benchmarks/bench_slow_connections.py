@@ -32,7 +32,7 @@ import httpx
 
 from common import LoopLag, figure, free_port, http_client, markdown_table, ms, report, wait_until_up
 
-PER_ADDRESS = 64  # kalah.web.connections.ConnectionLimits.per_address
+PER_ADDRESS = 64  # kalah.web.connections.HttpConnectionLimits.per_address
 KINDS = ("idle", "drip", "no body")
 
 

@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from kalah.classroom import Limits, ServerConfig, serve
+from kalah.classroom import ServerConfig, SessionLimits, serve
 from kalah.records import GameLibrary
 from kalah.rules import Variant
 
@@ -19,7 +19,7 @@ class ServerThread:
         self,
         db: Path,
         move_time: float = 1.0,
-        limits: Limits | None = None,
+        limits: SessionLimits | None = None,
         variant: Variant | None = None,
         tournament: object | None = None,
         pair_every: float = 0.2,
@@ -31,7 +31,10 @@ class ServerThread:
         self.db = db
         self.connections = connections
         self.config = config or ServerConfig(
-            variant=variant or Variant(6, 6), move_time=move_time, pair_every=pair_every, limits=limits or Limits()
+            variant=variant or Variant(6, 6),
+            move_time=move_time,
+            pair_every=pair_every,
+            limits=limits or SessionLimits(),
         )
         self.tournament = tournament
         self.server = None

@@ -152,7 +152,7 @@ def test_a_ply_limited_book_holds_every_line_within_its_plies_and_agrees_with_th
 
 
 def test_a_stopped_build_resumes_from_its_last_save_without_solving_again(tmp_path, monkeypatch):
-    import kalah.book as books
+    import kalah.book.building as books
 
     path = tmp_path / "k43.book.json.gz"
     saves = []
@@ -249,7 +249,7 @@ def test_a_file_with_wrong_contents_is_refused(small_book, tmp_path, change):
 
 
 def test_a_file_that_unpacks_past_the_limit_is_refused_without_unpacking_it_all(tmp_path, monkeypatch):
-    import kalah.book as books
+    import kalah.book.file as books
 
     monkeypatch.setattr(books, "MAX_FILE_BYTES", 1 << 20)
     path = tmp_path / "bomb.book.json.gz"

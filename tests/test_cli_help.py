@@ -10,9 +10,9 @@ import sys
 import pytest
 import typer
 
-from kalah.cli import _register_commands, app, main
+from kalah.cli import app, main, register_commands
 
-_register_commands()
+register_commands()
 
 
 def _commands() -> list[tuple[list[str], object]]:

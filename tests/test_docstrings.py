@@ -81,7 +81,20 @@ def test_every_field_of_a_result_says_what_it_holds(cls):
 
 
 @pytest.mark.parametrize(
-    "module", ["kalah.rules.position", "kalah.search", "kalah.search.mcts_trace", "kalah.solve", "kalah.book"]
+    "module",
+    [
+        "kalah.rules.position",
+        "kalah.rules.pov",
+        "kalah.rules.outcome",
+        "kalah.kgp.wire",
+        "kalah.search.options",
+        "kalah.search.result",
+        "kalah.search.mcts_trace",
+        "kalah.analysis.result",
+        "kalah.review.classes",
+        "kalah.solve",
+        "kalah.book.entry",
+    ],
 )
 def test_the_docstring_examples_run(module):
     failures, tried = doctest.testmod(

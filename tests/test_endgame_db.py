@@ -83,12 +83,12 @@ def test_a_build_keeps_its_values_in_memory_and_locate_finds_them(tmp_path):
 
 
 def test_a_failed_layer_write_stops_the_build_and_leaves_no_database(tmp_path, monkeypatch):
-    import kalah.endgame as endgame
+    import kalah.endgame.building as building
 
     def full_disk(fd):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(endgame.os, "fsync", full_disk)
+    monkeypatch.setattr(building.os, "fsync", full_disk)
     with pytest.raises(OSError, match="No space left"):
         build(Variant(pits=4), 9, tmp_path)
     assert not database_path(Variant(pits=4), 9, tmp_path).exists()

@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 from classroom_helpers import ServerThread
-from kalah.classroom import Limits
-from kalah.web.connections import ConnectionLimits
+from kalah.classroom import SessionLimits
+from kalah.web.connections import HttpConnectionLimits
 from kgp_interop import kalah_command
 
 
@@ -77,7 +77,7 @@ class WellBehaved:
 
 @pytest.fixture
 def server(tmp_path):
-    limits = Limits(
+    limits = SessionLimits(
         handshake_seconds=2.0,
         max_per_address=20,
         new_tokens_per_minute=5,
@@ -145,7 +145,7 @@ def test_a_half_open_agent_in_a_game_forfeits_and_the_others_play_on(server):
 
 
 def test_a_thousand_connections_from_one_address_are_capped(tmp_path):
-    limits = Limits(max_per_address=20, handshake_seconds=60)  # the connections stay open through the storm
+    limits = SessionLimits(max_per_address=20, handshake_seconds=60)  # the connections stay open through the storm
     with ServerThread(tmp_path / "lib.sqlite", move_time=0.3, limits=limits) as server:
         _storm(server)
 
@@ -182,8 +182,8 @@ def test_half_open_web_requests_from_one_address_are_capped_and_closed(tmp_path)
     """A request never finished held its socket for ever: one address took every file descriptor, and the
     server could no longer store results, greet agents or answer pages."""
     cap, header_seconds = 4, 4.0
-    limits = Limits(max_per_address=cap)
-    connections = ConnectionLimits(per_address=cap, header_seconds=header_seconds)
+    limits = SessionLimits(max_per_address=cap)
+    connections = HttpConnectionLimits(per_address=cap, header_seconds=header_seconds)
     with ServerThread(tmp_path / "lib.sqlite", limits=limits, connections=connections) as server:
         half_open = []
         try:
@@ -252,7 +252,7 @@ def test_anonymous_agents_are_reused_and_new_ones_limited(tmp_path):
         sock.close()
         server.wait_for(lambda: server.call(lambda: not server.server.by_address.get(source)), timeout=10, every=0.01)
 
-    limits = Limits(new_anonymous_per_minute=3)
+    limits = SessionLimits(new_anonymous_per_minute=3)
     with ServerThread(tmp_path / "lib.sqlite", limits=limits, pair_every=60) as server:
         source = "127.0.0.3"
         for _ in range(30):  # the same name again: the same agent

@@ -67,12 +67,30 @@ def test_pykgp_plays_on_our_server(tmp_path, transport):
 @pytest.mark.slow
 def test_pykgp_minimax_is_stopped_at_the_move_time(tmp_path):
     # pykgp's minimax agent deepens to 15 and yields only then: the server must take its last move at the deadline
-    with ServerThread(tmp_path / "lib.sqlite", move_time=0.4) as server:
+    move_time = 0.4
+    with ServerThread(tmp_path / "lib.sqlite", move_time=move_time) as server:
         agent = _pykgp("minmax.py", "127.0.0.1", server.kgp_port, "ignored", "pykgp-minmax-token")
         try:
             assert server.wait_for(lambda: len(server.finished_games("Minmax 16")) >= 1, timeout=120)
         finally:
             _stop(agent)
+        game = server.finished_games("Minmax 16")[0]
+        record = server.library.record(game.id)
+    side = 0 if record.players[0].name == "Minmax 16" else 1
+    positions = list(record.positions())
+    choices = [
+        m
+        for m, before in zip(record.moves, positions, strict=False)
+        if m.player == side and len(before.legal_moves()) > 1
+    ]
+    assert len(choices) >= 5, record.moves
+    # Its own moves (sent at depth 1 within the time), not ones the server chose for it ...
+    assert sum(1 for m in choices if m.info.get("random_move")) <= len(choices) // 4, [m.info for m in choices]
+    # ... each taken at the deadline: never much after it (the server did not wait for the search to end), and
+    # mostly not before it (depth 15 is out of reach on a full board, so the agent never yields early).
+    seconds = sorted(m.seconds for m in choices)
+    assert seconds[-1] < move_time + 0.6, seconds
+    assert seconds[len(seconds) // 2] > 0.8 * move_time, seconds
 
 
 @pytest.mark.parametrize("transport", ["tcp", "websocket"])
@@ -101,11 +119,11 @@ def test_our_client_plays_on_our_server(tmp_path, transport):
         )
         assert run.returncode == 0, run.stderr
         # a line for each game with its outcome, none for a third, and the end says the count once
-        over = re.findall(r"^kalah kgp: game (\d+) is over: (won|lost|drawn) (\d+)-(\d+)$", run.stderr, re.MULTILINE)
+        over = re.findall(r"^kalah kgp: game (\d+) is over: (won|drew|lost) (\d+)-(\d+)$", run.stderr, re.MULTILINE)
         assert [number for number, *_ in over] == ["1", "2"], run.stderr
         assert "game 3" not in run.stderr
         tally = ", ".join(
-            f"{n} {kind}" for kind in ("won", "lost", "drawn") if (n := [o for _, o, *_ in over].count(kind))
+            f"{kind} {n}" for kind in ("won", "drew", "lost") if (n := [o for _, o, *_ in over].count(kind))
         )
         assert re.search(rf"\nkalah kgp: stopped: played 2 games: {tally} \(\d+ decisions\)\n$", run.stderr), run.stderr
         assert "our-secret-token" not in run.stderr + run.stdout

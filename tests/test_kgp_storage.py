@@ -18,6 +18,7 @@ from kalah.classroom import AgentBook
 from kalah.classroom import games as games_module
 from kalah.classroom.journal import ResultJournal, journal_path
 from kalah.records import GameLibrary, LibraryError
+from kalah.rules import Outcome
 from test_kgp_hostile import WellBehaved
 
 
@@ -46,10 +47,10 @@ def test_a_result_the_database_refuses_is_kept_and_stored_later(tmp_path, monkey
     refused = LibraryError("the game library cannot be used: unable to open database file")
     _fail_first(monkeypatch, AgentBook, "_store_results", 2, refused)
     with caplog.at_level(logging.WARNING, logger="kalah.classroom"):
-        book.record_result(1, south, north, 1.0, "40-32", "practice", "kalah(6,6)")  # does not raise
+        book.record_result(1, south, north, Outcome(0), "40-32", "practice", "kalah(6,6)")  # does not raise
         assert book.unsaved == 1 and book.results() == []
         assert not book.store_unsaved()  # still refused: logged once, kept
-        book.record_result(2, south, north, 0.0, "30-42", "practice", "kalah(6,6)")
+        book.record_result(2, south, north, Outcome(1), "30-42", "practice", "kalah(6,6)")
     assert book.unsaved == 0
     assert [row["game_id"] for row in book.results()] == [2, 1]
     lines = [record.getMessage() for record in caplog.records]
@@ -61,6 +62,7 @@ _CRASH_AFTER_A_REFUSED_RESULT = """
 import os, signal, sys
 from kalah.classroom import AgentBook
 from kalah.records import LibraryError
+from kalah.rules import Outcome
 
 book = AgentBook(sys.argv[1])
 south, north = book.bot("bot-a", "random").id, book.bot("bot-b", "random").id
@@ -69,7 +71,7 @@ def refused(rows):
     raise LibraryError("the game library cannot be used: database or disk is full")
 
 book._store_results = refused
-book.record_result(7, south, north, 1.0, "40-32", "practice", "kalah(6,6)")
+book.record_result(7, south, north, Outcome(0), "40-32", "practice", "kalah(6,6)")
 assert book.unsaved == 1
 os.kill(os.getpid(), signal.SIGKILL)  # nothing closed, nothing flushed on the way out
 """
@@ -125,7 +127,7 @@ def test_the_journal_is_stored_when_the_database_takes_writes_again(tmp_path, mo
     )
     book = AgentBook(db)
     assert calls[0] == 1 and book.unsaved == 1 and journal_path(db).exists()
-    book.record_result(5, south, north, 0.0, "30-42", "practice", "kalah(6,6)")
+    book.record_result(5, south, north, Outcome(1), "30-42", "practice", "kalah(6,6)")
     assert book.unsaved == 2
     assert json.loads(journal_path(db).read_text().splitlines()[-1])["game_id"] == 5  # on a line of its own
     assert book.store_unsaved()
@@ -142,7 +144,7 @@ def test_results_kept_while_the_journal_cannot_be_written_reach_it_later(tmp_pat
     refused = LibraryError("the game library cannot be used: unable to open database file")
     _fail_first(monkeypatch, AgentBook, "_store_results", 10, refused)
     _fail_first(monkeypatch, ResultJournal, "add", 1, OSError(24, "Too many open files"))
-    book.record_result(8, south, north, 1.0, "40-32", "practice", "kalah(6,6)")
+    book.record_result(8, south, north, Outcome(0), "40-32", "practice", "kalah(6,6)")
     assert book.unsaved == 1 and not book.journal.exists()
     assert not book.store_unsaved()
     assert list(book.journal.read()) == [8]
@@ -159,7 +161,7 @@ def test_the_book_needs_no_new_file_once_open(tmp_path, monkeypatch):
         raise sqlite3.OperationalError("unable to open database file")
 
     monkeypatch.setattr(sqlite3, "connect", no_descriptor)
-    book.record_result(7, south, north, 0.5, "36-36", "practice", "kalah(6,6)")
+    book.record_result(7, south, north, Outcome(None), "36-36", "practice", "kalah(6,6)")
     assert book.unsaved == 0 and book.results()[0]["game_id"] == 7
     book.close()
 

@@ -5,13 +5,17 @@ from __future__ import annotations
 import csv
 import json
 import subprocess
+from collections import Counter
+from types import SimpleNamespace
 
 import httpx
 import pytest
 
 from classroom_helpers import ServerThread
+from kalah.classroom import AgentBook
+from kalah.classroom.agents import outcome_of
 from kalah.classroom.tournament import Tournament, TournamentError, parse_stage
-from kalah.rules import InvalidVariantError, Variant
+from kalah.rules import InvalidVariantError, Outcome, Variant
 from kgp_interop import kalah_command
 
 
@@ -54,6 +58,7 @@ def test_a_round_robin_tournament_over_two_stages(tmp_path):
             assert server.wait_for(tournament.finished.is_set, timeout=240), tournament.status
             live = httpx.get(f"http://127.0.0.1:{server.port}/api/tournament").json()
             page = httpx.get(f"http://127.0.0.1:{server.port}/tournament").text
+            results = server.server.book.results(event=tournament.event)
         finally:
             for agent in agents:
                 agent.kill()
@@ -66,7 +71,9 @@ def test_a_round_robin_tournament_over_two_stages(tmp_path):
     # 3 pairs x 2 games x 2 stages, a point a game; each agent played 8 games (two stages, two opponents, two sides)
     assert sum(row["points"] for row in rows) == 12
     assert all(row["games"] == 8 for row in rows)
-    assert [row["points"] for row in rows] == sorted((row["points"] for row in rows), reverse=True)
+    # each agent's points are its scores in the stored games, and the standings are in the order of points
+    assert {row["id"]: row["points"] for row in rows} == _points(results)
+    assert rows == sorted(rows, key=lambda row: (-row["points"], -row["elo"], row["id"]))
     with standings.with_suffix(".csv").open() as handle:
         table = list(csv.DictReader(handle))
     assert [line["name"] for line in table] == [row["name"] for row in rows]
@@ -98,18 +105,53 @@ def test_a_swiss_tournament_pairs_agents_who_have_not_met(tmp_path):
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
-            for depth in (2, 4, 6, 8)
+            for depth in (4, 6, 8, 10)
         ]
         try:
             assert server.wait_for(tournament.finished.is_set, timeout=240), tournament.status
             results = server.server.book.results(event=tournament.event)
+            qualification = server.server.book.results(event=tournament.event + "-qualification")
         finally:
             for agent in agents:
                 agent.kill()
                 agent.wait(10)
     rows = json.loads((tmp_path / "swiss.json").read_text())["standings"]
-    qualified = [row for row in rows if row["qualified"]]
-    # every round pairs the qualified agents two by two, and no pair meets twice
-    pairs = [frozenset((r["south"], r["north"])) for r in results]
-    assert len(set(pairs)) == len(pairs) // 2  # two games (one a side) per pairing
-    assert len(results) == 2 * (len(qualified) // 2) * min(3, len(qualified) - 1)
+    # a search of 4 moves or more beats the random bot: the whole field qualifies, as its games say
+    assert all(row["qualified"] for row in rows) and len(rows) == 4, rows
+    earned = _points(qualification)  # the random bot's points are there too
+    assert all(earned[row["id"]] > 1 for row in rows), qualification
+    # three rounds of two pairings, two games a pairing (one a side): 12 games, and no pair meets twice,
+    # so the three rounds meet all six pairs of four agents once each
+    assert len(results) == 12
+    pairs = Counter(frozenset((r["south"], r["north"])) for r in results)
+    assert len(pairs) == 6 and set(pairs.values()) == {2}
+    assert len({(r["south"], r["north"]) for r in results}) == 12  # each of a pair's games on another side
+    assert {row["id"]: row["points"] for row in rows} == _points(results)
+
+
+def _points(results: list[dict]) -> dict[int, float]:
+    """Each agent's points in stored results: its score in every game it played."""
+    points: Counter[int] = Counter()
+    for result in results:
+        outcome = outcome_of(result)
+        points[result["south"]] += outcome.score(0)
+        points[result["north"]] += outcome.score(1)
+    return dict(points)
+
+
+def test_the_standings_are_ordered_by_points_then_rating_then_id(tmp_path):
+    """Without a server: the field, points and results set by hand, ties made on purpose."""
+    book = AgentBook(tmp_path / "lib.sqlite")
+    ids = [book.bot(f"bot-{n}", "random").id for n in range(4)]
+    tournament = Tournament(4, [Variant(4, 3)], event="cup")
+    tournament._server = SimpleNamespace(book=book)  # type: ignore[assignment]
+    tournament.field = list(ids)
+    tournament.qualified = set(ids)
+    # bot-3 beat bot-2 twice: equal points for both, bot-3 rated higher; bot-0 and bot-1 tie on everything
+    book.record_result(1, ids[3], ids[2], Outcome(0), "20-4", "cup", "kalah(4,3)")
+    book.record_result(2, ids[2], ids[3], Outcome(1), "4-20", "cup", "kalah(4,3)")
+    tournament.points = {ids[0]: 1.0, ids[1]: 1.0, ids[2]: 2.0, ids[3]: 2.0}
+    order = [row["id"] for row in tournament.standings()]
+    assert order == [ids[3], ids[2], ids[0], ids[1]]
+    tournament.points[ids[0]] = 3.0
+    assert [row["id"] for row in tournament.standings()][0] == ids[0]

@@ -207,7 +207,7 @@ def test_bad_input_is_one_line(tmp_path, args, message):
 def test_a_file_that_unpacks_too_large_is_refused(tmp_path, monkeypatch):
     import gzip as gz
 
-    import kalah.puzzles as puzzles
+    import kalah.puzzles.file as puzzles
 
     monkeypatch.setattr(puzzles, "MAX_FILE_BYTES", 1000)
     bomb = tmp_path / "bomb.gz"

@@ -32,7 +32,7 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize(
-    "variant, seeds", [(Variant(3, 2), (1, 2)), (Variant(2, 4), (3, 4)), (Variant(3, 3, empty_capture=True), (5, 6))]
+    "variant, seeds", [(Variant(3, 2), (1, 2)), (Variant(2, 4), (7, 8)), (Variant(3, 3, empty_capture=True), (5, 6))]
 )
 def test_every_move_is_judged_as_brute_force_does(variant, seeds):
     record = game(variant, seeds)
@@ -55,16 +55,28 @@ def test_every_move_is_judged_as_brute_force_does(variant, seeds):
         assert entry.to_dict()["move_values"] == entry.move_values
     for position, point in zip(positions, result.evaluation, strict=False):
         assert point == (brute(position) if position.to_move == 0 else -brute(position))
+    # accuracy, average loss and turning points from brute force's values alone (not the review's classes)
+    losses: list[list[int]] = [[], []]
+    turning = []
+    for number, (recorded, before) in enumerate(zip(record.moves, positions, strict=False), 1):
+        value, played = brute(before), brute_move_value(before, recorded.move)
+        if len(before.legal_moves()) > 1:
+            losses[recorded.player].append(value - played)
+        if _sign(played) < _sign(value):  # a win thrown into a draw or a loss, or a draw into a loss
+            turning.append(number)
     for player in (0, 1):
-        decisions = [entry for entry in result.moves if entry.player == player and not entry.forced]
-        if decisions:
-            good = sum(entry.klass in ("best", "good") for entry in decisions)
-            assert result.accuracy[player] == round(100 * good / len(decisions), 1)
-    for number in result.turning_points:
-        entry = result.moves[number - 1]
-        assert entry.loss > 0 and (entry.value_after > 0) - (entry.value_after < 0) < (entry.value_before > 0) - (
-            entry.value_before < 0
+        lost = losses[player]
+        assert result.accuracy[player] == (
+            round(100 * sum(loss <= 2 for loss in lost) / len(lost), 1) if lost else None
         )
+        assert result.average_loss[player] == (round(sum(lost) / len(lost), 2) if lost else None)
+    assert result.turning_points == turning
+    assert turning, "the game chosen has no turning point: choose seeds whose players throw a result away"
+    assert any(0 < accuracy < 100 for accuracy in result.accuracy if accuracy is not None), result.accuracy
+
+
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)
 
 
 def test_classes_follow_the_documented_thresholds():

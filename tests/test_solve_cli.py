@@ -6,9 +6,9 @@ import json
 
 from typer.testing import CliRunner
 
-from kalah.cli import _register_commands, app
+from kalah.cli import app, register_commands
 
-_register_commands()
+register_commands()
 runner = CliRunner()
 
 

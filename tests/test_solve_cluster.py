@@ -14,13 +14,13 @@ from typer.testing import CliRunner  # noqa: E402
 
 from helpers import random_game_positions  # noqa: E402
 from kalah import Position, Variant, solve  # noqa: E402
-from kalah.cli import _register_commands, app  # noqa: E402
+from kalah.cli import app, register_commands  # noqa: E402
 from kalah.endgame import EndgameDatabaseError  # noqa: E402
 from kalah.solve import SolveError  # noqa: E402
 from kalah.solve.checkpoint import Checkpoint, CheckpointError, rules_key  # noqa: E402
 from kalah.solve.cluster import solve_on_cluster  # noqa: E402
 
-_register_commands()
+register_commands()
 runner = CliRunner()
 
 

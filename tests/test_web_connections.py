@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from kalah.web import create_app
-from kalah.web.connections import ConnectionLimits, QuietLog, server_config
+from kalah.web.connections import HttpConnectionLimits, QuietLog, server_config
 
 #: Short limits, so that the test sees them act.
 LIMITS = dict(idle_seconds=1.0, header_seconds=1.5, body_seconds=1.5, per_address=12)
@@ -28,7 +28,7 @@ def server(tmp_path):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     app = create_app(tmp_path / "games.sqlite", workers=1, pool="thread")
-    running = uvicorn.Server(server_config(app, "127.0.0.1", port, ConnectionLimits(**LIMITS)))
+    running = uvicorn.Server(server_config(app, "127.0.0.1", port, HttpConnectionLimits(**LIMITS)))
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -275,7 +275,7 @@ def test_a_push_connection_outlives_the_request_timeouts(server):
 
 def test_a_push_message_past_the_limit_closes_its_connection_before_it_is_kept(server):
     """uvicorn keeps a WebSocket message whole before the app sees it (16 MiB by default): ten such hellos
-    took a gigabyte. Past ConnectionLimits.max_message_bytes the connection is closed (1009, too big)."""
+    took a gigabyte. Past HttpConnectionLimits.max_message_bytes the connection is closed (1009, too big)."""
     import asyncio
 
     import websockets
@@ -295,6 +295,6 @@ def test_a_push_message_past_the_limit_closes_its_connection_before_it_is_kept(s
                 return closed.rcvd.code if closed.rcvd else None
             return 1000
 
-    limit = ConnectionLimits().max_message_bytes
+    limit = HttpConnectionLimits().max_message_bytes
     assert asyncio.run(send(100)) == 1000  # a hello of a watcher: answered
     assert asyncio.run(send(limit + 1)) == 1009

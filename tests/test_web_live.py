@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 
@@ -289,7 +290,7 @@ def test_a_challenge_whose_author_leaves_while_it_is_stored_goes_too(db, monkeyp
     as long as the server runs."""
     import asyncio
 
-    from kalah.web.live.hub import Connection
+    from kalah.web.live.hub import PushConnection
     from kalah.web.live.models import ChallengeIn
     from kalah.web.live.store import LiveStore
 
@@ -304,7 +305,7 @@ def test_a_challenge_whose_author_leaves_while_it_is_stored_goes_too(db, monkeyp
         lobby = client.app.state.lobby
 
         async def offer_and_leave():
-            author = Connection(None, "testclient", "lobby")
+            author = PushConnection(None, "testclient", "lobby")
             offering = asyncio.ensure_future(lobby.offer(author, ChallengeIn()))
             await asyncio.sleep(0.1)
             offering.cancel()  # what the connection's end does to the task reading it
@@ -331,10 +332,20 @@ def test_a_push_connection_that_floods_the_server_is_closed(client):
 
 
 def test_a_resume_key_of_any_text_is_only_not_found(client):
+    """A key that matches no challenge gets no answer at all, whatever its text (compare_digest refuses a
+    non-ASCII str): not an error, not a closed connection. (A lone surrogate is no text: the message is
+    refused as invalid JSON text, as any other.)"""
     with client.websocket_connect("ws://localhost/api/lobby/live") as author:
         assert author.receive_json()["type"] == "challenges"
         author.send_json({"type": "challenge", "variant": {"pits": 4, "seeds": 3}})
-        next_of(author, "offered")
-        author.send_json({"type": "resume", "key": "clé-ключ-\U0001f600"})  # compare_digest refuses non-ASCII str
-        author.send_json({"type": "nonsense"})
-        assert next_of(author, "error")  # still served: the odd key was only a key that matches nothing
+        offered = next_of(author, "offered")
+        near_miss = offered["key"][:-1] + ("A" if offered["key"][-1] != "A" else "B")
+        for key in ["clé-ключ-\U0001f600", "", "\x00", near_miss, "k" * 100]:
+            author.send_text(json.dumps({"type": "resume", "key": key}))
+            author.send_json({"type": "nonsense"})  # answered with an error: the first answer after the resume
+            answer = author.receive_json()
+            while answer["type"] in ("presence", "challenges"):
+                answer = author.receive_json()
+            assert answer == {"type": "error", "status": 422, "detail": "unknown message"}, (key[:20], answer)
+        author.send_json({"type": "resume", "key": offered["key"]})  # the real key still finds its challenge
+        assert next_of(author, "offered")["id"] == offered["id"]

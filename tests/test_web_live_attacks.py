@@ -177,12 +177,12 @@ def test_a_page_that_missed_several_moves_hears_each_of_them(db):
     """Another server process made three moves before this one read the game again (its notifications
     coalesce): each of this process's pages still gets each move as a state of its own, in order, and a page
     that had seen some of them only the rest."""
-    from kalah.web.live.hub import Connection
+    from kalah.web.live.hub import PushConnection
 
     with make_client(db) as client:
         game_id, tokens = start(client)
         live = client.app.state.live
-        behind, halfway = (Connection(None, "addr:test", f"game:{game_id}") for _ in range(2))
+        behind, halfway = (PushConnection(None, "addr:test", f"game:{game_id}") for _ in range(2))
         view = client.portal.call(live.view, game_id)
         for connection in (behind, halfway):
             live.hub.join(connection)

@@ -14,10 +14,10 @@ class MyAgent:
 
     name = spec = "my-agent"
 
-    def choose_move(self, position: kalah.Position) -> int:
+    def choose_move(self, position: kalah.Position) -> kalah.Move:
         me = position.to_move
 
-        def gain(move: int) -> int:
+        def gain(move: kalah.Move) -> int:
             after = position.play(move)
             again = after.to_move == me and not after.is_over
             return after.store(me) - after.store(1 - me) + again

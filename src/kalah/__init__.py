@@ -18,7 +18,9 @@ from .rules import (
     KalahError,
     Move,
     MoveEffect,
+    Outcome,
     Position,
+    PovValue,
     Variant,
 )
 from .search import Limit, SearchResult, SearchTrace, TraceNode, TraceTooLargeError, search, trace
@@ -37,7 +39,9 @@ __all__ = [
     "Move",
     "MoveAnalysis",
     "MoveEffect",
+    "Outcome",
     "Position",
+    "PovValue",
     "SearchResult",
     "SearchTrace",
     "SolveResult",

@@ -30,7 +30,8 @@ from typing import Any
 
 from kalah.players import make_player
 from kalah.records import GameLibrary, GameSummary
-from kalah.rules import KalahError, Position, Variant
+from kalah.rules import KalahError, Outcome, Position, Variant
+from kalah.rules.outcome import WORDS
 from kalah.rules.wording import plural
 
 from .elo import Rating, fit_ratings
@@ -225,18 +226,17 @@ class Arena:
 
     def results(self, library: GameLibrary) -> ArenaResults:
         """Standings and ratings from the arena's finished games in the library."""
-        outcomes = []
+        outcomes: list[tuple[int, int, Outcome]] = []
         forfeits = []
         for game in self.stored_games(library).values():
             seats = game.tags["seats"]
             if "forfeit" in game.tags:
                 loser = int(game.tags["forfeit"])
-                score0 = 0.0 if loser == 0 else 1.0
+                outcome = Outcome.decided(loser, "forfeit")
                 forfeits.append((int(seats[loser]), str(game.tags.get("forfeit_reason") or "reason not recorded")))
             else:
-                winner = game.winner
-                score0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
-            outcomes.append((int(seats[0]), int(seats[1]), score0))
+                outcome = game.outcome or Outcome(game.winner)
+            outcomes.append((int(seats[0]), int(seats[1]), outcome))
         return ArenaResults.from_outcomes(self.players, outcomes, self.games, forfeits)
 
 
@@ -291,24 +291,24 @@ class ArenaResults:
     def from_outcomes(
         cls,
         specs: Sequence[str],
-        outcomes: Sequence[tuple[int, int, float]],
+        outcomes: Sequence[tuple[int, int, Outcome]],
         games_per_pairing: int,
         forfeits: Sequence[tuple[int, str]] = (),
     ) -> ArenaResults:
-        """Standings and Bradley-Terry ratings from (player a, player b, outcome) triples; ``forfeits`` gives
-        (player, reason) for each game lost by forfeit."""
+        """Standings and Bradley-Terry ratings from (player 0, player 1, outcome) triples: the players of
+        the game's two seats by their number in ``specs``; ``forfeits`` gives (player, reason) for each game
+        lost by forfeit."""
         count = len(specs)
-        tally = [[0, 0, 0] for _ in range(count)]  # wins, draws, losses
+        tally = [[0, 0, 0] for _ in range(count)]  # won, drew, lost
         pair: dict[tuple[int, int], list[int]] = {}
-        for i, j, score in outcomes:
+        for i, j, outcome in outcomes:
             a, b = min(i, j), max(i, j)
-            a_score = score if i == a else 1 - score
+            column = WORDS.index(outcome.word(0 if i == a else 1))  # what the first of the pairing did
             entry = pair.setdefault((a, b), [0, 0, 0])
-            column = 0 if a_score == 1 else (1 if a_score == 0.5 else 2)
             entry[column] += 1
             tally[a][column] += 1
             tally[b][2 - column] += 1
-        ratings = fit_ratings(count, outcomes)
+        ratings = fit_ratings(count, [(i, j, outcome.score(0)) for i, j, outcome in outcomes])
         lost = Counter(player for player, _ in forfeits)
         rows = [
             PlayerRow(specs[i], sum(tally[i]), tally[i][0], tally[i][1], tally[i][2], ratings[i], lost[i])

@@ -15,7 +15,7 @@ from .manifest import Manifest, ManifestError, read_submissions
 from .run import Agents, Listening, serve
 from .sandbox import SandboxError, SandboxLimits
 from .server import ClassServer, ServerConfig
-from .session import Limits
+from .session import SessionLimits
 
 __all__ = [
     "Agent",
@@ -28,7 +28,7 @@ __all__ = [
     "AgentBook",
     "BOT_LEVELS",
     "ClassServer",
-    "Limits",
+    "SessionLimits",
     "Listening",
     "ServerConfig",
     "Standing",

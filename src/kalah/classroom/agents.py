@@ -29,6 +29,8 @@ from typing import Any
 from kalah.arena.elo import fit_ratings
 from kalah.records import LibraryError
 from kalah.records.store import Database, Session
+from kalah.rules import Outcome
+from kalah.rules.outcome import WORDS
 
 from .journal import ResultJournal, Row, journal_path
 
@@ -164,6 +166,16 @@ class Grade:
         }
 
 
+def outcome_of(result: dict[str, Any]) -> Outcome:
+    """How a stored result (:meth:`AgentBook.results`) ended: south is player 0; a forfeit says so in its
+    reason."""
+    score = result["score"]
+    winner = None if score == 0.5 else 0 if score > 0.5 else 1
+    if winner is not None and str(result["reason"]).startswith("forfeit"):
+        return Outcome(winner, "forfeit")
+    return Outcome(winner)
+
+
 class AgentBook:
     """Agents and results in the database of a game library. Thread-safe."""
 
@@ -291,15 +303,15 @@ class AgentBook:
             return {int(row[0]) for row in db.execute("SELECT agent_id FROM kgp_hidden")}
 
     def record_result(
-        self, game_id: int, south: int, north: int, score: float, reason: str, event: str, variant: str
+        self, game_id: int, south: int, north: int, outcome: Outcome, reason: str, event: str, variant: str
     ) -> None:
-        """Store a game's result: ``score`` is south's (1 win, 0.5 draw, 0 loss).
+        """Store a game's result (south is player 0 of ``outcome``; the table keeps south's score).
 
         Never raises for the database: a result it refuses is kept, in memory and in the journal (on the
         disk before this returns), with any kept before, and stored by the next call or by
         :meth:`store_unsaved` (the first failure is logged, and the recovery).
         """
-        row: Row = (game_id, south, north, score, reason, event, variant)
+        row: Row = (game_id, south, north, outcome.score(0), reason, event, variant)
         with self._store_lock:
             self._unsaved[game_id] = row
             if self._store_unsaved():
@@ -399,10 +411,11 @@ class AgentBook:
         ids = sorted({r["south"] for r in results} | {r["north"] for r in results})
         index = {agent_id: i for i, agent_id in enumerate(ids)}
         ratings = fit_ratings(len(ids), [(index[r["south"]], index[r["north"]], r["score"]) for r in results])
-        tally = {agent_id: [0, 0, 0] for agent_id in ids}
+        tally = {agent_id: [0, 0, 0] for agent_id in ids}  # won, drew, lost
         for r in results:
-            for side, score in ((r["south"], r["score"]), (r["north"], 1 - r["score"])):
-                tally[side][0 if score > 0.5 else 1 if score == 0.5 else 2] += 1
+            outcome = outcome_of(r)
+            for side, agent_id in enumerate((r["south"], r["north"])):
+                tally[agent_id][WORDS.index(outcome.word(side))] += 1
         lines = []
         for agent_id in ids:
             agent = self.agent(agent_id)

@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from kalah.kgp import Word
+from kalah.kgp.wire import GAME_RESULT, format_game_result
 from kalah.players import make_player
 from kalah.records import GameLibrary, LibraryError, PlayerInfo
-from kalah.rules import Move, Position, Variant
+from kalah.rules import Move, Outcome, Position, Variant
 from kalah.search import search
 
 from .agents import Agent, AgentBook
@@ -87,7 +88,7 @@ class Seat(Protocol):
 
     agent: Agent
 
-    async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+    async def choose(self, position: Position, game: GameInPlay, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
         """A move for ``position`` (None: none in time), and notes for the record."""
 
 
@@ -111,7 +112,7 @@ class BotSeat:
         assert result.best_move is not None
         return result.best_move
 
-    async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+    async def choose(self, position: Position, game: GameInPlay, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
         """A move for ``position`` (None: none in time), and notes for the record."""
         move = await asyncio.get_running_loop().run_in_executor(self.executor, self._decide, position, game.move_time)
         return move, {}
@@ -124,7 +125,7 @@ class AgentSeat:
         assert session.agent is not None
         self.session, self.agent = session, session.agent
 
-    async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+    async def choose(self, position: Position, game: GameInPlay, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
         """A move for ``position`` (None: none in time), and notes for the record."""
         opponent = game.seats[1 - position.to_move].agent.name
         pending = await self.session.decide(position, game.move_time, str(game.id), opponent, new_game)
@@ -139,11 +140,10 @@ class AgentSeat:
     async def tell_result(self, game_id: int, side: int, final: Position) -> None:
         """``set game:result "ID win 40-32"``, the agent's score first (an extension of this server: clients
         ignore options they do not know; ``kalah kgp`` counts its games by it)."""
-        scores = final.scores or (0, 0)
-        mine, theirs = scores[side], scores[1 - side]
-        outcome = "win" if mine > theirs else "draw" if mine == theirs else "loss"
+        outcome, scores = Outcome.of(final), final.scores
+        assert outcome is not None and scores is not None  # told of games over on the board
         try:
-            await self.session.send("set", Word("game:result"), f"{game_id} {outcome} {mine}-{theirs}")
+            await self.session.send("set", Word(GAME_RESULT), format_game_result(game_id, outcome, scores, side))
         except Disconnected:
             pass
 
@@ -154,13 +154,13 @@ class AbsentSeat:
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
 
-    async def choose(self, position: Position, game: LiveGame, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
+    async def choose(self, position: Position, game: GameInPlay, new_game: bool) -> tuple[Move | None, dict[str, Any]]:
         """Never a move: the agent is not there."""
         raise Disconnected("not connected")
 
 
 @dataclass
-class LiveGame:
+class GameInPlay:
     """A game being played (what the web pages show of it)."""
 
     id: int
@@ -193,11 +193,11 @@ async def play_game(
     library: GameLibrary,
     book: AgentBook,
     event: str,
-    live: dict[int, LiveGame],
+    live: dict[int, GameInPlay],
     rng: random.Random,
     played_out: Callable[[int], None] | None = None,
-) -> float:
-    """Play one game, south (``seats[0]``) first; returns south's score (1, 0.5, 0).
+) -> Outcome:
+    """Play one game, south (``seats[0]``) first; returns how it ended (south is player 0).
 
     ``played_out(game_id)`` hears a game played to its end (not a forfeit): the grader's cue.
     """
@@ -205,7 +205,7 @@ async def play_game(
     players = [PlayerInfo(seat.agent.name, f"kgp-{seat.agent.kind}:{seat.agent.id}") for seat in seats]
     tags = {"kgp": event, "south": seats[0].agent.id, "north": seats[1].agent.id}
     game_id = await _stored(lambda: library.create_game(start, players, tags=tags, program=PROGRAM))
-    game = LiveGame(game_id, seats, variant, move_time, event, start)
+    game = GameInPlay(game_id, seats, variant, move_time, event, start)
     live[game_id] = game
     events.info("game %d started: %s vs %s, %s, %s", game_id, who(seats[0]), who(seats[1]), variant.name, event)
     told = [False, False]
@@ -218,14 +218,14 @@ async def play_game(
             try:
                 move, notes = await seats[mover].choose(position, game, not told[mover])
             except Disconnected as gone:
-                score = 0.0 if mover == 0 else 1.0
+                outcome = Outcome.decided(mover, "forfeit")
                 reason = f"forfeit: {seats[mover].agent.name} disconnected ({gone})"
                 await asyncio.to_thread(
                     book.record_result,
                     game_id,
                     seats[0].agent.id,
                     seats[1].agent.id,
-                    score,
+                    outcome,
                     reason,
                     event,
                     variant.name,
@@ -236,7 +236,7 @@ async def play_game(
                     await _stored(library.mark_stopped, game_id, reason)
                 except GameAbandoned as error:  # the result is in: the record only looks unfinished
                     log.warning("game %d: cannot mark it stopped (%s)", game_id, error)
-                return score
+                return outcome
             told[mover] = True
             if move is None or move not in legal:
                 notes["random_move"] = True
@@ -253,11 +253,11 @@ async def play_game(
                     pass
                 raise
             game.position, game.moves = position, game.moves + 1
-        margin = position.margin or 0
-        score = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+        ended = Outcome.of(position)
+        assert ended is not None  # the loop ends with the game
         reason = f"{position.scores[0]}-{position.scores[1]}" if position.scores else "finished"
         await asyncio.to_thread(
-            book.record_result, game_id, seats[0].agent.id, seats[1].agent.id, score, reason, event, variant.name
+            book.record_result, game_id, seats[0].agent.id, seats[1].agent.id, ended, reason, event, variant.name
         )
         game.result = reason
         events.info("game %d over: %s %s %s", game_id, who(seats[0]), reason, who(seats[1]))
@@ -266,6 +266,6 @@ async def play_game(
         for side, seat in enumerate(seats):
             if isinstance(seat, AgentSeat):
                 await seat.tell_result(game_id, side, position)
-        return score
+        return ended
     finally:
         live.pop(game_id, None)

@@ -11,7 +11,9 @@ from typing import Annotated, Any
 
 from fastapi import Query
 
-from .agents import AgentBook
+from kalah.rules.outcome import WORDS
+
+from .agents import AgentBook, outcome_of
 
 #: Lines a page of a list (the leaderboard, an agent's games).
 PAGE = 50
@@ -80,12 +82,11 @@ def who_beat_whom(book: AgentBook, event: str | None = None) -> list[dict[str, A
     hidden = book.hidden()
     tally: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])
     for result in book.results(event):
-        south, north, score = result["south"], result["north"], result["score"]
+        south, north = result["south"], result["north"]
         if south in hidden or north in hidden or south == north:
             continue
         low, high = sorted((south, north))
-        low_score = score if low == south else 1 - score
-        tally[(low, high)][0 if low_score > 0.5 else 1 if low_score == 0.5 else 2] += 1
+        tally[(low, high)][WORDS.index(outcome_of(result).word(0 if low == south else 1))] += 1
     names: dict[int, str] = {}
     edges = []
     for (low, high), (wins, draws, losses) in sorted(tally.items()):

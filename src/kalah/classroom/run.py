@@ -21,7 +21,7 @@ from .sandbox import SandboxLimits
 from .server import ClassServer, ServerConfig, TournamentPlay
 
 if TYPE_CHECKING:
-    from kalah.web.connections import ConnectionLimits
+    from kalah.web.connections import HttpConnectionLimits
 
 log = logging.getLogger(__name__)
 
@@ -53,13 +53,13 @@ async def serve(
     kgp_port: int = 2671,
     ready: Callable[[Listening, ClassServer], None] | None = None,
     tournament: TournamentPlay | None = None,
-    connections: ConnectionLimits | None = None,
+    connections: HttpConnectionLimits | None = None,
     agents: Agents | None = None,
 ) -> None:
     """Serve until cancelled. ``ready`` is called once both listeners are up.
 
     The web side's connections are guarded as ``kalah serve``'s are (``connections``; by default its
-    timeouts, and the cap of :attr:`Limits.max_per_address` open connections from one address).
+    timeouts, and the cap of :attr:`SessionLimits.max_per_address` open connections from one address).
     """
     library = GameLibrary(db)
     # One class server on a library: it pairs agents in its memory, and the games a second one found
@@ -81,12 +81,12 @@ async def _serve(
     kgp_port: int,
     ready: Callable[[Listening, ClassServer], None] | None,
     tournament: TournamentPlay | None,
-    connections: ConnectionLimits | None,
+    connections: HttpConnectionLimits | None,
     agents: Agents | None,
 ) -> None:
     import uvicorn
 
-    from kalah.web.connections import ConnectionLimits, server_config
+    from kalah.web.connections import HttpConnectionLimits, server_config
 
     from .web import create_app
 
@@ -103,7 +103,7 @@ async def _serve(
     app = create_app(server)
     # Without the guard, a request never finished held its socket for ever: one address opening thousands
     # took every file descriptor, and then the results of finished games could not be stored.
-    connections = connections or ConnectionLimits(per_address=config.limits.max_per_address)
+    connections = connections or HttpConnectionLimits(per_address=config.limits.max_per_address)
     # One KGP command a WebSocket message: a message may not be much longer than a line.
     web = uvicorn.Server(
         server_config(

@@ -22,15 +22,15 @@ from typing import Any, Protocol
 from kalah.kgp import Connection, StreamConnection
 from kalah.kgp.wire import MAX_LINE
 from kalah.records import GameLibrary, LibraryError
-from kalah.rules import Variant
+from kalah.rules import Outcome, Variant
 from kalah.web.clients import client_key
 
 from .agents import Agent, AgentBook
 from .evaluation import evaluate
-from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, LiveGame, Seat, play_game
+from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, GameInPlay, Seat, play_game
 from .grading import MAX_PITS, Grader
 from .manifest import Manifest
-from .session import ANONYMOUS, AgentSession, Limits
+from .session import ANONYMOUS, AgentSession, SessionLimits
 
 log = logging.getLogger(__name__)
 #: Anonymous agents remembered for their address and name (the oldest is forgotten first).
@@ -61,7 +61,7 @@ class ServerConfig:
     variant: Variant = field(default_factory=lambda: Variant(6, 6))
     move_time: float = 5.0
     pair_every: float = 1.0
-    limits: Limits = field(default_factory=Limits)
+    limits: SessionLimits = field(default_factory=SessionLimits)
     practice: bool = True  # pair waiting agents (off while a tournament runs its own games)
     # A tournament's field is known by its tokens: an agent without one is told so and closed.
     require_token: bool = False
@@ -80,7 +80,7 @@ class ClassServer:
         self.book = book
         self.sessions: set[AgentSession] = set()
         self.waiting: list[AgentSession] = []
-        self.live: dict[int, LiveGame] = {}
+        self.live: dict[int, GameInPlay] = {}
         self.by_address: Counter[str] = Counter()
         self.new_tokens: dict[str, deque[float]] = {}  # when each address last showed new tokens
         self.new_anonymous: dict[str, deque[float]] = {}  # when each address last made anonymous agents
@@ -297,19 +297,20 @@ class ClassServer:
         sessions: list[AgentSession],
         event: str = "practice",
         variant: Variant | None = None,
-    ) -> asyncio.Task[float | None]:
+    ) -> asyncio.Task[Outcome | None]:
         """Play a game in a task; its agents wait for the next game when it ends.
 
-        The task's result is south's score, or None when the game was abandoned (the library refused it).
+        The task's result is how it ended (south is player 0), or None when the game was abandoned (the
+        library refused it).
         """
         for session in sessions:
             session.in_game = True
 
-        async def run() -> float | None:
+        async def run() -> Outcome | None:
             # A game that fails must still give its agents back: they were stranded, never paired again.
-            score: float | None = None
+            outcome: Outcome | None = None
             try:
-                score = await play_game(
+                outcome = await play_game(
                     seats,
                     variant or self.config.variant,
                     self.config.move_time,
@@ -327,13 +328,13 @@ class ClassServer:
             finally:
                 for session in sessions:
                     session.in_game = False
-            if score is not None:
+            if outcome is not None:
                 self.games_played += 1
-                self._adjust_levels(seats, score)
+                self._adjust_levels(seats, outcome)
             if event == "practice":
                 for session in sessions:
                     self.agent_ready(session)
-            return score
+            return outcome
 
         task = asyncio.get_running_loop().create_task(run())
         self.tasks.add(task)
@@ -346,11 +347,11 @@ class ClassServer:
             return None
         return lambda game_id: grader.add(game_id, seats[0].agent.id, seats[1].agent.id)
 
-    def _adjust_levels(self, seats: tuple[Seat, Seat], south_score: float) -> None:
+    def _adjust_levels(self, seats: tuple[Seat, Seat], outcome: Outcome) -> None:
         for side, seat in enumerate(seats):
             other = seats[1 - side]
             if isinstance(other, BotSeat) and isinstance(seat, AgentSeat):
-                score = south_score if side == 0 else 1 - south_score
+                score = outcome.score(side)
                 level = self.bot_level.get(seat.agent.id, 0)
                 self.bot_level[seat.agent.id] = max(
                     0, min(len(BOT_LEVELS) - 1, level + (1 if score > 0.5 else -1 if score < 0.5 else 0))

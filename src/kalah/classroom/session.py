@@ -3,7 +3,7 @@
 Everything an agent sends is bounded: a line's length and encoding (by the
 transport), commands a second (a token bucket), the time to choose a mode,
 the time a write may wait for a reader that does not read, and silence (a
-``ping`` after :attr:`Limits.ping_every` seconds without a line, and the
+``ping`` after :attr:`SessionLimits.ping_every` seconds without a line, and the
 connection closed when no answer comes). Breaking a limit gets an ``error``
 and a closed connection; nothing an agent sends reaches other agents' games.
 
@@ -49,7 +49,7 @@ ANONYMOUS = "anonymous"
 
 
 @dataclass
-class Limits:
+class SessionLimits:
     """What one connection may do."""
 
     handshake_seconds: float = 20.0  # from the greeting to ``mode``
@@ -107,7 +107,7 @@ class Pending:
 class AgentSession:
     """Serves one connection until it closes."""
 
-    def __init__(self, scheduler: Scheduler, connection: Connection, limits: Limits) -> None:
+    def __init__(self, scheduler: Scheduler, connection: Connection, limits: SessionLimits) -> None:
         self.scheduler = scheduler
         self.connection = connection
         self.limits = limits
@@ -347,7 +347,7 @@ class AgentSession:
 
     def count_late(self, late: bool, game: int, move_time: float) -> None:
         """Note whether a decision had no legal move in time (logged); a submitted agent that is late
-        :attr:`Limits.late_in_a_row` times in a row is timed out (:attr:`on_timeout`)."""
+        :attr:`SessionLimits.late_in_a_row` times in a row is timed out (:attr:`on_timeout`)."""
         if not late:
             self.late_in_a_row = 0
             return

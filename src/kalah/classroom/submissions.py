@@ -13,7 +13,7 @@ that agent, signed in with its manifest's name and token.
 An agent is out, with the reason recorded (``kgp_submissions``, the log, the
 pages), when its build fails or takes too long, it does not sign in in
 time, its program ends (a crash, a limit: memory, CPU), or it lets the move
-time pass without a legal move :attr:`Limits.late_in_a_row` times in a row;
+time pass without a legal move :attr:`SessionLimits.late_in_a_row` times in a row;
 its process group is killed and it plays no further game (in a tournament
 its games left are lost by forfeit). The others go on. An agent out in a
 tournament stays out when the tournament is resumed.

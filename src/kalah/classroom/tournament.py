@@ -34,8 +34,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kalah.atomic import write_atomic
-from kalah.rules import KalahError, Variant
+from kalah.rules import KalahError, Outcome, Variant
 
+from .agents import outcome_of
 from .games import AbsentSeat, AgentSeat, Seat
 
 if TYPE_CHECKING:
@@ -121,7 +122,7 @@ class Tournament:
         self.finished = asyncio.Event()
         self.source: FieldSource | None = None  # the submitted agents, when the server runs them
         self._server: ClassServer | None = None
-        self._stored: dict[tuple[str, str, int, int], deque[float]] = defaultdict(deque)
+        self._stored: dict[tuple[str, str, int, int], deque[Outcome]] = defaultdict(deque)
 
     async def run(self, server: ClassServer) -> None:
         """Gather the field (or read it back), play the stages (what is not played yet), write the standings."""
@@ -129,7 +130,7 @@ class Tournament:
         stored = await asyncio.to_thread(self._read_back, server)
         if stored:
             self.field = stored
-            played = sum(len(scores) for scores in self._stored.values())
+            played = sum(len(outcomes) for outcomes in self._stored.values())
             log.info("tournament %s: resuming with %d agents, %d games played", self.event, len(stored), played)
             await self._reassemble(server)
         else:
@@ -175,7 +176,7 @@ class Tournament:
             ).fetchall()
         for event in (self.event, self.event + "-qualification"):
             for result in reversed(server.book.results(event)):  # oldest first
-                self._stored[(event, result["variant"], result["south"], result["north"])].append(result["score"])
+                self._stored[(event, result["variant"], result["south"], result["north"])].append(outcome_of(result))
         return [int(row[0]) for row in rows]
 
     def _keep_field(self, server: ClassServer) -> None:
@@ -238,26 +239,28 @@ class Tournament:
         assert agent is not None
         return AbsentSeat(agent)
 
-    async def _game(self, server: ClassServer, seats: tuple[Seat, Seat], variant: Variant, event: str) -> float | None:
-        """South's score: stored by a stopped run, or played now (a game the library refused, the
-        abandoned, is played again a few times at most)."""
+    async def _game(
+        self, server: ClassServer, seats: tuple[Seat, Seat], variant: Variant, event: str
+    ) -> Outcome | None:
+        """How the game ended (south is player 0): stored by a stopped run, or played now (a game the
+        library refused, the abandoned, is played again a few times at most)."""
         kept = self._stored.get((event, variant.name, seats[0].agent.id, seats[1].agent.id))
-        score: float | None = kept.popleft() if kept else None
-        for attempt in range(3 if score is None else 0):
+        outcome: Outcome | None = kept.popleft() if kept else None
+        for attempt in range(3 if outcome is None else 0):
             if attempt:
                 await asyncio.sleep(1.0)
             sessions = [seat.session for seat in seats if isinstance(seat, AgentSeat)]
-            score = await server.start_game(seats, sessions, event, variant)
-            if score is not None:
+            outcome = await server.start_game(seats, sessions, event, variant)
+            if outcome is not None:
                 break
-        if score is None:
+        if outcome is None:
             return None
         self.games_played += 1
         if event == self.event:
             for side, seat in enumerate(seats):
                 if seat.agent.id in self.points:
-                    self.points[seat.agent.id] += score if side == 0 else 1 - score
-        return score
+                    self.points[seat.agent.id] += outcome.score(side)
+        return outcome
 
     async def _qualify(self, server: ClassServer) -> None:
         async def qualify(agent_id: int) -> None:
@@ -266,9 +269,9 @@ class Tournament:
                 bot = server.bot_seat(0)
                 me = self._seat(server, agent_id)
                 seats: tuple[Seat, Seat] = (me, bot) if side == 0 else (bot, me)
-                score = await self._game(server, seats, self.stages[0], self.event + "-qualification")
-                if score is not None:
-                    total += score if side == 0 else 1 - score
+                outcome = await self._game(server, seats, self.stages[0], self.event + "-qualification")
+                if outcome is not None:
+                    total += outcome.score(side)
             if total > 1:
                 self.qualified.add(agent_id)
 

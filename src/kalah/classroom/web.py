@@ -28,6 +28,7 @@ from kalah.rules.wording import plural
 from kalah.web.guard import SameOriginOnly, deny_socket, socket_same_origin
 from kalah.web.models import MAX_ID, GameId, digits_only, validation_error
 
+from .agents import outcome_of
 from .pages import PAGE, PageNumber, grades_table, graph_html, tournament_html, who_beat_whom
 from .pages import paged as _paged
 from .pages import standings_table as _standings_table
@@ -226,8 +227,7 @@ def create_app(server: ClassServer) -> FastAPI:
                     found = await asyncio.to_thread(book.agent, other)
                     names[other] = found.name if found else "?"
             side = 0 if result["south"] == agent_id else 1
-            score = result["score"] if side == 0 else 1 - result["score"]
-            outcome = "won" if score > 0.5 else "drew" if score == 0.5 else "lost"
+            outcome = outcome_of(result).word(side)
             opponent = names[result["north"] if side == 0 else result["south"]]
             rows.append(
                 f'<tr><td><a href="/games/{result["game_id"]}">game {result["game_id"]}</a></td>'

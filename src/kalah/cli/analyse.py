@@ -31,7 +31,7 @@ from kalah.search import (
     search,
 )
 
-from . import fail, interrupted, wait_for
+from .exit import fail, interrupted, wait_for
 from .options import (
     EMPTY_CAPTURE,
     PIE_RULE,

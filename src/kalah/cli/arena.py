@@ -6,8 +6,9 @@ from pathlib import Path
 
 import typer
 
-from kalah.cli import fail, interrupted
 from kalah.rules.wording import plural
+
+from .exit import fail, interrupted
 
 
 def register(app: typer.Typer) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from kalah.cli import fail
+from .exit import fail
 
 DB_OPTION = typer.Option(..., "--db", metavar="FILE", help="The class server's game library (its --db).")
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import typer
 
-from kalah.cli import fail
 from kalah.cli.serve import bind_problem
+
+from .exit import fail
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
@@ -133,11 +134,11 @@ def serve(
 
     from kalah.classroom import (
         Agents,
-        Limits,
         ManifestError,
         SandboxError,
         SandboxLimits,
         ServerConfig,
+        SessionLimits,
         read_submissions,
     )
     from kalah.classroom import serve as run
@@ -219,7 +220,7 @@ def serve(
         move_time=move_time,
         show_anonymous=show_anonymous,
         grade_seconds=grade,
-        limits=Limits(
+        limits=SessionLimits(
             max_per_address=max_per_address,
             new_tokens_per_minute=new_tokens_per_minute,
             new_anonymous_per_minute=new_anonymous_per_minute,

@@ -10,7 +10,7 @@ import typer
 from kalah.rules import Position, move_name
 from kalah.rules.wording import plural
 
-from . import fail, interrupted
+from .exit import fail, interrupted
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 from .solve import _prepare_endgame
 

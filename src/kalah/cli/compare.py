@@ -20,7 +20,7 @@ from kalah.rules.wording import plural
 from kalah.search import EVALUATIONS, EXACT_ALGORITHMS, SearchError, check_algorithm, check_evaluation
 from kalah.search.compare import run_comparison, varied_positions
 
-from . import fail, interrupted, wait_for
+from .exit import fail, interrupted, wait_for
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 
 MAX_COMPARE_DEPTH = 30

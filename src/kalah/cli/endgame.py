@@ -9,7 +9,7 @@ import typer
 
 from kalah.rules.wording import plural
 
-from . import fail, interrupted
+from .exit import fail, interrupted
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 
 

@@ -241,7 +241,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """A game's JSON record, as kalah replay and the web board read it; or, with --all, the whole library
         (import it into another library, SQLite or PostgreSQL, with kalah games import)."""
-        from kalah.cli import fail
+        from .exit import fail
 
         if every == (game_id is not None):
             fail("kalah games export takes a game's ID or --all (every game), not both")
@@ -300,7 +300,7 @@ def register(app: typer.Typer) -> None:
         yes: bool = typer.Option(False, "--yes", "-y", help="Delete without asking (needed when not at a terminal)."),
     ) -> None:
         """Delete a game and its moves from the library, after asking."""
-        from kalah.cli import fail
+        from .exit import fail
 
         library = _library(context, db)
         summary = library.summary(game_id)

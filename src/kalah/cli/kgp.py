@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from kalah.cli import fail
 from kalah.rules.wording import plural
+
+from .exit import fail
 
 
 def register(app: typer.Typer) -> None:
@@ -14,9 +15,9 @@ def register(app: typer.Typer) -> None:
 
 
 def _summary(report) -> str:
-    """Why the run stopped and what it played, once: ``played 3 games: 2 won, 1 lost (84 decisions)``.
+    """Why the run stopped and what it played, once: ``played 3 games: won 2, lost 1 (84 decisions)``.
     When the games asked for were played, that is the reason, and the count is not said twice."""
-    known = [f"{report.outcomes[kind]} {kind}" for kind in ("won", "lost", "drawn") if report.outcomes.get(kind)]
+    known = [f"{kind} {report.outcomes[kind]}" for kind in ("won", "drew", "lost") if report.outcomes.get(kind)]
     unknown = report.games - sum(report.outcomes.values())
     if known and unknown:
         known.append(f"{unknown} with no result told")  # the opponent ended it on a server that says none

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from kalah.cli import fail
+from .exit import fail
 
 
 def register(app: typer.Typer) -> None:

@@ -52,7 +52,7 @@ def given_variant_flags(context: typer.Context) -> dict[str, Any]:
 
 def check_to_move(to_move: int | None, position_text: str | None) -> None:
     """Refuse ``--to-move`` without a board to apply it to, rather than ignore it."""
-    from kalah.cli import fail
+    from .exit import fail
 
     if to_move is not None and position_text is None:
         fail("--to-move says who moves in a board given with --position (-p)")
@@ -132,7 +132,7 @@ def check_output_path(path: Path | None, option: str) -> None:
     given as the file, a FIFO or device, a folder this user cannot write."""
     if path is None:
         return
-    from kalah.cli import fail
+    from .exit import fail
 
     if path.exists() and not path.is_file():
         fail(f"{option} {path}: not a regular file")
@@ -159,7 +159,7 @@ MAX_DELAY = 60.0
 
 def check_delay(delay: float) -> None:
     """Refuse a ``--delay`` that is negative, not a number, or longer than a minute between moves."""
-    from kalah.cli import fail
+    from .exit import fail
 
     if not 0 <= delay <= MAX_DELAY:
         fail(f"--delay must be from 0 to {MAX_DELAY:g} seconds, got {delay}")

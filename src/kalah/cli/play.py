@@ -18,7 +18,7 @@ from kalah.records import RecordFileWriter
 from kalah.rules import Move, Position
 from kalah.rules.wording import plural
 
-from . import fail
+from .exit import fail
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_delay, check_output_path, make_variant
 from .terminal import board_text, describe_move, result_line, terminal_asker
 

@@ -26,7 +26,7 @@ from kalah.records import GameLibrary, GameRecord
 from kalah.rules import IllegalMoveError, move_name, parse_move
 from kalah.rules.wording import plural
 
-from . import fail, interrupted
+from .exit import fail, interrupted
 from .options import EMPTY_CAPTURE, PIE_RULE, PITS, SEEDS, check_output_path, make_variant
 from .terminal import board_text
 

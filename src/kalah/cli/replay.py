@@ -17,7 +17,7 @@ from kalah.records import GameRecord, load_record
 from kalah.rules import move_name
 from kalah.rules.wording import plural
 
-from . import fail
+from .exit import fail
 from .options import check_delay
 from .terminal import board_text, describe_move, result_line
 
@@ -118,7 +118,7 @@ def step_through(record: GameRecord, console: Console, read_key: Callable[[], st
 def _external_players_to_run(record: GameRecord, allow_exec: bool) -> frozenset[int]:
     """The record's players that run programs or read files and may be re-run: all with
     --allow-exec, else those a person at the terminal agrees to (none without a terminal)."""
-    from kalah.cli import fail
+    from .exit import fail
 
     external = [
         (number, info.spec, reach)

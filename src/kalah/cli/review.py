@@ -15,7 +15,7 @@ from kalah.records import GameLibrary, GameRecord, load_record
 from kalah.review import CLASSES, DEFAULT_TIME, review
 from kalah.rules.wording import plural
 
-from . import fail, interrupted
+from .exit import fail, interrupted
 from .options import parse_game_id
 
 _STYLE = {"best": "green", "good": "green", "inaccuracy": "yellow", "mistake": "red", "blunder": "bold red"}

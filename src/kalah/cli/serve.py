@@ -165,11 +165,12 @@ def register(app: typer.Typer) -> None:
         """Play, watch, analyse and replay games in the browser; every game is kept in the library."""
         import uvicorn
 
-        from kalah.cli import fail
         from kalah.records import GameLibrary
         from kalah.records.claim import claim_library, describe_holder
         from kalah.web import LOOPBACK_HOSTS, create_app
-        from kalah.web.connections import ConnectionLimits, raise_file_limit, server_config, sigterm_as_ctrl_c
+        from kalah.web.connections import HttpConnectionLimits, raise_file_limit, server_config, sigterm_as_ctrl_c
+
+        from .exit import fail
 
         if not 0 < port < 65536:
             fail(f"--port must be between 1 and 65535, got {port}")
@@ -226,7 +227,7 @@ def register(app: typer.Typer) -> None:
         threading.Thread(target=_announce, args=(server_ready, url, where, open_browser), daemon=True).start()
         raise_file_limit()  # slow clients are closed by the timeouts; until then each holds a file
         server = uvicorn.Server(
-            server_config(application, host, port, ConnectionLimits(per_address=connections_per_address))
+            server_config(application, host, port, HttpConnectionLimits(per_address=connections_per_address))
         )
         server.config.forwarded_allow_ips = forwarded_allow_ips  # read when the server starts (Config.load)
         _tell_when_started(server, server_ready)

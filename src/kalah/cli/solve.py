@@ -11,7 +11,7 @@ from kalah.rules import KalahError, Position, line_names, move_name
 from kalah.rules.wording import plural
 from kalah.search import check_threads
 
-from . import fail
+from .exit import fail
 from .options import (
     EMPTY_CAPTURE,
     PIE_RULE,

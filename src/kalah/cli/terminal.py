@@ -14,7 +14,7 @@ from rich.text import Text
 
 from kalah.match import MoveEvent, TakeBack
 from kalah.players import GameStopped
-from kalah.rules import IllegalMoveError, Move, Position, move_name, parse_move, pit_letter, store_letter
+from kalah.rules import IllegalMoveError, Move, Position, PovValue, move_name, parse_move, pit_letter, store_letter
 
 CELL = 4  # characters per pit
 
@@ -101,13 +101,17 @@ def describe_move(event: MoveEvent, names: tuple[str, str], viewer: int | None =
     if event.info.get("outcome"):
         notes.append(str(event.info["outcome"]) if viewer is None else f"{names[event.player]} {event.info['outcome']}")
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        if viewer is None or viewer == event.player:
-            notes.append(f"value {value:+g}" + ("" if viewer is None else " for you"))
+        if viewer is None:
+            notes.append(f"value {value:+g}")
+        elif viewer == event.player:
+            notes.append(f"value {value:+g} for you")
         else:
             # "value +7.25 for you" after the computer's move read as the worth of its move to the person: it is
             # the computer's reckoning of the game, told from the person's side
             kind = "value" if event.info.get("exact") else "estimate"
-            notes.append(f"{names[event.player]}'s {kind} of the game: {-value:+g} for you")
+            notes.append(
+                f"{names[event.player]}'s {kind} of the game: {PovValue(value, event.player).pov(viewer):+g} for you"
+            )
     if notes:
         text += f" ({', '.join(notes)})"
     return text

@@ -38,34 +38,44 @@ cdef extern from "csrc/search.h" nogil:
         uint64_t cutoffs
         uint64_t researches
         uint64_t oracle_probes
+        uint64_t heuristic
+        uint64_t busiest_nodes
 
-    ctypedef struct ks_context:
+    ctypedef struct ks_settings:
         kalah_rules rules
         int eval
         const kalah_oracle *oracle
-        ks_entry *table
-        uint64_t mask
-        uint64_t generation
-        uint64_t salt
         int use_table
         int deeper_entries
         int ordering
         int all_values
-        ks_stats stats
-        uint64_t busiest_nodes
-        uint64_t heuristic
+        int aspiration
         double deadline
         double soft_deadline
-        int aborted
+
+    ctypedef struct ks_shared:
+        ks_entry *table
+        uint64_t mask
+        uint64_t generation
+        uint64_t salt
         const int *stop
-        int root_n
-        uint8_t root_moves[KALAH_MAX_MOVES]
-        int root_values[KALAH_MAX_MOVES]
-        uint8_t root_flags[KALAH_MAX_MOVES]
+
+    ctypedef struct ks_root_result:
+        int n
+        uint8_t moves[KALAH_MAX_MOVES]
+        int values[KALAH_MAX_MOVES]
+        uint8_t flags[KALAH_MAX_MOVES]
         int best_move
         int value
         int depth
         int exact
+
+    ctypedef struct ks_context:
+        ks_settings settings
+        ks_shared shared
+        ks_stats stats
+        int aborted
+        ks_root_result root
 
     void ks_init(ks_context *c, const kalah_rules *r, int eval, ks_entry *table, uint64_t table_size)
     void ks_clear(ks_context *c)

@@ -100,35 +100,34 @@ cdef class Engine:
         started = kalah_now()
         rules_from_variant(&rules, position.variant)
         state_from_position(&rules, &state, position)
-        if clear or c.rules.pits != rules.pits or c.eval != evaluation:
+        if clear or c.settings.rules.pits != rules.pits or c.settings.eval != evaluation:
             generation = self.generation
             ks_init(c, &rules, evaluation, self.table, self.size)
-            c.generation = generation
+            c.shared.generation = generation
             ks_clear(c)
-            self.generation = c.generation
+            self.generation = c.shared.generation
         else:
             memset(&c.stats, 0, sizeof(c.stats))
-            c.heuristic = 0
-        c.rules = rules
-        c.eval = evaluation
-        c.oracle = self.oracle
-        c.use_table = memo and self.table != NULL
-        c.ordering = ordering
-        c.deeper_entries = deeper_entries
-        c.all_values = all_values
+        c.settings.rules = rules
+        c.settings.eval = evaluation
+        c.settings.oracle = self.oracle
+        c.settings.use_table = memo and self.table != NULL
+        c.settings.ordering = ordering
+        c.settings.deeper_entries = deeper_entries
+        c.settings.all_values = all_values
         ks_clear_stop(&self.stop_flag)
-        c.stop = &self.stop_flag
-        c.deadline = started + seconds if seconds > 0 else 0.0
-        c.soft_deadline = started + soft_seconds if soft_seconds > 0 else 0.0
+        c.shared.stop = &self.stop_flag
+        c.settings.deadline = started + seconds if seconds > 0 else 0.0
+        c.settings.soft_deadline = started + soft_seconds if soft_seconds > 0 else 0.0
         with nogil:
             iterations = ks_iterate_threads(c, algorithm, &state, first, last, threads)
         elapsed = kalah_now() - started
-        npv = ks_pv(c, &state, c.depth, pv, 256) if iterations else 0
+        npv = ks_pv(c, &state, c.root.depth, pv, 256) if iterations else 0
         answer = context_answer(c, iterations, elapsed, [pv[k] for k in range(npv)])
-        answer["threads"] = threads if c.table != NULL else 1
+        answer["threads"] = threads if c.shared.table != NULL else 1
         # The most nodes one thread searched: on free cores, the wall-clock time of the search
         # (benchmarks/bench_threads.py compares it with one thread's nodes, which no load disturbs).
-        answer["busiest_thread_nodes"] = c.busiest_nodes
+        answer["busiest_thread_nodes"] = c.stats.busiest_nodes
         return answer
 
 
@@ -138,12 +137,12 @@ cdef dict context_answer(ks_context *c, int iterations, double elapsed, list pv)
     cdef int k
     return {
         "completed": iterations,
-        "value": c.value if iterations else None,
-        "best_move": c.best_move if iterations and c.best_move != KS_NO_MOVE else None,
-        "moves": [(c.root_moves[k], c.root_values[k], FLAGS[c.root_flags[k]]) for k in range(c.root_n)] if iterations else [],
+        "value": c.root.value if iterations else None,
+        "best_move": c.root.best_move if iterations and c.root.best_move != KS_NO_MOVE else None,
+        "moves": [(c.root.moves[k], c.root.values[k], FLAGS[c.root.flags[k]]) for k in range(c.root.n)] if iterations else [],
         "pv": pv,
-        "depth": c.depth if iterations else 0,
-        "exact": bool(c.exact) if iterations else False,
+        "depth": c.root.depth if iterations else 0,
+        "exact": bool(c.root.exact) if iterations else False,
         "aborted": bool(c.aborted),
         "seconds": elapsed,
         "nodes": c.stats.nodes,

@@ -86,15 +86,15 @@ def trace_search(position, int algorithm, int evaluation, int first, int last, b
         started = kalah_now()
         ks_init(&ctx, &rules, evaluation, table, size)
         ks_clear(&ctx)
-        ctx.use_table = memo and table != NULL
-        ctx.ordering = ordering
-        ctx.all_values = all_values
-        ctx.deadline = 0.0
+        ctx.settings.use_table = memo and table != NULL
+        ctx.settings.ordering = ordering
+        ctx.settings.all_values = all_values
+        ctx.settings.deadline = 0.0
         ks_trace_attach(&ctx, &tr, nodes, max_nodes)
         with nogil:
             iterations = ks_iterate(&ctx, algorithm, &state, first, last)
         elapsed = kalah_now() - started
-        npv = ks_pv(&ctx, &state, ctx.depth, pv, 256) if iterations else 0
+        npv = ks_pv(&ctx, &state, ctx.root.depth, pv, 256) if iterations else 0
         trace = []
         for i in range(tr.n):
             x = &nodes[i]

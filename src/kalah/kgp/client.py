@@ -20,13 +20,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kalah.players import Player
-from kalah.rules import Move, Position
+from kalah.rules import Move, Outcome, Position
 from kalah.rules.wording import plural
 
 from .board import UnsupportedBoardError, move_to_wire, position_from_board
 from .thinker import Thinker
 from .transport import Connection, LineError, RefusedError, open_connection, parse_server
-from .wire import Board, Command, KgpError, KgpSyntaxError, Word, format_command, parse_line
+from .wire import (
+    GAME_RESULT,
+    Board,
+    Command,
+    KgpError,
+    KgpSyntaxError,
+    Word,
+    format_command,
+    parse_game_result,
+    parse_line,
+)
 
 PROTOCOL_MAJOR = 1
 #: Seconds a server has to greet (a KGP server greets at once; a web server says nothing until asked).
@@ -72,7 +82,7 @@ class ClientReport:
     reason: str
     games: int = 0
     decisions: int = 0
-    #: The games by their outcome for this agent ("won", "lost", "drawn"), where it is known: the final
+    #: The games by their outcome for this agent ("won", "drew", "lost": ``Outcome.word``), where it is known: the final
     #: board after the agent's last move, or the server's ``game:result`` (kalah arena serve); a game the
     #: opponent ended on a server that says nothing of results is counted in ``games`` only.
     outcomes: dict[str, int] = field(default_factory=dict)
@@ -233,11 +243,11 @@ class KgpClient:
         elif name == "set":
             if command.text(0) == "game:id":
                 self._game_named(command.text(1))
-            elif command.text(0) == "game:result":  # kalah arena serve says when a game ends: "ID win 40-32"
-                outcome = _told_outcome(command.text(1) or "")
-                if outcome is None:  # said otherwise than this server says it: passed on as it is
+            elif command.text(0) == GAME_RESULT:  # kalah arena serve says when a game ends: "ID win 40-32"
+                told = parse_game_result(command.text(1) or "")
+                if told is None:  # said otherwise than this server says it: passed on as it is
                     self.events("result", f"game result: {command.text(1)}")
-                self._finish_game(outcome)
+                self._finish_game(None if told is None else (told.outcome, told.scores))
                 await self._check_games_done()
         elif name == "error":
             message = command.text(0) or "(no message)"
@@ -311,8 +321,9 @@ class KgpClient:
         self.report.decisions += 1
         final = position.play(last[0]) if not evaluate and last else None
         if final is not None and final.is_over:
-            assert final.scores is not None  # a finished game has them
-            self._finish_game(_outcome(*final.scores))  # this agent is player 0 (south, the mover)
+            outcome, scores = Outcome.of(final), final.scores
+            assert outcome is not None and scores is not None  # a finished game has them
+            self._finish_game((outcome, scores))  # this agent is player 0 (south, the mover)
         await self._send("stop" if evaluate else "yield", ref=state_id)
         await self._check_games_done()
 
@@ -366,32 +377,20 @@ class KgpClient:
         if not self._all_played():  # the state of a game after the last: the run ends before it
             self.events("game", f"game {self.report.games + 1} begins")
 
-    def _finish_game(self, outcome: tuple[str, str] | None = None) -> None:
+    def _finish_game(self, result: tuple[Outcome, tuple[int, int]] | None = None) -> None:
         """Count the game under way as over, once: by the agent's last move, the server's result or the
-        next game's first state, whichever comes first; ``outcome`` is (won|lost|drawn, score) if known."""
+        next game's first state, whichever comes first; ``result`` is the outcome (this agent is player 0)
+        and the scores (its own first), if known."""
         if self._game_key is not None and not self._game_over:
             self._game_over = True
             self.report.games += 1
-            if outcome is not None:
-                self.report.outcomes[outcome[0]] = self.report.outcomes.get(outcome[0], 0) + 1
-            told = f": {outcome[0]} {outcome[1]}" if outcome is not None else ""
+            told = ""
+            if result is not None:
+                outcome, (mine, theirs) = result
+                word = outcome.word(0)
+                self.report.outcomes[word] = self.report.outcomes.get(word, 0) + 1
+                told = f": {word} {mine}-{theirs}"
             self.events("game", f"game {self.report.games} is over{told}")
-
-
-def _outcome(mine: int, theirs: int) -> tuple[str, str]:
-    return ("won" if mine > theirs else "drawn" if mine == theirs else "lost"), f"{mine}-{theirs}"
-
-
-def _told_outcome(text: str) -> tuple[str, str] | None:
-    """The outcome in a ``game:result`` value, ``"ID win 40-32"`` (this agent's score first); None for
-    anything else (another server's extension may say it otherwise)."""
-    words = text.split()
-    if len(words) != 3 or words[1] not in ("win", "loss", "draw"):
-        return None
-    mine, dash, theirs = words[2].partition("-")
-    if not (dash and mine.isdigit() and theirs.isdigit()):
-        return None
-    return {"win": "won", "loss": "lost", "draw": "drawn"}[words[1]], words[2]
 
 
 def _describe(error: BaseException) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kalah.rules import KalahError
+from kalah.rules import KalahError, Outcome
 
 #: The longest command the specification allows, trailing white space included.
 MAX_LINE = 16384
@@ -198,6 +198,54 @@ def format_command(name: str, *args: Argument, id: int | None = None, ref: int |
         else:
             parts.append(str(argument))
     return " ".join(parts)
+
+
+#: The class server's extension (``kalah arena serve``): ``set game:result "ID win 40-32"`` tells an agent how
+#: its game ended, its own score first. Clients ignore options they do not know; ``kalah kgp`` counts its
+#: games by it.
+GAME_RESULT = "game:result"
+#: The words of ``game:result`` for what the agent did (``Outcome.word``).
+_RESULT_WORDS = {"won": "win", "drew": "draw", "lost": "loss"}
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A ``game:result`` as an agent reads it: the agent is player 0 (south, as KGP always shows it). The
+    server tells it of games that ended on the board (a forfeit ends the connection instead)."""
+
+    game_id: str
+    """The server's id of the game."""
+    outcome: Outcome
+    """How the game ended, the agent being player 0."""
+    scores: tuple[int, int]
+    """The final totals: the agent's, then its opponent's."""
+
+
+def format_game_result(game_id: int | str, outcome: Outcome, scores: tuple[int, int], player: int) -> str:
+    """The value of ``set game:result`` for ``player``'s agent (``scores``: player 0's and player 1's totals).
+
+    >>> format_game_result(7, Outcome(1), (20, 28), player=1)
+    '7 win 28-20'
+    """
+    word = _RESULT_WORDS[outcome.word(player)]
+    return f"{game_id} {word} {scores[player]}-{scores[1 - player]}"
+
+
+def parse_game_result(text: str) -> GameResult | None:
+    """The ``game:result`` of :func:`format_game_result`; None for anything else (another server's extension
+    may say it otherwise).
+
+    >>> parse_game_result("7 win 28-20")
+    GameResult(game_id='7', outcome=Outcome(winner=0, termination='board'), scores=(28, 20))
+    """
+    words = text.split()
+    if len(words) != 3 or words[1] not in _RESULT_WORDS.values():
+        return None
+    mine, dash, theirs = words[2].partition("-")
+    if not all(part.isascii() and part.isdigit() and len(part) <= MAX_DIGITS for part in (mine, theirs)) or not dash:
+        return None
+    winner = {"win": 0, "loss": 1, "draw": None}[words[1]]
+    return GameResult(words[0], Outcome(winner), (int(mine), int(theirs)))
 
 
 def _shorten(text: str, limit: int = 60) -> str:

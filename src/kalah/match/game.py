@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kalah.players.base import ComputerPlayer, GameStopped, Player
-from kalah.rules import IllegalMoveError, Move, MoveEffect, Position
+from kalah.rules import IllegalMoveError, Move, MoveEffect, Outcome, Position
 from kalah.rules.wording import plural
 
 
@@ -44,9 +44,15 @@ class GameResult:
         return self.final.scores
 
     @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended on the board, or None for an unfinished game."""
+        return Outcome.of(self.final)
+
+    @property
     def winner(self) -> int | None:
         """0 or 1, or None after a draw or an unfinished game."""
-        return self.final.winner
+        outcome = self.outcome
+        return outcome.winner if outcome is not None else None
 
     @property
     def margin(self) -> int | None:

@@ -171,12 +171,13 @@ class GameRecord:
                 "margin": None,
                 "termination": self.decision.termination,
             }
-        scores = final.scores if final.is_over else None
+        ended = Outcome.of(final)
+        scores = final.scores if ended is not None else None
         result: dict[str, Any] = {
-            "finished": final.is_over,
+            "finished": ended is not None,
             "scores": list(scores) if scores else [final.store(0), final.store(1)],
-            "winner": final.winner if final.is_over else None,
-            "margin": final.margin if final.is_over else None,
+            "winner": ended.winner if ended is not None else None,
+            "margin": final.margin if ended is not None else None,
         }
         if not final.is_over and self.stop_reason:
             result["stop_reason"] = self.stop_reason

@@ -2,7 +2,9 @@
 
 from .errors import IllegalMoveError, InvalidPositionError, InvalidVariantError, KalahError
 from .notation import line_names, move_name, parse_move, pit_letter, store_letter
+from .outcome import Outcome, Termination
 from .position import SWAP, Move, MoveEffect, Position
+from .pov import PovValue
 from .variant import STANDARD, Variant
 
 __all__ = [
@@ -12,9 +14,12 @@ __all__ = [
     "KalahError",
     "Move",
     "MoveEffect",
+    "Outcome",
     "Position",
+    "PovValue",
     "STANDARD",
     "SWAP",
+    "Termination",
     "Variant",
     "line_names",
     "move_name",

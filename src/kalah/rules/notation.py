@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 from .errors import IllegalMoveError
-from .position import SWAP, Move, Position
+from .moves import SWAP, Move, move_name, pit_letter, store_letter
+from .position import Position
 
-
-def pit_letter(player: int, pit: int) -> str:
-    """The letter of a pit in the notation: ``A..F`` for player 0, ``a..f`` for player 1."""
-    return chr((ord("A") if player == 0 else ord("a")) + pit)
-
-
-def store_letter(player: int) -> str:
-    """The letter of a player's store in the notation: ``O`` for player 0, ``o`` for player 1."""
-    return "O" if player == 0 else "o"
-
-
-def move_name(player: int, move: Move) -> str:
-    """``C`` for player 0's pit 2, ``c`` for player 1's, ``swap`` for the swap."""
-    return "swap" if move == SWAP else pit_letter(player, move)
+__all__ = ["line_names", "move_name", "parse_move", "pit_letter", "store_letter"]
 
 
 def line_names(position: Position, moves: list[Move]) -> list[str]:

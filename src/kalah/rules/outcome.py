@@ -14,12 +14,16 @@ from typing import Literal
 
 from .errors import KalahError
 from .position import Position
+from .pov import PovValue
 
 #: What ended a game: the board (the rules' end), or a decision off it.
 Termination = Literal["board", "resignation", "time", "forfeit"]
 TERMINATIONS: tuple[Termination, ...] = ("board", "resignation", "time", "forfeit")
 #: The terminations that decide a game before its board is over.
 DECISIONS: tuple[Termination, ...] = ("resignation", "time", "forfeit")
+#: What a player did in a game (:meth:`Outcome.word`), the best first: the columns of every standings table.
+ResultWord = Literal["won", "drew", "lost"]
+WORDS: tuple[ResultWord, ...] = ("won", "drew", "lost")
 
 
 @dataclass(frozen=True)
@@ -49,11 +53,23 @@ class Outcome:
         """A game ``loser`` lost off the board (resigned, ran out of time, forfeited)."""
         return cls(1 - loser, termination)
 
+    @classmethod
+    def expected(cls, value: PovValue, draw_below: float = 0.0) -> Outcome:
+        """The result ``value`` promises: the player it favours wins, a value of 0 is a draw, and so is one
+        whose size is under ``draw_below`` seeds (an estimate that close to 0 says nothing of the winner).
+
+        >>> Outcome.expected(PovValue(4, 1)).winner, Outcome.expected(PovValue(-0.5, 0), draw_below=1).winner
+        (1, None)
+        """
+        if value.value == 0 or abs(value.value) < draw_below:
+            return cls(None)
+        return cls(value.player if value.value > 0 else 1 - value.player)
+
     def score(self, player: int) -> float:
         """``player``'s score: 1 for a win, 0.5 for a draw, 0 for a loss."""
         return 0.5 if self.winner is None else float(self.winner == player)
 
-    def word(self, player: int) -> Literal["won", "drew", "lost"]:
+    def word(self, player: int) -> ResultWord:
         """What ``player`` did: won, drew or lost."""
         return "drew" if self.winner is None else "won" if self.winner == player else "lost"
 

@@ -16,29 +16,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any
 
 from .errors import IllegalMoveError, InvalidPositionError, KalahError
+from .moves import SWAP, Move, MoveEffect
+from .pov import PovValue
 from .variant import MAX_PITS, MAX_TOTAL_SEEDS, MIN_PITS, STANDARD, Variant
 from .wording import kind, plural, shown
 
-SWAP: Literal["swap"] = "swap"
-Move = int | Literal["swap"]
-
-
-@dataclass(frozen=True, slots=True)
-class MoveEffect:
-    """What a move did, for displays and animations (never needed to play)."""
-
-    player: int
-    move: Move
-    sown: tuple[int, ...]  # flat cell indices that received a seed, in order
-    extra_turn: bool
-    captured: int  # seeds moved to the store by a capture, the capturing seed included
-    capture_pit: int | None  # flat index of the pit whose opposite was captured
-    game_over: bool
+__all__ = ["SWAP", "Move", "MoveEffect", "Position"]
 
 
 class Position:
@@ -163,7 +150,7 @@ class Position:
         -12
         """
         margin = self.margin
-        return None if margin is None else (margin if self._to_move == 0 else -margin)
+        return None if margin is None else int(PovValue(margin, 0).pov(self._to_move))
 
     @property
     def winner(self) -> int | None:

@@ -22,12 +22,11 @@ from collections.abc import Iterable, Sequence
 from importlib.resources import files
 from typing import Any, Protocol
 
-from .notation import move_name
-from .position import SWAP, Move, MoveEffect, Position
+from .moves import SWAP, Move, MoveEffect, move_name
 from .variant import Variant
 from .wording import plural
 
-__all__ = ["BOARD_STYLE", "SEED_COLORS", "board_svg", "record_html", "result_label"]
+__all__ = ["BOARD_STYLE", "DrawnPosition", "SEED_COLORS", "board_svg", "record_html", "result_label"]
 
 #: The board's sizes and colours, shared with the browser board (``board.json``).
 BOARD_STYLE: dict[str, Any] = json.loads(files("kalah.rules").joinpath("board.json").read_text(encoding="utf-8"))
@@ -37,6 +36,37 @@ SEED_COLORS: list[tuple[str, str]] = [(light, dark) for light, dark in BOARD_STY
 
 # Every board gets its own prefix for its gradient ids: a notebook page holds many boards.
 _ids = itertools.count(1)
+
+
+class DrawnPosition(Protocol):
+    """What a drawing reads of a position (``kalah.Position``): this module needs nothing else of it, so that
+    ``Position._repr_svg_`` can import it without a cycle."""
+
+    @property
+    def variant(self) -> Variant:
+        """The rules the position is played under."""
+
+    @property
+    def to_move(self) -> int:
+        """The player to move."""
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        """The flat board."""
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @property
+    def scores(self) -> tuple[int, int] | None:
+        """The final totals, once over."""
+
+    def store(self, player: int) -> int:
+        """The seeds in ``player``'s store."""
+
+    def play_explained(self, move: Move) -> tuple[DrawnPosition, MoveEffect]:
+        """The position after ``move`` and what the move did."""
 
 
 class _Player(Protocol):
@@ -68,10 +98,10 @@ class GameLike(Protocol):
         """The variant of the game."""
 
     @property
-    def final(self) -> Position:
+    def final(self) -> DrawnPosition:
         """The position after the last move."""
 
-    def positions(self) -> Iterable[Position]:
+    def positions(self) -> Iterable[DrawnPosition]:
         """The start and the position after each move."""
 
     def result(self) -> dict[str, Any]:
@@ -120,7 +150,7 @@ def _defs(prefix: str) -> str:
 
 
 def board_svg(
-    position: Position,
+    position: DrawnPosition,
     effect: MoveEffect | None = None,
     *,
     bottom: int = 0,
@@ -290,7 +320,7 @@ def board_svg(
     return "".join(out)
 
 
-def result_label(position: Position, names: tuple[str, str] | None = None) -> str:
+def result_label(position: DrawnPosition, names: tuple[str, str] | None = None) -> str:
     """The result shown over a finished game's board ("you win 30 – 18", "Draw 24 – 24"); "" while it goes on."""
     scores = position.scores  # the final totals, once over
     if scores is None:

@@ -7,16 +7,20 @@ from __future__ import annotations
 import random
 import statistics
 import threading
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from kalah.core.builds import Engine
-from kalah.rules import Position
-from kalah.search import SearchError, search
+from kalah.rules import Move, Position, Variant
+
+from .options import AlgorithmName, EvaluationName, SearchError
+from .run import search
 
 #: Finished games in a row after which varied_positions gives up.
 MAX_MISSES = 1_000
 
 
-def varied_positions(variant, count: int, seed: int) -> list[Position]:
+def varied_positions(variant: Variant, count: int, seed: int) -> list[Position]:
     """The start and ``count`` positions reached by 2 to 20 random moves (none finished).
 
     Raises:
@@ -45,18 +49,24 @@ def varied_positions(variant, count: int, seed: int) -> list[Position]:
     return found
 
 
+#: Totals of one (algorithm, depth): nodes, leaves, seconds, table hits and cutoffs.
+Totals = dict[tuple[AlgorithmName, int], dict[str, float]]
+#: A decision the algorithms disagreed on: the depth, the position's number, each one's (value, move).
+Disagreement = tuple[int, int, dict[AlgorithmName, tuple[float | int | None, Move | None]]]
+
+
 def run_comparison(
-    algorithms,
-    depths,
-    positions,
-    evaluation,
-    on_search=None,
-    repeats=1,
-    completed=None,
-    found=None,
+    algorithms: Sequence[AlgorithmName],
+    depths: Sequence[int],
+    positions: Sequence[Position],
+    evaluation: EvaluationName,
+    on_search: Callable[[], object] | None = None,
+    repeats: int = 1,
+    completed: list[int] | None = None,
+    found: dict[str, Any] | None = None,
     engine: Engine | None = None,
     cancelled: threading.Event | None = None,
-):
+) -> tuple[Totals, list[Disagreement]]:
     """Totals per (algorithm, depth) and the decisions on which the algorithms disagreed.
 
     ``on_search`` is called after every single search (for a progress bar).
@@ -70,12 +80,12 @@ def run_comparison(
     (the ``engine`` given here): it returns at once, without counting the search
     the stop cut short. One deep search can take hours, so waiting for it is no way to stop.
     """
-    totals = {
+    totals: Totals = {
         (a, d): {"nodes": 0, "leaves": 0, "seconds": 0.0, "tt_hits": 0, "cutoffs": 0}
         for a in algorithms
         for d in depths
     }
-    disagreements: list = []
+    disagreements: list[Disagreement] = []
     # One engine for every search (each starts from an empty table), its pages in memory before the first:
     # a fresh table's first touches cost the kernel's zeroing, which made the first small searches several
     # times slower than deeper ones (minimax at depth 2 in 100-570 us, at depth 3 in 25).
@@ -86,9 +96,9 @@ def run_comparison(
         found.update(totals=totals, disagreements=disagreements)
     for depth in depths:
         for number, position in enumerate(positions):
-            answers = {}
+            answers: dict[AlgorithmName, tuple[float | int | None, Move | None]] = {}
             for algorithm in algorithms:
-                times = []
+                times: list[float] = []
                 for _ in range(max(1, repeats)):
                     if cancelled is not None and cancelled.is_set():
                         return totals, disagreements

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kalah.core import trace as core_trace
-from kalah.rules import Move, Position
+from kalah.rules import Move, Outcome, Position, PovValue
 
-from . import SearchError, SearchResult, _mcts_result, _move
+from .options import SearchError
+from .result import SearchResult, mcts_result_of, move_of
 from .tracing import check_traceable
 
 __all__ = [
@@ -121,11 +122,13 @@ class MctsTrace:
         wins = [0.0] * len(self.nodes)
         margins = [0] * len(self.nodes)
         for iteration in self.iterations[:count]:
+            final = PovValue(iteration.margin, 0)  # the playout's final margin, player 0's
+            outcome = Outcome.expected(final)
             for node in iteration.backpropagated:
-                mine = iteration.margin if self.nodes[node].mover == 0 else -iteration.margin
+                mover = self.nodes[node].mover
                 visits[node] += 1
-                wins[node] += 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
-                margins[node] += mine
+                wins[node] += outcome.score(mover)
+                margins[node] += int(final.pov(mover))
         return [MctsStats(v, w, m) for v, w, m in zip(visits, wins, margins, strict=False)]
 
     def ucb(self, node: int, after: int) -> float | None:
@@ -191,7 +194,7 @@ def trace_mcts(
         if parent < 0:
             nodes.append(MctsNode(number, None, None, 1 - position.to_move, position))
             continue
-        move: Move = _move(code)
+        move: Move = move_of(code)
         above = nodes[parent].position
         nodes.append(MctsNode(number, parent, move, above.to_move, above.play(move)))
     iterations = []
@@ -202,5 +205,5 @@ def trace_mcts(
             path.append(at)
             at = nodes[at].parent
         iterations.append(MctsIteration(number, tuple(reversed(path)), expanded if expanded >= 0 else None, margin))
-    result = _mcts_result(position, "strong", raw)
+    result = mcts_result_of(position, "strong", raw)
     return MctsTrace(position, playouts, float(exploration), seed, result, nodes, iterations)

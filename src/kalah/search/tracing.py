@@ -28,16 +28,8 @@ from kalah.core.search import INF, NO_MOVE, UNIT
 from kalah.rules import Move, Position
 from kalah.rules.wording import shown
 
-from . import (
-    EXACT_ALGORITHMS,
-    AlgorithmName,
-    SearchError,
-    SearchResult,
-    _one_of,
-    _result,
-    check_depth,
-    check_evaluation,
-)
+from .options import EXACT_ALGORITHMS, AlgorithmName, SearchError, check_depth, check_evaluation, one_of
+from .result import SearchResult, result_of
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -251,7 +243,7 @@ def trace(
     if isinstance(algorithm, str) and algorithm.strip().lower() == "mcts":
         raise SearchError(f"mcts cannot be traced (its tree is not a search to a depth); trace one of {accepted}")
     # the error of an unknown name lists only what a trace takes, not every algorithm kalah.search knows
-    algorithm = cast(AlgorithmName, _one_of(algorithm, TRACED_ALGORITHMS, "algorithm"))
+    algorithm = cast(AlgorithmName, one_of(algorithm, TRACED_ALGORITHMS, "algorithm"))
     evaluation = check_evaluation(evaluation)
     if depth is None:
         raise SearchError("a trace needs a depth (1 or more)")
@@ -297,7 +289,7 @@ def trace(
             raw["trace"]
         )
     ]
-    result = _result(position, algorithm, evaluation, raw)
+    result = result_of(position, algorithm, evaluation, raw)
     return SearchTrace(position, algorithm, last, evaluation, used, result, nodes, max_nodes)
 
 

@@ -4,7 +4,7 @@ uvicorn by itself closes a connection idle *between* requests, but waits
 for ever for the first request, for headers sent a byte at a time (each
 byte resets its timer) and for a body that never comes; every such
 connection holds a file descriptor. :func:`guarded_protocol` makes an HTTP
-protocol (uvicorn's h11 one) that adds, per :class:`ConnectionLimits`:
+protocol (uvicorn's h11 one) that adds, per :class:`HttpConnectionLimits`:
 
 - an idle timeout on a new connection as well (``idle_seconds``, uvicorn's
   ``timeout_keep_alive`` between requests);
@@ -44,7 +44,7 @@ log = logging.getLogger("kalah.web")
 
 
 @dataclass
-class ConnectionLimits:
+class HttpConnectionLimits:
     """How long a client may take and how many connections one address may hold; the counts of one server."""
 
     idle_seconds: float = 5.0
@@ -59,7 +59,7 @@ class ConnectionLimits:
     open_by_address: dict[str, int] = field(default_factory=dict)
 
 
-def guarded_protocol(limits: ConnectionLimits) -> type[H11Protocol]:
+def guarded_protocol(limits: HttpConnectionLimits) -> type[H11Protocol]:
     """uvicorn's h11 protocol with the timeouts and the per-address cap of ``limits`` (one server's)."""
 
     class GuardedH11Protocol(H11Protocol):
@@ -224,7 +224,7 @@ def server_config(
     app: Any,
     host: str,
     port: int,
-    limits: ConnectionLimits | None = None,
+    limits: HttpConnectionLimits | None = None,
     log_level: str = "warning",
     **options: Any,
 ) -> Any:
@@ -232,7 +232,7 @@ def server_config(
     ``options`` are more of uvicorn's (``kalah arena serve``'s WebSocket sizes, say)."""
     import uvicorn
 
-    limits = limits or ConnectionLimits()
+    limits = limits or HttpConnectionLimits()
     config = uvicorn.Config(
         app,
         host=host,

@@ -57,6 +57,84 @@ typedef struct {
     uint8_t moves[KALAH_MAX_MOVES];
 } ks_mnode;
 
+/* A node of the position already in `q->s`, reached by `move` of `mover` from `parent`; no child yet. */
+static inline void ks_mnode_init(const kalah_rules *r, ks_mnode *q, int32_t parent, uint8_t move, uint8_t mover)
+{
+    q->parent = parent;
+    q->child = -1;
+    q->n = (uint8_t)kalah_legal_moves(r, &q->s, q->moves);
+    q->tried = 0;
+    q->move = move;
+    q->mover = mover;
+    q->visits = 0;
+    q->wins = q->margin = 0;
+}
+
+/* Selection: from the root down through fully expanded nodes, the child of highest UCB1 each time;
+ * returns the node it stops at and its depth in `level`. */
+static inline long ks_mcts_select(const ks_mnode *nodes, long count, double exploration, int *level)
+{
+    long at = 0;
+    *level = 0;
+    while (nodes[at].n > 0 && nodes[at].tried == nodes[at].n) {
+        const ks_mnode *p = &nodes[at];
+        double logn = log((double)p->visits), best = -1;
+        long pick = p->child;
+        KALAH_ASSERT(p->child > at && p->child + p->n <= count);
+        for (int k = 0; k < p->n; k++) {
+            const ks_mnode *q = &nodes[p->child + k];
+            KALAH_ASSERT(q->visits > 0 && q->parent == at); /* a created child has had its playout */
+            double u = q->wins / q->visits + exploration * sqrt(logn / q->visits);
+            if (u > best) {
+                best = u;
+                pick = p->child + k;
+            }
+        }
+        at = pick;
+        (*level)++;
+    }
+    (void)count;
+    return at;
+}
+
+/* Back-propagation: the playout's final margin (player 0's) counted for the mover into every node
+ * from `at` up to the root. */
+static inline void ks_mcts_backpropagate(ks_mnode *nodes, long at, int margin)
+{
+    for (long i = at; i >= 0; i = nodes[i].parent) {
+        ks_mnode *q = &nodes[i];
+        KALAH_ASSERT(q->parent < i); /* parents are created before their children */
+        int mine = q->mover ? -margin : margin;
+        q->visits++;
+        q->wins += mine > 0 ? 1.0 : mine == 0 ? 0.5 : 0.0;
+        q->margin += mine;
+    }
+}
+
+/* The answer: the root's moves with their children's counts, the most visited the best. */
+static void ks_mcts_answer(const ks_mnode *nodes, long count, long playouts, int deepest, ks_mcts_result *out)
+{
+    out->playouts = playouts;
+    out->nodes = count;
+    out->depth = deepest;
+    out->n = nodes[0].n;
+    out->best_move = KS_NO_MOVE;
+    long best_visits = -1;
+    for (int k = 0; k < nodes[0].n; k++) {
+        out->moves[k] = nodes[0].moves[k];
+        if (nodes[0].child >= 0 && k < nodes[0].tried) {
+            const ks_mnode *q = &nodes[nodes[0].child + k];
+            out->visits[k] = q->visits;
+            out->wins[k] = q->wins;
+            out->margin[k] = q->margin;
+        }
+        if (out->visits[k] > best_visits) {
+            best_visits = out->visits[k];
+            out->best_move = out->moves[k];
+        }
+    }
+}
+
 int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, double deadline, double exploration,
             uint64_t seed, long max_nodes, ks_mcts_result *out KM_TRACE_PARAM)
 {
@@ -77,38 +155,13 @@ int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, do
     long count = 1, playouts = 0;
     int deepest = 0;
     nodes[0].s = *root;
-    nodes[0].parent = -1;
-    nodes[0].child = -1;
-    nodes[0].n = (uint8_t)kalah_legal_moves(r, root, nodes[0].moves);
-    nodes[0].tried = 0;
-    nodes[0].move = KS_NO_MOVE;
-    nodes[0].mover = (uint8_t)(1 - root->to_move);
-    nodes[0].visits = 0;
-    nodes[0].wins = nodes[0].margin = 0;
+    ks_mnode_init(r, &nodes[0], -1, KS_NO_MOVE, (uint8_t)(1 - root->to_move));
     while (nodes[0].n > 0) {
         if (max_playouts > 0 && playouts >= max_playouts) break;
         if ((max_playouts <= 0 || deadline > 0) && (playouts & 63) == 0 && deadline > 0 && kalah_now() >= deadline)
             break;
-        /* selection */
-        long at = 0;
-        int level = 0;
-        while (nodes[at].n > 0 && nodes[at].tried == nodes[at].n) {
-            ks_mnode *p = &nodes[at];
-            double logn = log((double)p->visits), best = -1;
-            long pick = p->child;
-            KALAH_ASSERT(p->child > at && p->child + p->n <= count);
-            for (int k = 0; k < p->n; k++) {
-                ks_mnode *q = &nodes[p->child + k];
-                KALAH_ASSERT(q->visits > 0 && q->parent == at); /* a created child has had its playout */
-                double u = q->wins / q->visits + exploration * sqrt(logn / q->visits);
-                if (u > best) {
-                    best = u;
-                    pick = p->child + k;
-                }
-            }
-            at = pick;
-            level++;
-        }
+        int level;
+        long at = ks_mcts_select(nodes, count, exploration, &level);
         /* expansion: children are allocated together, created one at a time */
 #ifdef KALAH_TRACE
         const long selected = at;
@@ -127,18 +180,11 @@ int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, do
                 long ci = p->child + p->tried;
                 ks_mnode *q = &nodes[ci];
                 q->s = p->s;
-                q->move = p->moves[p->tried];
-                q->mover = p->s.to_move;
-                kalah_play(r, &q->s, q->move);
-                q->parent = (int32_t)at;
-                q->child = -1;
-                q->n = (uint8_t)kalah_legal_moves(r, &q->s, q->moves);
-                q->tried = 0;
-                q->visits = 0;
-                q->wins = q->margin = 0;
+                kalah_play(r, &q->s, p->moves[p->tried]);
+                ks_mnode_init(r, q, (int32_t)at, p->moves[p->tried], p->s.to_move);
                 p->tried++;
 #ifdef KALAH_TRACE
-                if (!km_trace_node(trace, numbers, ci, (long)q->parent, q->move)) break;
+                if (!km_trace_node(trace, numbers, ci, (long)at, q->move)) break;
                 expanded = ci;
 #endif
                 at = ci;
@@ -153,36 +199,10 @@ int ks_mcts(const kalah_rules *r, const kalah_state *root, long max_playouts, do
         if (!km_trace_iteration(trace, numbers, selected, expanded, margin)) break; /* sized never to happen */
 #endif
         playouts++;
-        /* back-propagation */
-        for (long i = at; i >= 0; i = nodes[i].parent) {
-            ks_mnode *q = &nodes[i];
-            KALAH_ASSERT(q->parent < i); /* parents are created before their children */
-            int mine = q->mover ? -margin : margin;
-            q->visits++;
-            q->wins += mine > 0 ? 1.0 : mine == 0 ? 0.5 : 0.0;
-            q->margin += mine;
-        }
+        ks_mcts_backpropagate(nodes, at, margin);
     }
     KALAH_ASSERT(nodes[0].n == 0 || nodes[0].visits == (uint32_t)playouts);
-    out->playouts = playouts;
-    out->nodes = count;
-    out->depth = deepest;
-    out->n = nodes[0].n;
-    out->best_move = KS_NO_MOVE;
-    long best_visits = -1;
-    for (int k = 0; k < nodes[0].n; k++) {
-        out->moves[k] = nodes[0].moves[k];
-        if (nodes[0].child >= 0 && k < nodes[0].tried) {
-            ks_mnode *q = &nodes[nodes[0].child + k];
-            out->visits[k] = q->visits;
-            out->wins[k] = q->wins;
-            out->margin[k] = q->margin;
-        }
-        if (out->visits[k] > best_visits) {
-            best_visits = out->visits[k];
-            out->best_move = out->moves[k];
-        }
-    }
+    ks_mcts_answer(nodes, count, playouts, deepest, out);
     free(nodes);
 #ifdef KALAH_TRACE
     free(numbers);

@@ -16,8 +16,8 @@
 static __attribute__((noinline)) void ks_order(const ks_context *c, const kalah_state *s, uint8_t *moves, int n,
                                                int first)
 {
-    if (!c->ordering || n < 2) return;
-    const kalah_rules *r = &c->rules;
+    if (!c->settings.ordering || n < 2) return;
+    const kalah_rules *r = &c->settings.rules;
     const int m = r->pits;
     const kalah_cell *own = s->cell + kalah_base(r, s->to_move);
     const kalah_cell *opp = s->cell + kalah_base(r, 1 - s->to_move);

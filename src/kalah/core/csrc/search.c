@@ -25,13 +25,13 @@
 void ks_init(ks_context *c, const kalah_rules *r, int eval, ks_entry *table, uint64_t table_size)
 {
     memset(c, 0, sizeof *c);
-    c->rules = *r;
-    c->eval = eval;
-    c->table = table_size ? table : NULL;
-    c->mask = table_size ? table_size - 1 : 0;
-    c->use_table = c->table != NULL;
-    c->ordering = 1;
-    c->aspiration = 1;
+    c->settings.rules = *r;
+    c->settings.eval = eval;
+    c->shared.table = table_size ? table : NULL;
+    c->shared.mask = table_size ? table_size - 1 : 0;
+    c->settings.use_table = c->shared.table != NULL;
+    c->settings.ordering = 1;
+    c->settings.aspiration = 1;
     c->clock_countdown = 1024;
 }
 
@@ -39,12 +39,12 @@ void ks_clear(ks_context *c)
 {
     /* A new salt in every key makes the old entries unreachable: as good as
      * zeroing the table (entries are always replaced), without the cost. */
-    c->salt = kalah_mix64(++c->generation * KALAH_GOLDEN);
+    c->shared.salt = kalah_mix64(++c->shared.generation * KALAH_GOLDEN);
     memset(&c->stats, 0, sizeof c->stats);
-    c->heuristic = 0;
+    c->stats.heuristic = 0;
     c->aborted = 0;
-    c->root_n = 0;
-    c->depth = 0;
+    c->root.n = 0;
+    c->root.depth = 0;
 }
 
 /* ---- shared pieces ------------------------------------------------------ */
@@ -55,9 +55,9 @@ static inline int ks_enter(ks_context *c)
     c->stats.nodes++;
     if (--c->clock_countdown <= 0) {
         c->clock_countdown = 1024;
-        if (c->deadline > 0 && kalah_now() >= c->deadline) c->aborted = 1;
-        if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)) c->aborted = 1;
-        if (c->answered && __atomic_load_n(c->answered, __ATOMIC_RELAXED)) c->aborted = 1;
+        if (c->settings.deadline > 0 && kalah_now() >= c->settings.deadline) c->aborted = 1;
+        if (c->shared.stop && __atomic_load_n(c->shared.stop, __ATOMIC_RELAXED)) c->aborted = 1;
+        if (c->shared.answered && __atomic_load_n(c->shared.answered, __ATOMIC_RELAXED)) c->aborted = 1;
     }
     return !c->aborted;
 }
@@ -65,15 +65,16 @@ static inline int ks_enter(ks_context *c)
 /* A leaf: a finished game, an oracle position, or the depth limit. */
 static inline int ks_leaf(ks_context *c, const kalah_state *s, int depth, int *value)
 {
-    const kalah_rules *r = &c->rules;
+    const kalah_rules *r = &c->settings.rules;
     if (kalah_is_over(r, s)) {
         c->stats.leaves++;
         *value = kalah_eval_final(r, s);
         return 1;
     }
-    if (c->oracle) {
+    if (c->settings.oracle) {
         int in_pits = kalah_side_seeds(r, s, 0) + kalah_side_seeds(r, s, 1), rest;
-        if (in_pits <= c->oracle->max_seeds && c->oracle->probe(c->oracle->db, r, s, &rest)) {
+        if (in_pits <= c->settings.oracle->max_seeds &&
+            c->settings.oracle->probe(c->settings.oracle->db, r, s, &rest)) {
             int me = s->to_move;
             KALAH_ASSERT(-in_pits <= rest && rest <= in_pits);
             c->stats.leaves++;
@@ -84,8 +85,8 @@ static inline int ks_leaf(ks_context *c, const kalah_state *s, int depth, int *v
     }
     if (depth <= 0) {
         c->stats.leaves++;
-        c->heuristic++;
-        *value = kalah_evaluate(c->eval, r, s);
+        c->stats.heuristic++;
+        *value = kalah_evaluate(c->settings.eval, r, s);
         return 1;
     }
     return 0;
@@ -99,7 +100,7 @@ static inline int ks_leaf(ks_context *c, const kalah_state *s, int depth, int *v
 /* What an interior node keeps from opening to storing its result. */
 typedef struct {
     uint64_t key;              /* its table key, when tabled */
-    uint64_t heuristic_before; /* c->heuristic on entry: did a heuristic leaf contribute? */
+    uint64_t heuristic_before; /* c->stats.heuristic on entry: did a heuristic leaf contribute? */
     int tabled;                /* the node reads and writes the table */
     int first;                 /* the table's move, searched first */
     int n;                     /* the legal moves, in search order */
@@ -113,11 +114,11 @@ static inline ks_entry *ks_node_probe(ks_context *c, ks_node *nd, const kalah_st
 {
     ks_entry *e = NULL;
     nd->key = 0;
-    nd->heuristic_before = c->heuristic;
-    nd->tabled = c->table && depth >= min_depth;
+    nd->heuristic_before = c->stats.heuristic;
+    nd->tabled = c->shared.table && depth >= min_depth;
     if (nd->tabled) {
         nd->key = ks_key(c, s);
-        if (c->use_table) {
+        if (c->settings.use_table) {
             c->stats.tt_probes++;
             e = ks_table_find(c, nd->key, &nd->hit);
             KALAH_ASSERT(!e || ks_entry_sane(c, e, s));
@@ -130,7 +131,7 @@ static inline ks_entry *ks_node_probe(ks_context *c, ks_node *nd, const kalah_st
 /* The legal moves in search order, the table's move first. */
 static inline void ks_node_moves(ks_context *c, ks_node *nd, const kalah_state *s)
 {
-    nd->n = kalah_legal_moves(&c->rules, s, nd->moves);
+    nd->n = kalah_legal_moves(&c->settings.rules, s, nd->moves);
     KALAH_ASSERT(nd->n > 0); /* not a leaf, so the game goes on */
     ks_order(c, s, nd->moves, nd->n, nd->first);
 }
@@ -182,7 +183,7 @@ static inline int ks_bound_flag(int value, int alpha, int beta)
 /* Is the child of a node of this depth at the frontier (depth 1, or the game
  * is over)? Then it is a leaf, visited by its parent without a call. */
 static inline int ks_frontier(const ks_context *c, const kalah_state *child, int depth)
-{ return depth == 1 || kalah_is_over(&c->rules, child); }
+{ return depth == 1 || kalah_is_over(&c->settings.rules, child); }
 
 /* The value of a frontier child (entered with ks_enter) for its parent s: a
  * leaf's value is exact, so no window is needed. */
@@ -215,12 +216,12 @@ static int ks_minimax(ks_context *c, const kalah_state *s, int depth)
         return value;
     }
     /* Step 2. The best of every move's value, the moves in plain pit order. */
-    nd.n = kalah_legal_moves(&c->rules, s, nd.moves);
+    nd.n = kalah_legal_moves(&c->settings.rules, s, nd.moves);
     KALAH_ASSERT(nd.n > 0);
     int best = -KS_INF, best_move = KS_NO_MOVE;
     for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
-        kalah_play(&c->rules, &child, nd.moves[k]);
+        kalah_play(&c->settings.rules, &child, nd.moves[k]);
         KS_TRACE_CHILD(c, nd.moves[k], KS_K_SEARCH);
         int v = KS_SAME(s, child) ? ks_minimax(c, &child, depth - 1) : -ks_minimax(c, &child, depth - 1);
         if (c->aborted) return 0;
@@ -254,7 +255,7 @@ static int ks_alphabeta(ks_context *c, const kalah_state *s, int depth, int alph
     int best = -KS_INF, best_move = KS_NO_MOVE, a = alpha;
     for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
-        kalah_play(&c->rules, &child, nd.moves[k]);
+        kalah_play(&c->settings.rules, &child, nd.moves[k]);
         KS_TRACE_CHILD(c, nd.moves[k], KS_K_SEARCH);
         int v;
         if (ks_frontier(c, &child, depth)) {
@@ -303,7 +304,7 @@ static int ks_pvs(ks_context *c, const kalah_state *s, int depth, int alpha, int
     for (int i = 0; i < nd.n + n_later; i++) {
         int k = i < nd.n ? i : later[i - nd.n];
         kalah_state child = *s;
-        kalah_play(&c->rules, &child, nd.moves[k]);
+        kalah_play(&c->settings.rules, &child, nd.moves[k]);
         int same = KS_SAME(s, child), v;
         uint64_t busy = 0;
         if (k > 0 && ks_busy_defer(c, &child, depth - 1, i < nd.n, &busy)) {
@@ -371,7 +372,7 @@ static int ks_scout_test(ks_context *c, const kalah_state *s, int depth, int v, 
     ks_node_moves(c, &nd, s);
     for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
-        kalah_play(&c->rules, &child, nd.moves[k]);
+        kalah_play(&c->settings.rules, &child, nd.moves[k]);
         KS_TRACE_CHILD(c, nd.moves[k], KS_K_TEST);
         /* The mover maximizes: one child that passes is enough. For a child where
          * the opponent moves, "-value(child) > v" is "not value(child) >= -v". */
@@ -405,7 +406,7 @@ static int ks_scout_eval(ks_context *c, const kalah_state *s, int depth)
     int best = 0, best_move = KS_NO_MOVE;
     for (int k = 0; k < nd.n; k++) {
         kalah_state child = *s;
-        kalah_play(&c->rules, &child, nd.moves[k]);
+        kalah_play(&c->settings.rules, &child, nd.moves[k]);
         int same = KS_SAME(s, child);
         KS_TRACE_CHILD(c, nd.moves[k], k == 0 ? KS_K_EVAL : KS_K_TEST);
         if (k == 0) {
@@ -447,7 +448,8 @@ static int ks_mtdf(ks_context *c, const kalah_state *s, int depth, int guess)
         else
             lower = g;
     }
-    KALAH_ASSERT((lower == g && g == upper) || c->deeper_entries); /* deeper entries may disagree between passes */
+    KALAH_ASSERT((lower == g && g == upper) ||
+                 c->settings.deeper_entries); /* deeper entries may disagree between passes */
     return g;
 }
 
@@ -461,7 +463,7 @@ static int ks_mtdf(ks_context *c, const kalah_state *s, int depth, int guess)
  * `aspiration` is set. */
 static int ks_pvs_aspiration(ks_context *c, const kalah_state *child, int depth, int guess)
 {
-    if (!c->aspiration || c->root_n == 0) return ks_pvs(c, child, depth, -KS_INF, KS_INF);
+    if (!c->settings.aspiration || c->root.n == 0) return ks_pvs(c, child, depth, -KS_INF, KS_INF);
     int lo = guess - KS_ASPIRATION, hi = guess + KS_ASPIRATION;
     int v = ks_pvs(c, child, depth, lo, hi);
     if (c->aborted || (lo < v && v < hi)) return v;
@@ -485,10 +487,10 @@ static int ks_child_value(ks_context *c, int algorithm, const kalah_state *s, co
         break;
     case KS_PVS:
         KS_TRACE_KIND(c, KS_K_PV);
-        v = ks_pvs_aspiration(c, child, depth, KS_SAME(s, *child) ? c->value : -c->value);
+        v = ks_pvs_aspiration(c, child, depth, KS_SAME(s, *child) ? c->root.value : -c->root.value);
         break;
     case KS_MTDF: {
-        int guess = c->root_n ? c->value : 0;
+        int guess = c->root.n ? c->root.value : 0;
         v = ks_mtdf(c, child, depth, KS_SAME(s, *child) ? guess : -guess);
         break;
     }
@@ -541,121 +543,139 @@ static int ks_child_above(ks_context *c, int algorithm, const kalah_state *s, co
     }
 }
 
+/* A root move's value as ks_root searches it, and whether it is exact (else an upper bound). */
+typedef struct {
+    int values[KALAH_MAX_MOVES];     /* by the index of the move in `moves` */
+    uint8_t flags[KALAH_MAX_MOVES];  /* KS_EXACT, KS_UPPER, KS_UNKNOWN (not searched) */
+    int best, best_move;
+} ks_root_search;
+
+/* MTD(f) at the root: the root's value by its passes, then the best move is the first move (by code)
+ * whose null-window test reaches it. 0 when the search was stopped. */
+static int ks_root_mtdf(ks_context *c, const kalah_state *s, const uint8_t *moves, int n, int depth, int guess,
+                        ks_root_search *found)
+{
+    const kalah_rules *r = &c->settings.rules;
+    KS_TRACE_MOVE(c, KS_TRACE_NEW_ROOT); /* each pass on the root's position is a root of its own */
+    int value = ks_mtdf(c, s, depth, guess);
+    if (c->aborted) return 0;
+    for (int k = 0; k < n; k++) {
+        kalah_state child = *s;
+        kalah_play(r, &child, moves[k]);
+        KS_TRACE_MOVE(c, moves[k]);
+        int exact, v = ks_child_above(c, KS_PVS, s, &child, depth - 1, value - 1, &exact);
+        if (c->aborted) return 0;
+        found->values[k] = v;
+        found->flags[k] = exact ? KS_EXACT : KS_UPPER;
+        if (exact) {
+            found->best = v;
+            found->best_move = moves[k];
+            break;
+        }
+    }
+    if (found->best_move == KS_NO_MOVE) {
+        /* Entries of deeper searches (deeper_entries) can make the tests disagree with
+         * the passes on the root: take the move that came closest. */
+        KALAH_ASSERT(c->settings.deeper_entries);
+        for (int k = 0; k < n; k++)
+            if (found->values[k] > found->best) {
+                found->best = found->values[k];
+                found->best_move = moves[k];
+            }
+    }
+    KALAH_ASSERT(found->best == value || c->settings.deeper_entries); /* else some move reaches the root's value */
+    return 1;
+}
+
+/* The other algorithms at the root: every move in the search order `order`, the first searched in full,
+ * the others only as far as they could beat the best so far (all in full with all_values or minimax).
+ * 0 when the search was stopped. */
+static int ks_root_moves(ks_context *c, int algorithm, const kalah_state *s, const uint8_t *moves, const uint8_t *order,
+                         int n, int depth, ks_root_search *found)
+{
+    const kalah_rules *r = &c->settings.rules;
+    int later[KALAH_MAX_MOVES], n_later = 0; /* as in ks_pvs: moves another thread is busy with go last */
+    for (int i = 0; i < n + n_later; i++) {
+        int mv = i < n ? order[i] : later[i - n], k = 0;
+        while (moves[k] != mv) k++;
+        KALAH_ASSERT(k < n); /* the search order is a permutation of the legal moves */
+        kalah_state child = *s;
+        kalah_play(r, &child, mv);
+        uint64_t busy = 0;
+        if (i > 0 && ks_busy_defer(c, &child, depth - 1, i < n, &busy)) {
+            later[n_later++] = mv;
+            continue;
+        }
+        KS_TRACE_MOVE(c, mv);
+        int v, exact;
+        if (i == 0 || c->settings.all_values || algorithm == KS_MINIMAX) {
+            v = ks_child_value(c, algorithm, s, &child, depth - 1);
+            exact = 1;
+        } else {
+            /* Ties go to the lowest move code: a lower code than the best so far
+             * must only equal it, a higher one must beat it. */
+            int threshold = mv < found->best_move ? found->best - 1 : found->best;
+            v = ks_child_above(c, algorithm, s, &child, depth - 1, threshold, &exact);
+        }
+        if (busy) ks_busy_unmark(c, busy);
+        if (c->aborted) return 0;
+        found->values[k] = v;
+        found->flags[k] = exact ? KS_EXACT : KS_UPPER;
+        if (exact && (v > found->best || (v == found->best && mv < found->best_move))) {
+            found->best = v;
+            found->best_move = mv;
+        }
+    }
+    return 1;
+}
+
 int ks_root(ks_context *c, int algorithm, const kalah_state *s, int depth)
 {
-    const kalah_rules *r = &c->rules;
+    const kalah_rules *r = &c->settings.rules;
     uint8_t moves[KALAH_MAX_MOVES], order[KALAH_MAX_MOVES];
-    int values[KALAH_MAX_MOVES];
-    uint8_t flags[KALAH_MAX_MOVES];
     int n = kalah_legal_moves(r, s, moves);
-    uint64_t heuristic_before = c->heuristic;
+    uint64_t heuristic_before = c->stats.heuristic;
     c->aborted = 0;
-    if (n == 0) {
-        c->stats.nodes++;
-        if (!KS_TRACE_ROOT(c, algorithm, depth)) return 0;
-        c->stats.leaves++;
-        c->root_n = 0;
-        c->value = kalah_eval_final(r, s);
-        c->best_move = KS_NO_MOVE;
-        c->depth = depth;
-        c->exact = 1;
-        KS_TRACE_EXIT(c, c->value, KS_EXACT, 0);
-        return 1;
-    }
     c->stats.nodes++;
     if (!KS_TRACE_ROOT(c, algorithm, depth)) return 0;
+    if (n <= 0) { /* none: the game is over (never below: the compiler cannot tell) */
+        c->stats.leaves++;
+        c->root = (ks_root_result){
+            .n = 0, .value = kalah_eval_final(r, s), .best_move = KS_NO_MOVE, .depth = depth, .exact = 1};
+        KS_TRACE_EXIT(c, c->root.value, KS_EXACT, 0);
+        return 1;
+    }
     /* Search order: the previous iteration's (best first), else the static ordering. */
-    int have_order = c->root_n == n && memcmp(c->root_moves, moves, n) == 0;
+    int have_order = c->root.n == n && memcmp(c->root.moves, moves, n) == 0;
     if (have_order)
-        memcpy(order, c->root_order, n);
+        memcpy(order, c->root.order, n);
     else {
         memcpy(order, moves, n);
         ks_order(c, s, order, n, KS_NO_MOVE);
     }
-    for (int k = 0; k < n; k++) flags[k] = KS_UNKNOWN, values[k] = 0;
-
-    int best = -KS_INF, best_move = KS_NO_MOVE, value = 0;
-    if (algorithm == KS_MTDF && !c->all_values) {
-        /* MTD(f) finds the root value; the best move is then the first move (by
-         * code) whose null-window test reaches it. */
-        int guess = have_order ? c->value : 0;
-        KS_TRACE_MOVE(c, KS_TRACE_NEW_ROOT); /* each pass on the root's position is a root of its own */
-        value = ks_mtdf(c, s, depth, guess);
-        if (c->aborted) return 0;
-        for (int k = 0; k < n; k++) {
-            kalah_state child = *s;
-            kalah_play(r, &child, moves[k]);
-            KS_TRACE_MOVE(c, moves[k]);
-            int exact, v = ks_child_above(c, KS_PVS, s, &child, depth - 1, value - 1, &exact);
-            if (c->aborted) return 0;
-            values[k] = v;
-            flags[k] = exact ? KS_EXACT : KS_UPPER;
-            if (exact) {
-                best = v;
-                best_move = moves[k];
-                break;
-            }
-        }
-        if (best_move == KS_NO_MOVE) {
-            /* Entries of deeper searches (deeper_entries) can make the tests disagree with
-             * the passes on the root: take the move that came closest. */
-            KALAH_ASSERT(c->deeper_entries);
-            for (int k = 0; k < n; k++)
-                if (values[k] > best) {
-                    best = values[k];
-                    best_move = moves[k];
-                }
-        }
-        KALAH_ASSERT(best == value || c->deeper_entries); /* else some move reaches the root's value */
-    } else {
-        int later[KALAH_MAX_MOVES], n_later = 0; /* as in ks_pvs: moves another thread is busy with go last */
-        for (int i = 0; i < n + n_later; i++) {
-            int mv = i < n ? order[i] : later[i - n], k = 0;
-            while (moves[k] != mv) k++;
-            KALAH_ASSERT(k < n); /* the search order is a permutation of the legal moves */
-            kalah_state child = *s;
-            kalah_play(r, &child, mv);
-            uint64_t busy = 0;
-            if (i > 0 && ks_busy_defer(c, &child, depth - 1, i < n, &busy)) {
-                later[n_later++] = mv;
-                continue;
-            }
-            KS_TRACE_MOVE(c, mv);
-            int v, exact;
-            if (i == 0 || c->all_values || algorithm == KS_MINIMAX) {
-                v = ks_child_value(c, algorithm, s, &child, depth - 1);
-                exact = 1;
-            } else {
-                /* Ties go to the lowest move code: a lower code than the best so far
-                 * must only equal it, a higher one must beat it. */
-                int threshold = mv < best_move ? best - 1 : best;
-                v = ks_child_above(c, algorithm, s, &child, depth - 1, threshold, &exact);
-            }
-            if (busy) ks_busy_unmark(c, busy);
-            if (c->aborted) return 0;
-            values[k] = v;
-            flags[k] = exact ? KS_EXACT : KS_UPPER;
-            if (exact && (v > best || (v == best && mv < best_move))) {
-                best = v;
-                best_move = mv;
-            }
-        }
-    }
+    ks_root_search found = {.best = -KS_INF, .best_move = KS_NO_MOVE};
+    for (int k = 0; k < n; k++) found.flags[k] = KS_UNKNOWN;
+    int completed = algorithm == KS_MTDF && !c->settings.all_values
+                        ? ks_root_mtdf(c, s, moves, n, depth, have_order ? c->root.value : 0, &found)
+                        : ks_root_moves(c, algorithm, s, moves, order, n, depth, &found);
+    if (!completed) return 0; /* the root result stays that of the last completed iteration */
     /* Completed: publish, and order the next iteration best first, then by value. */
-    KALAH_ASSERT(best_move != KS_NO_MOVE && -KS_INF < best && best < KS_INF);
-    c->root_n = n;
-    memcpy(c->root_moves, moves, n);
-    memcpy(c->root_values, values, sizeof(int) * n);
-    memcpy(c->root_flags, flags, n);
-    c->value = best;
-    c->best_move = best_move;
-    c->depth = depth;
-    c->exact = c->heuristic == heuristic_before;
+    KALAH_ASSERT(found.best_move != KS_NO_MOVE && -KS_INF < found.best && found.best < KS_INF);
+    ks_root_result result = {.n = n,
+                             .best_move = found.best_move,
+                             .value = found.best,
+                             .depth = depth,
+                             .exact = c->stats.heuristic == heuristic_before};
+    memcpy(result.moves, moves, n);
+    memcpy(result.values, found.values, sizeof(int) * n);
+    memcpy(result.flags, found.flags, n);
     int key[KALAH_MAX_MOVES];
-    for (int k = 0; k < n; k++) key[k] = moves[k] == best_move ? KS_INF : flags[k] == KS_UNKNOWN ? -KS_INF : values[k];
-    memcpy(c->root_order, moves, n);
-    kalah_sort_by_key(key, c->root_order, n);
-    KS_TRACE_EXIT(c, best, KS_EXACT, 0);
+    for (int k = 0; k < n; k++)
+        key[k] = moves[k] == found.best_move ? KS_INF : found.flags[k] == KS_UNKNOWN ? -KS_INF : found.values[k];
+    memcpy(result.order, moves, n);
+    kalah_sort_by_key(key, result.order, n);
+    c->root = result;
+    KS_TRACE_EXIT(c, found.best, KS_EXACT, 0);
     return 1;
 }
 
@@ -673,42 +693,27 @@ int ks_iterate(ks_context *c, int algorithm, const kalah_state *s, int first, in
     int done = 0;
     if (last > KS_MAX_DEPTH) last = KS_MAX_DEPTH;
     if (first < 1) first = 1;
-    c->root_n = 0;
+    c->root.n = 0;
     int settled = 0, last_best = KS_NO_MOVE, step = 1;
     /* pvs to a fixed depth (no deadline: nobody needs the depths in between) prepares its last
      * iteration with a few shallower ones, KS_PREPARE_STEP apart, not with every depth. */
-    if (algorithm == KS_PVS && c->deadline == 0 && c->soft_deadline == 0 && first < last &&
+    if (algorithm == KS_PVS && c->settings.deadline == 0 && c->settings.soft_deadline == 0 && first < last &&
         last >= KS_PREPARE_MIN_DEPTH)
         first = ks_prepared_first(first, last, &step);
     for (int depth = first; depth <= last; depth += step) {
-        double iteration_started = c->soft_deadline > 0 ? kalah_now() : 0;
-        int saved_n = c->root_n, saved_best = c->best_move, saved_value = c->value, saved_depth = c->depth,
-            saved_exact = c->exact;
-        int saved_values[KALAH_MAX_MOVES];
-        uint8_t saved_flags[KALAH_MAX_MOVES];
-        memcpy(saved_values, c->root_values, sizeof saved_values);
-        memcpy(saved_flags, c->root_flags, sizeof saved_flags);
-        if (!ks_root(c, algorithm, s, depth)) {
-            /* restore the last completed iteration */
-            c->root_n = saved_n;
-            c->best_move = saved_best;
-            c->value = saved_value;
-            c->depth = saved_depth;
-            c->exact = saved_exact;
-            memcpy(c->root_values, saved_values, sizeof saved_values);
-            memcpy(c->root_flags, saved_flags, sizeof saved_flags);
-            break;
-        }
+        double iteration_started = c->settings.soft_deadline > 0 ? kalah_now() : 0;
+        if (!ks_root(c, algorithm, s, depth)) break; /* the root result is the last completed iteration's */
         done++;
-        if (c->exact) break; /* proven: deeper searches give the same answer */
-        if (c->soft_deadline > 0) {
+        if (c->root.exact) break; /* proven: deeper searches give the same answer */
+        if (c->settings.soft_deadline > 0) {
             /* Time management: spend the time where the choice is still open. */
             double now = kalah_now(), took = now - iteration_started;
-            settled = c->best_move == last_best ? settled + 1 : 0;
-            last_best = c->best_move;
-            if (c->root_n == 1) break;                                  /* forced */
-            if (now >= c->soft_deadline && settled >= 2) break;         /* settled */
-            if (c->deadline > 0 && now + 2 * took > c->deadline) break; /* the next could not finish */
+            settled = c->root.best_move == last_best ? settled + 1 : 0;
+            last_best = c->root.best_move;
+            if (c->root.n == 1) break;                                  /* forced */
+            if (now >= c->settings.soft_deadline && settled >= 2) break;         /* settled */
+            if (c->settings.deadline > 0 && now + 2 * took > c->settings.deadline)
+                break; /* the next could not finish */
         }
     }
     return done;
@@ -719,12 +724,12 @@ int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max)
     kalah_state t = *s;
     uint8_t moves[KALAH_MAX_MOVES];
     int len = 0;
-    if (c->root_n == 0 || c->best_move == KS_NO_MOVE || max < 1) return 0;
-    pv[len++] = (uint8_t)c->best_move;
-    kalah_play(&c->rules, &t, c->best_move);
+    if (c->root.n == 0 || c->root.best_move == KS_NO_MOVE || max < 1) return 0;
+    pv[len++] = (uint8_t)c->root.best_move;
+    kalah_play(&c->settings.rules, &t, c->root.best_move);
     depth--;
-    while (c->table && len < max && depth > 0) {
-        int n = kalah_legal_moves(&c->rules, &t, moves);
+    while (c->shared.table && len < max && depth > 0) {
+        int n = kalah_legal_moves(&c->settings.rules, &t, moves);
         if (n == 0) break;
         ks_entry found, *e = ks_table_find(c, ks_key(c, &t), &found);
         if (!e || e->move == KS_NO_MOVE) break;
@@ -732,7 +737,7 @@ int ks_pv(ks_context *c, const kalah_state *s, int depth, uint8_t *pv, int max)
         for (int k = 0; k < n; k++) legal |= moves[k] == e->move;
         if (!legal) break;
         pv[len++] = e->move;
-        kalah_play(&c->rules, &t, e->move);
+        kalah_play(&c->settings.rules, &t, e->move);
         depth--;
     }
     return len;

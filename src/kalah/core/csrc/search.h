@@ -55,6 +55,7 @@ typedef struct {
     };
 } ks_entry;
 
+/* What a search counts as it goes (the counters Python reports, and two of its own). */
 typedef struct {
     uint64_t nodes;         /* every position the search entered, leaves included */
     uint64_t leaves;        /* leaf evaluations: finished games, depth-limit heuristics, oracle probes */
@@ -63,42 +64,57 @@ typedef struct {
     uint64_t cutoffs;       /* beta cut-offs (TEST successes for Scout) */
     uint64_t researches;    /* PVS re-searches, Scout EVALs after a TEST, extra MTD(f) passes */
     uint64_t oracle_probes; /* exact values from the endgame oracle */
+    uint64_t heuristic;     /* heuristic leaves seen (and heuristic table values used): 0 means proven */
+    uint64_t busiest_nodes; /* ks_iterate_threads: the most nodes one thread searched (its wall-clock share) */
 } ks_stats;
 
+/* What a search is asked to do: set by ks_init and the caller before a search, only read during it. */
 typedef struct {
     kalah_rules rules;
     int eval;                   /* KALAH_EVAL_* */
     const kalah_oracle *oracle; /* optional exact endgame values */
-    ks_entry *table;            /* NULL: no table */
-    uint64_t mask;              /* table size - 1 (a power of two) */
-    uint64_t generation, salt;  /* ks_clear starts a new generation of keys */
     int use_table; /* look values up (memoization); entries are still written for move ordering and the PV */
     int deeper_entries; /* entries of deeper searches answer too (tournament engines' rule); 0: only at their
-                                 * own depth (or when proven), so that values are those of depth-limited minimax */
-    int ordering; /* order moves (table move, extra turns, captures); 0: pits in order */
-    int all_values; /* root: the exact value of every move, not just the best */
-    int aspiration; /* pvs: search the root's first move in a window around the last iteration's value (on) */
-    ks_stats stats;
-    uint64_t busiest_nodes; /* ks_iterate_threads: the most nodes one thread searched (its wall-clock share) */
-    uint64_t heuristic; /* heuristic leaves seen (and heuristic table values used): 0 means proven */
-    double deadline; /* seconds on the monotonic clock; 0: none */
+                         * own depth (or when proven), so that values are those of depth-limited minimax */
+    int ordering;       /* order moves (table move, extra turns, captures); 0: pits in order */
+    int all_values;     /* root: the exact value of every move, not just the best */
+    int aspiration;     /* pvs: search the root's first move in a window around the last iteration's value (on) */
+    double deadline;      /* seconds on the monotonic clock; 0: none */
     double soft_deadline; /* past it, stop after an iteration once the best move is settled; 0: none */
-    int aborted;
-    const int *stop; /* shared with other threads (smp.c): set, the search stops; NULL: none */
+} ks_settings;
+
+/* What the context shares with other threads (smp.c) or keeps from one search to the next: the table. */
+typedef struct {
+    ks_entry *table;           /* NULL: no table */
+    uint64_t mask;             /* table size - 1 (a power of two) */
+    uint64_t generation, salt; /* ks_clear starts a new generation of keys */
+    const int *stop;           /* set by another thread: the search stops; NULL: none */
     const int *answered; /* smp.c: set when a helper has completed the last depth asked, so the
-                                 * main thread stops and takes the helper's answer; NULL: none */
-    uint64_t *busy; /* shared with other threads (smp.c): keys of the nodes being searched; NULL: one thread */
-    int clock_countdown;
-    /* root results of the last completed iteration */
-    int root_n;
-    uint8_t root_moves[KALAH_MAX_MOVES]; /* the legal moves, ascending codes */
-    int root_values[KALAH_MAX_MOVES];
-    uint8_t root_flags[KALAH_MAX_MOVES]; /* KS_EXACT, KS_UPPER (the move is no better than this) or KS_UNKNOWN */
-    uint8_t root_order[KALAH_MAX_MOVES]; /* the search order of the next iteration */
+                          * main thread stops and takes the helper's answer; NULL: none */
+    uint64_t *busy;      /* keys of the nodes the threads are searching (ABDADA); NULL: one thread */
+} ks_shared;
+
+/* What the last completed iteration found at the root: written whole when an iteration completes (an
+ * iteration the deadline stops writes nothing), and copied whole from a helper thread (smp.c). */
+typedef struct {
+    int n;                              /* legal moves; 0: the game is over, or nothing completed */
+    uint8_t moves[KALAH_MAX_MOVES];     /* the legal moves, ascending codes */
+    int values[KALAH_MAX_MOVES];
+    uint8_t flags[KALAH_MAX_MOVES]; /* KS_EXACT, KS_UPPER (the move is no better than this) or KS_UNKNOWN */
+    uint8_t order[KALAH_MAX_MOVES]; /* the search order of the next iteration */
     int best_move;
     int value;
     int depth; /* depth of the last completed iteration */
     int exact; /* the value is proven */
+} ks_root_result;
+
+typedef struct {
+    ks_settings settings;
+    ks_shared shared;
+    ks_stats stats;
+    int aborted;         /* the deadline or a stop cut the search short */
+    int clock_countdown; /* nodes until the next look at the clock */
+    ks_root_result root;
     /* The trace build only (trace.h): where the nodes go; NULL: none. Declared in
      * both builds so that the context (inside kalah.core.search.Engine, which the
      * trace build cimports) has one layout. */

@@ -48,7 +48,8 @@ static void *ks_helper_run(void *arg)
     ks_iterate(&h->ctx, h->algorithm, &h->root, h->first, h->last);
     /* At a fixed depth the helper that completes it first has the answer (the value and
      * best move at a depth do not depend on who searched): the main thread need not finish. */
-    if (h->answered && h->ctx.root_n > 0 && h->ctx.depth == h->last) __atomic_store_n(h->answered, 1, __ATOMIC_RELAXED);
+    if (h->answered && h->ctx.root.n > 0 && h->ctx.root.depth == h->last)
+        __atomic_store_n(h->answered, 1, __ATOMIC_RELAXED);
     return NULL;
 }
 
@@ -57,14 +58,14 @@ static int ks_iterate_alone(ks_context *c, int algorithm, const kalah_state *s, 
 {
     uint64_t before = c->stats.nodes;
     int done = ks_iterate(c, algorithm, s, first, last);
-    c->busiest_nodes = c->stats.nodes - before;
+    c->stats.busiest_nodes = c->stats.nodes - before;
     return done;
 }
 
 int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int first, int last, int threads)
 {
     if (threads > KS_MAX_THREADS) threads = KS_MAX_THREADS;
-    if (threads <= 1 || c->table == NULL) return ks_iterate_alone(c, algorithm, s, first, last);
+    if (threads <= 1 || c->shared.table == NULL) return ks_iterate_alone(c, algorithm, s, first, last);
 
     /* Contexts are large (kilobytes): on the heap, for this search only. */
     ks_helper *helpers = calloc((size_t)(threads - 1), sizeof *helpers);
@@ -75,18 +76,18 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
         return ks_iterate_alone(c, algorithm, s, first, last);
     }
     uint64_t main_before = c->stats.nodes;
-    c->busy = busy;
+    c->shared.busy = busy;
     pthread_t ids[KS_MAX_THREADS - 1];
     int started = 0, stop = 0, answered = 0;
     for (int i = 0; i < threads - 1; i++) {
         ks_helper *h = &helpers[i];
         h->ctx = *c;
         memset(&h->ctx.stats, 0, sizeof h->ctx.stats);
-        h->ctx.all_values = 0;  /* the best move is what moves the table along */
-        h->ctx.soft_deadline = 0; /* the main thread decides when to stop */
-        h->ctx.stop = &stop;
-        h->ctx.answered = NULL;
-        h->answered = c->all_values ? NULL : &answered; /* helpers find the best move only */
+        h->ctx.settings.all_values = 0;  /* the best move is what moves the table along */
+        h->ctx.settings.soft_deadline = 0; /* the main thread decides when to stop */
+        h->ctx.shared.stop = &stop;
+        h->ctx.shared.answered = NULL;
+        h->answered = c->settings.all_values ? NULL : &answered; /* helpers find the best move only */
         h->algorithm = algorithm;
         h->root = *s;
         /* Where a helper starts. With entries that answer only at their own depth (a fixed depth), a
@@ -94,21 +95,21 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
          * helper does, and ABDADA's deferral splits each iteration between them; the rest run one
          * iteration ahead. Timed searches (deeper_entries) let deeper entries answer: there helpers run
          * one or two iterations ahead (lazy SMP), and what they find cuts the main thread's tree. */
-        h->first = c->deeper_entries ? first + 1 + (i & 1) : first + (i & 1);
+        h->first = c->settings.deeper_entries ? first + 1 + (i & 1) : first + (i & 1);
         h->last = last;
         if (h->first > h->last) h->first = h->last;
         if (pthread_create(&ids[i], NULL, ks_helper_run, h) != 0) break;
         started++;
     }
-    c->answered = &answered;
+    c->shared.answered = &answered;
     int done = ks_iterate(c, algorithm, s, first, last);
-    c->answered = NULL;
+    c->shared.answered = NULL;
     __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
-    c->busiest_nodes = c->stats.nodes - main_before;
+    c->stats.busiest_nodes = c->stats.nodes - main_before;
     for (int i = 0; i < started; i++) {
         pthread_join(ids[i], NULL);
         const ks_stats *t = &helpers[i].ctx.stats;
-        if (t->nodes > c->busiest_nodes) c->busiest_nodes = t->nodes;
+        if (t->nodes > c->stats.busiest_nodes) c->stats.busiest_nodes = t->nodes;
         c->stats.nodes += t->nodes;
         c->stats.leaves += t->leaves;
         c->stats.tt_probes += t->tt_probes;
@@ -120,22 +121,14 @@ int ks_iterate_threads(ks_context *c, int algorithm, const kalah_state *s, int f
          * depth's answer (values depend on the depth alone, not on who searched):
          * take it. Helpers find the best move only, so not when every root value was asked. */
         const ks_context *hc = &helpers[i].ctx;
-        if (!c->all_values && hc->root_n > 0 && hc->depth > c->depth) {
-            c->root_n = hc->root_n;
-            memcpy(c->root_moves, hc->root_moves, sizeof c->root_moves);
-            memcpy(c->root_values, hc->root_values, sizeof c->root_values);
-            memcpy(c->root_flags, hc->root_flags, sizeof c->root_flags);
-            memcpy(c->root_order, hc->root_order, sizeof c->root_order);
-            c->best_move = hc->best_move;
-            c->value = hc->value;
-            c->depth = hc->depth;
-            c->exact = hc->exact;
+        if (!c->settings.all_values && hc->root.n > 0 && hc->root.depth > c->root.depth) {
+            c->root = hc->root;
             if (!done) done = 1;
         }
     }
     /* Stopped only because a helper had completed the search: it was not cut short. */
-    if (__atomic_load_n(&answered, __ATOMIC_RELAXED) && c->depth == last) c->aborted = 0;
-    c->busy = NULL;
+    if (__atomic_load_n(&answered, __ATOMIC_RELAXED) && c->root.depth == last) c->aborted = 0;
+    c->shared.busy = NULL;
     free(busy);
     free(helpers);
     return done;

@@ -311,7 +311,12 @@ static inline int exact_value(const kalah_solver *solver, const child *c, int *v
     return 0;
 }
 
-/* The node's search, with m the pit count (a constant where inlined). */
+/* The node's search, with m the pit count (a constant where inlined).
+ *
+ * One function of six numbered steps, 160 lines: the solver's node, where a solve spends its time. The
+ * steps share a dozen locals (the window, the table's bounds and move, the children played, their order
+ * and database slots); functions for the steps would take them all by pointer and be inlined back, so
+ * they would scatter the node's reading without changing its code. */
 static inline __attribute__((always_inline)) int search_m(worker *w, const int m, kalah_u128 pits, int seeds, int alpha,
                                                           int beta, uint64_t key)
 {

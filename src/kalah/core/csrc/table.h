@@ -52,14 +52,14 @@ static inline uint64_t ks_hash(const kalah_state *s)
 
 /* The table key of a state in this search. */
 static inline uint64_t ks_key(const ks_context *c, const kalah_state *s)
-{ return (ks_hash(s) ^ c->salt) | 1; /* 0 marks an empty slot */ }
+{ return (ks_hash(s) ^ c->shared.salt) | 1; /* 0 marks an empty slot */ }
 
 /* Is an entry well formed, and its move legal in s? (for the checks of a debug
  * build: a 64-bit key makes two states sharing an entry practically impossible) */
 static inline int ks_entry_sane(const ks_context *c, const ks_entry *e, const kalah_state *s)
 {
     return e->key != 0 && e->flag <= KS_UPPER && 1 <= e->depth && e->depth <= KS_MAX_DEPTH && -KS_INF < e->value &&
-           e->value < KS_INF && (e->move == KS_NO_MOVE || kalah_is_legal(&c->rules, s, e->move));
+           e->value < KS_INF && (e->move == KS_NO_MOVE || kalah_is_legal(&c->settings.rules, s, e->move));
 }
 
 #define KS_WAYS 4
@@ -67,14 +67,14 @@ static inline int ks_entry_sane(const ks_context *c, const ks_entry *e, const ka
 /* The entries a key may live in: its bucket (the whole table when it is smaller than a bucket). */
 static inline ks_entry *ks_bucket(const ks_context *c, uint64_t key, int *ways)
 {
-    *ways = c->mask < KS_WAYS - 1 ? (int)c->mask + 1 : KS_WAYS;
-    return &c->table[key & c->mask & ~(uint64_t)(*ways - 1)];
+    *ways = c->shared.mask < KS_WAYS - 1 ? (int)c->shared.mask + 1 : KS_WAYS;
+    return &c->shared.table[key & c->shared.mask & ~(uint64_t)(*ways - 1)];
 }
 
 /* `proven` holds two things: bit 0, no heuristic leaf below (the value holds at any greater depth);
  * bits 1-7, the search (generation) that stored the entry, for replacement. */
 #define KS_PROVEN(e)     ((e)->proven & 1)
-#define KS_GENERATION(c) ((uint8_t)((c)->generation & 127))
+#define KS_GENERATION(c) ((uint8_t)((c)->shared.generation & 127))
 
 /* Several threads may read and write the table at once (smp.c): a slot holds
  * its key XORed with its data word (value, depth, flag, move, proven), so a
@@ -109,7 +109,7 @@ static inline ks_entry *ks_table_find(ks_context *c, uint64_t key, ks_entry *out
 
 /* Is the entry's value valid for a search of this depth? */
 static inline int ks_usable(const ks_context *c, const ks_entry *e, int depth)
-{ return e->depth == depth || (KS_PROVEN(e) && depth >= e->depth) || (c->deeper_entries && e->depth > depth); }
+{ return e->depth == depth || (KS_PROVEN(e) && depth >= e->depth) || (c->settings.deeper_entries && e->depth > depth); }
 
 /* Writes an entry; `move` is the best or refuting move, KS_NO_MOVE if none.
  * The value is proven when no heuristic leaf was seen since heuristic_before. */
@@ -120,7 +120,7 @@ static inline void ks_table_store(ks_context *c, uint64_t key, int depth, int va
     KALAH_ASSERT(1 <= depth && depth <= KS_MAX_DEPTH);
     KALAH_ASSERT(flag == KS_EXACT || flag == KS_LOWER || flag == KS_UPPER);
     KALAH_ASSERT(-KS_INF < value && value < KS_INF);
-    KALAH_ASSERT(c->heuristic >= heuristic_before);
+    KALAH_ASSERT(c->stats.heuristic >= heuristic_before);
     int ways;
     ks_entry *b = ks_bucket(c, key, &ways), *e = NULL;
     ks_entry slot[KS_WAYS];
@@ -145,7 +145,7 @@ static inline void ks_table_store(ks_context *c, uint64_t key, int depth, int va
     entry.depth = (int8_t)depth;
     entry.flag = (uint8_t)flag;
     entry.move = (uint8_t)move;
-    entry.proven = (uint8_t)((c->heuristic == heuristic_before) | (KS_GENERATION(c) << 1));
+    entry.proven = (uint8_t)((c->stats.heuristic == heuristic_before) | (KS_GENERATION(c) << 1));
     __atomic_store_n(&e->data, entry.data, __ATOMIC_RELAXED);
     __atomic_store_n(&e->key, key ^ entry.data, __ATOMIC_RELAXED);
 }
@@ -160,15 +160,15 @@ static inline void ks_table_store(ks_context *c, uint64_t key, int depth, int va
 #define KS_BUSY_MIN_DEPTH 3 /* smaller subtrees are cheaper to search twice than to mark */
 
 static inline int ks_busy_elsewhere(const ks_context *c, uint64_t key)
-{ return __atomic_load_n(&c->busy[key & (KS_BUSY_SLOTS - 1)], __ATOMIC_RELAXED) == key; }
+{ return __atomic_load_n(&c->shared.busy[key & (KS_BUSY_SLOTS - 1)], __ATOMIC_RELAXED) == key; }
 
 static inline void ks_busy_mark(ks_context *c, uint64_t key)
-{ __atomic_store_n(&c->busy[key & (KS_BUSY_SLOTS - 1)], key, __ATOMIC_RELAXED); }
+{ __atomic_store_n(&c->shared.busy[key & (KS_BUSY_SLOTS - 1)], key, __ATOMIC_RELAXED); }
 
 static inline void ks_busy_unmark(ks_context *c, uint64_t key)
 {
     uint64_t expected = key;
-    __atomic_compare_exchange_n(&c->busy[key & (KS_BUSY_SLOTS - 1)], &expected, 0, 0, __ATOMIC_RELAXED,
+    __atomic_compare_exchange_n(&c->shared.busy[key & (KS_BUSY_SLOTS - 1)], &expected, 0, 0, __ATOMIC_RELAXED,
                                 __ATOMIC_RELAXED);
 }
 
@@ -179,7 +179,7 @@ static inline void ks_busy_unmark(ks_context *c, uint64_t key)
 static inline int ks_busy_defer(ks_context *c, const kalah_state *child, int depth, int first_pass, uint64_t *mark)
 {
     *mark = 0;
-    if (!c->busy || depth < KS_BUSY_MIN_DEPTH || kalah_is_over(&c->rules, child)) return 0;
+    if (!c->shared.busy || depth < KS_BUSY_MIN_DEPTH || kalah_is_over(&c->settings.rules, child)) return 0;
     uint64_t key = ks_key(c, child);
     if (first_pass && ks_busy_elsewhere(c, key)) return 1;
     ks_busy_mark(c, key);
@@ -190,7 +190,7 @@ static inline int ks_busy_defer(ks_context *c, const kalah_state *child, int dep
 /* A table value was used: if it rests on heuristics, so does whatever uses it. */
 static inline void ks_table_used(ks_context *c, const ks_entry *e)
 {
-    if (!KS_PROVEN(e)) c->heuristic++;
+    if (!KS_PROVEN(e)) c->stats.heuristic++;
 }
 
 /* The seeds' `evaluate`: an exact entry answers; a bound either answers (it is

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .limits import LiveLimits
 from .lobby import Lobby
 from .routes import router
-from .service import LiveLimits, LiveService
+from .service import LiveService
 from .store import LiveStore
 from .upkeep import Upkeep
 

@@ -22,7 +22,7 @@ QUEUE = 64
 
 
 @dataclass(eq=False)
-class Connection:
+class PushConnection:
     """One push connection: its socket, what it watches, which seat it holds (None: a watcher)."""
 
     socket: WebSocket
@@ -54,19 +54,19 @@ class Hub:
     """Connections by topic ("game:ID", "lobby") and by address."""
 
     def __init__(self) -> None:
-        self.topics: dict[str, set[Connection]] = defaultdict(set)
+        self.topics: dict[str, set[PushConnection]] = defaultdict(set)
         self.per_address: dict[str, int] = defaultdict(int)
 
     def count(self, address: str) -> int:
         """Open connections from ``address``."""
         return self.per_address.get(address, 0)
 
-    def join(self, connection: Connection) -> None:
+    def join(self, connection: PushConnection) -> None:
         """Count ``connection`` in its topic and its address."""
         self.topics[connection.topic].add(connection)
         self.per_address[connection.address] += 1
 
-    def leave(self, connection: Connection) -> None:
+    def leave(self, connection: PushConnection) -> None:
         """Forget ``connection`` and tell its endpoint to close it (it may be gone already)."""
         members = self.topics.get(connection.topic)
         if members is not None and connection in members:
@@ -78,7 +78,7 @@ class Hub:
                 del self.per_address[connection.address]
         connection.gone.set()  # its endpoint closes the socket
 
-    def members(self, topic: str) -> set[Connection]:
+    def members(self, topic: str) -> set[PushConnection]:
         """The connections of ``topic`` now (a copy)."""
         return set(self.topics.get(topic, ()))
 

@@ -24,7 +24,7 @@ from kalah.rules import KalahError, Variant
 
 from ..errors import ApiError, in_thread, too_many
 from .clock import Clock
-from .hub import Connection
+from .hub import PushConnection
 from .models import ChallengeIn, ChallengeOut, ChallengesMessage, MatchedMessage, OfferedMessage, SeatOut
 from .service import LiveService
 from .store import CHANNEL, Challenge
@@ -40,7 +40,7 @@ class Lobby:
         self.store = live.store
         self.database = live.database
         #: challenges whose authors are connected to this process, and the seat tokens this process gave them
-        self._authors: dict[str, Connection] = {}
+        self._authors: dict[str, PushConnection] = {}
         self._tokens: dict[str, str] = {}
         self._telling = False
         #: offers and resumptions still being stored: an author's leaving waits for them
@@ -72,7 +72,7 @@ class Lobby:
         found = await in_thread(self.live.read, lambda db: self.store.challenges(db, now, alive))
         return [self._out(challenge) for challenge in found]
 
-    async def offer(self, author: Connection, offer: ChallengeIn) -> OfferedMessage:
+    async def offer(self, author: PushConnection, offer: ChallengeIn) -> OfferedMessage:
         """A new challenge of ``author`` (429 past the address's limit, 422 for a variant the rules refuse)."""
         try:
             variant = Variant(**offer.variant.model_dump())
@@ -108,14 +108,14 @@ class Lobby:
 
         return await self._settle(store())
 
-    async def cancel(self, author: Connection, challenge_id: str) -> None:
+    async def cancel(self, author: PushConnection, challenge_id: str) -> None:
         """The author withdraws a challenge (anyone else's request changes nothing)."""
         if self._authors.get(challenge_id) is not author:
             return
         await in_thread(self.live.write, lambda db: self.store.withdraw_challenge(db, challenge_id, self.live.server))
         self._forget(challenge_id)
 
-    async def resume(self, author: Connection, key: str) -> OfferedMessage | None:
+    async def resume(self, author: PushConnection, key: str) -> OfferedMessage | None:
         """The author is back (a new connection showing the key): the challenge stays; None when it is gone."""
         digest = self.store.digest(key)
 
@@ -130,12 +130,12 @@ class Lobby:
 
         return await self._settle(take_back())
 
-    async def author_left(self, author: Connection) -> None:
+    async def author_left(self, author: PushConnection) -> None:
         """The author's connection closed: its challenges go after the grace, unless it comes back. Stored
         even when the caller is cancelled meanwhile (the server stops, or a test client ends so)."""
         await self._settle(self._leave(author))
 
-    async def _leave(self, author: Connection) -> None:
+    async def _leave(self, author: PushConnection) -> None:
         pending = self._unsettled - {asyncio.current_task()}
         if pending:  # an offer still being stored is one of the author's
             await asyncio.wait(pending)

@@ -31,7 +31,7 @@ from ..errors import ApiError, too_many
 from ..guard import deny_socket, socket_same_origin
 from ..models import GameId, MoveIn
 from ..pages import page
-from .hub import Connection
+from .hub import PushConnection
 from .lobby import Lobby
 from .models import (
     CLIENT_MESSAGE,
@@ -202,7 +202,7 @@ async def _admit(websocket: WebSocket, live: LiveService) -> bool:
     return True
 
 
-async def _serve(connection: Connection, on_message: Callable[[str], Awaitable[None]]) -> None:
+async def _serve(connection: PushConnection, on_message: Callable[[str], Awaitable[None]]) -> None:
     """Run a joined connection: write its queue, read its messages, until either side stops."""
 
     async def read() -> None:
@@ -244,7 +244,7 @@ async def game_push(websocket: WebSocket, game_id: GameId) -> None:
         await deny_socket(websocket, error.status, error.message)
         return
     await websocket.accept()
-    connection = Connection(websocket, client_of(websocket), f"game:{game_id}")
+    connection = PushConnection(websocket, client_of(websocket), f"game:{game_id}")
     live.hub.join(connection)  # counted from now on, before it says who it is
     try:
         try:
@@ -283,7 +283,7 @@ async def lobby_push(websocket: WebSocket) -> None:
     if not await _admit(websocket, live):
         return
     await websocket.accept()
-    connection = Connection(websocket, client_of(websocket), "lobby")
+    connection = PushConnection(websocket, client_of(websocket), "lobby")
     live.hub.join(connection)
 
     async def on_message(text: str) -> None:

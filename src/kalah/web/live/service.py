@@ -22,69 +22,34 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from kalah.records import PlayerInfo
 from kalah.records.feed import ChangeFeed
 from kalah.records.store import new_token
-from kalah.rules import IllegalMoveError, KalahError, Position, Variant
+from kalah.rules import IllegalMoveError, KalahError, Outcome, Position, Variant
 
 from ..errors import ApiError, in_thread, invalid, too_many
-from ..gamestate import state_after, state_of, stored_state
+from ..gamestate import state_after, stored_state
 from ..models import GameState
 from ..service import GameService
 from .clock import Clock
+from .flags import FlagTimers
 from .hub import Hub
-from .models import (
-    ClaimIn,
-    ClockIn,
-    ClockOut,
-    HelloMessage,
-    LiveInfoOut,
-    LiveOut,
-    PresenceMessage,
-    ResultOut,
-    SeatOut,
-    StateMessage,
-    VariantIn,
-)
-from .store import CHANNEL, LiveResult, LiveRow, LiveStore, Presence
+from .limits import LiveLimits
+from .models import ClaimIn, ClockIn, HelloMessage, LiveOut, SeatOut, VariantIn
+from .presence import PresenceNews
+from .store import CHANNEL, LiveResult, LiveRow, LiveStore
+from .view import View, live_out, state_messages, states_between
 
 log = logging.getLogger(__name__)
 
 NAMES = ("Player 1", "Player 2")
-#: Seconds news of arrivals and departures waits, so that many go out as one message.
-PRESENCE_DELAY = 0.25
 #: Seconds after its last heartbeat a server process counts as gone (its presence and authors with it).
 STALE_SECONDS = 20.0
 #: Versions of games this process remembers having pushed (the oldest are forgotten first).
 REMEMBERED = 10_000
-
-
-@dataclass
-class LiveLimits:
-    """What one address may hold at once, and how many games it may start in a window."""
-
-    connections: int = 40  #: open push connections (games and lobby), to one server process
-    games: int = 30  #: games between people created (rematches and accepted challenges too) in ``window``
-    challenges: int = 3  #: open challenges in the lobby
-    window: float = 600.0
-    lobby_grace: float = 5.0  #: seconds a challenge outlives its author's connection
-    unjoined_hours: float = 24.0  #: a game nobody joined, or nobody began, is closed after this long
-
-
-@dataclass(frozen=True)
-class View:
-    """What one transaction read of a game: its live row, its state, and the connections other server
-    processes hold to it."""
-
-    row: LiveRow
-    state: GameState
-    others: Presence
-    #: the states after the moves before the last that pages of this process have not seen (their pushes
-    #: coalesced), oldest first: each is drawn as a move of its own
-    between: tuple[GameState, ...] = ()
 
 
 class LiveService:
@@ -102,11 +67,11 @@ class LiveService:
         self.now: Callable[[], float] = time.time
         self.feed = ChangeFeed(self.database, on_resync=self._resync)
         self.feed.subscribe(CHANNEL, self._on_note)
-        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self.flags = FlagTimers(lambda: self.now(), self._fall)
         self._pushed: OrderedDict[int, int] = OrderedDict()
         self._refreshing: set[int] = set()
         self._dirty: set[int] = set()
-        self._presence_due: set[int] = set()
+        self.presence = PresenceNews(self.hub, store, self.server, lambda: self.alive_since)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._note_handlers: list[Callable[[str, str], bool]] = []
 
@@ -154,13 +119,7 @@ class LiveService:
             row = self._row(db, game_id)
             stored = self.games.library.game(game_id)
             state = stored_state(stored)
-            between: tuple[GameState, ...] = ()
-            if since_moves is not None and 0 <= since_moves < state.moves - 1:
-                record = stored.record
-                between = tuple(
-                    state_of(game_id, replace(record, moves=record.moves[:count], decision=None), "playing", False)
-                    for count in range(since_moves + 1, state.moves)
-                )
+            between = states_between(game_id, stored.record, since_moves, state.moves)
             return View(row, state, self.store.presence(db, game_id, self.server, self.alive_since), between)
 
     async def view(self, game_id: int) -> View:
@@ -174,27 +133,7 @@ class LiveService:
 
     def out(self, view: View) -> LiveOut:
         """The game as the API answers it (``LiveOut``), with this process's connections counted in."""
-        row = view.row
-        seats, watchers = self.hub.presence(f"game:{row.game_id}")
-        now = self.now()
-        return LiveOut(
-            state=view.state,
-            live=LiveInfoOut(
-                seats_taken=[held is not None for held in row.seats],
-                connected=[seats[0] or view.others.connected[0], seats[1] or view.others.connected[1]],
-                watchers=watchers + view.others.watchers,
-                clock=ClockOut(
-                    kind=row.clock.kind,
-                    text=row.clock.describe(),
-                    ms=list(row.clock.left(now)),
-                    running=row.clock.running,
-                ),
-                result=ResultOut(**row.result.to_dict()) if row.result else None,
-                takeback_from=row.takeback_from,
-                rematch_from=sorted(row.rematch_from),
-                rematch_game=row.rematch_game,
-            ),
-        )
+        return live_out(view, self.hub.presence(f"game:{view.row.game_id}"), self.now())
 
     async def snapshot(self, game_id: int) -> LiveOut:
         """The game as a watcher sees it."""
@@ -219,12 +158,7 @@ class LiveService:
         topic = f"game:{row.game_id}"
         if not self.hub.members(topic):
             return
-        out = self.out(view)
-        states = [
-            (state.moves, StateMessage(state=state, live=out.live).model_dump(mode="json")) for state in view.between
-        ]
-        states.append((view.state.moves, StateMessage(**dict(out)).model_dump(mode="json")))
-        self.hub.send_states(topic, row.version, states)
+        self.hub.send_states(topic, row.version, state_messages(view, self.out(view)))
 
     def hello(self, connection: Any, view: View) -> None:
         """Greet a page that joined: the game as it is, after which it hears of every change."""
@@ -238,13 +172,13 @@ class LiveService:
             game_text, _, version_text = rest.partition(":")
             game_id, version = int(game_text), int(version_text)
             if version > self._pushed.get(game_id, -1) and (
-                self.hub.members(f"game:{game_id}") or game_id in self._timers
+                self.hub.members(f"game:{game_id}") or game_id in self.flags
             ):
                 self._refresh(game_id)
         elif kind == "presence":
             game_id = int(rest)
             if self.hub.members(f"game:{game_id}"):
-                asyncio.get_running_loop().create_task(self._tell_presence(game_id))
+                asyncio.get_running_loop().create_task(self.presence.tell(game_id))
         else:
             for handler in self._note_handlers:
                 if handler(kind, rest):
@@ -266,7 +200,7 @@ class LiveService:
                 try:
                     self.publish(await in_thread(self._read_sync, game_id, since))
                 except ApiError:  # gone (deleted), or the library busy: the next change reads again
-                    self._disarm(game_id)
+                    self.flags.disarm(game_id)
                 if game_id not in self._dirty:
                     return
         finally:
@@ -274,44 +208,14 @@ class LiveService:
 
     def _resync(self) -> None:
         """The feed missed notifications: read again every game this process shows or times."""
-        for game_id in {int(topic[5:]) for topic in self.hub.topics if topic.startswith("game:")} | set(self._timers):
+        for game_id in {int(topic[5:]) for topic in self.hub.topics if topic.startswith("game:")} | self.flags.games():
             self._refresh(game_id)
         for handler in self._note_handlers:
             handler("lobby", "")
 
     def connections_changed(self, game_id: int) -> None:
-        """A page of this process joined or left the game: tell everyone soon (arrivals and departures within
-        PRESENCE_DELAY go out as one message: a thousand watchers arriving would otherwise be a million)."""
-        if game_id in self._presence_due:
-            return
-        self._presence_due.add(game_id)
-        asyncio.get_running_loop().call_later(
-            PRESENCE_DELAY, lambda: asyncio.get_running_loop().create_task(self._store_presence(game_id))
-        )
-
-    async def _store_presence(self, game_id: int) -> None:
-        self._presence_due.discard(game_id)
-        seats, watchers = self.hub.presence(f"game:{game_id}")
-        here = Presence((seats[0], seats[1]), watchers)
-        try:
-            await in_thread(self.write, lambda db: self.store.set_presence(db, self.server, game_id, here))
-        except ApiError as error:  # the library busy: the pages here still hear of it
-            log.warning("presence of game %d not stored: %s", game_id, error.message)
-            await self._tell_presence(game_id)
-
-    async def _tell_presence(self, game_id: int) -> None:
-        try:
-            others = await in_thread(
-                self.read, lambda db: self.store.presence(db, game_id, self.server, self.alive_since)
-            )
-        except ApiError:
-            others = Presence()
-        seats, watchers = self.hub.presence(f"game:{game_id}")
-        message = PresenceMessage(
-            connected=[seats[0] or others.connected[0], seats[1] or others.connected[1]],
-            watchers=watchers + others.watchers,
-        )
-        self.hub.send(f"game:{game_id}", message.model_dump(mode="json"))
+        """A page of this process joined or left the game: every page of it hears soon (:mod:`.presence`)."""
+        self.presence.changed(game_id)
 
     def read(self, work: Callable[[Any], Any]) -> Any:
         """``work(session)`` in a session that reads (in the calling thread: run it off the event loop)."""
@@ -326,40 +230,23 @@ class LiveService:
     # --- flags --------------------------------------------------------------------------
 
     def _arm(self, row: LiveRow) -> None:
-        """Set the timer that lets the running player's flag fall in this process (every process that shows
-        or acted on the game keeps one; the transaction decides once)."""
+        """Let the running player's flag fall in this process when its time is out (every process that shows
+        or acted on the game keeps a timer; the transaction decides once)."""
         deadline = None if row.result is not None else row.clock.deadline()
-        timer = self._timers.pop(row.game_id, None)
-        if timer is not None:
-            timer.cancel()
         if deadline is None:
-            return
-        loop = asyncio.get_running_loop()
-        self._timers[row.game_id] = loop.call_later(
-            max(0.0, deadline - self.now()) + 0.005, lambda: loop.create_task(self._fall(row.game_id))
-        )
+            self.flags.disarm(row.game_id)
+        else:
+            self.flags.arm(row.game_id, deadline, replace_timer=True)
 
     def arm_at(self, game_id: int, deadline: float) -> None:
         """Let the flag of ``game_id`` be looked at ``deadline`` (the sweep's safety net), unless a timer is set."""
-        if game_id in self._timers:
-            return
-        loop = asyncio.get_running_loop()
-        self._timers[game_id] = loop.call_later(
-            max(0.0, deadline - self.now()) + 0.005, lambda: loop.create_task(self._fall(game_id))
-        )
-
-    def _disarm(self, game_id: int) -> None:
-        timer = self._timers.pop(game_id, None)
-        if timer is not None:
-            timer.cancel()
+        self.flags.arm(game_id, deadline, replace_timer=False)
 
     def disarm_all(self) -> None:
         """Cancel every timer (the server stops)."""
-        for game_id in list(self._timers):
-            self._disarm(game_id)
+        self.flags.disarm_all()
 
     async def _fall(self, game_id: int) -> None:
-        self._timers.pop(game_id, None)
         view = await self._flag(game_id)
         if view is not None:
             self.publish(view)
@@ -386,9 +273,8 @@ class LiveService:
         if loser is None:
             return None
         self.games.library.decide(row.game_id, loser, "time")
-        return self.store.update(
-            db, replace(row, clock=row.clock.stop(now), result=LiveResult(1 - loser, "time"), takeback_from=None)
-        )
+        result = LiveResult.decided(Outcome.decided(loser, "time"))
+        return self.store.update(db, replace(row, clock=row.clock.stop(now), result=result, takeback_from=None))
 
     # --- making games -------------------------------------------------------------------
 
@@ -545,9 +431,8 @@ class LiveService:
         def work(db: Any, row: LiveRow, seat: int, now: float) -> View:
             self._check_playing(row, self.games.state_sync(game_id))
             self.games.library.decide(game_id, seat, "resignation")
-            row = self.store.update(
-                db, replace(row, clock=row.clock.stop(now), result=LiveResult(1 - seat, "resign"), takeback_from=None)
-            )
+            result = LiveResult.decided(Outcome.decided(seat, "resignation"))
+            row = self.store.update(db, replace(row, clock=row.clock.stop(now), result=result, takeback_from=None))
             return self._view(db, row)
 
         return await self._act(game_id, token, work)

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from kalah.records import DamagedGameError
 from kalah.records.store import Database, Migration, Session
+from kalah.rules import Outcome
 
 from .clock import Clock, DamagedClockError
 
@@ -115,6 +116,12 @@ class LiveResult:
 
     winner: int | None
     reason: Reason
+
+    @classmethod
+    def decided(cls, outcome: Outcome) -> LiveResult:
+        """The live API's result of a game decided off the board (``outcome``, as the library stores it)."""
+        reasons: dict[str, Reason] = {"resignation": "resign", "time": "time"}
+        return cls(outcome.winner, reasons[outcome.termination])
 
     def to_dict(self) -> dict[str, Any]:
         """The result as the live API shows it."""

@@ -24,8 +24,9 @@ from kalah.records import LibraryError
 
 from ..errors import ApiError, in_thread
 from .lobby import Lobby
-from .service import LiveService, View
+from .service import LiveService
 from .store import LiveResult
+from .view import View
 
 log = logging.getLogger(__name__)
 
