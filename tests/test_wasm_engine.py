@@ -26,6 +26,7 @@ from helpers import random_game_positions
 from kalah import Position, Variant
 from kalah.core.builds import Engine, needs_big
 from kalah.search.mcts_trace import trace_mcts
+from kalah.search.options import ALGORITHMS
 from kalah.search.tracing import tree_facts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,7 +108,7 @@ def test_searches_at_a_fixed_depth_answer_as_the_native_engine(tmp_path):
             cases.append({"kind": "search", "position": position.to_dict(), "options": options})
             expected.append(kalah.search(position, **options).to_dict())
     assert len(cases) >= 500 * 6
-    assert {case["options"]["algorithm"] for case in cases} == set(kalah.search.__globals__["ALGORITHMS"])
+    assert {case["options"]["algorithm"] for case in cases} == set(ALGORITHMS)
     for case, native, wasm in zip(cases, expected, _run(cases, tmp_path), strict=True):
         _same_search(native, wasm, f"{case['options']} of {case['position']}")
 

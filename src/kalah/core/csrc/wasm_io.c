@@ -24,18 +24,18 @@ void kw_write_answer(ks_context *c, int iterations, const kalah_state *s)
     kw_out[KW_COMPLETED] = iterations;
     kw_out[KW_BEST] = -1;
     if (iterations) {
-        kw_out[KW_VALUE] = c->value;
-        kw_out[KW_BEST] = c->best_move == KS_NO_MOVE ? -1 : c->best_move;
-        kw_out[KW_DEPTH] = c->depth;
-        kw_out[KW_EXACT] = c->exact;
-        kw_out[KW_ROOT_N] = c->root_n;
-        for (int k = 0; k < c->root_n; k++) {
-            kw_out[KW_MOVES + 3 * k] = c->root_moves[k];
-            kw_out[KW_MOVES + 3 * k + 1] = c->root_values[k];
-            kw_out[KW_MOVES + 3 * k + 2] = c->root_flags[k];
+        kw_out[KW_VALUE] = c->root.value;
+        kw_out[KW_BEST] = c->root.best_move == KS_NO_MOVE ? -1 : c->root.best_move;
+        kw_out[KW_DEPTH] = c->root.depth;
+        kw_out[KW_EXACT] = c->root.exact;
+        kw_out[KW_ROOT_N] = c->root.n;
+        for (int k = 0; k < c->root.n; k++) {
+            kw_out[KW_MOVES + 3 * k] = c->root.moves[k];
+            kw_out[KW_MOVES + 3 * k + 1] = c->root.values[k];
+            kw_out[KW_MOVES + 3 * k + 2] = c->root.flags[k];
         }
         uint8_t pv[KW_PV_MAX];
-        int n = ks_pv(c, s, c->depth, pv, KW_PV_MAX);
+        int n = ks_pv(c, s, c->root.depth, pv, KW_PV_MAX);
         kw_out[KW_PV_N] = n;
         for (int k = 0; k < n; k++) kw_out[KW_PV + k] = pv[k];
     }
@@ -43,5 +43,5 @@ void kw_write_answer(ks_context *c, int iterations, const kalah_state *s)
     const uint64_t counts[] = {c->stats.nodes,   c->stats.leaves,     c->stats.tt_probes,    c->stats.tt_hits,
                                c->stats.cutoffs, c->stats.researches, c->stats.oracle_probes};
     for (int k = 0; k < 7; k++) kw_out[KW_NODES + k] = (double)counts[k];
-    kw_out[KW_BUSIEST] = (double)c->busiest_nodes;
+    kw_out[KW_BUSIEST] = (double)c->stats.busiest_nodes;
 }

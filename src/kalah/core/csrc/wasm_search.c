@@ -59,26 +59,25 @@ KW_EXPORT int kw_search(kw_engine *e, int pits, int seeds, int empty_capture, in
     double started = kalah_now();
     if (kw_read_state(&rules, &state, pits, seeds, empty_capture, pie_rule, to_move) != 0) return -1;
     ks_context *c = &e->ctx;
-    if ((options & KW_CLEAR) || c->rules.pits != rules.pits || c->eval != evaluation) {
+    if ((options & KW_CLEAR) || c->settings.rules.pits != rules.pits || c->settings.eval != evaluation) {
         ks_init(c, &rules, evaluation, e->table, e->size);
-        c->generation = e->generation;
+        c->shared.generation = e->generation;
         ks_clear(c);
-        e->generation = c->generation;
+        e->generation = c->shared.generation;
     } else {
         memset(&c->stats, 0, sizeof c->stats);
-        c->heuristic = 0;
     }
-    c->rules = rules;
-    c->eval = evaluation;
-    c->oracle = e->oracle;
-    c->use_table = (options & KW_MEMO) && e->table != NULL;
-    c->ordering = (options & KW_ORDERING) != 0;
-    c->deeper_entries = (options & KW_DEEPER_ENTRIES) != 0;
-    c->all_values = (options & KW_ALL_VALUES) != 0;
+    c->settings.rules = rules;
+    c->settings.eval = evaluation;
+    c->settings.oracle = e->oracle;
+    c->settings.use_table = (options & KW_MEMO) && e->table != NULL;
+    c->settings.ordering = (options & KW_ORDERING) != 0;
+    c->settings.deeper_entries = (options & KW_DEEPER_ENTRIES) != 0;
+    c->settings.all_values = (options & KW_ALL_VALUES) != 0;
     ks_clear_stop(&e->stop);
-    c->stop = &e->stop;
-    c->deadline = seconds > 0 ? started + seconds : 0.0;
-    c->soft_deadline = soft_seconds > 0 ? started + soft_seconds : 0.0;
+    c->shared.stop = &e->stop;
+    c->settings.deadline = seconds > 0 ? started + seconds : 0.0;
+    c->settings.soft_deadline = soft_seconds > 0 ? started + soft_seconds : 0.0;
     int iterations = ks_iterate_threads(c, algorithm, &state, first, last, 1);
     kw_write_answer(c, iterations, &state);
     return iterations;

@@ -42,10 +42,10 @@ KW_EXPORT int kw_trace_search(int pits, int seeds, int empty_capture, int pie_ru
     }
     ks_init(&ctx, &rules, evaluation, table, size);
     ks_clear(&ctx);
-    ctx.use_table = (options & 2) && table != NULL;
-    ctx.ordering = (options & 4) != 0;
-    ctx.all_values = (options & 1) != 0;
-    ctx.deadline = 0.0;
+    ctx.settings.use_table = (options & 2) && table != NULL;
+    ctx.settings.ordering = (options & 4) != 0;
+    ctx.settings.all_values = (options & 1) != 0;
+    ctx.settings.deadline = 0.0;
     ks_trace_attach(&ctx, &trace, nodes, max_nodes);
     int iterations = ks_iterate(&ctx, algorithm, &state, first, last);
     kw_write_answer(&ctx, iterations, &state);
