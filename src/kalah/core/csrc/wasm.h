@@ -13,6 +13,7 @@
 #ifndef KALAH_WASM_H
 #define KALAH_WASM_H
 
+#include "mcts.h"
 #include "search.h"
 
 #define KW_EXPORT      __attribute__((used, visibility("default")))
@@ -72,5 +73,8 @@ static inline int kw_read_state(kalah_rules *r, kalah_state *s, int pits, int se
 
 /* What a search left in its context, into kw_out (KW_COMPLETED and the rest). */
 void kw_write_answer(ks_context *c, int iterations, const kalah_state *s);
+
+/* What UCT found, into kw_out (KW_M_BEST and the rest). */
+void kw_write_mcts(const ks_mcts_result *out);
 
 #endif

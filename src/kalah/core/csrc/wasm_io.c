@@ -45,3 +45,20 @@ void kw_write_answer(ks_context *c, int iterations, const kalah_state *s)
     for (int k = 0; k < 7; k++) kw_out[KW_NODES + k] = (double)counts[k];
     kw_out[KW_BUSIEST] = (double)c->stats.busiest_nodes;
 }
+
+/* What UCT found, into kw_out (KW_M_BEST and the rest). */
+void kw_write_mcts(const ks_mcts_result *out)
+{
+    memset(kw_out, 0, sizeof kw_out);
+    kw_out[KW_M_BEST] = out->best_move == KS_NO_MOVE ? -1 : out->best_move;
+    kw_out[KW_M_PLAYOUTS] = out->playouts;
+    kw_out[KW_M_NODES] = out->nodes;
+    kw_out[KW_M_DEPTH] = out->depth;
+    kw_out[KW_M_N] = out->n;
+    for (int k = 0; k < out->n; k++) {
+        kw_out[KW_M_MOVES + 4 * k] = out->moves[k];
+        kw_out[KW_M_MOVES + 4 * k + 1] = out->visits[k];
+        kw_out[KW_M_MOVES + 4 * k + 2] = out->wins[k];
+        kw_out[KW_M_MOVES + 4 * k + 3] = out->margin[k];
+    }
+}

@@ -98,17 +98,6 @@ KW_EXPORT int kw_mcts(int pits, int seeds, int empty_capture, int pie_rule, int 
     if (playouts <= 0 && deadline == 0.0) playouts = 10000;
     uint64_t seed = (uint64_t)seed_high << 32 | seed_low;
     if (ks_mcts(&rules, &state, (long)playouts, deadline, exploration, seed, (long)max_nodes, &out) != 0) return -2;
-    memset(kw_out, 0, sizeof kw_out);
-    kw_out[KW_M_BEST] = out.best_move == KS_NO_MOVE ? -1 : out.best_move;
-    kw_out[KW_M_PLAYOUTS] = out.playouts;
-    kw_out[KW_M_NODES] = out.nodes;
-    kw_out[KW_M_DEPTH] = out.depth;
-    kw_out[KW_M_N] = out.n;
-    for (int k = 0; k < out.n; k++) {
-        kw_out[KW_M_MOVES + 4 * k] = out.moves[k];
-        kw_out[KW_M_MOVES + 4 * k + 1] = out.visits[k];
-        kw_out[KW_M_MOVES + 4 * k + 2] = out.wins[k];
-        kw_out[KW_M_MOVES + 4 * k + 3] = out.margin[k];
-    }
+    kw_write_mcts(&out);
     return 0;
 }

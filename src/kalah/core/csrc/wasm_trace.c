@@ -114,18 +114,7 @@ KW_EXPORT int kw_trace_mcts(int pits, int seeds, int empty_capture, int pie_rule
                 it[3 * i + 1] = t.expanded[i];
                 it[3 * i + 2] = t.margin[i];
             }
-            memset(kw_out, 0, sizeof kw_out);
-            kw_out[KW_M_BEST] = out.best_move == KS_NO_MOVE ? -1 : out.best_move;
-            kw_out[KW_M_PLAYOUTS] = out.playouts;
-            kw_out[KW_M_NODES] = out.nodes;
-            kw_out[KW_M_DEPTH] = out.depth;
-            kw_out[KW_M_N] = out.n;
-            for (int k = 0; k < out.n; k++) {
-                kw_out[KW_M_MOVES + 4 * k] = out.moves[k];
-                kw_out[KW_M_MOVES + 4 * k + 1] = out.visits[k];
-                kw_out[KW_M_MOVES + 4 * k + 2] = out.wins[k];
-                kw_out[KW_M_MOVES + 4 * k + 3] = out.margin[k];
-            }
+            kw_write_mcts(&out);
             kw_out[KW_TRACE_FULL] = t.full;
             kw_out[KW_TRACE_RECORD] = (double)(uintptr_t)kw_record;
             kw_out[KW_TRACE_ITERATIONS] = (double)t.iterations;
