@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,30 +48,37 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _imports(path: Path) -> set[str]:
-    """Every kalah module the file imports, at the top or inside a function, or names to importlib."""
+def _import_statements(path: Path) -> Iterator[tuple[str, list[str] | None]]:
+    """Every import of the file, at the top or inside a function, or named to importlib: (the module it
+    names, made absolute; the names it takes from it, None for ``import x`` and importlib)."""
     name = _module_name(path)
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            for alias in node.names:
+                yield alias.name, None
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
-            # `from kalah import search` imports the subpackage kalah.search
-            found.update(
-                f"{base}.{alias.name}" if base == "kalah" and _is_package_part(alias.name) else base
-                for alias in node.names
-            )
+            yield base, [alias.name for alias in node.names]
         elif (
             isinstance(node, ast.Call)
             and getattr(node.func, "attr", getattr(node.func, "id", None)) in ("import_module", "__import__")
             and node.args
             and isinstance(node.args[0], ast.Constant)
         ):
-            found.add(str(node.args[0].value))
+            yield str(node.args[0].value), None
+
+
+def _imports(path: Path) -> set[str]:
+    """Every kalah module the file imports, at the top or inside a function, or names to importlib."""
+    found: set[str] = set()
+    for base, names in _import_statements(path):
+        if names is None:
+            found.add(base)
+        else:  # `from kalah import search` imports the subpackage kalah.search
+            found.update(f"{base}.{n}" if base == "kalah" and _is_package_part(n) else base for n in names)
     return {module for module in found if module == "kalah" or module.startswith("kalah.")}
 
 
@@ -160,25 +168,13 @@ def _resolved(module: str) -> str | None:
 def _module_imports(path: Path) -> set[str]:
     """The modules of the tree that ``path`` imports (``from . import games``: the module games)."""
     name = _module_name(path)
-    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
-            for alias in node.names:
-                submodule = f"{base}.{alias.name}"
-                found.add(submodule if _resolved(submodule) == submodule else base)
-        elif (
-            isinstance(node, ast.Call)
-            and getattr(node.func, "attr", getattr(node.func, "id", None)) in ("import_module", "__import__")
-            and node.args
-            and isinstance(node.args[0], ast.Constant)
-        ):
-            found.add(str(node.args[0].value))
+    for base, names in _import_statements(path):
+        if names is None:
+            found.add(base)
+        for alias in names or ():
+            submodule = f"{base}.{alias}"
+            found.add(submodule if _resolved(submodule) == submodule else base)
     resolved = {_resolved(module) for module in found if module == "kalah" or module.startswith("kalah.")}
     return {module for module in resolved if module is not None and module != name}
 
