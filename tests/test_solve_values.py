@@ -19,13 +19,13 @@ import pytest
 from typer.testing import CliRunner
 
 from kalah import Position, Variant
-from kalah.cli import _register_commands, app
+from kalah.cli import app, register_commands
 from kalah.solve.values import Board, Proof, check_board, pie_rule_value, prove_value
 from kalah.solve.values_table import ValueTable, ValueTableError, entry_status, fill, parse_boards
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "docs" / "values.json"
-_register_commands()
+register_commands()
 runner = CliRunner()
 
 #: The boards the negamax settles in about a second or less (at most a million positions; 4x3: 850,000).
