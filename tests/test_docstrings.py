@@ -92,7 +92,7 @@ def test_every_field_of_a_result_says_what_it_holds(cls):
         "kalah.search.mcts_trace",
         "kalah.analysis.result",
         "kalah.review.classes",
-        "kalah.solve",
+        "kalah.solve.solving",
         "kalah.book.entry",
     ],
 )

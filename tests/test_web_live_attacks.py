@@ -195,8 +195,8 @@ def test_a_page_that_missed_several_moves_hears_each_of_them(db):
             live.store.update(session, live.store.row(session, game_id))
 
         async def refreshed():
-            live._refresh(game_id)
-            while game_id in live._refreshing:
+            live.rereads.ask(game_id)
+            while live.rereads.running(game_id):
                 await asyncio.sleep(0.01)
 
         client.portal.call(refreshed)

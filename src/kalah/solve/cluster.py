@@ -35,10 +35,11 @@ from kalah.rules import Move, Position
 
 from .bounds import ABOVE_EVERY_VALUE, BELOW_EVERY_VALUE, outside_in_steps, swap_open
 from .checkpoint import Checkpoint, rules_key
-from .databases import EndgameChoice, chosen_database
+from .dask_client import connect
+from .databases import EndgameChoice
 from .engine import DEFAULT_TT_LOG2, default_tt_log2
 from .guess import guess_effort, heuristic_guess
-from .leaf import DatabaseSpec, LeafAnswer, leaf_test
+from .leaf import DatabaseSpec, LeafAnswer, database_spec, leaf_test
 from .result import SolveError, SolveResult
 
 __all__ = ["CONNECT_SECONDS", "DEFAULT_SPLIT_PLIES", "ClusterReport", "solve_on_cluster"]
@@ -349,52 +350,6 @@ class _Driver:
         self.flying.clear()
 
 
-def _database_spec(position: Position, endgame: EndgameChoice) -> tuple[DatabaseSpec, int | None]:
-    """What the workers probe, checked here first (a bad file is refused before any work), and its K."""
-    choice = chosen_database(position, endgame)
-    if choice is None or isinstance(choice, int):  # none, or K of a table each worker computes in memory
-        return choice, choice
-    if choice.path is None:
-        raise SolveError("a cluster solve needs the endgame database as a file (or 'auto'), not one in memory")
-    return str(choice.path), choice.max_seeds
-
-
-def _check_address(address: str) -> None:
-    """Refuse an address Dask could not even try (a Client half made from one dies noisily later)."""
-    from distributed.comm.addressing import parse_address, parse_host_port
-    from distributed.comm.registry import backends
-
-    try:
-        scheme, location = parse_address(address)
-        if scheme not in backends:
-            raise ValueError(f"unknown scheme {scheme!r}; Dask knows {', '.join(sorted(backends))}")
-        if scheme in ("tcp", "tls", "ws", "wss"):
-            parse_host_port(location)
-    except ValueError as error:
-        raise SolveError(f"{address!r} is not a Dask scheduler address like tcp://HOST:PORT ({error})") from None
-
-
-def _connect(cluster: Any, timeout: float) -> tuple[Any, bool]:
-    """A Client for ``cluster`` (an address, or a Client that is used as it is) and whether it is ours to close."""
-    if not isinstance(cluster, str):
-        return cluster, False
-    try:
-        from distributed import Client
-    except ImportError:
-        raise SolveError("a cluster solve needs the Dask scheduler: pip install 'kalah[cluster]'") from None
-    _check_address(cluster)
-    try:
-        client = Client(cluster, timeout=f"{timeout}s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as error:
-        raise SolveError(f"cannot reach the Dask cluster at {cluster}: {error}") from None
-    try:
-        client.wait_for_workers(1, timeout=timeout)
-    except TimeoutError:
-        client.close()
-        raise SolveError(f"the Dask cluster at {cluster} has no workers (waited {timeout:g} s)") from None
-    return client, True
-
-
 def solve_on_cluster(
     position: Position,
     cluster: Any,
@@ -426,7 +381,7 @@ def solve_on_cluster(
         raise SolveError(f"split_plies must be an integer from 0 to 8, got {split_plies!r}")
     started = _time.perf_counter()
     variant = position.variant
-    database, k = _database_spec(position, endgame)
+    database, k = database_spec(position, endgame)
     nodes: dict[tuple[Position, int], _Node] = {}
     root = _split(position, split_plies, nodes)
     leaves = {node.leaf for node in nodes.values() if node.leaf is not None}
@@ -437,7 +392,7 @@ def solve_on_cluster(
     try:
         rules = rules_key(variant.pits, variant.empty_capture)
         known = store.load(rules) if store is not None else {}
-        client, ours = _connect(cluster, connect_timeout)
+        client, ours = connect(cluster, connect_timeout)
         deadline = _time.monotonic() + time if time is not None else None
         seeds = max((sum(leaf) for leaf in leaves), default=0)
         # one table per worker thread, several on a machine: no larger than one solve's default alone

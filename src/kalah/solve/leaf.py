@@ -18,10 +18,11 @@ from kalah.endgame import EndgameDatabase
 from kalah.rules import Position
 
 from .bounds import narrowed
-from .databases import memory_database
+from .databases import EndgameChoice, chosen_database, memory_database
 from .engine import Engine
+from .result import SolveError
 
-__all__ = ["DatabaseSpec", "LeafAnswer", "leaf_test"]
+__all__ = ["DatabaseSpec", "LeafAnswer", "database_spec", "leaf_test"]
 
 #: Which database the workers probe: None, a file's path, or K of a table each worker computes in memory.
 DatabaseSpec = str | int | None
@@ -111,3 +112,17 @@ def _cancelled() -> Callable[[], bool]:
     except (ImportError, ValueError, AttributeError):
         return lambda: False
     return lambda: getattr(tasks.get(key), "state", "cancelled") in ("cancelled", "released", "forgotten")
+
+
+def database_spec(position: Position, endgame: EndgameChoice) -> tuple[DatabaseSpec, int | None]:
+    """What the workers probe, checked here first (a bad file is refused before any work), and its K.
+
+    Raises:
+        SolveError: the database asked for is one in memory, which the workers cannot share.
+    """
+    choice = chosen_database(position, endgame)
+    if choice is None or isinstance(choice, int):  # none, or K of a table each worker computes in memory
+        return choice, choice
+    if choice.path is None:
+        raise SolveError("a cluster solve needs the endgame database as a file (or 'auto'), not one in memory")
+    return str(choice.path), choice.max_seeds

@@ -19,7 +19,10 @@ from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from kalah.records import MAX_GAME_ID
+from kalah.rules import KalahError, Variant
 from kalah.search.tracing import TRACED_ALGORITHMS
+
+from .errors import invalid
 
 #: Largest id SQLite stores (a signed 64-bit integer): the library's bound on game ids, for every id.
 MAX_ID = MAX_GAME_ID
@@ -96,6 +99,13 @@ class VariantIn(Strict):
         False, description="a last seed in an empty own pit captures even when the opposite pit is empty"
     )
     pie_rule: bool = Field(False, description="player 1 may swap sides after player 0's first move")
+
+    def to_variant(self) -> Variant:
+        """The variant asked for (422 for one the rules refuse, such as more seeds than a board holds)."""
+        try:
+            return Variant(**self.model_dump())
+        except KalahError as error:
+            raise invalid(str(error)) from None
 
 
 class NewGame(Strict):

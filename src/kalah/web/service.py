@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from kalah.players import ExternalPlayerRefusedError, player_types
 from kalah.records import GameLibrary, GameRecord, PlayerInfo, StoredGame
 from kalah.records.store import new_token
-from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, Variant, parse_move
+from kalah.rules import SWAP, IllegalMoveError, KalahError, Move, Position, parse_move
 from kalah.rules.wording import plural
 from kalah.search import TraceTooLargeError
 
@@ -196,11 +196,7 @@ class GameService:
             entries = request.players
         resolved = [resolve_player(entry, name, self.allow_exec) for entry, name in zip(entries, names, strict=False)]
         infos = [info for info, _ in resolved]
-        try:
-            variant = Variant(**request.variant.model_dump())
-        except KalahError as error:
-            raise invalid(str(error)) from None
-        start = Position.start(variant)
+        start = Position.start(request.variant.to_variant())
         tags = {"source": "web", "levels": [level for _, level in resolved]}
         if request.preview:  # what the game would be; stored when its first move is played
             return NewGameOut(**dict(state_of(0, GameRecord(start, infos), "playing", False)))

@@ -20,7 +20,7 @@ from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 from kalah.records.store import new_token
-from kalah.rules import KalahError, Variant
+from kalah.rules import Variant
 
 from ..errors import ApiError, in_thread, too_many
 from .clock import Clock
@@ -74,10 +74,7 @@ class Lobby:
 
     async def offer(self, author: PushConnection, offer: ChallengeIn) -> OfferedMessage:
         """A new challenge of ``author`` (429 past the address's limit, 422 for a variant the rules refuse)."""
-        try:
-            variant = Variant(**offer.variant.model_dump())
-        except KalahError as error:
-            raise ApiError(422, str(error)) from None
+        variant = offer.variant.to_variant()
         clock = Clock.new(offer.clock.minutes, offer.clock.increment, offer.clock.days)
         challenge_id, key, token = secrets.token_urlsafe(9), new_token(), new_token()
 

@@ -28,7 +28,7 @@ from typing import Any
 from kalah.records import PlayerInfo
 from kalah.records.feed import ChangeFeed
 from kalah.records.store import new_token
-from kalah.rules import IllegalMoveError, KalahError, Outcome, Position, Variant
+from kalah.rules import IllegalMoveError, Outcome, Position, Variant
 
 from ..errors import ApiError, in_thread, invalid, too_many
 from ..gamestate import state_after, stored_state
@@ -40,6 +40,7 @@ from .hub import Hub
 from .limits import LiveLimits
 from .models import ClaimIn, ClockIn, HelloMessage, LiveOut, SeatOut, VariantIn
 from .presence import PresenceNews
+from .rereads import Rereads
 from .store import CHANNEL, LiveResult, LiveRow, LiveStore
 from .view import View, live_out, state_messages, states_between
 
@@ -69,8 +70,7 @@ class LiveService:
         self.feed.subscribe(CHANNEL, self._on_note)
         self.flags = FlagTimers(lambda: self.now(), self._fall)
         self._pushed: OrderedDict[int, int] = OrderedDict()
-        self._refreshing: set[int] = set()
-        self._dirty: set[int] = set()
+        self.rereads = Rereads(self._reread)
         self.presence = PresenceNews(self.hub, store, self.server, lambda: self.alive_since)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._note_handlers: list[Callable[[str, str], bool]] = []
@@ -174,7 +174,7 @@ class LiveService:
             if version > self._pushed.get(game_id, -1) and (
                 self.hub.members(f"game:{game_id}") or game_id in self.flags
             ):
-                self._refresh(game_id)
+                self.rereads.ask(game_id)
         elif kind == "presence":
             game_id = int(rest)
             if self.hub.members(f"game:{game_id}"):
@@ -184,32 +184,18 @@ class LiveService:
                 if handler(kind, rest):
                     break
 
-    def _refresh(self, game_id: int) -> None:
-        """Read the game again and push it (one read at a time per game; a change meanwhile, one more)."""
-        if game_id in self._refreshing:
-            self._dirty.add(game_id)
-            return
-        self._refreshing.add(game_id)
-        asyncio.get_running_loop().create_task(self._refreshed(game_id))
-
-    async def _refreshed(self, game_id: int) -> None:
+    async def _reread(self, game_id: int) -> None:
+        """Read the game again, with every move the slowest page of it here missed, and push it."""
+        since = self.hub.oldest_moves(f"game:{game_id}")
         try:
-            while True:
-                self._dirty.discard(game_id)
-                since = self.hub.oldest_moves(f"game:{game_id}")
-                try:
-                    self.publish(await in_thread(self._read_sync, game_id, since))
-                except ApiError:  # gone (deleted), or the library busy: the next change reads again
-                    self.flags.disarm(game_id)
-                if game_id not in self._dirty:
-                    return
-        finally:
-            self._refreshing.discard(game_id)
+            self.publish(await in_thread(self._read_sync, game_id, since))
+        except ApiError:  # gone (deleted), or the library busy: the next change reads again
+            self.flags.disarm(game_id)
 
     def _resync(self) -> None:
         """The feed missed notifications: read again every game this process shows or times."""
         for game_id in {int(topic[5:]) for topic in self.hub.topics if topic.startswith("game:")} | self.flags.games():
-            self._refresh(game_id)
+            self.rereads.ask(game_id)
         for handler in self._note_handlers:
             handler("lobby", "")
 
@@ -307,25 +293,16 @@ class LiveService:
     ) -> SeatOut:
         """A new game with the caller in ``seat`` (named ``name``, if given) and an invitation to the other
         (``SeatOut``)."""
-        variant = _variant(variant_in)
+        variant = variant_in.to_variant()
         clock = Clock.new(clock_in.minutes, clock_in.increment, clock_in.days)
         token, invite = new_token(), new_token()
 
         def work() -> int:
             self.games.check_room()
             with self.database.write() as db:
-                seats: list[str | None] = [None, None]
-                seats[seat] = self.store.digest(token)
-                names = [name, ""] if seat == 0 else ["", name]
-                return self.new_game_in(
-                    db,
-                    variant,
-                    clock,
-                    (seats[0], seats[1]),
-                    self.store.digest(invite),
-                    address,
-                    names=(names[0], names[1]),
-                )
+                mine = self.store.digest(token)
+                seats, names = ((mine, None), (name, "")) if seat == 0 else ((None, mine), ("", name))
+                return self.new_game_in(db, variant, clock, seats, self.store.digest(invite), address, names=names)
 
         game_id = await in_thread(work)
         return SeatOut(game_id=game_id, seat=seat, token=token, invite=invite)
@@ -516,10 +493,3 @@ class LiveService:
                 clock = clock.stop(now) if over else clock.moved(row.clock.running or 0, state.to_move, False, now)
                 row = self.store.update(db, replace(row, clock=clock))
             return self._view(db, row, state)
-
-
-def _variant(variant_in: VariantIn) -> Variant:
-    try:
-        return Variant(**variant_in.model_dump())
-    except KalahError as error:
-        raise invalid(str(error)) from None
