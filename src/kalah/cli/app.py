@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "play",
     "replay",
     "serve",
+    "site",
     "games",
     "analyse",
     "review",

@@ -25,6 +25,9 @@ _ALSO = (
     '<link rel="preload" href="/static/board.json" as="fetch" crossorigin="anonymous">',
     '<link rel="preload" href="/static/board.css" as="style">',
 )
+#: What a page asks the server for as it starts, by page: not in the HTML files, which `kalah site build`
+#: also makes into pages of a site that has no server to ask.
+_API = {"index.html": ('<link rel="preload" href="/api/info" as="fetch" crossorigin="anonymous">',)}
 
 
 def module_graph(entry: str) -> list[str]:
@@ -58,7 +61,7 @@ def page_html(name: str) -> str:
     if found is None:
         return html
     links = [f'<link rel="modulepreload" href="/static/{module}">' for module in module_graph(found.group(1))]
-    return html.replace("</head>", "\n".join([*links, *_ALSO, "</head>"]), 1)
+    return html.replace("</head>", "\n".join([*links, *_ALSO, *_API.get(name, ()), "</head>"]), 1)
 
 
 def page(name: str) -> HTMLResponse:
