@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import tempfile
 
 import pytest
+
+# A suite started in the background of a script (`pytest ... &`, nohup) inherits SIGINT ignored, and so would
+# every program the tests start: their Ctrl-C would do nothing, and the tests of Ctrl-C would fail for it.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # The tests, and the commands they start, never read or write the user's data directory: a database
 # or game library left there (by a documented command, or by the user) would change what the tests see.
