@@ -1,6 +1,6 @@
 """An honest client's small requests while another sends lab trees of a megabyte: does the event loop keep up?
 
-    python benchmarks/bench_big_bodies.py [--nodes 110000] [--trees 4] [--seconds 30]
+    python benchmarks/bench_big_bodies.py [--nodes 70000] [--trees 4] [--seconds 30]
 
 Starts ``kalah serve`` (one engine worker) on a fresh library. One client
 (one address) keeps ``--trees`` requests of ``POST /api/lab/tree`` under way,
@@ -97,7 +97,7 @@ async def run(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--nodes", type=int, default=110_000)
+    parser.add_argument("--nodes", type=int, default=70_000)  # 0.9 MB: under the 1 MB limit, so worked out, not refused
     parser.add_argument("--trees", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=30.0)
     args = parser.parse_args()
