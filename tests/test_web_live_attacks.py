@@ -205,3 +205,34 @@ def test_a_page_that_missed_several_moves_hears_each_of_them(db):
             for name, connection in (("behind", behind), ("halfway", halfway))
         }
         assert heard == {"behind": [1, 2, 3], "halfway": [2, 3]}
+
+
+def test_a_change_pushed_while_a_page_is_greeted_from_an_older_read_still_reaches_it(db):
+    """A page joined and its greeting was read before the first move; the move (another process's) was
+    pushed to the pages greeted by then, which this one was not yet: the greeting must not be the last news
+    it hears (bench_servers saw games stall at "no push of move 1")."""
+    from kalah.web.live.hub import PushConnection
+
+    with make_client(db) as client:
+        game_id, _ = start(client)
+        live = client.app.state.live
+        page = PushConnection(None, "addr:test", f"game:{game_id}")
+        live.hub.join(page)
+        stale = client.portal.call(live.view, game_id)
+        live.games.library.add_move(game_id, 2, expected_moves=0)  # as another process would
+        with live.database.write() as session:
+            live.store.update(session, live.store.row(session, game_id))
+
+        async def pushed_then_greeted():
+            live.rereads.ask(game_id)
+            while live.rereads.running(game_id):
+                await asyncio.sleep(0.01)
+            live.hello(page, stale)
+            await asyncio.sleep(0.05)
+            while live.rereads.running(game_id):
+                await asyncio.sleep(0.01)
+
+        client.portal.call(pushed_then_greeted)
+        heard = [page.queue.get_nowait() for _ in range(page.queue.qsize())]
+        assert [message["type"] for message in heard] == ["hello", "state"]
+        assert heard[0]["state"]["moves"] == 0 and heard[-1]["state"]["moves"] == 1

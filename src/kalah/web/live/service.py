@@ -165,6 +165,9 @@ class LiveService:
         out = self.out(view)
         connection.put(HelloMessage(seat=connection.seat, **dict(out)).model_dump(mode="json"))
         connection.version, connection.moves = view.row.version, view.state.moves
+        if self._pushed.get(view.row.game_id, -1) > view.row.version:
+            # a change was pushed while this greeting was read, to the pages greeted by then: not to this one
+            self.rereads.ask(view.row.game_id)
 
     def _on_note(self, payload: str) -> None:
         kind, _, rest = payload.partition(":")
