@@ -27,7 +27,7 @@ from pathlib import Path
 
 import httpx
 
-from common import free_port, markdown_table, report, wait_until_up
+from common import figure, free_port, markdown_table, report, wait_until_up
 
 CATEGORIES = ("performance", "accessibility", "best-practices")
 #: Seconds to wait after the server started, before the first measure.
@@ -84,6 +84,15 @@ def lighthouse(binary: Path, chromium: str, url: str) -> dict[str, float]:
     return {name: 100 * (data["categories"][name]["score"] or 0) for name in CATEGORIES}
 
 
+def lighthouse_version(binary: Path) -> str:
+    """The version of the Lighthouse at ``binary`` (node_modules/.bin/lighthouse), from its package.json."""
+    package = binary.resolve().parents[1] / "package.json"
+    try:
+        return json.loads(package.read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        return "(version unknown)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -124,10 +133,17 @@ def main() -> None:
     body = markdown_table(
         ["page", "performance", "accessibility", "best practices", "performance, worst run"], rows
     ) + (
-        f"\n\nLighthouse {args.lighthouse.parent.parent.name}'s mobile profile, {args.runs} runs a page (medians);"
+        f"\n\nLighthouse {lighthouse_version(args.lighthouse)}'s mobile profile, {args.runs} runs a page (medians);"
         f" the machine's load average after the runs: {load}."
     )
     report("Lighthouse on a phone: the pages' scores", body, "lighthouse.md")
+    spans = {c: [float(row[1 + i]) for row in rows] for i, c in enumerate(CATEGORIES)}
+    figure(
+        "lighthouse",
+        "Lighthouse's phone profile, five pages: performance / accessibility / best practices (goal ≥95 / 100 / 100)",
+        " / ".join(f"{min(v):.0f}–{max(v):.0f}" if min(v) != max(v) else f"{min(v):.0f}" for v in spans.values()),
+        "lighthouse.md",
+    )
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ ORDER = [
     "slow-connections",  # bench_slow_connections.py
     "review-40",  # bench_review.py
     "puzzles",  # bench_puzzles.py
+    "lighthouse",  # bench_lighthouse.py
 ]
 
 
