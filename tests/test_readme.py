@@ -43,6 +43,12 @@ SUBSTITUTIONS = {
     "kalah solve --table --values docs/values.json --boards 1-5x1-6,6x1-5 --time 7200": (
         "kalah solve --table --values values.json --boards 1-2x1-3,3x1 --time 60"
     ),
+    "kalah solve --table --values docs/values.json --boards 8x3 --time 7200": (
+        "kalah solve --table --values values.json --boards 8x1 --time 60"
+    ),
+    "kalah solve --table --values docs/values.json --boards 7x4 --time 7200": (
+        "kalah solve --table --values values.json --boards 7x1 --time 60"
+    ),
     "kalah solve --table --values docs/values.json --boards 7,8 --time 7200": (
         "kalah solve --table --values values.json --boards 7x1 --time 60"
     ),
