@@ -153,6 +153,16 @@ def test_the_check_refutes_a_wrong_value_and_wrong_best_moves():
     assert check_board(board, proof, pie, 60, threads=2).verdict == "disagrees"
 
 
+def test_a_check_of_a_value_proven_with_a_database_file_probes_the_next_smaller_table():
+    from kalah.solve.values import _check_endgame
+
+    proof = Proof(10, 10, [3], endgame_seeds=22, endgame_file=True, tt_log2=26)
+    assert _check_endgame(Board(7, 4), proof, 7200) == 21  # 2.3e9 positions fit a quarter of two hours
+    assert _check_endgame(Board(7, 4), proof, 60) == 14  # a minute's quarter: 40 million positions
+    in_memory = Proof(4, 4, [5], endgame_seeds=15, endgame_file=False, tt_log2=25)
+    assert _check_endgame(Board(7, 3), in_memory, 7200) is None  # a table in memory: the check probes none
+
+
 def test_a_board_cut_by_the_limit_keeps_bounds_only_and_ends_its_series(tmp_path):
     path = tmp_path / "values.json"
     table = ValueTable.load(path)

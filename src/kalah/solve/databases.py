@@ -29,6 +29,7 @@ __all__ = [
     "planned_max_seeds",
     "prepare_endgame",
     "probed_database",
+    "second_max_seeds",
     "TableStopped",
 ]
 
@@ -73,6 +74,26 @@ def auto_max_seeds(pits: int, seeds_on_board: int, time: float | None = None) ->
     best = None
     for k in range(8, min(seeds_on_board - 4, 40) + 1):
         if table_positions(pits, k) > budget:
+            break
+        best = k
+    return best
+
+
+def second_max_seeds(pits: int, below: int, time: float) -> int | None:
+    """K of the table computed in memory for a second proof of a solve that probed a database of K=``below``:
+    the largest K under ``below`` whose table takes at most a quarter of ``time`` (at the rate
+    :func:`auto_max_seeds` assumes) and half the available memory, or None when not even K=8 does.
+
+    Another K is another computation with other leaves, yet close enough to ``below`` that the second
+    proof is not left to search the endgame the first one looked up.
+    """
+    from kalah.endgame import table_positions
+
+    memory = _available_memory()
+    best = None
+    for k in range(8, below):
+        too_slow = table_positions(pits, k) > time * 1_000_000
+        if too_slow or (memory is not None and eg.build_memory(pits, k) > memory // 2):
             break
         best = k
     return best

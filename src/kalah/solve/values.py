@@ -34,7 +34,7 @@ from typing import Any
 from kalah import endgame as eg
 from kalah.rules import Move, Position, Variant
 
-from .databases import auto_max_seeds
+from .databases import second_max_seeds
 from .engine import clear_engines, default_tt_log2, engine_for, size_tt_log2
 from .result import SolveError, SolveResult
 from .run import Run
@@ -286,11 +286,10 @@ def pie_rule_value(
 
 def _check_endgame(board: Board, proof: Proof, limit: float) -> int | None:
     """K of the in-memory table the check probes: none where the value probed none or a table in memory;
-    a table in memory where it probed a file (another K, another computation)."""
-    if not proof.endgame_file:
+    where it probed a file, a table computed afresh in memory, of the next smaller K that fits the limit."""
+    if not proof.endgame_file or proof.endgame_seeds is None:
         return None
-    k = auto_max_seeds(board.pits, board.pits * board.seeds * 2, limit)
-    return k if k is not None and k != proof.endgame_seeds else None
+    return second_max_seeds(board.pits, proof.endgame_seeds, limit)
 
 
 def check_board(
