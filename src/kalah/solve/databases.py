@@ -35,6 +35,9 @@ __all__ = [
 
 #: Positions of the endgame table that ``endgame="auto"`` computes in memory when none is on disk.
 AUTO_TABLE_POSITIONS = 100_000_000
+#: Positions of an in-memory table allowed per second of a time budget: a quarter of the budget at a
+#: conservative 4 million positions a second.
+TABLE_POSITIONS_PER_BUDGET_SECOND = 1_000_000
 
 #: What ``solve(..., endgame=...)`` takes: ``"auto"`` (or True) finds or builds a database, None (or False)
 #: uses none, a path loads that file, an EndgameDatabase is used as it is.
@@ -66,14 +69,14 @@ def auto_max_seeds(pits: int, seeds_on_board: int, time: float | None = None) ->
     Under a time budget the table may take at most a quarter of it (at a
     conservative 4 million positions a second).
     """
-    from kalah.endgame import table_positions
-
     if seeds_on_board <= 40:
         return None
-    budget = AUTO_TABLE_POSITIONS if time is None else min(AUTO_TABLE_POSITIONS, int(time * 1_000_000))
+    budget = AUTO_TABLE_POSITIONS
+    if time is not None:
+        budget = min(budget, int(time * TABLE_POSITIONS_PER_BUDGET_SECOND))
     best = None
     for k in range(8, min(seeds_on_board - 4, 40) + 1):
-        if table_positions(pits, k) > budget:
+        if eg.table_positions(pits, k) > budget:
             break
         best = k
     return best
@@ -87,12 +90,10 @@ def second_max_seeds(pits: int, below: int, time: float) -> int | None:
     Another K is another computation with other leaves, yet close enough to ``below`` that the second
     proof is not left to search the endgame the first one looked up.
     """
-    from kalah.endgame import table_positions
-
     memory = _available_memory()
     best = None
     for k in range(8, below):
-        too_slow = table_positions(pits, k) > time * 1_000_000
+        too_slow = eg.table_positions(pits, k) > time * TABLE_POSITIONS_PER_BUDGET_SECOND
         if too_slow or (memory is not None and eg.build_memory(pits, k) > memory // 2):
             break
         best = k
