@@ -58,6 +58,9 @@ SUBSTITUTIONS = {
     "kalah solve --table --values docs/values.json --boards 7x5 --rules standard --time 4000": (
         "kalah solve --table --values values.json --boards 7x1 --rules standard --time 60"
     ),
+    "kalah solve --table --values docs/values.json --boards 7x5 --rules empty-capture --time 7200": (
+        "kalah solve --table --values values.json --boards 7x1 --rules empty-capture --time 60"
+    ),
     "kalah solve --table --values docs/values.json --boards 7,8 --time 7200": (
         "kalah solve --table --values values.json --boards 7x1 --time 60"
     ),
