@@ -61,6 +61,9 @@ SUBSTITUTIONS = {
     "kalah solve --table --values docs/values.json --boards 7x5 --rules empty-capture --time 7200": (
         "kalah solve --table --values values.json --boards 7x1 --rules empty-capture --time 60"
     ),
+    "kalah solve --table --values docs/values.json --boards 6x5 --rules empty-capture --time 2400": (
+        "kalah solve --table --values values.json --boards 6x1 --rules empty-capture --time 60"
+    ),
     "kalah solve --table --values docs/values.json --boards 7,8 --time 7200": (
         "kalah solve --table --values values.json --boards 7x1 --time 60"
     ),
