@@ -7,7 +7,15 @@ import pytest
 from kalah import Position, Variant
 from kalah.match import play_game
 from kalah.players import HumanPlayer, RandomPlayer
-from kalah.records import GameLibrary, LibraryWriter, PlayerInfo, RecordError, RecordFileWriter, load_record
+from kalah.records import (
+    GameLibrary,
+    LibraryWriter,
+    PlayerInfo,
+    RecordBuilder,
+    RecordError,
+    RecordFileWriter,
+    load_record,
+)
 
 
 @pytest.fixture
@@ -118,6 +126,41 @@ def test_library_keeps_games_and_moves(library_target, tmp_path):
     assert library.list_games(tags={"suite": "other"}) == []
     copy_id = library.import_record(record)
     assert library.record(copy_id).final == result.final
+
+
+@pytest.mark.parametrize("kind", ["read", "write"])
+def test_ctrl_c_as_a_session_begins_leaves_the_library_usable(library_target, monkeypatch, kind):
+    """Ctrl-C can land between a transaction's BEGIN and the block that ends it; the next session, of this
+    library or of another program, must not find that transaction still open."""
+    from kalah.records import store
+
+    library = GameLibrary(library_target)
+    writer = LibraryWriter(library)
+    result = play_game([RandomPlayer(1), RandomPlayer(2)], observers=[writer])
+    real_session = store.Session
+
+    def interrupted(*args, **kwargs):
+        monkeypatch.setattr(store, "Session", real_session)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(store, "Session", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        with getattr(library.database, kind)():
+            pass
+    other = GameLibrary(library_target, busy_timeout=0.5)  # another program: must not wait for a lock
+    assert other.import_record(library.record(writer.game_id)) != writer.game_id
+    assert len(library.list_games()) == 2 and library.record(writer.game_id).final == result.final
+
+
+def test_a_session_left_open_by_an_interruption_is_dropped(library_target):
+    """The narrowest window: interrupted right after BEGIN, before anything can roll it back."""
+    library = GameLibrary(library_target)
+    library.database._connection().execute("BEGIN")
+    assert library.list_games() == []
+    builder = RecordBuilder()
+    play_game([RandomPlayer(1), RandomPlayer(2)], observers=[builder])
+    library.import_record(builder.record)
+    assert len(GameLibrary(library_target, busy_timeout=0.5).list_games()) == 1
 
 
 def test_library_refuses_illegal_moves_without_damage(library_target, tmp_path):

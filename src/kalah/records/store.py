@@ -200,10 +200,23 @@ class Database:
 
     def _connection(self) -> Any:
         connection = getattr(self._local, "connection", None)
+        if connection is not None and self._left_open(connection):
+            # a session of this thread was interrupted (Ctrl-C) between its BEGIN and its end: closing the
+            # connection rolls its transaction back and lets go of any lock it held
+            self._forget_connection()
+            connection = None
         if connection is None:
             connection = self._connect_sqlite() if self.is_sqlite else self._connect_postgresql()
             self._local.connection = connection
         return connection
+
+    def _left_open(self, connection: Any) -> bool:
+        """Whether ``connection`` is inside a transaction that no session of this thread holds."""
+        if getattr(self._local, "session", None) is not None:
+            return False
+        if self.is_sqlite:
+            return bool(connection.in_transaction)
+        return bool(connection.info.transaction_status != _psycopg().pq.TransactionStatus.IDLE)
 
     def _connect_sqlite(self) -> sqlite3.Connection:
         assert self.path is not None
@@ -282,8 +295,8 @@ class Database:
         with self._errors():
             connection = self._connection()
             connection.execute("BEGIN" if self.is_sqlite else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            self._local.session = session = Session(connection, self.dialect)
             try:
+                self._local.session = session = Session(connection, self.dialect)
                 yield session
             finally:
                 self._local.session = None
@@ -308,8 +321,8 @@ class Database:
         with self._writer, self._errors():
             connection = self._connection()
             connection.execute("BEGIN IMMEDIATE" if self.is_sqlite else "BEGIN")
-            self._local.session = session = Session(connection, self.dialect, writes=True)
             try:
+                self._local.session = session = Session(connection, self.dialect, writes=True)
                 yield session
                 if not self.is_sqlite:
                     for channel, payload in session.notes:
