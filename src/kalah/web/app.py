@@ -184,7 +184,13 @@ def _document_push_messages(app: FastAPI) -> None:
             schema = plain()
             components = schema.setdefault("components", {}).setdefault("schemas", {})
             template = "#/components/schemas/{model}"
-            for name, kind in (("ServerMessage", ServerMessage), ("ClientMessage", ClientMessage), ("TreeIn", TreeIn)):
+            # unions and a model together: Any, since no one type form covers both
+            models: tuple[tuple[str, Any], ...] = (
+                ("ServerMessage", ServerMessage),
+                ("ClientMessage", ClientMessage),
+                ("TreeIn", TreeIn),
+            )
+            for name, kind in models:
                 found = TypeAdapter(kind).json_schema(ref_template=template)
                 components.update(found.pop("$defs", {}))
                 components[name] = found
