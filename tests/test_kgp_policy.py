@@ -59,3 +59,17 @@ def test_illegal_moves_get_errors_late_agents_get_random_moves_and_leavers_forfe
         mine = [m for m in record.moves if m.player == side]
         assert mine[0].move == legal - 1 and mine[0].info.get("illegal_moves") == (2 if empty else 1)
         assert mine[1].info.get("kgp") == "late" and mine[1].info.get("random_move")
+
+
+def test_an_agent_that_leaves_before_its_first_move_of_a_practice_game_loses_nothing(tmp_path):
+    # what a client that has played the games it wanted meets when the queue pairs it again as it leaves
+    with ServerThread(tmp_path / "lib.sqlite", move_time=0.5) as server:
+        agent = RawAgent(server.kgp_port, "leaver")
+        agent.next("state")
+        agent.file.close()
+        agent.sock.close()
+        assert server.wait_for(lambda: [g for g in server.library.list_games() if g.status == "stopped"], timeout=20)
+        game = server.library.list_games()[0]
+        record = server.library.record(game.id)
+        assert record.stop_reason.startswith("void: leaver left before its first move")
+        assert server.server.book.results() == []  # no one lost it, no one won it

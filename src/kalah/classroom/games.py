@@ -13,7 +13,11 @@ What happens when an agent does not play properly:
 - an illegal move: answered with ``error`` and ignored; the agent may still
   send a legal one in time;
 - the connection is lost during the game: the game is lost by forfeit (the
-  record is marked stopped, with the reason, and the result counts as a loss).
+  record is marked stopped, with the reason, and the result counts as a loss);
+- the connection is lost in a practice game before the agent's first move: the
+  game is void (marked stopped, no result). An agent's client that has played
+  the games it wanted leaves as its last one ends, and the queue may have
+  paired it again in that moment: it knew nothing of that game.
 
 When the game library refuses a move (a full disk, no file descriptor left),
 the move is tried again a few times; then the game is abandoned
@@ -69,6 +73,10 @@ def who(seat: Seat) -> str:
 
 class GameAbandoned(Exception):
     """The game library would not take a game's moves: the game cannot go on."""
+
+
+class GameVoid(Exception):
+    """A practice game whose agent left before its first move: it counts for no one."""
 
 
 async def _stored(write: Any, *args: Any) -> Any:
@@ -218,6 +226,12 @@ async def play_game(
             try:
                 move, notes = await seats[mover].choose(position, game, not told[mover])
             except Disconnected as gone:
+                if event == "practice" and not told[mover]:
+                    reason = f"void: {seats[mover].agent.name} left before its first move ({gone})"
+                    game.result = reason
+                    events.info("game %d is void: %s left before its first move (%s)", game_id, who(seats[mover]), gone)
+                    await _stored(library.mark_stopped, game_id, reason)
+                    raise GameVoid(reason) from None
                 outcome = Outcome.decided(mover, "forfeit")
                 reason = f"forfeit: {seats[mover].agent.name} disconnected ({gone})"
                 await asyncio.to_thread(

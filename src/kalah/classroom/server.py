@@ -27,7 +27,17 @@ from kalah.web.clients import client_key
 
 from .agents import Agent, AgentBook
 from .evaluation import evaluate
-from .games import BOT_LEVELS, INTERRUPTED, AgentSeat, BotSeat, GameAbandoned, GameInPlay, Seat, play_game
+from .games import (
+    BOT_LEVELS,
+    INTERRUPTED,
+    AgentSeat,
+    BotSeat,
+    GameAbandoned,
+    GameInPlay,
+    GameVoid,
+    Seat,
+    play_game,
+)
 from .grading import MAX_PITS, Grader
 from .manifest import Manifest
 from .session import ANONYMOUS, AgentSession, SessionLimits
@@ -323,6 +333,8 @@ class ClassServer:
                 )
             except GameAbandoned as error:
                 log.warning("abandoned a game of %s: %s", " and ".join(s.agent.name for s in seats), error)
+            except GameVoid:
+                pass  # logged: nobody lost it
             except Exception:
                 log.exception("a game of %s failed", " and ".join(s.agent.name for s in seats))
             finally:
