@@ -286,7 +286,9 @@ def test_an_overrunning_job_stops_only_its_own_worker():
     another client's job in the other worker finishes (before, the whole pool was killed with it)."""
 
     async def main() -> None:
-        scheduler = Scheduler(make_slots(2, "process"), run_seconds=4.0, per_client=4)
+        # every client light: the last free slot's rule (tested above) must not send x and y to one worker,
+        # as it did when a worker's first job, importing this module, took over a second on a slow machine
+        scheduler = Scheduler(make_slots(2, "process"), run_seconds=4.0, per_client=4, light_seconds=3600.0)
         try:
             await scheduler.start()
             # a worker of each slot (and this module imported in both, before any clock matters)
