@@ -98,10 +98,12 @@ def details(table: ValueTable, boards: list[Board]) -> str:
         )
         checked = f"{verdict}: {check['nodes']:,} | {check['seconds']:,.1f}" if check else " | "
         rule = "standard" if not board.empty_capture else "empty-capture"
+        # a later step may have run under a larger limit than the value's: the command must reproduce it too
+        limit = max(step["limit"] for step in (value, pie, check) if step)
         lines.append(
             f"| {board.pits}x{board.seeds} | {board.rule} | {shown} | {moves_text(value['best_moves'])} | {pie_value}"
             f" | {pie_moves} | {_work(value)} | {_load(value)} | {database} | {checked}"
-            f" | `--boards {board.pits}x{board.seeds} --rules {rule} --time {value['limit']:g}` |"
+            f" | `--boards {board.pits}x{board.seeds} --rules {rule} --time {limit:g}` |"
         )
     return "\n".join(lines)
 
